@@ -1,0 +1,194 @@
+/* ctorch.i — one SWIG interface for the Java, C# and Go wrappers of capi/ctorch.h.
+ *
+ * Nothing clever here: the C header is wrapped as it is, with typemaps so that
+ *   - handles (ct_tensor, ...) travel as 64-bit integers (Java long, C# IntPtr, Go int64);
+ *   - out-parameters become one-element arrays (Java, Go) or `out` parameters (C#);
+ *   - int64 arrays (sizes, dims) and handle arrays are native arrays / slices;
+ *   - host buffers (void* data / buf) are direct ByteBuffers (Java), IntPtr (C#), []byte (Go).
+ * The hand-written layer in bindings/<lang> turns these into idiomatic objects. */
+%module ctorch
+
+%{
+#include "capi/ctorch.h"
+%}
+
+#define CT_API
+%include <stdint.i>
+%include <typemaps.i>
+
+/* ---------------------------------------------------------------------------------------- */
+#if defined(SWIGJAVA)
+
+%define CT_HANDLE(T)
+%typemap(jni) T "jlong"
+%typemap(jtype) T "long"
+%typemap(jstype) T "long"
+%typemap(javain) T "$javainput"
+%typemap(javaout) T { return $jnicall; }
+%typemap(in) T %{ $1 = ($1_ltype)(intptr_t)$input; %}
+%typemap(out) T %{ $result = (jlong)(intptr_t)$1; %}
+
+%typemap(jni) T* OUT "jlongArray"
+%typemap(jtype) T* OUT "long[]"
+%typemap(jstype) T* OUT "long[]"
+%typemap(javain) T* OUT "$javainput"
+%typemap(in) T* OUT (T temp = 0) {
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIndexOutOfBoundsException, "out array must have 1 element");
+    return $null;
+  }
+  $1 = &temp;
+}
+%typemap(argout) T* OUT {
+  jlong v = (jlong)(intptr_t)temp$argnum;
+  (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &v);
+}
+
+%typemap(jni) const T* ARRAY "jlongArray"
+%typemap(jtype) const T* ARRAY "long[]"
+%typemap(jstype) const T* ARRAY "long[]"
+%typemap(javain) const T* ARRAY "$javainput"
+%typemap(in) const T* ARRAY {
+  $1 = $input ? ($1_ltype)(*jenv)->GetLongArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) const T* ARRAY {
+  if ($1) (*jenv)->ReleaseLongArrayElements(jenv, $input, (jlong*)$1, JNI_ABORT);
+}
+%enddef
+
+/* int64 arrays in and out */
+%typemap(jni) const int64_t* ARRAY "jlongArray"
+%typemap(jtype) const int64_t* ARRAY "long[]"
+%typemap(jstype) const int64_t* ARRAY "long[]"
+%typemap(javain) const int64_t* ARRAY "$javainput"
+%typemap(in) const int64_t* ARRAY {
+  $1 = $input ? (int64_t*)(*jenv)->GetLongArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) const int64_t* ARRAY {
+  if ($1) (*jenv)->ReleaseLongArrayElements(jenv, $input, (jlong*)$1, JNI_ABORT);
+}
+%typemap(jni) int64_t* ARRAYOUT "jlongArray"
+%typemap(jtype) int64_t* ARRAYOUT "long[]"
+%typemap(jstype) int64_t* ARRAYOUT "long[]"
+%typemap(javain) int64_t* ARRAYOUT "$javainput"
+%typemap(in) int64_t* ARRAYOUT {
+  $1 = $input ? (int64_t*)(*jenv)->GetLongArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) int64_t* ARRAYOUT {
+  if ($1) (*jenv)->ReleaseLongArrayElements(jenv, $input, (jlong*)$1, 0);
+}
+
+/* host buffers: direct java.nio.ByteBuffer (its address; position is ignored) */
+%typemap(jni) void* BUFFER "jobject"
+%typemap(jtype) void* BUFFER "java.nio.ByteBuffer"
+%typemap(jstype) void* BUFFER "java.nio.ByteBuffer"
+%typemap(javain) void* BUFFER "$javainput"
+%typemap(in) void* BUFFER {
+  $1 = NULL;
+  if ($input) {
+    $1 = ($1_ltype)(*jenv)->GetDirectBufferAddress(jenv, $input);
+    if (!$1) {
+      SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, "buffer must be a direct ByteBuffer");
+      return $null;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+#elif defined(SWIGCSHARP)
+
+%include <arrays_csharp.i>
+
+%define CT_HANDLE(T)
+%typemap(ctype) T "void*"
+%typemap(imtype) T "global::System.IntPtr"
+%typemap(cstype) T "global::System.IntPtr"
+%typemap(csin) T "$csinput"
+%typemap(csout, excode=SWIGEXCODE) T { global::System.IntPtr ret = $imcall;$excode return ret; }
+%typemap(in) T %{ $1 = ($1_ltype)$input; %}
+%typemap(out) T %{ $result = (void*)$1; %}
+
+%typemap(ctype) T* OUT "void**"
+%typemap(imtype) T* OUT "out global::System.IntPtr"
+%typemap(cstype) T* OUT "out global::System.IntPtr"
+%typemap(csin) T* OUT "out $csinput"
+%typemap(in) T* OUT %{ $1 = ($1_ltype)$input; %}
+
+%typemap(ctype) const T* ARRAY "void**"
+%typemap(imtype) const T* ARRAY "global::System.IntPtr[]"
+%typemap(cstype) const T* ARRAY "global::System.IntPtr[]"
+%typemap(csin) const T* ARRAY "$csinput"
+%typemap(in) const T* ARRAY %{ $1 = ($1_ltype)$input; %}
+%enddef
+
+%apply long long INPUT[] { const int64_t* ARRAY };
+%apply long long INOUT[] { int64_t* ARRAYOUT };
+%apply void* VOID_INT_PTR { void* BUFFER };
+
+/* ---------------------------------------------------------------------------------------- */
+#elif defined(SWIGGO)
+
+%define CT_HANDLE(T)
+%typemap(gotype) T "int64"
+%typemap(in) T %{ $1 = ($1_ltype)(intptr_t)$input; %}
+%typemap(out) T %{ $result = (long long)(intptr_t)$1; %}
+
+%typemap(gotype) T* OUT "[]int64"
+%typemap(in) T* OUT (T temp = 0) {
+  if ($input.len == 0) { _swig_gopanic("out slice must have 1 element"); }
+  $1 = &temp;
+}
+%typemap(argout) T* OUT { ((long long*)$input.array)[0] = (long long)(intptr_t)temp$argnum; }
+
+%typemap(gotype) const T* ARRAY "[]int64"
+%typemap(in) const T* ARRAY %{ $1 = ($1_ltype)$input.array; %}
+%enddef
+
+%typemap(gotype) const int64_t* ARRAY "[]int64"
+%typemap(in) const int64_t* ARRAY %{ $1 = (int64_t*)$input.array; %}
+%typemap(gotype) int64_t* ARRAYOUT "[]int64"
+%typemap(in) int64_t* ARRAYOUT %{ $1 = (int64_t*)$input.array; %}
+%typemap(gotype) void* BUFFER "[]byte"
+%typemap(in) void* BUFFER %{ $1 = ($1_ltype)$input.array; %}
+
+/* Scalar out-parameters as one-element slices of the exact Go type (SWIG's own int OUTPUT
+ * typemap writes a C int into a 64-bit Go int, which corrupts negative values). */
+%define GO_SCALAR_OUT(NAME, CTYPE, GOTYPE)
+%typemap(gotype) CTYPE* NAME "[]GOTYPE"
+%typemap(in) CTYPE* NAME (CTYPE temp = 0) {
+  if ($input.len == 0) { _swig_gopanic("out slice must have 1 element"); }
+  $1 = &temp;
+}
+%typemap(argout) CTYPE* NAME { ((CTYPE*)$input.array)[0] = temp$argnum; }
+%enddef
+GO_SCALAR_OUT(I64OUT, int64_t, int64)
+GO_SCALAR_OUT(I32OUT, int32_t, int32)
+GO_SCALAR_OUT(F64OUT, double, float64)
+
+#endif
+/* ---------------------------------------------------------------------------------------- */
+
+#if defined(SWIGJAVA) || defined(SWIGCSHARP)
+%apply long long* OUTPUT { int64_t* I64OUT };
+%apply int* OUTPUT { int32_t* I32OUT };
+%apply double* OUTPUT { double* F64OUT };
+#endif
+
+CT_HANDLE(ct_tensor)
+CT_HANDLE(ct_stream)
+CT_HANDLE(ct_event)
+CT_HANDLE(ct_generator)
+
+/* Apply by parameter name (the header keeps these names consistent). */
+%apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
+%apply const ct_tensor* ARRAY { const ct_tensor* tensors };
+%apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims };
+%apply int64_t* ARRAYOUT { int64_t* dst };
+%apply void* BUFFER { void* buf, void* data, const void* data };
+
+%apply int64_t* I64OUT { int64_t* out, int64_t* needed };
+%apply int32_t* I32OUT { int32_t* out, int32_t* major, int32_t* minor, int32_t* patch,
+                         int32_t* ndim, int32_t* index, ct_dtype* out, ct_device_type* type };
+%apply double* F64OUT { double* out, double* re, double* im };
+
+%include "capi/ctorch.h"

@@ -1,0 +1,537 @@
+/*
+ * ctorch.h — the whole public C contract of libctorch.so.
+ *
+ * ctorch brings PyTorch's tensor and torch.cuda semantics to C, Java, C# and Go. This header
+ * is the only thing a program (or a binding) ever sees; everything else is private to the .so.
+ *
+ * ============================================================================================
+ * Rules of the ABI
+ * ============================================================================================
+ *  1. C types only. No C++ type, exception, STL type or CUDA type crosses this boundary.
+ *     Handles are opaque pointers to incomplete structs, one distinct type per kind.
+ *  2. Every function returns a ct_status (CT_OK == 0 on success). The only exceptions are the
+ *     error-query functions of section 2, which cannot fail. No function throws, aborts or
+ *     longjmps; a C++ exception inside the library becomes a status and a message.
+ *  3. Errors: on failure a function returns a non-zero code (grouped by range, section 2) and
+ *     stores a message in thread-local storage, readable with ct_last_error_message() right
+ *     after the call on the same thread. Out-parameters are left untouched on failure.
+ *     A binding whose threads may change between two native calls (Go) reads the message
+ *     within the same locked thread (see docs/abi.md, "Reading the error message").
+ *  4. Ownership: every out-parameter is marked either [new reference] (the caller owns it and
+ *     must release it exactly once with the matching *_release) or [borrowed] (valid only until
+ *     the next ctorch call on the same thread; never released by the caller).
+ *  5. Handles are validated on every call: a NULL, released ("freed") or foreign handle gives
+ *     CT_ERR_INVALID_HANDLE, never a crash. Releasing a handle twice is an error, not a crash.
+ *  6. Versioning: additions only within a major version. A changed signature gets a `_v2`
+ *     twin; the old function stays. Enum values are never renumbered.
+ *  7. Thread safety: every function may be called from any thread. Operations that write a
+ *     tensor's data in place must not race with other uses of that tensor (as in PyTorch).
+ *
+ * Sizes, dims and counts are int64_t / int32_t; booleans are int32_t (0 false, non-zero true).
+ * Host buffers are raw bytes in the tensor's dtype, C-contiguous (row-major), native endian.
+ */
+#ifndef CTORCH_H
+#define CTORCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef CT_API
+#define CT_API __attribute__((visibility("default")))
+#endif
+
+/* ============================================================================================
+ * 1. Version
+ * ========================================================================================== */
+
+/** Compile-time version of this header. */
+#define CT_VERSION_MAJOR 0
+#define CT_VERSION_MINOR 1
+#define CT_VERSION_PATCH 0
+
+/** Runtime version of the loaded library. A program built against major M runs on any
+ *  library of major M whose minor is >= the minor it was built with.
+ *  Out: *major, *minor, *patch (each may be NULL to skip). */
+CT_API int32_t ct_version(int32_t* major, int32_t* minor, int32_t* patch);
+
+/* ============================================================================================
+ * 2. Status codes and error messages
+ * ========================================================================================== */
+
+/** A status code. 0 is success; non-zero codes are grouped by range (code / 100):
+ *    1xx argument     the caller passed something invalid
+ *    2xx state        the call is valid but not in the library's current state
+ *    3xx device       device mismatch, CUDA unavailable, CUDA runtime errors
+ *    4xx memory       out of memory (host or device)
+ *    5xx not supported
+ *    9xx internal     a bug in ctorch; please report it */
+typedef int32_t ct_status;
+
+enum {
+  CT_OK = 0,
+
+  CT_ERR_ARGUMENT = 100,       /* generic invalid argument (bad value, bad string...)      */
+  CT_ERR_NULL_POINTER = 101,   /* a required pointer argument was NULL                     */
+  CT_ERR_INVALID_HANDLE = 102, /* NULL, released or foreign handle                         */
+  CT_ERR_SHAPE = 103,          /* sizes do not match / cannot broadcast / bad view          */
+  CT_ERR_DTYPE = 104,          /* dtype not allowed for this operation or cast not allowed  */
+  CT_ERR_INDEX = 105,          /* dim or index out of range                                 */
+  CT_ERR_BUFFER_SIZE = 106,    /* host buffer too small or of the wrong size                */
+  CT_ERR_DEVICE_STRING = 107,  /* a device string that does not parse                       */
+
+  CT_ERR_STATE = 200,          /* valid call in a state that does not allow it              */
+
+  CT_ERR_DEVICE = 300,           /* inputs on different devices, or wrong device for the op */
+  CT_ERR_CUDA_UNAVAILABLE = 301, /* no GPU / no driver / CUDA could not start               */
+  CT_ERR_CUDA = 302,             /* an error reported by the CUDA runtime                   */
+
+  CT_ERR_OUT_OF_MEMORY = 400,  /* host or device allocation failed                          */
+
+  CT_ERR_NOT_SUPPORTED = 500,  /* not supported (for this dtype/device, or not yet)         */
+
+  CT_ERR_INTERNAL = 900        /* a bug in ctorch                                           */
+};
+
+/** The message of the last failed call on this thread ("" if none). [borrowed] until the next
+ *  failing ctorch call on this thread. Never NULL. Cannot fail. */
+CT_API const char* ct_last_error_message(void);
+
+/** The status code of the last failed call on this thread (CT_OK if none). Cannot fail. */
+CT_API ct_status ct_last_error_code(void);
+
+/** Copies the last error message of this thread into buf (NUL-terminated, truncated to cap-1
+ *  bytes) and returns the full message length in bytes (without the NUL). buf may be NULL
+ *  when cap is 0 (to ask for the length). Cannot fail. */
+CT_API int64_t ct_last_error_copy(void* buf, int64_t cap);
+
+/** Clears this thread's last error (code CT_OK, message ""). Cannot fail. */
+CT_API void ct_clear_error(void);
+
+/** The name of a status code, e.g. "CT_ERR_SHAPE"; "CT_UNKNOWN" for unknown codes.
+ *  [borrowed] static string. Cannot fail. */
+CT_API const char* ct_status_name(ct_status code);
+
+/* ============================================================================================
+ * 3. Data types and devices
+ * ========================================================================================== */
+
+/** Element types. The numbers are PyTorch's c10::ScalarType numbers. */
+typedef int32_t ct_dtype;
+enum {
+  CT_UINT8 = 0,
+  CT_INT8 = 1,
+  CT_INT16 = 2,
+  CT_INT32 = 3,
+  CT_INT64 = 4,
+  CT_FLOAT16 = 5,
+  CT_FLOAT32 = 6,
+  CT_FLOAT64 = 7,
+  CT_COMPLEX64 = 9,
+  CT_COMPLEX128 = 10,
+  CT_BOOL = 11,
+  CT_BFLOAT16 = 15,
+  /** "No dtype given": for *_like, new_* and to(), keep the input's dtype. */
+  CT_DTYPE_UNDEFINED = -1
+};
+
+/** Size in bytes of one element of dtype (e.g. 4 for CT_FLOAT32). Out: *out. */
+CT_API ct_status ct_dtype_itemsize(ct_dtype dtype, int64_t* out);
+
+/** PyTorch's name of a dtype ("torch.float32", ...) into buf, NUL-terminated.
+ *  Out: *needed = length without the NUL. CT_ERR_BUFFER_SIZE when cap <= length. */
+CT_API ct_status ct_dtype_name(ct_dtype dtype, void* buf, int64_t cap, int64_t* needed);
+
+/** PyTorch's type promotion of two dtypes (torch.promote_types). Out: *out. */
+CT_API ct_status ct_promote_types(ct_dtype a, ct_dtype b, ct_dtype* out);
+
+/** Device types. A device is (type, index); index -1 means "no index": for CUDA that is the
+ *  current CUDA device, for CPU it is the only CPU device. */
+typedef int32_t ct_device_type;
+enum { CT_CPU = 0, CT_CUDA = 1 };
+
+/** Parses "cpu", "cpu:0", "cuda", "cuda:N" exactly as torch.device does.
+ *  Out: *type, *index (-1 when the string has no index). Errors: CT_ERR_DEVICE_STRING. */
+CT_API ct_status ct_device_parse(const char* str, ct_device_type* type, int32_t* index);
+
+/** Formats a device as torch prints it ("cpu", "cuda", "cuda:1") into buf (NUL-terminated).
+ *  Out: *needed = length without the NUL. Errors: CT_ERR_BUFFER_SIZE when cap <= length
+ *  (*needed is still set), CT_ERR_ARGUMENT for an invalid device. */
+CT_API ct_status ct_device_format(ct_device_type type, int32_t index, void* buf, int64_t cap,
+                                  int64_t* needed);
+
+/* ============================================================================================
+ * 4. CUDA devices (enumeration and properties; the rest of CUDA arrives with issue 3)
+ *
+ * CUDA is reached through the statically linked CUDA runtime, so the library loads and runs on
+ * CPU on a machine without a GPU or a driver. There, ct_cuda_is_available reports 0,
+ * ct_cuda_device_count reports 0, and every call that needs a GPU fails with
+ * CT_ERR_CUDA_UNAVAILABLE and a message giving the reason (e.g. "no CUDA driver").
+ * CUDA_VISIBLE_DEVICES is honoured by the CUDA runtime: it decides which GPUs exist and
+ * their order (index 0 is the first visible GPU).
+ * ========================================================================================== */
+
+/** Out: *out = 1 when at least one CUDA device can be used, else 0. Never fails for lack of a
+ *  GPU. */
+CT_API ct_status ct_cuda_is_available(int32_t* out);
+
+/** Out: *out = number of visible CUDA devices (0 without GPU or driver). */
+CT_API ct_status ct_cuda_device_count(int32_t* out);
+
+/** Succeeds when CUDA can be used; otherwise fails with CT_ERR_CUDA_UNAVAILABLE and a message
+ *  saying why (the reason the CUDA runtime gave). */
+CT_API ct_status ct_cuda_check_available(void);
+
+/** The device's name (e.g. "NVIDIA H100 80GB HBM3") into buf, NUL-terminated.
+ *  Out: *needed = length without the NUL. Errors: CT_ERR_CUDA_UNAVAILABLE, CT_ERR_INDEX for
+ *  a bad device index, CT_ERR_BUFFER_SIZE when cap <= length (*needed is still set). */
+CT_API ct_status ct_cuda_get_device_name(int32_t device, void* buf, int64_t cap, int64_t* needed);
+
+/** Integer device properties for ct_cuda_get_device_property. */
+typedef int32_t ct_device_property;
+enum {
+  CT_PROP_MAJOR = 0,                /* compute capability major                        */
+  CT_PROP_MINOR = 1,                /* compute capability minor                        */
+  CT_PROP_TOTAL_MEMORY = 2,         /* bytes of global memory                          */
+  CT_PROP_MULTIPROCESSOR_COUNT = 3, /* number of SMs                                   */
+  CT_PROP_L2_CACHE_SIZE = 4,        /* bytes                                           */
+  CT_PROP_WARP_SIZE = 5,
+  CT_PROP_MAX_THREADS_PER_MULTIPROCESSOR = 6,
+  CT_PROP_IS_INTEGRATED = 7,
+  CT_PROP_PCI_BUS_ID = 8
+};
+
+/** One integer property of a CUDA device. Out: *out. Errors: CT_ERR_CUDA_UNAVAILABLE,
+ *  CT_ERR_INDEX (device), CT_ERR_ARGUMENT (unknown property). */
+CT_API ct_status ct_cuda_get_device_property(int32_t device, ct_device_property prop,
+                                             int64_t* out);
+
+/** Compute capability as (major, minor), e.g. (9, 0) on H100. Out: *major, *minor. */
+CT_API ct_status ct_cuda_get_device_capability(int32_t device, int32_t* major, int32_t* minor);
+
+/* ============================================================================================
+ * 5. Tensors: handles, metadata, lifetime
+ * ========================================================================================== */
+
+/** An opaque tensor handle. A handle is one counted reference to a tensor; views are
+ *  different tensors that share storage with their base. */
+typedef struct ct_tensor_s* ct_tensor;
+/* Reserved for later sections (declared now so the handle kinds stay distinct). */
+typedef struct ct_stream_s* ct_stream;
+typedef struct ct_event_s* ct_event;
+typedef struct ct_generator_s* ct_generator;
+
+/** Adds one reference to the tensor behind t; release it with ct_tensor_release. The value of
+ *  the handle does not change. */
+CT_API ct_status ct_tensor_retain(ct_tensor t);
+
+/** Drops one reference. When the last reference goes, the handle becomes invalid (later use
+ *  gives CT_ERR_INVALID_HANDLE) and the tensor's storage is freed once no view uses it.
+ *  Releasing NULL is CT_ERR_INVALID_HANDLE (not a crash), as is releasing twice. */
+CT_API ct_status ct_tensor_release(ct_tensor t);
+
+/** Number of live tensor handles in this process (for leak checks in tests). Out: *out. */
+CT_API ct_status ct_live_tensor_count(int64_t* out);
+
+/** Out: *out = number of dimensions (0 for a scalar tensor). */
+CT_API ct_status ct_tensor_dim(ct_tensor t, int32_t* out);
+/** Out: *out = size of dimension dim (negative dims count from the end). Errors: CT_ERR_INDEX. */
+CT_API ct_status ct_tensor_size(ct_tensor t, int32_t dim, int64_t* out);
+/** Out: *out = stride (in elements) of dimension dim. Errors: CT_ERR_INDEX. */
+CT_API ct_status ct_tensor_stride(ct_tensor t, int32_t dim, int64_t* out);
+/** Copies the sizes into dst[0..cap). Out: *ndim = number of dims. CT_ERR_BUFFER_SIZE when
+ *  cap < ndim (*ndim still set). */
+CT_API ct_status ct_tensor_sizes(ct_tensor t, int64_t* dst, int32_t cap, int32_t* ndim);
+/** Copies the strides (in elements) into dst[0..cap), like ct_tensor_sizes. */
+CT_API ct_status ct_tensor_strides(ct_tensor t, int64_t* dst, int32_t cap, int32_t* ndim);
+/** Out: *out = number of elements. */
+CT_API ct_status ct_tensor_numel(ct_tensor t, int64_t* out);
+/** Out: *out = storage offset in elements. */
+CT_API ct_status ct_tensor_storage_offset(ct_tensor t, int64_t* out);
+/** Out: *out = the dtype. */
+CT_API ct_status ct_tensor_dtype(ct_tensor t, ct_dtype* out);
+/** Out: *type, *index (CPU tensors report index -1; CUDA tensors a concrete index). */
+CT_API ct_status ct_tensor_device(ct_tensor t, ct_device_type* type, int32_t* index);
+/** Out: *out = 1 when the tensor is C-contiguous. */
+CT_API ct_status ct_tensor_is_contiguous(ct_tensor t, int32_t* out);
+/** Out: *out = 1 when a and b share the same storage (a view and its base, for instance). */
+CT_API ct_status ct_tensor_shares_storage(ct_tensor a, ct_tensor b, int32_t* out);
+/** Out: *out = 1 when a and b are the very same tensor (Python's `a is b`). */
+CT_API ct_status ct_tensor_is_same(ct_tensor a, ct_tensor b, int32_t* out);
+
+/** The tensor printed like PyTorch's repr, e.g. "tensor([1., 2.])" or
+ *  "tensor([1, 2], device='cuda:0', dtype=torch.int32)", into buf (NUL-terminated).
+ *  Out: *needed = length without the NUL. CT_ERR_BUFFER_SIZE when cap <= length (*needed is
+ *  still set, so call once with cap 0 to size the buffer). */
+CT_API ct_status ct_tensor_repr(ct_tensor t, void* buf, int64_t cap, int64_t* needed);
+
+/* ============================================================================================
+ * 6. Factories. sizes points to ndim int64_t (may be NULL when ndim == 0: a scalar tensor).
+ *    Device: (type, index) as in section 3; (CT_CUDA, -1) means the current CUDA device.
+ *    Every out tensor is a [new reference].
+ * ========================================================================================== */
+
+CT_API ct_status ct_empty(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
+                          ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
+CT_API ct_status ct_zeros(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
+                          ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
+CT_API ct_status ct_ones(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
+                         ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
+/** Every element is value (converted to dtype as torch.full does; complex gets imag 0). */
+CT_API ct_status ct_full(const int64_t* sizes, int32_t ndim, double value, ct_dtype dtype,
+                         ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
+/** torch.arange(start, end, step): ceil((end - start) / step) elements start + i * step.
+ *  Errors: CT_ERR_ARGUMENT for step 0 or a step whose sign disagrees with end - start. */
+CT_API ct_status ct_arange(double start, double end, double step, ct_dtype dtype,
+                           ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
+/** torch.linspace(start, end, steps). Errors: CT_ERR_ARGUMENT for steps < 0. */
+CT_API ct_status ct_linspace(double start, double end, int64_t steps, ct_dtype dtype,
+                             ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
+/** torch.eye(n, m): ones on the diagonal. m < 0 means m = n. */
+CT_API ct_status ct_eye(int64_t n, int64_t m, ct_dtype dtype, ct_device_type dev_type,
+                        int32_t dev_index, ct_tensor* out);
+/** A new tensor holding a copy of a host buffer of nbytes bytes, in dtype, C-contiguous
+ *  (torch.tensor(data, dtype=dtype, device=device)). Errors: CT_ERR_BUFFER_SIZE when nbytes
+ *  is not numel * itemsize; CT_ERR_NULL_POINTER when data is NULL and nbytes > 0. */
+CT_API ct_status ct_from_buffer(const void* data, int64_t nbytes, const int64_t* sizes,
+                                int32_t ndim, ct_dtype dtype, ct_device_type dev_type,
+                                int32_t dev_index, ct_tensor* out);
+
+/** *_like: same shape, device and dtype as t (dtype overridable; CT_DTYPE_UNDEFINED keeps). */
+CT_API ct_status ct_empty_like(ct_tensor t, ct_dtype dtype, ct_tensor* out);
+CT_API ct_status ct_zeros_like(ct_tensor t, ct_dtype dtype, ct_tensor* out);
+CT_API ct_status ct_ones_like(ct_tensor t, ct_dtype dtype, ct_tensor* out);
+CT_API ct_status ct_full_like(ct_tensor t, double value, ct_dtype dtype, ct_tensor* out);
+
+/** new_*: a new shape, with the device and dtype of t (dtype overridable). */
+CT_API ct_status ct_new_empty(ct_tensor t, const int64_t* sizes, int32_t ndim, ct_dtype dtype,
+                              ct_tensor* out);
+CT_API ct_status ct_new_zeros(ct_tensor t, const int64_t* sizes, int32_t ndim, ct_dtype dtype,
+                              ct_tensor* out);
+CT_API ct_status ct_new_ones(ct_tensor t, const int64_t* sizes, int32_t ndim, ct_dtype dtype,
+                             ct_tensor* out);
+CT_API ct_status ct_new_full(ct_tensor t, const int64_t* sizes, int32_t ndim, double value,
+                             ct_dtype dtype, ct_tensor* out);
+/** new_tensor: a copy of a host buffer whose elements are of buffer_dtype, converted to the
+ *  dtype of t (or dtype when given), on the device of t. */
+CT_API ct_status ct_new_tensor(ct_tensor t, const void* data, int64_t nbytes,
+                               const int64_t* sizes, int32_t ndim, ct_dtype buffer_dtype,
+                               ct_dtype dtype, ct_tensor* out);
+
+/* ============================================================================================
+ * 7. Moving data
+ * ========================================================================================== */
+
+/** Copies the elements of t, in its dtype, C-contiguous, into a host buffer of exactly
+ *  numel * itemsize bytes. Errors: CT_ERR_BUFFER_SIZE when nbytes differs. Synchronous. */
+CT_API ct_status ct_tensor_copy_to_buffer(ct_tensor t, void* data, int64_t nbytes);
+
+/** tensor.to(device, dtype, non_blocking, copy). dtype CT_DTYPE_UNDEFINED keeps the dtype.
+ *  When device and dtype already match and copy == 0, *out is t itself ([new reference] to the
+ *  same tensor: ct_tensor_is_same(t, *out) is 1), as in PyTorch. */
+CT_API ct_status ct_tensor_to(ct_tensor t, ct_device_type dev_type, int32_t dev_index,
+                              ct_dtype dtype, int32_t non_blocking, int32_t copy, ct_tensor* out);
+
+/** dst.copy_(src): copies src into dst, broadcasting src to dst's shape and converting dtype
+ *  and device. Errors: CT_ERR_SHAPE when src does not broadcast to dst. */
+CT_API ct_status ct_tensor_copy_(ct_tensor dst, ct_tensor src, int32_t non_blocking);
+
+/** A contiguous copy with its own storage (tensor.clone()). [new reference] */
+CT_API ct_status ct_tensor_clone(ct_tensor t, ct_tensor* out);
+
+/** item(): the single element of a one-element tensor, as double (complex: real part; bool:
+ *  0 or 1). Errors: CT_ERR_SHAPE when numel != 1. */
+CT_API ct_status ct_tensor_item_double(ct_tensor t, double* out);
+/** item() as int64 (floating values are truncated toward zero, like int(t.item())). */
+CT_API ct_status ct_tensor_item_int64(ct_tensor t, int64_t* out);
+/** item() of a complex (or real) tensor as (real, imag). */
+CT_API ct_status ct_tensor_item_complex(ct_tensor t, double* re, double* im);
+
+/* ============================================================================================
+ * 8. Views. Each result shares storage with t. [new reference]
+ *    Dims may be negative (counted from the end), as in PyTorch.
+ * ========================================================================================== */
+
+/** tensor.view(sizes): one size may be -1 (inferred). Errors: CT_ERR_SHAPE when the numel
+ *  differs or the strides do not allow a view (use reshape). */
+CT_API ct_status ct_view(ct_tensor t, const int64_t* sizes, int32_t ndim, ct_tensor* out);
+/** tensor.reshape(sizes): a view when possible, else a contiguous copy. */
+CT_API ct_status ct_reshape(ct_tensor t, const int64_t* sizes, int32_t ndim, ct_tensor* out);
+/** tensor.permute(dims): dims must be a permutation of 0..ndim-1. */
+CT_API ct_status ct_permute(ct_tensor t, const int64_t* dims, int32_t ndim, ct_tensor* out);
+CT_API ct_status ct_transpose(ct_tensor t, int32_t dim0, int32_t dim1, ct_tensor* out);
+/** tensor.narrow(dim, start, length). */
+CT_API ct_status ct_narrow(ct_tensor t, int32_t dim, int64_t start, int64_t length,
+                           ct_tensor* out);
+/** tensor[..., start:end:step, ...] along dim; start/end clamp like Python slices; step > 0. */
+CT_API ct_status ct_slice(ct_tensor t, int32_t dim, int64_t start, int64_t end, int64_t step,
+                          ct_tensor* out);
+/** tensor.select(dim, index): removes dim. Negative index counts from the end. */
+CT_API ct_status ct_select(ct_tensor t, int32_t dim, int64_t index, ct_tensor* out);
+/** tensor.expand(sizes): -1 keeps a size; only size-1 dims can grow (stride 0). */
+CT_API ct_status ct_expand(ct_tensor t, const int64_t* sizes, int32_t ndim, ct_tensor* out);
+/** tensor.squeeze(): removes every size-1 dim. */
+CT_API ct_status ct_squeeze(ct_tensor t, ct_tensor* out);
+/** tensor.squeeze(dim): removes dim if its size is 1, else returns a view of the same shape. */
+CT_API ct_status ct_squeeze_dim(ct_tensor t, int32_t dim, ct_tensor* out);
+/** tensor.unsqueeze(dim), dim in [-ndim-1, ndim]. */
+CT_API ct_status ct_unsqueeze(ct_tensor t, int32_t dim, ct_tensor* out);
+/** tensor.flatten(start_dim, end_dim) (a view when possible). */
+CT_API ct_status ct_flatten(ct_tensor t, int32_t start_dim, int32_t end_dim, ct_tensor* out);
+/** tensor.contiguous(): t itself when already contiguous, else a contiguous copy. */
+CT_API ct_status ct_contiguous(ct_tensor t, ct_tensor* out);
+
+/* ============================================================================================
+ * 9. Elementwise operations: broadcasting and PyTorch's type promotion.
+ *    Results are [new reference]s on the inputs' device. Inputs on different devices fail
+ *    with CT_ERR_DEVICE, except 0-dim CPU tensors, which act as scalars.
+ * ========================================================================================== */
+
+typedef int32_t ct_unary_op;
+enum {
+  CT_NEG = 0,         /* -x (not for bool)                                            */
+  CT_ABS = 1,         /* |x| (complex: magnitude, real result)                        */
+  CT_EXP = 2,         /* the float ops below promote integer/bool inputs to float32   */
+  CT_LOG = 3,
+  CT_SQRT = 4,
+  CT_SIN = 5,
+  CT_COS = 6,
+  CT_TANH = 7,
+  CT_SIGMOID = 8,
+  CT_RELU = 9,        /* max(x, 0), keeps dtype (not for bool or complex)              */
+  CT_LOGICAL_NOT = 10,/* bool result                                                   */
+  CT_SIGN = 11,       /* keeps dtype                                                   */
+  CT_FLOOR = 12,      /* integers unchanged                                            */
+  CT_CEIL = 13,
+  CT_ROUND = 14,      /* half to even, as torch.round                                  */
+  CT_RECIPROCAL = 15, /* 1/x; integers promote to float32                              */
+  CT_SQUARE = 16      /* x*x, keeps dtype (bool -> int64 as torch.square)             */
+};
+
+typedef int32_t ct_binary_op;
+enum {
+  CT_ADD = 0,
+  CT_SUB = 1,          /* not for bool                                                  */
+  CT_MUL = 2,
+  CT_DIV = 3,          /* true division: integers promote to float32                    */
+  CT_POW = 4,
+  CT_EQ = 5,           /* comparisons give bool                                         */
+  CT_NE = 6,
+  CT_LT = 7,
+  CT_LE = 8,
+  CT_GT = 9,
+  CT_GE = 10,
+  CT_LOGICAL_AND = 11, /* bool result                                                   */
+  CT_LOGICAL_OR = 12,
+  CT_LOGICAL_XOR = 13,
+  CT_MAXIMUM = 14,     /* torch.maximum / torch.minimum (NaN propagates)                */
+  CT_MINIMUM = 15,
+  CT_FLOOR_DIVIDE = 16,/* torch.floor_divide                                            */
+  CT_REMAINDER = 17    /* torch.remainder (sign of the divisor)                         */
+};
+
+/** op(a). [new reference] */
+CT_API ct_status ct_unary(ct_unary_op op, ct_tensor a, ct_tensor* out);
+/** a.op_() in place. Errors: CT_ERR_DTYPE when the result dtype cannot be stored in a's dtype
+ *  (e.g. exp_ on an int64 tensor), as PyTorch's "result type Float can't be cast to ...". */
+CT_API ct_status ct_unary_(ct_unary_op op, ct_tensor a);
+
+/** op(a, b) with broadcasting and type promotion. [new reference] */
+CT_API ct_status ct_binary(ct_binary_op op, ct_tensor a, ct_tensor b, ct_tensor* out);
+/** a.op_(b) in place: b must broadcast to a's shape and the promoted dtype must be castable to
+ *  a's dtype. Comparison ops store 0/1 in a's dtype. */
+CT_API ct_status ct_binary_(ct_binary_op op, ct_tensor a, ct_tensor b);
+
+/** op(a, s) with a Python float scalar s ("wrapped number" promotion: int tensor + 2.5 is
+ *  float32, float16 tensor + 2.5 stays float16). reverse != 0 computes op(s, a). */
+CT_API ct_status ct_binary_scalar_f(ct_binary_op op, ct_tensor a, double s, int32_t reverse,
+                                    ct_tensor* out);
+/** op(a, s) with a Python int scalar s (int32 tensor + 2 stays int32). */
+CT_API ct_status ct_binary_scalar_i(ct_binary_op op, ct_tensor a, int64_t s, int32_t reverse,
+                                    ct_tensor* out);
+/** In-place a.op_(s), Python float scalar. */
+CT_API ct_status ct_binary_scalar_f_(ct_binary_op op, ct_tensor a, double s);
+/** In-place a.op_(s), Python int scalar. */
+CT_API ct_status ct_binary_scalar_i_(ct_binary_op op, ct_tensor a, int64_t s);
+
+/** torch.clamp(a, min, max): has_min / has_max say which bounds are given (at least one).
+ *  Bounds are Python float scalars when a is floating, else must be integral values. */
+CT_API ct_status ct_clamp(ct_tensor a, int32_t has_min, double min, int32_t has_max, double max,
+                          ct_tensor* out);
+CT_API ct_status ct_clamp_(ct_tensor a, int32_t has_min, double min, int32_t has_max,
+                           double max);
+/** torch.where(cond, a, b): cond must be bool; a and b promote; all three broadcast. */
+CT_API ct_status ct_where(ct_tensor cond, ct_tensor a, ct_tensor b, ct_tensor* out);
+
+/** tensor.fill_(value) and tensor.zero_(). */
+CT_API ct_status ct_fill_(ct_tensor t, double value);
+CT_API ct_status ct_zero_(ct_tensor t);
+
+/* ============================================================================================
+ * 10. Reductions. dims points to ndims dims (NULL / 0 means "all dims"); keepdim keeps the
+ *     reduced dims with size 1. [new reference]s.
+ * ========================================================================================== */
+
+typedef int32_t ct_reduce_op;
+enum {
+  CT_SUM = 0,  /* bool/integer inputs accumulate and return int64                       */
+  CT_MEAN = 1, /* floating or complex inputs only                                        */
+  CT_PROD = 2, /* bool/integer inputs return int64                                       */
+  CT_AMAX = 3, /* torch.amax / amin (values only; NaN propagates; no empty reductions)  */
+  CT_AMIN = 4
+};
+
+/** op over dims. dtype (CT_DTYPE_UNDEFINED for the default) is the dtype to accumulate and
+ *  return in (torch.sum(..., dtype=)). Errors: CT_ERR_INDEX (dim), CT_ERR_ARGUMENT (repeated
+ *  dim), CT_ERR_DTYPE (mean of an integer tensor). */
+CT_API ct_status ct_reduce(ct_reduce_op op, ct_tensor t, const int64_t* dims, int32_t ndims,
+                           int32_t keepdim, ct_dtype dtype, ct_tensor* out);
+
+/** torch.max(t) / torch.min(t) over all elements: a 0-dim tensor. Errors: CT_ERR_SHAPE for an
+ *  empty tensor. */
+CT_API ct_status ct_max(ct_tensor t, ct_tensor* out);
+CT_API ct_status ct_min(ct_tensor t, ct_tensor* out);
+/** torch.max(t, dim, keepdim) / torch.min: values and int64 indices (first occurrence). */
+CT_API ct_status ct_max_dim(ct_tensor t, int32_t dim, int32_t keepdim, ct_tensor* values,
+                            ct_tensor* indices);
+CT_API ct_status ct_min_dim(ct_tensor t, int32_t dim, int32_t keepdim, ct_tensor* values,
+                            ct_tensor* indices);
+/** torch.argmax(t, dim, keepdim) / argmin. has_dim == 0 means over the flattened tensor
+ *  (a 0-dim result). Index of the first occurrence; NaN counts as the maximum. */
+CT_API ct_status ct_argmax(ct_tensor t, int32_t has_dim, int32_t dim, int32_t keepdim,
+                           ct_tensor* out);
+CT_API ct_status ct_argmin(ct_tensor t, int32_t has_dim, int32_t dim, int32_t keepdim,
+                           ct_tensor* out);
+/** torch.linalg.vector_norm(t, ord=p, dim=dims, keepdim): p may be any real, INFINITY or
+ *  -INFINITY; floating or complex inputs only (complex gives a real result). */
+CT_API ct_status ct_norm(ct_tensor t, double p, const int64_t* dims, int32_t ndims,
+                         int32_t keepdim, ct_tensor* out);
+
+/* ============================================================================================
+ * 11. Joining
+ * ========================================================================================== */
+
+/** torch.cat(tensors, dim): n >= 1 tensors, same shape except in dim, promoted dtypes, same
+ *  device. 1-D empty tensors of shape (0,) are skipped, as in PyTorch. */
+CT_API ct_status ct_cat(const ct_tensor* tensors, int32_t n, int32_t dim, ct_tensor* out);
+/** torch.stack(tensors, dim): n >= 1 tensors of one shape; a new dim at position dim. */
+CT_API ct_status ct_stack(const ct_tensor* tensors, int32_t n, int32_t dim, ct_tensor* out);
+
+/* ============================================================================================
+ * 12. Threads (CPU kernels)
+ * ========================================================================================== */
+
+/** Number of threads CPU kernels use for large tensors (default: hardware concurrency, or
+ *  the CT_NUM_THREADS environment variable). Out: *out. */
+CT_API ct_status ct_get_num_threads(int32_t* out);
+/** Sets it (n >= 1). Errors: CT_ERR_ARGUMENT. */
+CT_API ct_status ct_set_num_threads(int32_t n);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CTORCH_H */

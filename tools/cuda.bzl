@@ -1,0 +1,66 @@
+"""nvcc for Bazel 4.2.3 offline: compiles .cu files with the include paths and defines of
+their cc deps, then wraps the objects in a cc_library.
+
+Device code is built for sm_80 and sm_90 plus compute_90 PTX (JIT for newer GPUs); see
+DEVELOPERS.md for why the list is short (nvcc time on a 2-core CI box)."""
+
+NVCC = "/usr/local/cuda/bin/nvcc"
+
+GENCODE = [
+    "-gencode=arch=compute_80,code=sm_80",
+    "-gencode=arch=compute_90,code=sm_90",
+    "-gencode=arch=compute_90,code=compute_90",
+]
+
+def _nvcc_objects_impl(ctx):
+    cc = cc_common.merge_cc_infos(cc_infos = [d[CcInfo] for d in ctx.attr.deps]).compilation_context
+    objs = []
+    for src in ctx.files.srcs:
+        obj = ctx.actions.declare_file("_objs_cuda/%s/%s.pic.o" % (ctx.label.name, src.basename.rsplit(".", 1)[0]))
+        args = ctx.actions.args()
+        args.add_all(["-c", "-std=c++17", "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden"])
+        args.add_all(GENCODE)
+        args.add_all(cc.defines, format_each = "-D%s")
+        args.add_all(cc.includes, before_each = "-I")
+        args.add_all(cc.quote_includes, before_each = "-I")
+        args.add_all(cc.system_includes, before_each = "-isystem")
+        args.add_all(ctx.attr.nvcc_flags)
+        args.add(src)
+        args.add("-o", obj)
+        ctx.actions.run(
+            executable = NVCC,
+            arguments = [args],
+            inputs = depset([src] + ctx.files.hdrs, transitive = [cc.headers]),
+            outputs = [obj],
+            mnemonic = "Nvcc",
+            progress_message = "nvcc %s" % src.short_path,
+            use_default_shell_env = True,
+        )
+        objs.append(obj)
+    return [DefaultInfo(files = depset(objs))]
+
+nvcc_objects = rule(
+    implementation = _nvcc_objects_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = [".cu"]),
+        "hdrs": attr.label_list(allow_files = True),
+        "deps": attr.label_list(providers = [CcInfo]),
+        "nvcc_flags": attr.string_list(),
+    },
+)
+
+def cuda_library(name, srcs, hdrs = [], deps = [], nvcc_flags = [], **kwargs):
+    nvcc_objects(
+        name = name + "_nvcc",
+        srcs = srcs,
+        hdrs = hdrs,
+        deps = deps + ["@cuda//:headers"],
+        nvcc_flags = nvcc_flags,
+    )
+    native.cc_library(
+        name = name,
+        srcs = [":" + name + "_nvcc"],
+        hdrs = hdrs,
+        deps = deps + ["@cuda//:cudart_static"],
+        **kwargs
+    )
