@@ -1,0 +1,61 @@
+// ABI glue shared by the capi/*.cc files: the error state, the catch-all entry-point macros,
+// argument helpers, and the handle table.
+#pragma once
+#include <new>
+#include <string>
+#include <vector>
+
+#include "capi/ctorch.h"
+#include "impl/core/error.h"
+#include "impl/core/tensor.h"
+
+namespace ct::capi {
+
+// Stores code + message as this thread's last error and returns code.
+ct_status set_error(ct_status code, const std::string& msg);
+
+// ---- handles (capi/handles.cc)
+// Note [Handle table]: a ct_tensor is not a pointer. Its value is (kind tag | generation) << 32
+// | (slot + 1), an index into a process-wide table. Every call looks the handle up under a
+// lock and checks slot range, kind and generation, so NULL, released (stale generation) and
+// foreign values (random pointers, another kind's handle) are rejected with
+// CT_ERR_INVALID_HANDLE instead of being dereferenced. A slot holds one ct::Tensor and a
+// reference count; retain/release change the count, and the slot (generation bumped) is
+// reused only after the count reaches zero.
+ct_tensor new_handle(Tensor t);
+Tensor get(ct_tensor h, const char* arg = "tensor");
+void retain(ct_tensor h);
+void release(ct_tensor h);
+int64_t live_count();
+
+// ---- arguments
+inline void need(const void* p, const char* name) {
+  CT_CHECK(p != nullptr, CT_ERR_NULL_POINTER, "argument '", name, "' is NULL (expected a valid pointer)");
+}
+Shape shape_arg(const int64_t* sizes, int32_t ndim, const char* name);
+std::vector<int64_t> dims_arg(const int64_t* dims, int32_t ndims);
+DType dtype_arg(ct_dtype d);
+// dtype, or fallback when d == CT_DTYPE_UNDEFINED
+DType dtype_or(ct_dtype d, DType fallback);
+Device device_arg(ct_device_type type, int32_t index);  // parsed and resolved
+// Writes s + NUL into buf when it fits; *needed (optional) gets s's length.
+void write_string(const std::string& s, void* buf, int64_t cap, int64_t* needed);
+
+}  // namespace ct::capi
+
+#define CT_API_BEGIN try {
+#define CT_API_END                                                                          \
+  }                                                                                         \
+  catch (const ::ct::Error& e) {                                                            \
+    return ::ct::capi::set_error(e.code(), e.what());                                       \
+  }                                                                                         \
+  catch (const std::bad_alloc&) {                                                           \
+    return ::ct::capi::set_error(CT_ERR_OUT_OF_MEMORY, "out of memory (host allocation failed)"); \
+  }                                                                                         \
+  catch (const std::exception& e) {                                                         \
+    return ::ct::capi::set_error(CT_ERR_INTERNAL, std::string("internal error: ") + e.what()); \
+  }                                                                                         \
+  catch (...) {                                                                             \
+    return ::ct::capi::set_error(CT_ERR_INTERNAL, "internal error: unknown exception");     \
+  }                                                                                         \
+  return CT_OK;

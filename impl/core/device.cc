@@ -1,0 +1,64 @@
+#include "impl/core/device.h"
+
+#include <cctype>
+
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+
+namespace ct {
+
+std::string Device::str() const {
+  std::string s = is_cpu() ? "cpu" : "cuda";
+  if (index >= 0) s += ":" + std::to_string(index);
+  return s;
+}
+
+Device parse_device(const std::string& s) {
+  // Same grammar as c10::Device: (cpu|cuda)(:[0-9]+)?, no sign, no leading zeros, no spaces.
+  auto bad = [&](const char* why) {
+    fail(CT_ERR_DEVICE_STRING, "Invalid device string: '", s, "' (", why,
+         "; expected 'cpu', 'cuda' or 'cuda:N' with N a non-negative integer)");
+  };
+  auto colon = s.find(':');
+  std::string type = s.substr(0, colon);
+  Device d;
+  if (type == "cpu") d.type = DeviceType::CPU;
+  else if (type == "cuda") d.type = DeviceType::CUDA;
+  else bad("unknown device type");
+  if (colon == std::string::npos) return d;
+  std::string idx = s.substr(colon + 1);
+  if (idx.empty()) bad("missing device index after ':'");
+  for (char c : idx)
+    if (!std::isdigit(static_cast<unsigned char>(c))) bad("device index is not a number");
+  if (idx.size() > 1 && idx[0] == '0') bad("device index has a leading zero");
+  if (idx.size() > 9) bad("device index is too large");
+  d.index = std::stoi(idx);
+  if (d.is_cpu() && d.index != 0) {
+    fail(CT_ERR_DEVICE_STRING, "Invalid device string: '", s,
+         "' (CPU device index must be zero, got ", d.index, ")");
+  }
+  return d;
+}
+
+Device device_from_c(ct_device_type type, int32_t index) {
+  CT_CHECK(type == CT_CPU || type == CT_CUDA, CT_ERR_ARGUMENT, "invalid device type ", type,
+           " (expected CT_CPU = 0 or CT_CUDA = 1)");
+  CT_CHECK(index >= -1, CT_ERR_ARGUMENT, "invalid device index ", index,
+           " (expected -1 for 'no index' or a non-negative index)");
+  Device d{static_cast<DeviceType>(type), index};
+  CT_CHECK(!(d.is_cpu() && index > 0), CT_ERR_ARGUMENT,
+           "CPU device index must be -1 or 0, got ", index);
+  return d;
+}
+
+Device resolve_device(Device d) {
+  if (d.is_cpu()) return Device{DeviceType::CPU, -1};
+  cuda::check_available();
+  if (d.index < 0) d.index = cuda::current_device();
+  int n = cuda::device_count();
+  CT_CHECK(d.index < n, CT_ERR_INDEX, "CUDA error: invalid device ordinal: device ", d.str(),
+           " requested but only ", n, " CUDA device(s) are visible");
+  return d;
+}
+
+}  // namespace ct

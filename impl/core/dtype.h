@@ -1,0 +1,120 @@
+// DType: the 12 element types, their sizes and names, and PyTorch's type promotion.
+#pragma once
+#include <complex>
+#include <cstdint>
+#include <string>
+
+#include "capi/ctorch.h"
+#include "impl/core/half.h"
+
+namespace ct {
+
+enum class DType : int32_t {
+  UInt8 = CT_UINT8,
+  Int8 = CT_INT8,
+  Int16 = CT_INT16,
+  Int32 = CT_INT32,
+  Int64 = CT_INT64,
+  Float16 = CT_FLOAT16,
+  Float32 = CT_FLOAT32,
+  Float64 = CT_FLOAT64,
+  Complex64 = CT_COMPLEX64,
+  Complex128 = CT_COMPLEX128,
+  Bool = CT_BOOL,
+  BFloat16 = CT_BFLOAT16,
+};
+
+constexpr DType kDefaultFloat = DType::Float32;
+constexpr DType kDefaultComplex = DType::Complex64;
+
+bool dtype_valid(int32_t v);
+DType dtype_from_c(ct_dtype v);  // throws CT_ERR_DTYPE for unknown values
+int64_t itemsize(DType d);
+const char* dtype_name(DType d);   // "torch.float32"
+const char* dtype_short(DType d);  // "Float" (as PyTorch's error messages name it)
+
+inline bool is_floating(DType d) {
+  return d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 || d == DType::Float64;
+}
+inline bool is_complex(DType d) { return d == DType::Complex64 || d == DType::Complex128; }
+inline bool is_integral(DType d, bool include_bool) {
+  switch (d) {
+    case DType::UInt8: case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64:
+      return true;
+    case DType::Bool:
+      return include_bool;
+    default:
+      return false;
+  }
+}
+DType to_real(DType d);     // complex64 -> float32, complex128 -> float64, others unchanged
+DType to_complex(DType d);  // float64 -> complex128, other real -> complex64
+
+// torch.promote_types
+DType promote_types(DType a, DType b);
+// torch.can_cast(from, to)
+bool can_cast(DType from, DType to);
+
+// The C++ type behind each dtype, and the dispatch macros used by kernels.
+template <DType D> struct CppType;
+template <> struct CppType<DType::UInt8> { using type = uint8_t; };
+template <> struct CppType<DType::Int8> { using type = int8_t; };
+template <> struct CppType<DType::Int16> { using type = int16_t; };
+template <> struct CppType<DType::Int32> { using type = int32_t; };
+template <> struct CppType<DType::Int64> { using type = int64_t; };
+template <> struct CppType<DType::Float16> { using type = Half; };
+template <> struct CppType<DType::BFloat16> { using type = BFloat16; };
+template <> struct CppType<DType::Float32> { using type = float; };
+template <> struct CppType<DType::Float64> { using type = double; };
+template <> struct CppType<DType::Complex64> { using type = std::complex<float>; };
+template <> struct CppType<DType::Complex128> { using type = std::complex<double>; };
+template <> struct CppType<DType::Bool> { using type = bool; };
+
+}  // namespace ct
+
+#define CT_DTYPE_CASE(D, ...)                     \
+  case ::ct::DType::D: {                          \
+    using scalar_t = ::ct::CppType<::ct::DType::D>::type; \
+    __VA_ARGS__();                                \
+    break;                                        \
+  }
+
+// All 12 dtypes.
+#define CT_DISPATCH_ALL(dtype, NAME, ...)                                          \
+  do {                                                                             \
+    switch (dtype) {                                                               \
+      CT_DTYPE_CASE(UInt8, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Int8, __VA_ARGS__)                                             \
+      CT_DTYPE_CASE(Int16, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Int32, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Int64, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Float16, __VA_ARGS__)                                          \
+      CT_DTYPE_CASE(BFloat16, __VA_ARGS__)                                         \
+      CT_DTYPE_CASE(Float32, __VA_ARGS__)                                          \
+      CT_DTYPE_CASE(Float64, __VA_ARGS__)                                          \
+      CT_DTYPE_CASE(Complex64, __VA_ARGS__)                                        \
+      CT_DTYPE_CASE(Complex128, __VA_ARGS__)                                       \
+      CT_DTYPE_CASE(Bool, __VA_ARGS__)                                             \
+      default:                                                                     \
+        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled dtype");                    \
+    }                                                                              \
+  } while (0)
+
+// The compute dtypes of kernels: everything but float16/bfloat16 (computed in float32).
+#define CT_DISPATCH_COMPUTE(dtype, NAME, ...)                                      \
+  do {                                                                             \
+    switch (dtype) {                                                               \
+      CT_DTYPE_CASE(UInt8, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Int8, __VA_ARGS__)                                             \
+      CT_DTYPE_CASE(Int16, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Int32, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Int64, __VA_ARGS__)                                            \
+      CT_DTYPE_CASE(Float32, __VA_ARGS__)                                          \
+      CT_DTYPE_CASE(Float64, __VA_ARGS__)                                          \
+      CT_DTYPE_CASE(Complex64, __VA_ARGS__)                                        \
+      CT_DTYPE_CASE(Complex128, __VA_ARGS__)                                       \
+      CT_DTYPE_CASE(Bool, __VA_ARGS__)                                             \
+      default:                                                                     \
+        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled compute dtype");            \
+    }                                                                              \
+  } while (0)

@@ -1,0 +1,105 @@
+#include "impl/core/tensor.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "impl/alloc/allocator.h"
+#include "impl/core/error.h"
+
+namespace ct {
+
+Storage::Storage(int64_t n, Device d) : nbytes(n), device(d) { data = alloc::allocate(n, d); }
+Storage::~Storage() { alloc::deallocate(data, nbytes, device); }
+
+int64_t TensorImpl::numel() const {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  return n;
+}
+
+bool TensorImpl::is_contiguous() const {
+  int64_t expected = 1;
+  for (int64_t i = dim() - 1; i >= 0; --i) {
+    if (sizes[i] == 1) continue;
+    if (sizes[i] == 0) return true;
+    if (strides[i] != expected) return false;
+    expected *= sizes[i];
+  }
+  return true;
+}
+
+Shape contiguous_strides(const Shape& sizes) {
+  Shape st(sizes.size());
+  int64_t acc = 1;
+  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
+    st[i] = acc;
+    acc *= sizes[i] > 0 ? sizes[i] : 1;
+  }
+  return st;
+}
+
+int64_t numel_of(const Shape& sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    CT_CHECK(s >= 0, CT_ERR_SHAPE, "Trying to create tensor with negative dimension ", s, ": ",
+             shape_str(sizes));
+    CT_CHECK(s == 0 || n <= INT64_MAX / s, CT_ERR_SHAPE, "shape ", shape_str(sizes),
+             " has more elements than fit in int64");
+    n *= s;
+  }
+  return n;
+}
+
+std::string shape_str(const Shape& s) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
+  os << "]";
+  return os.str();
+}
+
+Tensor empty_tensor(const Shape& sizes, DType dtype, Device device) {
+  int64_t n = numel_of(sizes);
+  int64_t isz = itemsize(dtype);
+  CT_CHECK(n <= INT64_MAX / isz, CT_ERR_OUT_OF_MEMORY, "shape ", shape_str(sizes),
+           " needs more bytes than fit in int64");
+  auto t = std::make_shared<TensorImpl>();
+  t->storage = std::make_shared<Storage>(n * isz, device);
+  t->sizes = sizes;
+  t->strides = contiguous_strides(sizes);
+  t->dtype = dtype;
+  return t;
+}
+
+Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
+  auto t = std::make_shared<TensorImpl>();
+  t->storage = base->storage;
+  t->sizes = std::move(sizes);
+  t->strides = std::move(strides);
+  t->offset = offset;
+  t->dtype = base->dtype;
+  return t;
+}
+
+Tensor wrapped_scalar_double(double v) {
+  Tensor t = empty_tensor({}, DType::Float64, Device{});
+  std::memcpy(t->data(), &v, sizeof v);
+  t->wrapped_number = true;
+  return t;
+}
+
+Tensor wrapped_scalar_int(int64_t v) {
+  Tensor t = empty_tensor({}, DType::Int64, Device{});
+  std::memcpy(t->data(), &v, sizeof v);
+  t->wrapped_number = true;
+  return t;
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim) {
+  int64_t n = ndim <= 0 ? 1 : ndim;  // scalars accept dims -1 and 0, as in PyTorch
+  CT_CHECK(dim >= -n && dim < n, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [",
+           -n, ", ", n - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + n : dim;
+}
+
+}  // namespace ct

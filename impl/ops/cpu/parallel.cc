@@ -1,0 +1,30 @@
+#include "impl/ops/cpu/parallel.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+#include "impl/core/error.h"
+
+namespace ct::cpu {
+
+namespace {
+int initial_threads() {
+  if (const char* env = std::getenv("CT_NUM_THREADS")) {
+    int v = std::atoi(env);
+    if (v >= 1) return v;
+  }
+  unsigned hc = std::thread::hardware_concurrency();
+  return hc == 0 ? 1 : static_cast<int>(hc);
+}
+std::atomic<int> g_threads{initial_threads()};
+}  // namespace
+
+int num_threads() { return g_threads.load(std::memory_order_relaxed); }
+
+void set_num_threads(int n) {
+  CT_CHECK(n >= 1, CT_ERR_ARGUMENT, "set_num_threads: expected a positive number of threads, got ", n);
+  g_threads.store(n, std::memory_order_relaxed);
+}
+
+}  // namespace ct::cpu

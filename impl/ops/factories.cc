@@ -1,0 +1,75 @@
+#include <cmath>
+#include <cstring>
+
+#include "impl/core/error.h"
+#include "impl/ops/cpu/convert.h"
+#include "impl/ops/cpu/parallel.h"
+#include "impl/ops/ops.h"
+
+namespace ct::ops {
+
+namespace {
+// Writes f(i) (a double) converted to dtype into every element of the contiguous tensor t.
+template <typename F>
+void fill_indexed(const Tensor& t, F f) {
+  CT_CHECK(t->device().is_cpu(), CT_ERR_NOT_SUPPORTED, "factory: tensors on ", t->device().str(),
+           " are not supported in this version of ctorch");
+  CT_DISPATCH_ALL(t->dtype, "factory", [&] {
+    scalar_t* d = reinterpret_cast<scalar_t*>(t->data());
+    cpu::parallel_for(0, t->numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) d[i] = cpu::convert<scalar_t>(f(i));
+    });
+  });
+}
+}  // namespace
+
+Tensor empty(const Shape& sizes, DType dtype, Device dev) { return empty_tensor(sizes, dtype, dev); }
+
+Tensor full(const Shape& sizes, double value, DType dtype, Device dev) {
+  Tensor t = empty_tensor(sizes, dtype, dev);
+  fill_(t, value);
+  return t;
+}
+
+Tensor arange(double start, double end, double step, DType dtype, Device dev) {
+  CT_CHECK(std::isfinite(start) && std::isfinite(end), CT_ERR_ARGUMENT, "arange: unsupported range: ", start, " -> ", end);
+  CT_CHECK(step != 0, CT_ERR_ARGUMENT, "arange: step must be nonzero");
+  CT_CHECK((step > 0 && end >= start) || (step < 0 && end <= start), CT_ERR_ARGUMENT,
+           "arange: upper bound and larger bound inconsistent with step sign (start ", start, ", end ", end,
+           ", step ", step, ")");
+  CT_CHECK(!is_complex(dtype) && dtype != DType::Bool, CT_ERR_DTYPE, "\"arange\" not implemented for '", dtype_short(dtype), "'");
+  double n = std::ceil((end - start) / step);
+  CT_CHECK(n >= 0 && n < 9.2e18, CT_ERR_ARGUMENT, "arange: invalid number of elements ", n);
+  Tensor t = empty_tensor({static_cast<int64_t>(n)}, dtype, dev);
+  fill_indexed(t, [&](int64_t i) { return start + static_cast<double>(i) * step; });
+  return t;
+}
+
+Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev) {
+  CT_CHECK(steps >= 0, CT_ERR_ARGUMENT, "linspace: number of steps must be non-negative, got ", steps);
+  CT_CHECK(dtype != DType::Bool, CT_ERR_DTYPE, "\"linspace\" not implemented for 'Bool'");
+  Tensor t = empty_tensor({steps}, dtype, dev);
+  if (steps == 0) return t;
+  if (steps == 1) {
+    fill_indexed(t, [&](int64_t) { return start; });
+    return t;
+  }
+  // Symmetric evaluation from both ends, as PyTorch's CPU kernel.
+  double step = (end - start) / static_cast<double>(steps - 1);
+  int64_t half = steps / 2;
+  fill_indexed(t, [&](int64_t i) {
+    return i < half ? start + step * static_cast<double>(i)
+                    : end - step * static_cast<double>(steps - i - 1);
+  });
+  return t;
+}
+
+Tensor eye(int64_t n, int64_t m, DType dtype, Device dev) {
+  if (m < 0) m = n;
+  CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "eye: n must be greater or equal to 0, got ", n);
+  Tensor t = empty_tensor({n, m}, dtype, dev);
+  fill_indexed(t, [&](int64_t i) { return (i / m == i % m) ? 1.0 : 0.0; });
+  return t;
+}
+
+}  // namespace ct::ops

@@ -1,0 +1,78 @@
+// Every tensor operation, declared once. Each checks shapes, dtypes and devices, allocates its
+// output, then dispatches on the device type (CPU kernels in ops/cpu; CUDA next issue).
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capi/ctorch.h"
+#include "impl/core/tensor.h"
+
+namespace ct::ops {
+
+// ---- type promotion and broadcasting
+DType result_type(const std::vector<Tensor>& ts);  // torch.result_type over tensors
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+// Checks that all tensors are on one device (0-dim CPU tensors excepted) and returns it.
+Device common_device(const std::vector<Tensor>& ts, const char* op);
+
+// ---- factories (devices resolved by the caller)
+Tensor empty(const Shape& sizes, DType dtype, Device dev);
+Tensor full(const Shape& sizes, double value, DType dtype, Device dev);
+Tensor arange(double start, double end, double step, DType dtype, Device dev);
+Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev);
+Tensor eye(int64_t n, int64_t m, DType dtype, Device dev);
+Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev);
+
+// ---- copies and conversions
+void copy_(const Tensor& dst, const Tensor& src);        // broadcast + dtype + device
+Tensor to(const Tensor& t, Device dev, DType dtype, bool copy);  // may return t itself
+Tensor clone(const Tensor& t);
+Tensor contiguous(const Tensor& t);  // t itself when contiguous
+void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes);
+double item_double(const Tensor& t);
+int64_t item_int64(const Tensor& t);
+std::pair<double, double> item_complex(const Tensor& t);
+
+// ---- views
+Tensor view(const Tensor& t, Shape sizes);
+Tensor reshape(const Tensor& t, Shape sizes);
+Tensor permute(const Tensor& t, const Shape& dims);
+Tensor transpose(const Tensor& t, int64_t d0, int64_t d1);
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length);
+Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step);
+Tensor select(const Tensor& t, int64_t dim, int64_t index);
+Tensor expand(const Tensor& t, const Shape& sizes);
+Tensor squeeze(const Tensor& t);
+Tensor squeeze_dim(const Tensor& t, int64_t dim);
+Tensor unsqueeze(const Tensor& t, int64_t dim);
+Tensor flatten(const Tensor& t, int64_t start, int64_t end);
+
+// ---- elementwise
+Tensor unary(ct_unary_op op, const Tensor& a);
+void unary_(ct_unary_op op, const Tensor& a);
+Tensor binary(ct_binary_op op, const Tensor& a, const Tensor& b);
+void binary_(ct_binary_op op, const Tensor& a, const Tensor& b);
+Tensor clamp(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
+void clamp_(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
+void fill_(const Tensor& t, double value);
+const char* unary_name(ct_unary_op op);
+const char* binary_name(ct_binary_op op);
+
+// ---- reductions (dims empty = all)
+Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim,
+              bool has_dtype, DType dtype);
+Tensor max_all(const Tensor& t, bool is_max);
+std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max);
+Tensor argmax(const Tensor& t, bool has_dim, int64_t dim, bool keepdim, bool is_max);
+Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim);
+
+// ---- joining
+Tensor cat(const std::vector<Tensor>& ts, int64_t dim);
+Tensor stack(const std::vector<Tensor>& ts, int64_t dim);
+
+// ---- printing
+std::string repr(const Tensor& t);
+
+}  // namespace ct::ops

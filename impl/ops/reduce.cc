@@ -1,0 +1,297 @@
+// Reductions. Note [Reduction layout]: the input is converted to the compute dtype and laid
+// out contiguously as [kept dims..., reduced dims...] (a permuted copy), so every output
+// element reduces one contiguous row of R elements. Rows are spread over threads; a single
+// long row is split into fixed 32K-element chunks whose partial results are combined in
+// order, so the result does not depend on the number of threads.
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <vector>
+
+#include "impl/core/error.h"
+#include "impl/ops/cpu/convert.h"
+#include "impl/ops/cpu/parallel.h"
+#include "impl/ops/ops.h"
+
+namespace ct::ops {
+
+namespace {
+
+struct Layout {
+  Tensor rows;       // contiguous [O, R] in the compute dtype
+  int64_t O = 1, R = 1;
+  Shape out_shape;   // final shape (keepdim applied)
+};
+
+std::vector<bool> dim_mask(const Tensor& t, const std::vector<int64_t>& dims) {
+  int64_t nd = t->dim();
+  std::vector<bool> mask(std::max<int64_t>(nd, 0), dims.empty());
+  for (int64_t d : dims) {
+    int64_t w = wrap_dim(d, nd);
+    if (nd == 0) continue;
+    CT_CHECK(!mask[w], CT_ERR_ARGUMENT, "dim ", w, " appears multiple times in the list of dims");
+    mask[w] = true;
+  }
+  return mask;
+}
+
+Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DType compute) {
+  Layout L;
+  Shape perm;
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (!mask[d]) { perm.push_back(d); L.O *= t->sizes[d]; }
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (mask[d]) { perm.push_back(d); L.R *= t->sizes[d]; }
+  for (int64_t d = 0; d < t->dim(); ++d) {
+    if (!mask[d]) L.out_shape.push_back(t->sizes[d]);
+    else if (keepdim) L.out_shape.push_back(1);
+  }
+  Tensor p = permute(t, perm);
+  Tensor c = empty_tensor(p->sizes, compute, t->device());
+  copy_(c, p);
+  L.rows = c;
+  return L;
+}
+
+template <typename T> struct AccOf { using type = T; };
+template <> struct AccOf<float> { using type = double; };
+template <> struct AccOf<std::complex<float>> { using type = std::complex<double>; };
+template <> struct AccOf<uint8_t> { using type = int64_t; };
+template <> struct AccOf<int8_t> { using type = int64_t; };
+template <> struct AccOf<int16_t> { using type = int64_t; };
+template <> struct AccOf<int32_t> { using type = int64_t; };
+
+constexpr int64_t kChunk = 32768;
+
+// out[o] = fin(fold over row o of combine(acc, x)), with partials combined by merge.
+template <typename T, typename Out, typename Acc, typename Step, typename Merge, typename Fin>
+void reduce_rows(const Layout& L, Out* out, Acc init, Step step, Merge merge, Fin fin) {
+  const T* x = reinterpret_cast<const T*>(L.rows->data());
+  const int64_t O = L.O, R = L.R;
+  if (O == 1 && R > kChunk) {
+    int64_t nchunks = (R + kChunk - 1) / kChunk;
+    std::vector<Acc> part(nchunks, init);
+    cpu::parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c) {
+        Acc a = init;
+        int64_t lo = c * kChunk, hi = std::min(R, lo + kChunk);
+        for (int64_t i = lo; i < hi; ++i) a = step(a, x[i]);
+        part[c] = a;
+      }
+    });
+    Acc a = init;
+    for (const Acc& p : part) a = merge(a, p);
+    out[0] = fin(a, R);
+    return;
+  }
+  cpu::parallel_for(0, O, std::max<int64_t>(1, cpu::kGrainSize / std::max<int64_t>(R, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      Acc a = init;
+      const T* row = x + o * R;
+      for (int64_t i = 0; i < R; ++i) a = step(a, row[i]);
+      out[o] = fin(a, R);
+    }
+  });
+}
+
+template <typename T> bool isnan_(T v) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  else return false;
+}
+
+DType compute_of(DType d) { return (d == DType::Float16 || d == DType::BFloat16) ? DType::Float32 : d; }
+
+Tensor finish(const Tensor& tmp, const Layout& L, DType out_dtype) {
+  Tensor shaped = make_view(tmp, L.out_shape, contiguous_strides(L.out_shape), 0);
+  if (out_dtype == tmp->dtype) return shaped;
+  Tensor out = empty_tensor(L.out_shape, out_dtype, tmp->device());
+  copy_(out, shaped);
+  return out;
+}
+
+void check_cpu(const Tensor& t, const char* op) {
+  CT_CHECK(t->device().is_cpu(), CT_ERR_NOT_SUPPORTED, op, ": tensors on ", t->device().str(),
+           " are not supported in this version of ctorch");
+}
+
+void check_nonempty(const Tensor& t, const Layout& L, const char* op) {
+  if (L.R == 0) {
+    fail(CT_ERR_SHAPE, op, "(): Expected reduction dim to be specified for input.numel() == 0, or the reduced dims to have "
+         "non-zero size (input shape ", shape_str(t->sizes), ")");
+  }
+}
+
+template <typename T>
+void reduce_kernel(ct_reduce_op op, const Layout& L, const Tensor& tmp) {
+    T* out = reinterpret_cast<T*>(tmp->data());
+    if constexpr (std::is_same_v<T, bool>) {
+      // bool only for amax/amin (sum/prod give int64): any / all
+      bool is_max = op == CT_AMAX;
+      reduce_rows<T>(L, out, !is_max, [is_max](bool a, bool x) { return is_max ? (a || x) : (a && x); },
+                     [is_max](bool a, bool b) { return is_max ? (a || b) : (a && b); }, [](bool a, int64_t) { return a; });
+    } else {
+      using Acc = typename AccOf<T>::type;
+      if (op == CT_SUM || op == CT_MEAN) {
+        bool mean = op == CT_MEAN;
+        reduce_rows<T>(L, out, Acc(0), [](Acc a, T x) { return a + static_cast<Acc>(x); },
+                       [](Acc a, Acc b) { return a + b; },
+                       [mean](Acc a, int64_t n) {
+                         if constexpr (std::is_integral_v<T>) return static_cast<T>(a);
+                         else return static_cast<T>(mean ? a / static_cast<Acc>(static_cast<double>(n)) : a);
+                       });
+      } else if (op == CT_PROD) {
+        reduce_rows<T>(L, out, Acc(1), [](Acc a, T x) {
+                         if constexpr (std::is_integral_v<Acc>) return static_cast<Acc>(static_cast<uint64_t>(a) * static_cast<uint64_t>(static_cast<Acc>(x)));
+                         else return a * static_cast<Acc>(x);
+                       },
+                       [](Acc a, Acc b) {
+                         if constexpr (std::is_integral_v<Acc>) return static_cast<Acc>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+                         else return a * b;
+                       },
+                       [](Acc a, int64_t) { return static_cast<T>(a); });
+      } else if constexpr (!cpu::is_complex_v<T>) {
+        bool is_max = op == CT_AMAX;
+        auto pick = [is_max](T a, T x) {
+          if (isnan_(a)) return a;
+          if (isnan_(x)) return x;
+          return is_max ? (x > a ? x : a) : (x < a ? x : a);
+        };
+        T init = is_max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+        if constexpr (std::is_floating_point_v<T>) init = is_max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+        reduce_rows<T>(L, out, init, pick, pick, [](T a, int64_t) { return a; });
+      }
+    }
+}
+
+}  // namespace
+
+Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool has_dtype, DType dtype) {
+  CT_CHECK(op >= CT_SUM && op <= CT_AMIN, CT_ERR_ARGUMENT, "unknown reduction op ", op,
+           " (expected CT_SUM, CT_MEAN, CT_PROD, CT_AMAX or CT_AMIN)");
+  static const char* names[] = {"sum", "mean", "prod", "amax", "amin"};
+  const char* name = names[op];
+  check_cpu(t, name);
+  std::vector<bool> mask = dim_mask(t, dims);
+  DType out_dtype;
+  if (op == CT_SUM || op == CT_PROD) {
+    out_dtype = has_dtype ? dtype : (is_integral(t->dtype, true) ? DType::Int64 : t->dtype);
+  } else if (op == CT_MEAN) {
+    out_dtype = has_dtype ? dtype : t->dtype;
+    CT_CHECK(is_floating(out_dtype) || is_complex(out_dtype), CT_ERR_DTYPE,
+             "mean(): could not infer output dtype. ", has_dtype ? "Optional" : "Input",
+             " dtype must be either a floating point or complex dtype. Got: ", dtype_short(out_dtype));
+  } else {
+    CT_CHECK(!has_dtype, CT_ERR_ARGUMENT, name, "() does not take a dtype");
+    CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, name, "(): does not support complex input");
+    out_dtype = t->dtype;
+  }
+  DType comp = compute_of(out_dtype);
+  Layout L = layout(t, mask, keepdim, comp);
+  if (op == CT_AMAX || op == CT_AMIN) check_nonempty(t, L, name);
+  Tensor tmp = empty_tensor({L.O}, comp, t->device());
+  CT_DISPATCH_COMPUTE(comp, name, [&] { reduce_kernel<scalar_t>(op, L, tmp); });
+  return finish(tmp, L, out_dtype);
+}
+
+Tensor max_all(const Tensor& t, bool is_max) {
+  const char* name = is_max ? "max" : "min";
+  CT_CHECK(t->numel() > 0, CT_ERR_SHAPE, name, "(): Expected reduction dim to be specified for input.numel() == 0. "
+           "Specify the reduction dim with the 'dim' argument.");
+  return reduce(is_max ? CT_AMAX : CT_AMIN, t, {}, false, false, t->dtype);
+}
+
+namespace {
+
+template <typename T>
+void arg_kernel(const Layout& L, const Tensor& vals, const Tensor& idx, bool is_max) {
+    if constexpr (!cpu::is_complex_v<T>) {
+      const T* x = reinterpret_cast<const T*>(L.rows->data());
+      T* v = reinterpret_cast<T*>(vals->data());
+      int64_t* ix = reinterpret_cast<int64_t*>(idx->data());
+      const int64_t R = L.R;
+      cpu::parallel_for(0, L.O, std::max<int64_t>(1, cpu::kGrainSize / R), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) {
+          const T* row = x + o * R;
+          T best = row[0];
+          int64_t bi = 0;
+          if (!isnan_(best)) {
+            for (int64_t i = 1; i < R; ++i) {
+              T c = row[i];
+              if (isnan_(c)) { best = c; bi = i; break; }
+              if (is_max ? (c > best) : (c < best)) { best = c; bi = i; }
+            }
+          }
+          v[o] = best;
+          ix[o] = bi;
+        }
+      });
+    }
+}
+
+// values and first-occurrence indices along one dim (NaN counts as the extreme value).
+std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, bool keepdim, bool is_max, const char* name) {
+  check_cpu(t, name);
+  CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, name, "(): does not support complex input");
+  std::vector<bool> mask;
+  if (all) mask = dim_mask(t, {});
+  else mask = dim_mask(t, {dim});
+  DType comp = compute_of(t->dtype);
+  Layout L = layout(t, mask, keepdim && !all, comp);
+  if (all) L.out_shape.clear();
+  if (L.R == 0) {
+    fail(CT_ERR_SHAPE, name, "(): Expected reduction dim ", all ? 0 : dim, " to have non-zero size (input shape ",
+         shape_str(t->sizes), ")");
+  }
+  Tensor vals = empty_tensor({L.O}, comp, t->device());
+  Tensor idx = empty_tensor({L.O}, DType::Int64, t->device());
+  CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
+  return {finish(vals, L, t->dtype), finish(idx, L, DType::Int64)};
+}
+
+}  // namespace
+
+std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max) {
+  return arg_reduce(t, false, dim, keepdim, is_max, is_max ? "max" : "min");
+}
+
+Tensor argmax(const Tensor& t, bool has_dim, int64_t dim, bool keepdim, bool is_max) {
+  return arg_reduce(t, !has_dim, dim, keepdim, is_max, is_max ? "argmax" : "argmin").second;
+}
+
+Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
+  check_cpu(t, "linalg.vector_norm");
+  CT_CHECK(is_floating(t->dtype) || is_complex(t->dtype), CT_ERR_DTYPE,
+           "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", dtype_short(t->dtype));
+  std::vector<bool> mask = dim_mask(t, dims);
+  // |x| in double (complex: magnitude), then the p-norm of each row.
+  Tensor mag = unary(CT_ABS, to(t, t->device(), is_complex(t->dtype) ? DType::Complex128 : DType::Float64, false));
+  Layout L = layout(mag, mask, keepdim, DType::Float64);
+  if (std::isinf(p) && L.R == 0) {
+    fail(CT_ERR_SHAPE, "linalg.vector_norm cannot compute the ", p > 0 ? "inf" : "-inf",
+         " norm on an empty tensor because the operation does not have an identity");
+  }
+  Tensor tmp = empty_tensor({L.O}, DType::Float64, t->device());
+  double* out = reinterpret_cast<double*>(tmp->data());
+  auto add = [](double a, double b) { return a + b; };
+  if (std::isinf(p)) {
+    bool mx = p > 0;
+    auto pick = [mx](double a, double x) {
+      if (std::isnan(a)) return a;
+      if (std::isnan(x)) return x;
+      return mx ? std::max(a, x) : std::min(a, x);
+    };
+    reduce_rows<double>(L, out, mx ? 0.0 : std::numeric_limits<double>::infinity(), pick, pick, [](double a, int64_t) { return a; });
+  } else if (p == 0) {
+    reduce_rows<double>(L, out, 0.0, [](double a, double x) { return a + (x != 0 ? 1.0 : 0.0); }, add, [](double a, int64_t) { return a; });
+  } else if (p == 1) {
+    reduce_rows<double>(L, out, 0.0, add, add, [](double a, int64_t) { return a; });
+  } else if (p == 2) {
+    reduce_rows<double>(L, out, 0.0, [](double a, double x) { return a + x * x; }, add, [](double a, int64_t) { return std::sqrt(a); });
+  } else {
+    reduce_rows<double>(L, out, 0.0, [p](double a, double x) { return a + std::pow(x, p); }, add,
+                        [p](double a, int64_t) { return std::pow(a, 1.0 / p); });
+  }
+  return finish(tmp, L, to_real(t->dtype));
+}
+
+}  // namespace ct::ops
