@@ -1,0 +1,18 @@
+#!/bin/bash
+# Checks that libctorch.so exports only ct_* symbols and needs no CUDA shared library
+# (the CUDA runtime is linked statically, so the .so loads on machines without CUDA).
+set -u
+lib="$1"
+fail=0; pass=0
+defined=$(nm -D --defined-only "$lib" | awk '{print $3}')
+others=$(echo "$defined" | grep -v '^ct_' | grep -v '^$' || true)
+n=$(echo "$defined" | grep -c '^ct_')
+if [ -n "$others" ]; then echo "FAIL: non-ct_ exports:"; echo "$others" | head; fail=$((fail+1)); else echo "ok: $n exports, all ct_*"; pass=$((pass+1)); fi
+if [ "$n" -lt 90 ]; then echo "FAIL: only $n ct_ exports"; fail=$((fail+1)); else pass=$((pass+1)); fi
+needed=$(readelf -d "$lib" | grep NEEDED)
+if echo "$needed" | grep -qE 'libcuda|libcudart|libcublas|libnccl'; then echo "FAIL: needs CUDA shared libraries:"; echo "$needed"; fail=$((fail+1)); else echo "ok: no CUDA shared-library dependency"; pass=$((pass+1)); fi
+for sym in ct_version ct_tensor_release ct_binary ct_reduce ct_cuda_device_count; do
+  if echo "$defined" | grep -qx "$sym"; then pass=$((pass+1)); else echo "FAIL: $sym not exported"; fail=$((fail+1)); fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,191 @@
+/* A tiny test harness for the C API suite: each TEST is a function; failures are counted and
+ * the run ends with the line "N passed, N failed" that .ci/run aggregates. */
+#ifndef CT_TEST_UTIL_H
+#define CT_TEST_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capi/ctorch.h"
+
+static int g_failed_checks = 0;
+static const char* g_test_name = "";
+
+#define FAILF(...)                                                         \
+  do {                                                                     \
+    fprintf(stderr, "  FAIL %s (%s:%d): ", g_test_name, __FILE__, __LINE__); \
+    fprintf(stderr, __VA_ARGS__);                                          \
+    fprintf(stderr, "\n");                                                 \
+    g_failed_checks++;                                                     \
+  } while (0)
+
+#define OK(call)                                                                          \
+  do {                                                                                    \
+    ct_status s_ = (call);                                                                \
+    if (s_ != CT_OK) FAILF("%s returned %s: %s", #call, ct_status_name(s_), ct_last_error_message()); \
+  } while (0)
+
+/* Expects `call` to fail with `code` and the message to contain `needle` (may be ""). */
+#define FAILS(call, code, needle)                                                              \
+  do {                                                                                         \
+    ct_status s_ = (call);                                                                     \
+    if (s_ != (code)) FAILF("%s returned %s, expected %s (%s)", #call, ct_status_name(s_),    \
+                            ct_status_name(code), ct_last_error_message());                   \
+    else if (!strstr(ct_last_error_message(), (needle)))                                       \
+      FAILF("%s: message '%s' lacks '%s'", #call, ct_last_error_message(), (needle));          \
+    else if (ct_last_error_code() != (code))                                                   \
+      FAILF("%s: ct_last_error_code() is %d, expected %d", #call, ct_last_error_code(), (code)); \
+  } while (0)
+
+#define EXPECT(cond)                             \
+  do {                                           \
+    if (!(cond)) FAILF("expected %s", #cond);    \
+  } while (0)
+
+#define EXPECT_EQ_I(a, b)                                                              \
+  do {                                                                                 \
+    long long a_ = (long long)(a), b_ = (long long)(b);                                \
+    if (a_ != b_) FAILF("%s == %lld, expected %s == %lld", #a, a_, #b, b_);            \
+  } while (0)
+
+#define EXPECT_STR(a, b)                                                        \
+  do {                                                                          \
+    const char* a_ = (a);                                                       \
+    const char* b_ = (b);                                                       \
+    if (strcmp(a_, b_) != 0) FAILF("got\n%s\nexpected\n%s", a_, b_);            \
+  } while (0)
+
+static inline ct_tensor from_f64(const double* v, int64_t n, const int64_t* sizes, int32_t nd, ct_dtype dtype) {
+  ct_tensor host = NULL, out = NULL;
+  if (ct_from_buffer(v, n * 8, sizes, nd, CT_FLOAT64, CT_CPU, -1, &host) != CT_OK) {
+    FAILF("from_f64: %s", ct_last_error_message());
+    return NULL;
+  }
+  if (ct_tensor_to(host, CT_CPU, -1, dtype, 0, 0, &out) != CT_OK) FAILF("from_f64 to: %s", ct_last_error_message());
+  ct_tensor_release(host);
+  return out;
+}
+
+static inline ct_tensor from_i64(const int64_t* v, int64_t n, const int64_t* sizes, int32_t nd, ct_dtype dtype) {
+  ct_tensor host = NULL, out = NULL;
+  if (ct_from_buffer(v, n * 8, sizes, nd, CT_INT64, CT_CPU, -1, &host) != CT_OK) {
+    FAILF("from_i64: %s", ct_last_error_message());
+    return NULL;
+  }
+  if (ct_tensor_to(host, CT_CPU, -1, dtype, 0, 0, &out) != CT_OK) FAILF("from_i64 to: %s", ct_last_error_message());
+  ct_tensor_release(host);
+  return out;
+}
+
+/* 1-D helpers */
+#define F64(dt, ...) from_f64((const double[]){__VA_ARGS__}, sizeof((const double[]){__VA_ARGS__}) / 8, \
+                              (const int64_t[]){sizeof((const double[]){__VA_ARGS__}) / 8}, 1, dt)
+#define I64(dt, ...) from_i64((const int64_t[]){__VA_ARGS__}, sizeof((const int64_t[]){__VA_ARGS__}) / 8, \
+                              (const int64_t[]){sizeof((const int64_t[]){__VA_ARGS__}) / 8}, 1, dt)
+
+static inline void expect_shape_(ct_tensor t, const int64_t* want, int32_t nd, const char* what, int line) {
+  int64_t got[16];
+  int32_t n = -1;
+  if (ct_tensor_sizes(t, got, 16, &n) != CT_OK) {
+    FAILF("line %d: sizes of %s: %s", line, what, ct_last_error_message());
+    return;
+  }
+  int same = n == nd;
+  for (int i = 0; same && i < nd; ++i) same = got[i] == want[i];
+  if (!same) {
+    char buf[256] = "";
+    for (int i = 0; i < n; ++i) snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%lld ", (long long)got[i]);
+    FAILF("line %d: shape of %s is [%s], expected %d dims", line, what, buf, nd);
+  }
+}
+#define EXPECT_SHAPE(t, ...) expect_shape_((t), (const int64_t[]){__VA_ARGS__}, \
+                                           sizeof((const int64_t[]){__VA_ARGS__}) / 8, #t, __LINE__)
+#define EXPECT_SCALAR_SHAPE(t) expect_shape_((t), NULL, 0, #t, __LINE__)
+
+static inline void expect_dtype_(ct_tensor t, ct_dtype want, const char* what, int line) {
+  ct_dtype d = -2;
+  if (ct_tensor_dtype(t, &d) != CT_OK || d != want) FAILF("line %d: dtype of %s is %d, expected %d", line, what, d, want);
+}
+#define EXPECT_DTYPE(t, d) expect_dtype_((t), (d), #t, __LINE__)
+
+/* Compares all elements (converted to float64) with want[], |got - want| <= tol (NaN == NaN). */
+static inline void expect_vals_(ct_tensor t, const double* want, int64_t n, double tol, const char* what, int line) {
+  int64_t numel = -1;
+  if (ct_tensor_numel(t, &numel) != CT_OK) {
+    FAILF("line %d: numel of %s: %s", line, what, ct_last_error_message());
+    return;
+  }
+  if (numel != n) {
+    FAILF("line %d: %s has %lld elements, expected %lld", line, what, (long long)numel, (long long)n);
+    return;
+  }
+  ct_tensor d = NULL;
+  if (ct_tensor_to(t, CT_CPU, -1, CT_FLOAT64, 0, 0, &d) != CT_OK) {
+    FAILF("line %d: to float64: %s", line, ct_last_error_message());
+    return;
+  }
+  double* got = (double*)malloc((size_t)(n ? n : 1) * 8);
+  if (ct_tensor_copy_to_buffer(d, got, n * 8) != CT_OK) FAILF("line %d: copy: %s", line, ct_last_error_message());
+  for (int64_t i = 0; i < n; ++i) {
+    int both_nan = isnan(got[i]) && isnan(want[i]);
+    int same_inf = isinf(got[i]) && isinf(want[i]) && (got[i] > 0) == (want[i] > 0);
+    if (!both_nan && !same_inf && !(fabs(got[i] - want[i]) <= tol)) {
+      FAILF("line %d: %s[%lld] = %.17g, expected %.17g", line, what, (long long)i, got[i], want[i]);
+      break;
+    }
+  }
+  free(got);
+  ct_tensor_release(d);
+}
+#define EXPECT_VALS(t, tol, ...) expect_vals_((t), (const double[]){__VA_ARGS__}, \
+                                              sizeof((const double[]){__VA_ARGS__}) / 8, (tol), #t, __LINE__)
+
+static inline void expect_repr_(ct_tensor t, const char* want, int line) {
+  int64_t need = 0;
+  ct_status s = ct_tensor_repr(t, NULL, 0, &need);
+  if (s != CT_ERR_BUFFER_SIZE) {
+    FAILF("line %d: repr size query returned %s", line, ct_status_name(s));
+    return;
+  }
+  char* buf = (char*)malloc((size_t)need + 1);
+  if (ct_tensor_repr(t, buf, need + 1, &need) != CT_OK) FAILF("line %d: repr: %s", line, ct_last_error_message());
+  else if (strcmp(buf, want) != 0) FAILF("line %d: repr is\n%s\nexpected\n%s", line, buf, want);
+  free(buf);
+}
+#define EXPECT_REPR(t, s) expect_repr_((t), (s), __LINE__)
+
+static inline void rel(ct_tensor t) {
+  if (t) ct_tensor_release(t);
+}
+
+typedef void (*test_fn)(void);
+typedef struct {
+  const char* name;
+  test_fn fn;
+} test_case;
+
+static inline int run_tests(const test_case* tests, int n) {
+  int passed = 0, failed = 0;
+  for (int i = 0; i < n; ++i) {
+    int before = g_failed_checks;
+    int64_t live0 = 0, live1 = 0;
+    ct_live_tensor_count(&live0);
+    g_test_name = tests[i].name;
+    tests[i].fn();
+    ct_live_tensor_count(&live1);
+    if (live1 != live0) FAILF("leaked %lld tensor handles", (long long)(live1 - live0));
+    if (g_failed_checks == before) {
+      passed++;
+      printf("[ OK ] %s\n", tests[i].name);
+    } else {
+      failed++;
+      printf("[FAIL] %s\n", tests[i].name);
+    }
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
+
+#endif
