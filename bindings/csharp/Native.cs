@@ -1,0 +1,163 @@
+// Internal helpers shared by the idiomatic layer: status checks, string out-parameters,
+// handle leases and element-type mapping.
+using System;
+using System.Numerics;
+using System.Runtime.InteropServices;
+using System.Text;
+using Ctorch.Swig;
+
+namespace Ctorch
+{
+    internal static class Native
+    {
+        /// <summary>Throws the CtorchException for a non-zero status (reads the thread's last
+        /// error message at once).</summary>
+        internal static void Check(int status)
+        {
+            if (status != 0) throw CtorchException.FromStatus(status);
+        }
+
+        internal delegate int StringCall(IntPtr buf, long cap, out long needed);
+
+        /// <summary>The "call with cap 0 to get the length" pattern of the C header: a first call
+        /// with no buffer fails with CT_ERR_BUFFER_SIZE and sets *needed, a second one fills a
+        /// buffer of needed + 1 bytes. The bytes are UTF-8.</summary>
+        internal static unsafe string GetString(StringCall call)
+        {
+            long needed;
+            int st = call(IntPtr.Zero, 0, out needed);
+            if (st != (int)StatusCode.BufferSize) Check(st);
+            if (needed < 0 || needed > int.MaxValue - 1)
+                throw new InvalidOperationException("ctorch reported an invalid string length " + needed);
+            var buf = new byte[needed + 1];
+            fixed (byte* p = buf)
+            {
+                long needed2;
+                Check(call((IntPtr)p, buf.Length, out needed2));
+                return Encoding.UTF8.GetString(buf, 0, (int)Math.Min(needed, needed2));
+            }
+        }
+
+        /// <summary>The dtype of a managed element type, or throws ArgumentException.</summary>
+        internal static DType DTypeOf(Type t)
+        {
+            if (t == typeof(float)) return DType.Float32;
+            if (t == typeof(double)) return DType.Float64;
+            if (t == typeof(long)) return DType.Int64;
+            if (t == typeof(int)) return DType.Int32;
+            if (t == typeof(short)) return DType.Int16;
+            if (t == typeof(sbyte)) return DType.Int8;
+            if (t == typeof(byte)) return DType.UInt8;
+            if (t == typeof(bool)) return DType.Bool;
+            if (t == typeof(Complex)) return DType.Complex128;
+            throw new ArgumentException("no ctorch dtype for element type " + t.FullName +
+                " (supported: float, double, long, int, short, sbyte, byte, bool, System.Numerics.Complex)");
+        }
+
+        internal static long[] Copy(long[] a) => a == null ? null : (long[])a.Clone();
+
+        internal static int Rank(long[] a) => a == null ? 0 : a.Length;
+    }
+
+    /// <summary>Holds one DangerousAddRef on a tensor's handle for the duration of a native call,
+    /// so a concurrent Dispose or the finalizer cannot release the tensor under the call.</summary>
+    internal struct Lease : IDisposable
+    {
+        private readonly SafeHandle _handle;
+        private readonly bool _added;
+        public readonly IntPtr Ptr;
+
+        internal Lease(Tensor t, string paramName)
+        {
+            if ((object)t == null) throw new ArgumentNullException(paramName);
+            SafeHandle h = t.Handle;
+            bool added = false;
+            if (h.IsClosed) throw new ObjectDisposedException(paramName, "the Tensor has been disposed");
+            try
+            {
+                h.DangerousAddRef(ref added);
+            }
+            catch (ObjectDisposedException)
+            {
+                throw new ObjectDisposedException(paramName, "the Tensor has been disposed");
+            }
+            _handle = h;
+            _added = added;
+            Ptr = h.DangerousGetHandle();
+        }
+
+        public void Dispose()
+        {
+            if (_added) _handle.DangerousRelease();
+        }
+    }
+
+    /// <summary>Leases for several tensors at once (cat, stack).</summary>
+    internal struct MultiLease : IDisposable
+    {
+        private readonly Tensor[] _tensors;
+        private int _count;
+        public readonly IntPtr[] Ptrs;
+
+        internal MultiLease(Tensor[] tensors, string paramName)
+        {
+            _tensors = tensors;
+            _count = 0;
+            Ptrs = new IntPtr[tensors.Length];
+            try
+            {
+                for (int i = 0; i < tensors.Length; i++)
+                {
+                    Tensor t = tensors[i];
+                    if ((object)t == null) throw new ArgumentNullException(paramName, "element " + i + " is null");
+                    SafeHandle h = t.Handle;
+                    if (h.IsClosed) throw new ObjectDisposedException(paramName, "element " + i + " has been disposed");
+                    bool added = false;
+                    try { h.DangerousAddRef(ref added); }
+                    catch (ObjectDisposedException)
+                    {
+                        throw new ObjectDisposedException(paramName, "element " + i + " has been disposed");
+                    }
+                    if (added) _count = i + 1;
+                    Ptrs[i] = h.DangerousGetHandle();
+                }
+            }
+            catch
+            {
+                Release();
+                throw;
+            }
+        }
+
+        private void Release()
+        {
+            for (int i = 0; i < _count; i++) _tensors[i].Handle.DangerousRelease();
+            _count = 0;
+        }
+
+        public void Dispose() => Release();
+    }
+}
+
+namespace Ctorch
+{
+    // The op codes of capi/ctorch.h (ct_unary_op, ct_binary_op, ct_reduce_op). The C header
+    // promises never to renumber them.
+    internal static class UnaryOp
+    {
+        public const int Neg = 0, Abs = 1, Exp = 2, Log = 3, Sqrt = 4, Sin = 5, Cos = 6, Tanh = 7, Sigmoid = 8,
+            Relu = 9, LogicalNot = 10, Sign = 11, Floor = 12, Ceil = 13, Round = 14, Reciprocal = 15, Square = 16;
+    }
+
+    internal static class BinaryOp
+    {
+        public const int Add = 0, Sub = 1, Mul = 2, Div = 3, Pow = 4, Eq = 5, Ne = 6, Lt = 7, Le = 8, Gt = 9, Ge = 10,
+            LogicalAnd = 11, LogicalOr = 12, LogicalXor = 13, Maximum = 14, Minimum = 15, FloorDivide = 16,
+            Remainder = 17;
+    }
+
+    internal static class ReduceOp
+    {
+        public const int Sum = 0, Mean = 1, Prod = 2, Amax = 3, Amin = 4;
+    }
+}

@@ -1,0 +1,89 @@
+// Status codes and exceptions of the ctorch C# binding.
+using System;
+using System.Runtime.Serialization;
+using Ctorch.Swig;
+
+namespace Ctorch
+{
+    /// <summary>The status codes of <c>capi/ctorch.h</c> (the numbers are the C constants).</summary>
+    public enum StatusCode
+    {
+        Ok = 0,
+        Argument = 100,
+        NullPointer = 101,
+        InvalidHandle = 102,
+        Shape = 103,
+        DType = 104,
+        Index = 105,
+        BufferSize = 106,
+        DeviceString = 107,
+        State = 200,
+        Device = 300,
+        CudaUnavailable = 301,
+        Cuda = 302,
+        OutOfMemory = 400,
+        NotSupported = 500,
+        Internal = 900,
+    }
+
+    /// <summary>
+    /// A failed ctorch call. <see cref="Code"/> is the C status code, <see cref="StatusName"/>
+    /// its name (<c>ct_status_name</c>, e.g. "CT_ERR_SHAPE") and <see cref="NativeMessage"/>
+    /// the message the library stored for the failing call (<c>ct_last_error_message</c>, read
+    /// on the same thread right after the call). <see cref="Exception.Message"/> is
+    /// "StatusName: NativeMessage".
+    /// </summary>
+    [Serializable]
+    public class CtorchException : Exception
+    {
+        public StatusCode Code { get; }
+        public string StatusName { get; }
+        public string NativeMessage { get; }
+
+        public CtorchException(StatusCode code, string statusName, string nativeMessage)
+            : base(statusName + ": " + nativeMessage)
+        {
+            Code = code;
+            StatusName = statusName;
+            NativeMessage = nativeMessage;
+        }
+
+        protected CtorchException(SerializationInfo info, StreamingContext context)
+            : base(info, context)
+        {
+            Code = (StatusCode)info.GetInt32("Code");
+            StatusName = info.GetString("StatusName");
+            NativeMessage = info.GetString("NativeMessage");
+        }
+
+        public override void GetObjectData(SerializationInfo info, StreamingContext context)
+        {
+            base.GetObjectData(info, context);
+            info.AddValue("Code", (int)Code);
+            info.AddValue("StatusName", StatusName);
+            info.AddValue("NativeMessage", NativeMessage);
+        }
+
+        /// <summary>The exception for a non-zero status. Must be called on the thread of the
+        /// failing call, before any other ctorch call on it, so the message is still there.</summary>
+        public static CtorchException FromStatus(int status)
+        {
+            string message = ctorch.ct_last_error_message() ?? "";
+            string name = ctorch.ct_status_name(status) ?? "CT_UNKNOWN";
+            if (status == (int)StatusCode.OutOfMemory)
+                return new CtorchOutOfMemoryException(name, message);
+            return new CtorchException((StatusCode)status, name, message);
+        }
+    }
+
+    /// <summary>CT_ERR_OUT_OF_MEMORY (400): a host or device allocation failed.</summary>
+    [Serializable]
+    public class CtorchOutOfMemoryException : CtorchException
+    {
+        public CtorchOutOfMemoryException(string statusName, string nativeMessage)
+            : base(StatusCode.OutOfMemory, statusName, nativeMessage) { }
+
+        protected CtorchOutOfMemoryException(SerializationInfo info, StreamingContext context)
+            : base(info, context) { }
+    }
+}

@@ -1,0 +1,83 @@
+// Library-wide functions: version, threads, leak counter, error state.
+using System;
+using Ctorch.Swig;
+
+namespace Ctorch
+{
+    /// <summary>Process-wide ctorch functions.</summary>
+    public static class Torch
+    {
+        /// <summary>The version of the loaded native library (ct_version).</summary>
+        public static Version Version
+        {
+            get
+            {
+                int major, minor, patch;
+                Native.Check(ctorch.ct_version(out major, out minor, out patch));
+                return new Version(major, minor, patch);
+            }
+        }
+
+        /// <summary>The version of the header this binding was generated from
+        /// (CT_VERSION_MAJOR/MINOR/PATCH).</summary>
+        public static Version HeaderVersion =>
+            new Version(ctorch.CT_VERSION_MAJOR, ctorch.CT_VERSION_MINOR, ctorch.CT_VERSION_PATCH);
+
+        /// <summary>torch.get_num_threads() / torch.set_num_threads(n) (n >= 1).</summary>
+        public static int NumThreads
+        {
+            get
+            {
+                int r;
+                Native.Check(ctorch.ct_get_num_threads(out r));
+                return r;
+            }
+            set => Native.Check(ctorch.ct_set_num_threads(value));
+        }
+
+        /// <summary>Number of live native tensor handles in the process (for leak checks).</summary>
+        public static long LiveTensorCount
+        {
+            get
+            {
+                long r;
+                Native.Check(ctorch.ct_live_tensor_count(out r));
+                return r;
+            }
+        }
+
+        /// <summary>torch.promote_types(a, b).</summary>
+        public static DType PromoteTypes(DType a, DType b) => DTypes.Promote(a, b);
+
+        /// <summary>The C name of a status code (ct_status_name), e.g. "CT_ERR_SHAPE";
+        /// "CT_UNKNOWN" for unknown codes.</summary>
+        public static string StatusName(int code) => ctorch.ct_status_name(code);
+
+        /// <summary>The C name of a status code.</summary>
+        public static string StatusName(StatusCode code) => ctorch.ct_status_name((int)code);
+
+        /// <summary>The status of the last failed ctorch call on this thread (Ok if none).
+        /// The binding already turns failures into exceptions; this is for diagnostics.</summary>
+        public static StatusCode LastErrorCode => (StatusCode)ctorch.ct_last_error_code();
+
+        /// <summary>The message of the last failed ctorch call on this thread ("" if none),
+        /// copied with ct_last_error_copy.</summary>
+        public static unsafe string LastErrorMessage
+        {
+            get
+            {
+                long len = ctorch.ct_last_error_copy(IntPtr.Zero, 0);
+                if (len <= 0) return "";
+                var buf = new byte[len + 1];
+                fixed (byte* p = buf)
+                {
+                    long len2 = ctorch.ct_last_error_copy((IntPtr)p, buf.Length);
+                    return System.Text.Encoding.UTF8.GetString(buf, 0, (int)Math.Min(len, len2));
+                }
+            }
+        }
+
+        /// <summary>Clears this thread's last error (ct_clear_error).</summary>
+        public static void ClearError() => ctorch.ct_clear_error();
+    }
+}

@@ -1,0 +1,260 @@
+// Devices, dtypes, CUDA queries, library-wide functions.
+using System;
+using Ctorch;
+using Ctorch.Swig;
+using NUnit.Framework;
+
+namespace Ctorch.Tests
+{
+    [TestFixture]
+    public class DeviceTests : TestBase
+    {
+        [Test]
+        public void ParseAndPrintAsTorch()
+        {
+            Device cpu = Device.Parse("cpu");
+            Assert.AreEqual(DeviceType.Cpu, cpu.Type);
+            Assert.AreEqual(-1, cpu.Index);
+            Assert.IsFalse(cpu.HasIndex);
+            Assert.AreEqual("cpu", cpu.ToString());
+
+            Device cuda = Device.Parse("cuda");
+            Assert.AreEqual(DeviceType.Cuda, cuda.Type);
+            Assert.AreEqual(-1, cuda.Index);
+            Assert.AreEqual("cuda", cuda.ToString());
+
+            Device cuda1 = Device.Parse("cuda:1");
+            Assert.AreEqual(DeviceType.Cuda, cuda1.Type);
+            Assert.AreEqual(1, cuda1.Index);
+            Assert.IsTrue(cuda1.IsCuda);
+            Assert.AreEqual("cuda:1", cuda1.ToString());
+
+            Device cpu0 = new Device("cpu:0");
+            Assert.AreEqual(DeviceType.Cpu, cpu0.Type);
+            Assert.AreEqual(0, cpu0.Index);
+            Assert.AreEqual("cpu:0", cpu0.ToString());
+
+            Assert.AreEqual("cuda:3", Device.CudaAt(3).ToString());
+            Assert.AreEqual("cuda:0", new Device(DeviceType.Cuda, 0).ToString());
+        }
+
+        [Test]
+        public void BadDeviceStrings()
+        {
+            foreach (string s in new[] { "cuda:x", "gpu", "", "cuda:", "CPU", "cuda:1:2" })
+            {
+                Fails(StatusCode.DeviceString, () => Device.Parse(s));
+                Device d;
+                Assert.IsFalse(Device.TryParse(s, out d), s);
+            }
+            Assert.Throws<ArgumentNullException>(() => Device.Parse(null));
+            Device ok;
+            Assert.IsTrue(Device.TryParse("cuda:2", out ok));
+            Assert.AreEqual(Device.CudaAt(2), ok);
+        }
+
+        [Test]
+        public void Equality()
+        {
+            Assert.AreNotEqual(Device.Parse("cuda"), Device.Parse("cuda:0"));
+            Assert.IsTrue(Device.Parse("cuda:0") == new Device(DeviceType.Cuda, 0));
+            Assert.IsTrue(Device.Parse("cuda:0") != Device.Parse("cuda:1"));
+            Assert.AreEqual(Device.Cpu, default(Device));
+            Assert.AreEqual(Device.Cpu, Device.Parse("cpu"));
+            Assert.AreNotEqual(Device.Cpu, Device.Parse("cpu:0"));
+            Assert.AreEqual(Device.Parse("cuda:1").GetHashCode(), Device.CudaAt(1).GetHashCode());
+            Assert.IsTrue(Device.Cuda.Equals((object)new Device(DeviceType.Cuda)));
+            Assert.Throws<ArgumentOutOfRangeException>(() => new Device(DeviceType.Cuda, -2));
+        }
+    }
+
+    [TestFixture]
+    public class DTypeTests : TestBase
+    {
+        [Test]
+        public void EnumValuesAreTheCConstants()
+        {
+            Assert.AreEqual(ctorch.CT_UINT8, (int)DType.UInt8);
+            Assert.AreEqual(ctorch.CT_INT8, (int)DType.Int8);
+            Assert.AreEqual(ctorch.CT_INT16, (int)DType.Int16);
+            Assert.AreEqual(ctorch.CT_INT32, (int)DType.Int32);
+            Assert.AreEqual(ctorch.CT_INT64, (int)DType.Int64);
+            Assert.AreEqual(ctorch.CT_FLOAT16, (int)DType.Float16);
+            Assert.AreEqual(ctorch.CT_FLOAT32, (int)DType.Float32);
+            Assert.AreEqual(ctorch.CT_FLOAT64, (int)DType.Float64);
+            Assert.AreEqual(ctorch.CT_COMPLEX64, (int)DType.Complex64);
+            Assert.AreEqual(ctorch.CT_COMPLEX128, (int)DType.Complex128);
+            Assert.AreEqual(ctorch.CT_BOOL, (int)DType.Bool);
+            Assert.AreEqual(ctorch.CT_BFLOAT16, (int)DType.BFloat16);
+            Assert.AreEqual(12, Enum.GetValues(typeof(DType)).Length);
+            Assert.AreEqual(ctorch.CT_CPU, (int)DeviceType.Cpu);
+            Assert.AreEqual(ctorch.CT_CUDA, (int)DeviceType.Cuda);
+            Assert.AreEqual(ctorch.CT_ERR_SHAPE, (int)StatusCode.Shape);
+            Assert.AreEqual(ctorch.CT_ERR_OUT_OF_MEMORY, (int)StatusCode.OutOfMemory);
+            Assert.AreEqual(ctorch.CT_PROP_PCI_BUS_ID, (int)CudaDeviceProperty.PciBusId);
+        }
+
+        [Test]
+        public void NamesAndItemSizes()
+        {
+            var expected = new (DType, string, long)[]
+            {
+                (DType.UInt8, "torch.uint8", 1), (DType.Int8, "torch.int8", 1), (DType.Int16, "torch.int16", 2),
+                (DType.Int32, "torch.int32", 4), (DType.Int64, "torch.int64", 8), (DType.Float16, "torch.float16", 2),
+                (DType.Float32, "torch.float32", 4), (DType.Float64, "torch.float64", 8),
+                (DType.Complex64, "torch.complex64", 8), (DType.Complex128, "torch.complex128", 16),
+                (DType.Bool, "torch.bool", 1), (DType.BFloat16, "torch.bfloat16", 2),
+            };
+            foreach (var e in expected)
+            {
+                Assert.AreEqual(e.Item2, e.Item1.Name());
+                Assert.AreEqual(e.Item3, e.Item1.ItemSize(), e.Item2);
+            }
+            FailsWithOneOf(() => ((DType)8).ItemSize(), StatusCode.Argument, StatusCode.DType);
+            Assert.IsTrue(DType.BFloat16.IsFloatingPoint());
+            Assert.IsFalse(DType.Int64.IsFloatingPoint());
+            Assert.IsTrue(DType.Complex64.IsComplex());
+        }
+
+        [Test]
+        public void Promotion()
+        {
+            Assert.AreEqual(DType.Float32, Torch.PromoteTypes(DType.Int32, DType.Float32));
+            Assert.AreEqual(DType.Int64, Torch.PromoteTypes(DType.Int32, DType.Int64));
+            Assert.AreEqual(DType.Int16, Torch.PromoteTypes(DType.UInt8, DType.Int8));
+            Assert.AreEqual(DType.Bool, Torch.PromoteTypes(DType.Bool, DType.Bool));
+            Assert.AreEqual(DType.Float32, Torch.PromoteTypes(DType.Float16, DType.BFloat16));
+            Assert.AreEqual(DType.Complex128, DTypes.Promote(DType.Complex64, DType.Float64));
+        }
+
+        [Test]
+        public void ManagedElementTypes()
+        {
+            Assert.AreEqual(DType.Float32, DTypes.Of<float>());
+            Assert.AreEqual(DType.Float64, DTypes.Of<double>());
+            Assert.AreEqual(DType.Int64, DTypes.Of<long>());
+            Assert.AreEqual(DType.Int32, DTypes.Of<int>());
+            Assert.AreEqual(DType.Int16, DTypes.Of<short>());
+            Assert.AreEqual(DType.Int8, DTypes.Of<sbyte>());
+            Assert.AreEqual(DType.UInt8, DTypes.Of<byte>());
+            Assert.AreEqual(DType.Bool, DTypes.Of<bool>());
+            Assert.AreEqual(DType.Complex128, DTypes.Of<System.Numerics.Complex>());
+            Assert.Throws<ArgumentException>(() => DTypes.Of<decimal>());
+            Assert.Throws<ArgumentException>(() => DTypes.Of(typeof(ulong)));
+        }
+    }
+
+    [TestFixture]
+    public class CudaTests : TestBase
+    {
+        [Test]
+        public void AvailabilityIsConsistent()
+        {
+            bool available = Cuda.IsAvailable;
+            int count = Cuda.DeviceCount;
+            Assert.AreEqual(available, count > 0);
+            if (available)
+            {
+                Cuda.CheckAvailable();
+                Assert.IsFalse(string.IsNullOrEmpty(Cuda.GetDeviceName(0)));
+                var (major, minor) = Cuda.GetDeviceCapability(0);
+                Assert.GreaterOrEqual(major, 3);
+                Assert.GreaterOrEqual(minor, 0);
+                CudaDeviceProperties p = Cuda.GetDeviceProperties(0);
+                Assert.AreEqual(major, p.Major);
+                Assert.AreEqual(minor, p.Minor);
+                Assert.AreEqual(32, p.WarpSize);
+                Assert.Greater(p.TotalMemory, 1L << 30);
+                Assert.Greater(p.MultiProcessorCount, 0);
+                Assert.AreEqual(Cuda.GetDeviceName(0), p.Name);
+                Fails(StatusCode.Index, () => Cuda.GetDeviceName(count));
+                Fails(StatusCode.Argument, () => Cuda.GetDeviceProperty(0, (CudaDeviceProperty)99));
+            }
+        }
+
+        [Test]
+        public void WithoutGpuEveryCudaCallFailsWith301()
+        {
+            if (Cuda.IsAvailable) Assert.Ignore("a GPU is present");
+            Assert.AreEqual(0, Cuda.DeviceCount);
+            Fails(StatusCode.CudaUnavailable, () => Cuda.CheckAvailable());
+            Fails(StatusCode.CudaUnavailable, () => Cuda.GetDeviceName(0));
+            Fails(StatusCode.CudaUnavailable, () => Cuda.GetDeviceCapability(0));
+            Fails(StatusCode.CudaUnavailable, () => Cuda.GetDeviceProperty(0, CudaDeviceProperty.TotalMemory));
+            Fails(StatusCode.CudaUnavailable, () => Cuda.GetDeviceProperties(0));
+            Fails(StatusCode.CudaUnavailable, () => Tensor.Zeros(new long[] { 2 }, Device.Cuda));
+            using (Tensor t = Tensor.Ones(3))
+            {
+                Fails(StatusCode.CudaUnavailable, () => t.Cuda());
+                Fails(StatusCode.CudaUnavailable, () => t.To("cuda:0"));
+            }
+        }
+    }
+
+    [TestFixture]
+    public class TorchTests : TestBase
+    {
+        [Test]
+        public void Version()
+        {
+            Assert.AreEqual(new Version(0, 1, 0), Torch.HeaderVersion);
+            Assert.AreEqual(Torch.HeaderVersion.Major, Torch.Version.Major);
+            Assert.GreaterOrEqual(Torch.Version.Minor, Torch.HeaderVersion.Minor);
+        }
+
+        [Test]
+        public void NumThreads()
+        {
+            int before = Torch.NumThreads;
+            Assert.GreaterOrEqual(before, 1);
+            try
+            {
+                Torch.NumThreads = 1;
+                Assert.AreEqual(1, Torch.NumThreads);
+                Torch.NumThreads = 3;
+                Assert.AreEqual(3, Torch.NumThreads);
+                Fails(StatusCode.Argument, () => Torch.NumThreads = 0);
+                Assert.AreEqual(3, Torch.NumThreads);
+            }
+            finally
+            {
+                Torch.NumThreads = before;
+            }
+        }
+
+        [Test]
+        public void LiveTensorCountFollowsCreateAndDispose()
+        {
+            long n0 = Torch.LiveTensorCount;
+            Tensor a = Tensor.Zeros(2);
+            Assert.AreEqual(n0 + 1, Torch.LiveTensorCount);
+            Tensor v = a.View(1, 2);
+            Assert.AreEqual(n0 + 2, Torch.LiveTensorCount);
+            a.Dispose();
+            Assert.AreEqual(n0 + 1, Torch.LiveTensorCount);
+            v.Dispose();
+            Assert.AreEqual(n0, Torch.LiveTensorCount);
+        }
+
+        [Test]
+        public void StatusNamesAndLastError()
+        {
+            Assert.AreEqual("CT_OK", Torch.StatusName(0));
+            Assert.AreEqual("CT_ERR_SHAPE", Torch.StatusName(103));
+            Assert.AreEqual("CT_ERR_OUT_OF_MEMORY", Torch.StatusName(StatusCode.OutOfMemory));
+            Assert.AreEqual("CT_UNKNOWN", Torch.StatusName(12345));
+            foreach (StatusCode c in Enum.GetValues(typeof(StatusCode)))
+                Assert.AreEqual(ExpectedName(c), Torch.StatusName(c));
+
+            Torch.ClearError();
+            Assert.AreEqual(StatusCode.Ok, Torch.LastErrorCode);
+            Assert.AreEqual("", Torch.LastErrorMessage);
+            CtorchException e = Fails(StatusCode.DeviceString, () => Device.Parse("gpu"));
+            Assert.AreEqual(StatusCode.DeviceString, Torch.LastErrorCode);
+            Assert.AreEqual(e.NativeMessage, Torch.LastErrorMessage);
+            Torch.ClearError();
+            Assert.AreEqual(StatusCode.Ok, Torch.LastErrorCode);
+            Assert.AreEqual("", Torch.LastErrorMessage);
+        }
+    }
+}

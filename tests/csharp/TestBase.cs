@@ -1,0 +1,145 @@
+// Shared set-up for every fixture: a DisposeScope per test that disposes whatever the test
+// left, and a leak check: the live native tensor count returns to its starting value.
+using System;
+using System.Linq;
+using Ctorch;
+using NUnit.Framework;
+
+namespace Ctorch.Tests
+{
+    public abstract class TestBase
+    {
+        private long _startCount;
+        protected long StartCount => _startCount;
+        private DisposeScope _scope;
+
+        /// <summary>cuda if available else cpu, as in the seed's device-agnostic code.</summary>
+        protected static Device TestDevice => Cuda.IsAvailable ? Device.Cuda : Device.Cpu;
+
+        /// <summary>False for fixtures that must see tensors that no scope holds (GC tests).</summary>
+        protected virtual bool UseScope => true;
+
+        [SetUp]
+        public void StartLeakCheck()
+        {
+            Settle();
+            _startCount = Torch.LiveTensorCount;
+            _scope = UseScope ? DisposeScope.Begin() : null;
+        }
+
+        [TearDown]
+        public void EndLeakCheck()
+        {
+            if (_scope != null) _scope.Dispose();
+            _scope = null;
+            Assert.AreEqual(_startCount, Torch.LiveTensorCount, "live tensor count after the test");
+        }
+
+        /// <summary>Runs pending finalizers (garbage of earlier tests) before counting.</summary>
+        protected static void Settle()
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+            }
+        }
+
+        protected static void AreEqual(float[] expected, Tensor t, float tol = 1e-6f)
+        {
+            Assert.AreEqual(DType.Float32, t.DType, "dtype");
+            float[] got = t.ToArray<float>();
+            Assert.AreEqual(expected.Length, got.Length, "numel");
+            for (int i = 0; i < expected.Length; i++)
+            {
+                if (float.IsNaN(expected[i])) Assert.IsTrue(float.IsNaN(got[i]), "element " + i + " is not NaN");
+                else Assert.AreEqual(expected[i], got[i], tol, "element " + i);
+            }
+        }
+
+        protected static void AreEqual(double[] expected, Tensor t, double tol = 1e-12)
+        {
+            Assert.AreEqual(DType.Float64, t.DType, "dtype");
+            double[] got = t.ToArray<double>();
+            Assert.AreEqual(expected.Length, got.Length, "numel");
+            for (int i = 0; i < expected.Length; i++) Assert.AreEqual(expected[i], got[i], tol, "element " + i);
+        }
+
+        protected static void AreEqual(long[] expected, Tensor t)
+        {
+            Assert.AreEqual(DType.Int64, t.DType, "dtype");
+            CollectionAssert.AreEqual(expected, t.ToArray<long>());
+        }
+
+        protected static void AreEqual(int[] expected, Tensor t)
+        {
+            Assert.AreEqual(DType.Int32, t.DType, "dtype");
+            CollectionAssert.AreEqual(expected, t.ToArray<int>());
+        }
+
+        protected static void AreEqual(bool[] expected, Tensor t)
+        {
+            Assert.AreEqual(DType.Bool, t.DType, "dtype");
+            CollectionAssert.AreEqual(expected, t.ToArray<bool>());
+        }
+
+        protected static void ShapeIs(Tensor t, params long[] shape)
+        {
+            CollectionAssert.AreEqual(shape, t.Shape, "shape");
+        }
+
+        /// <summary>Asserts that the action throws a CtorchException with this code, a matching
+        /// status name and a non-empty message, and returns it.</summary>
+        protected static CtorchException Fails(StatusCode code, TestDelegate action)
+        {
+            var e = Assert.Throws(Is.InstanceOf<CtorchException>(), action) as CtorchException;
+            Assert.IsNotNull(e);
+            Assert.AreEqual(code, e.Code, "code; message: " + e.Message);
+            Assert.AreEqual(ExpectedName(code), e.StatusName);
+            Assert.IsFalse(string.IsNullOrEmpty(e.NativeMessage), "the native message is empty");
+            StringAssert.StartsWith(e.StatusName + ": ", e.Message);
+            return e;
+        }
+
+        /// <summary>Like Fails, where the header allows more than one code for the case.</summary>
+        protected static CtorchException FailsWithOneOf(TestDelegate action, params StatusCode[] codes)
+        {
+            var e = Assert.Throws(Is.InstanceOf<CtorchException>(), action) as CtorchException;
+            Assert.IsNotNull(e);
+            CollectionAssert.Contains(codes, e.Code, "code; message: " + e.Message);
+            Assert.AreEqual(ExpectedName(e.Code), e.StatusName);
+            Assert.IsFalse(string.IsNullOrEmpty(e.NativeMessage), "the native message is empty");
+            return e;
+        }
+
+        protected static string ExpectedName(StatusCode code)
+        {
+            switch (code)
+            {
+                case StatusCode.Ok: return "CT_OK";
+                case StatusCode.Argument: return "CT_ERR_ARGUMENT";
+                case StatusCode.NullPointer: return "CT_ERR_NULL_POINTER";
+                case StatusCode.InvalidHandle: return "CT_ERR_INVALID_HANDLE";
+                case StatusCode.Shape: return "CT_ERR_SHAPE";
+                case StatusCode.DType: return "CT_ERR_DTYPE";
+                case StatusCode.Index: return "CT_ERR_INDEX";
+                case StatusCode.BufferSize: return "CT_ERR_BUFFER_SIZE";
+                case StatusCode.DeviceString: return "CT_ERR_DEVICE_STRING";
+                case StatusCode.State: return "CT_ERR_STATE";
+                case StatusCode.Device: return "CT_ERR_DEVICE";
+                case StatusCode.CudaUnavailable: return "CT_ERR_CUDA_UNAVAILABLE";
+                case StatusCode.Cuda: return "CT_ERR_CUDA";
+                case StatusCode.OutOfMemory: return "CT_ERR_OUT_OF_MEMORY";
+                case StatusCode.NotSupported: return "CT_ERR_NOT_SUPPORTED";
+                case StatusCode.Internal: return "CT_ERR_INTERNAL";
+            }
+            return "CT_UNKNOWN";
+        }
+
+        protected static Tensor F(params float[] v) => Tensor.FromArray(v);
+        protected static Tensor D(params double[] v) => Tensor.FromArray(v);
+        protected static Tensor L(params long[] v) => Tensor.FromArray(v);
+        protected static Tensor I(params int[] v) => Tensor.FromArray(v);
+        protected static Tensor B(params bool[] v) => Tensor.FromArray(v);
+    }
+}
