@@ -1,0 +1,143 @@
+package org.ctorch;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+import org.ctorch.swig.ctorch;
+
+/**
+ * The one place that touches the JNI library: loads it, turns statuses into exceptions and
+ * reads NUL-terminated strings with the "call with cap 0 to get the length" pattern.
+ *
+ * <p>Every class of {@code org.ctorch} calls the generated {@link ctorch} wrapper only
+ * after {@link #ensureLoaded()} ran (each does so in its static initializer), so the first
+ * use of any class loads {@code libctorch_jni.so}.
+ */
+final class Native {
+  private Native() {}
+
+  static final int CT_OK = 0;
+  static final int CT_ERR_INVALID_HANDLE = 102;
+  static final int CT_ERR_BUFFER_SIZE = 106;
+  static final int CT_ERR_OUT_OF_MEMORY = 400;
+  static final int CT_DTYPE_UNDEFINED = -1;
+
+  static {
+    System.loadLibrary("ctorch_jni");
+  }
+
+  /** Does nothing; calling it runs the static initializer that loads the JNI library. */
+  static void ensureLoaded() {}
+
+  /**
+   * Throws the exception for {@code status} when it is not CT_OK. Must run on the thread that
+   * made the failing call, right after it (the message is thread-local in the C library).
+   */
+  static void check(int status) {
+    if (status != CT_OK) {
+      throw lastError(status);
+    }
+  }
+
+  /** The exception for a failed call's status, with this thread's last error message. */
+  static CtorchException lastError(int status) {
+    String message = lastErrorMessageUtf8();
+    String name = ctorch.ct_status_name(status);
+    if (status == CT_ERR_OUT_OF_MEMORY) {
+      return new CtorchOutOfMemoryException(name, message);
+    }
+    return new CtorchException(status, name, message);
+  }
+
+  /**
+   * This thread's last error message, copied byte-exact with ct_last_error_copy and decoded as
+   * UTF-8 (the JNI string conversion would read it as "modified UTF-8").
+   */
+  static String lastErrorMessageUtf8() {
+    long n = ctorch.ct_last_error_copy(null, 0);
+    if (n <= 0) {
+      return "";
+    }
+    ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(n + 1, Integer.MAX_VALUE - 8));
+    long full = ctorch.ct_last_error_copy(buf, buf.capacity());
+    int len = (int) Math.min(full, buf.capacity() - 1);
+    byte[] bytes = new byte[len];
+    buf.get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** A C function that writes a NUL-terminated string: (buf, cap, needed) -> status. */
+  @FunctionalInterface
+  interface StringCall {
+    int call(ByteBuffer buf, long cap, long[] needed);
+  }
+
+  /**
+   * Runs {@code call} once with cap 0 to learn the length, then with a buffer of that size.
+   * When the first call succeeds (never for a non-empty result) the answer is "".
+   */
+  static String string(StringCall call) {
+    long[] needed = {-1};
+    int st = call.call(null, 0, needed);
+    ByteBuffer buf = null;
+    for (int attempt = 0; ; attempt++) {
+      if (st == CT_OK) {
+        if (buf == null) {
+          return "";
+        }
+        int len = (int) Math.min(needed[0], buf.capacity() - 1);
+        byte[] bytes = new byte[len];
+        buf.get(0, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+      }
+      if (st != CT_ERR_BUFFER_SIZE || attempt > 8) {
+        throw lastError(st);
+      }
+      // needed is set even on CT_ERR_BUFFER_SIZE; if it was not, grow geometrically.
+      long want = needed[0] >= 0 ? needed[0] + 1 : (buf == null ? 256 : 2L * buf.capacity());
+      if (want > Integer.MAX_VALUE - 8) {
+        throw lastError(st);
+      }
+      buf = ByteBuffer.allocateDirect((int) want);
+      needed[0] = -1;
+      st = call.call(buf, buf.capacity(), needed);
+    }
+  }
+
+  /* ---------------------------------------------------------------------------------------- */
+  /* Host buffers. Small transfers go through a per-thread direct buffer that is reused.      */
+  /* ---------------------------------------------------------------------------------------- */
+
+  private static final int SCRATCH_MAX = 1 << 20;
+  private static final ThreadLocal<ByteBuffer> SCRATCH = new ThreadLocal<>();
+
+  /**
+   * A direct, native-order buffer with position 0 and limit {@code nbytes}. Buffers up to 1 MiB
+   * are a per-thread scratch buffer: use it before the next call to this method on this thread.
+   */
+  static ByteBuffer hostBuffer(long nbytes) {
+    if (nbytes < 0 || nbytes > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(
+          "a host transfer of " + nbytes + " bytes does not fit one Java array/buffer");
+    }
+    int n = (int) nbytes;
+    ByteBuffer buf;
+    if (n <= SCRATCH_MAX) {
+      buf = SCRATCH.get();
+      if (buf == null || buf.capacity() < n) {
+        int cap = Math.max(256, Integer.highestOneBit(Math.max(n, 1) - 1) << 1);
+        buf = ByteBuffer.allocateDirect(Math.min(cap, SCRATCH_MAX));
+        if (buf.capacity() < n) {
+          buf = ByteBuffer.allocateDirect(n);
+        }
+        SCRATCH.set(buf);
+      }
+    } else {
+      buf = ByteBuffer.allocateDirect(n);
+    }
+    buf.clear().limit(n);
+    buf.order(ByteOrder.nativeOrder());
+    return buf;
+  }
+}

@@ -1,0 +1,78 @@
+package org.ctorch;
+
+import org.ctorch.swig.ctorch;
+
+/**
+ * Library-wide functions of the {@code torch} namespace that are not about one tensor:
+ * version, CPU threads, leak checking and the C library's error state. Tensor factories and
+ * operations are on {@link Tensor}.
+ */
+public final class Torch {
+  static {
+    Native.ensureLoaded();
+  }
+
+  private Torch() {}
+
+  /** A library version, major.minor.patch. */
+  public record Version(int major, int minor, int patch) {
+    @Override
+    public String toString() {
+      return major + "." + minor + "." + patch;
+    }
+  }
+
+  /** The version of the loaded libctorch.so ({@code ct_version}). */
+  public static Version version() {
+    int[] major = {0};
+    int[] minor = {0};
+    int[] patch = {0};
+    Native.check(ctorch.ct_version(major, minor, patch));
+    return new Version(major[0], minor[0], patch[0]);
+  }
+
+  /** {@code torch.get_num_threads()}: threads CPU kernels use for large tensors. */
+  public static int getNumThreads() {
+    int[] out = {0};
+    Native.check(ctorch.ct_get_num_threads(out));
+    return out[0];
+  }
+
+  /** {@code torch.set_num_threads(n)}; n >= 1 (else CT_ERR_ARGUMENT). */
+  public static void setNumThreads(int n) {
+    Native.check(ctorch.ct_set_num_threads(n));
+  }
+
+  /**
+   * Number of live tensor handles in this process, for leak checks. Every open {@link Tensor}
+   * holds one; closing it (or the garbage collector's clean-up) gives it back.
+   */
+  public static long liveTensorCount() {
+    long[] out = {0};
+    Native.check(ctorch.ct_live_tensor_count(out));
+    return out[0];
+  }
+
+  /** {@code torch.promote_types(a, b)}. */
+  public static DType promoteTypes(DType a, DType b) {
+    return a.promoteTypes(b);
+  }
+
+  /**
+   * The status code of this thread's last failed ctorch call (0 if none). Exceptions already
+   * carry it; this is for code that wants the C library's raw state.
+   */
+  public static int lastErrorCode() {
+    return ctorch.ct_last_error_code();
+  }
+
+  /** The message of this thread's last failed ctorch call ("" if none). */
+  public static String lastErrorMessage() {
+    return ctorch.ct_last_error_message();
+  }
+
+  /** Clears this thread's last error (code 0, message ""). */
+  public static void clearError() {
+    ctorch.ct_clear_error();
+  }
+}

@@ -1,0 +1,79 @@
+import java.util.Arrays;
+
+import org.ctorch.CtorchException;
+import org.ctorch.Cuda;
+import org.ctorch.DType;
+import org.ctorch.Device;
+import org.ctorch.Tensor;
+import org.ctorch.Torch;
+
+/**
+ * The device-agnostic quickstart of PyTorch's to(device) tutorials, in Java:
+ *
+ * <pre>
+ * device = "cuda" if torch.cuda.is_available() else "cpu"
+ * tensor = torch.tensor([1, 2, 3])
+ * print(tensor, tensor.device)
+ * tensor_on_gpu = tensor.to(device)
+ * print(tensor_on_gpu)
+ * tensor_back_on_cpu = tensor_on_gpu.cpu().numpy()
+ * print(tensor_back_on_cpu)
+ * </pre>
+ *
+ * Run it with {@code bazel run //examples/java:quickstart}.
+ */
+public final class Quickstart {
+  public static void main(String[] args) {
+    System.out.println("ctorch " + Torch.version() + ", cuda available: " + Cuda.isAvailable()
+        + ", device count: " + Cuda.deviceCount());
+    for (int d = 0; d < Cuda.deviceCount(); d++) {
+      Cuda.DeviceProperties p = Cuda.deviceProperties(d);
+      System.out.printf("  cuda:%d %s, capability %d.%d, %.1f GiB, %d SMs%n", d, p.name(),
+          p.major(), p.minor(), p.totalMemory() / (double) (1L << 30), p.multiProcessorCount());
+    }
+
+    // Pick the device once; everything below runs unchanged on either.
+    Device device = Device.parse(Cuda.isAvailable() ? "cuda" : "cpu");
+    device = usable(device);
+    System.out.println("device: " + device);
+
+    // try-with-resources closes every tensor (forgotten ones are freed by the GC eventually).
+    try (Tensor tensor = Tensor.fromArray(new long[] {1, 2, 3})) {
+      System.out.println(tensor + " " + tensor.device());
+
+      try (Tensor onDevice = tensor.to(device);
+          Tensor other = Tensor.ones(new long[] {3}, tensor.dtype(), device);
+          Tensor sum = onDevice.add(other);           // computed where the inputs live
+          Tensor scaled = sum.mul(2.5);               // int64 * Python float -> float32
+          Tensor back = scaled.cpu()) {               // like .cpu().numpy()
+        System.out.println(onDevice);
+        System.out.println(sum + " " + sum.device());
+        System.out.println(scaled);
+        System.out.println(Arrays.toString(back.toFloatArray()));
+
+        // In place: x.add_(y) changes x (the tutorial's last example).
+        onDevice.add_(other);
+        System.out.println("after add_: " + onDevice);
+      }
+    }
+  }
+
+  /**
+   * ctorch 0.1 enumerates GPUs but keeps tensors on the CPU: a CUDA tensor fails with
+   * CT_ERR_NOT_SUPPORTED (code 500). Fall back to the CPU then, as the C quickstart does.
+   */
+  private static Device usable(Device device) {
+    if (!device.isCuda()) {
+      return device;
+    }
+    try (Tensor probe = Tensor.zeros(new long[] {1}, DType.FLOAT32, device)) {
+      return device;
+    } catch (CtorchException e) {
+      if (e.code() != CtorchException.NOT_SUPPORTED) {
+        throw e;
+      }
+      System.out.println("note: " + e.detail());
+      return Device.CPU;
+    }
+  }
+}

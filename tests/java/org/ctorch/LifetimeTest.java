@@ -1,0 +1,165 @@
+package org.ctorch;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.Test;
+
+/** Handles, close(), the Cleaner safety net, live counts. */
+public class LifetimeTest extends CtorchTestCase {
+
+  /**
+   * Every Tensor object owns one reference. A new tensor (a view too) is a new live handle;
+   * a second reference to the same tensor (to() with nothing to do, newReference()) is not,
+   * and the handle stays live until its last reference is closed.
+   */
+  @Test
+  public void handlesAndReferences() {
+    long base = Torch.liveTensorCount();
+    Tensor t = Tensor.ones(4);
+    assertEquals(base + 1, Torch.liveTensorCount());
+    Tensor v = t.view(2, 2);
+    assertEquals(base + 2, Torch.liveTensorCount());
+    Tensor same = t.to(Device.CPU); // the same tensor: one more reference, same handle
+    assertTrue(same.isSame(t));
+    Tensor ref = t.newReference();
+    assertTrue(ref.isSame(t));
+    assertTrue(ref.isSame(same));
+    assertEquals(base + 2, Torch.liveTensorCount());
+    t.close();
+    assertEquals(base + 2, Torch.liveTensorCount()); // still referenced by same and ref
+    assertValues(ref, 1, 1, 1, 1);
+    assertValues(same, 1, 1, 1, 1);
+    ref.close();
+    assertEquals(base + 2, Torch.liveTensorCount());
+    same.close(); // the last reference: the handle goes
+    assertEquals(base + 1, Torch.liveTensorCount());
+    assertValues(v, 1, 1, 1, 1); // the view keeps the storage alive
+    v.close();
+    assertEquals(base, Torch.liveTensorCount());
+  }
+
+  @Test
+  public void closeIsIdempotent() {
+    long base = Torch.liveTensorCount();
+    Tensor t = Tensor.zeros(2);
+    assertFalse(t.isClosed());
+    t.close();
+    t.close();
+    t.close();
+    assertTrue(t.isClosed());
+    assertEquals(base, Torch.liveTensorCount());
+    try (Tensor u = Tensor.zeros(2)) {
+      u.close(); // closing inside try-with-resources, then again by it
+    }
+    assertEquals(base, Torch.liveTensorCount());
+  }
+
+  @Test
+  public void failedCallsLeakNothing() {
+    long base = Torch.liveTensorCount();
+    try (Tensor a = Tensor.zeros(2, 3); Tensor b = Tensor.zeros(4)) {
+      for (int i = 0; i < 100; i++) {
+        assertStatus(CtorchException.SHAPE, () -> a.add(b));
+        assertStatus(CtorchException.INDEX, () -> a.sum(9));
+      }
+      assertEquals(base + 2, Torch.liveTensorCount());
+    }
+  }
+
+  /**
+   * ~10k tensors, two out of three never closed: the Cleaner releases them once the garbage
+   * collector finds them unreachable, and the live count returns to where it started.
+   */
+  @Test
+  public void cleanerReleasesUnclosedTensors() throws Exception {
+    long base = Torch.liveTensorCount();
+    List<Tensor> unclosed = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      Tensor t = Tensor.full(new long[] {4}, (double) i);
+      if (i % 3 == 0) {
+        t.close();
+      } else {
+        unclosed.add(t);
+      }
+    }
+    assertEquals(6666, unclosed.size());
+    assertEquals(base + unclosed.size(), Torch.liveTensorCount());
+    assertEquals(9998.0, unclosed.get(unclosed.size() - 1).toDoubleArray()[3], 0);
+    WeakReference<Tensor> probe = new WeakReference<>(unclosed.get(0));
+    unclosed = null; // drop them all without closing
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long live = Torch.liveTensorCount();
+    while (live > base && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+      live = Torch.liveTensorCount();
+    }
+    assertEquals("handles left after GC", base, live);
+    assertTrue(probe.get() == null);
+  }
+
+  /** Tensors dropped mid-expression (temporaries) are released too. */
+  @Test
+  public void droppedTemporariesAreReleased() throws Exception {
+    long base = Torch.liveTensorCount();
+    double total = 0;
+    for (int i = 0; i < 3_000; i++) {
+      try (Tensor s = Tensor.ones(3).mul(2).add(1).sum()) { // 3 temporaries per iteration
+        total += s.item();
+      }
+    }
+    assertEquals(3_000 * 9.0, total, 0);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (Torch.liveTensorCount() > base && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(base, Torch.liveTensorCount());
+  }
+
+  /** Dropping tensors while using others, from several threads. */
+  @Test
+  public void concurrentUseAndDrop() throws Exception {
+    long base = Torch.liveTensorCount();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<Double>> results = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        final int worker = w;
+        results.add(pool.submit(() -> {
+          double total = 0;
+          for (int i = 0; i < 500; i++) {
+            Tensor a = Tensor.full(new long[] {8}, worker); // never closed: the Cleaner's job
+            try (Tensor s = a.add(1).sum()) { // a.add(1) is dropped too
+              total += s.item();
+            }
+          }
+          return total;
+        }));
+      }
+      for (int w = 0; w < 4; w++) {
+        assertEquals(500.0 * 8 * (w + 1), results.get(w).get(60, TimeUnit.SECONDS), 0);
+      }
+    } finally {
+      pool.shutdown();
+      assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (Torch.liveTensorCount() > base && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(base, Torch.liveTensorCount());
+  }
+}
