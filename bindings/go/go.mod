@@ -1,0 +1,3 @@
+module ctorch.dev/ctorch
+
+go 1.19

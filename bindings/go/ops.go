@@ -1,0 +1,237 @@
+package ctorch
+
+//go:generate go run gen_ops.go
+
+import (
+	"fmt"
+	"math"
+
+	"ctorch.dev/ctorch/internal/capi"
+)
+
+// Elementwise operations (capi/ctorch.h section 9): broadcasting and PyTorch's type promotion.
+// Results are new Tensors on the inputs' device. Inputs on different devices fail with
+// ErrDevice, except 0-dim CPU tensors, which act as scalars.
+//
+// Each operation has named methods (generated into ops_gen.go): for a binary op X
+//
+//	t.X(o)               torch.X(t, o)              tensor operand
+//	t.XScalar(2.5)       t X 2.5                    Python float scalar ("wrapped number")
+//	t.XInt(2)            t X 2                      Python int scalar
+//	t.XInPlace(o)        t.X_(o)                    in place; likewise XScalarInPlace, XIntInPlace
+//	t.RXScalar(2.5)      2.5 X t                    reverse forms of Sub, Div, Pow, FloorDivide,
+//	t.RXInt(2)           2 X t                      Remainder
+//
+// and for a unary op X: t.X() and t.XInPlace(). The generic forms below take the op as a value.
+
+// UnaryOp is a ct_unary_op.
+type UnaryOp int32
+
+// Unary operations.
+const (
+	OpNeg        UnaryOp = 0  // -x (not for bool)
+	OpAbs        UnaryOp = 1  // |x| (complex: magnitude, real result)
+	OpExp        UnaryOp = 2  // exp..reciprocal promote integer/bool inputs to float32
+	OpLog        UnaryOp = 3  //
+	OpSqrt       UnaryOp = 4  //
+	OpSin        UnaryOp = 5  //
+	OpCos        UnaryOp = 6  //
+	OpTanh       UnaryOp = 7  //
+	OpSigmoid    UnaryOp = 8  //
+	OpRelu       UnaryOp = 9  // max(x, 0), keeps dtype
+	OpLogicalNot UnaryOp = 10 // bool result
+	OpSign       UnaryOp = 11 // keeps dtype
+	OpFloor      UnaryOp = 12 // integers unchanged
+	OpCeil       UnaryOp = 13 //
+	OpRound      UnaryOp = 14 // half to even
+	OpReciprocal UnaryOp = 15 // 1/x
+	OpSquare     UnaryOp = 16 // x*x (bool -> int64)
+)
+
+var unaryNames = [...]string{"neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
+	"relu", "logical_not", "sign", "floor", "ceil", "round", "reciprocal", "square"}
+
+func (op UnaryOp) String() string {
+	if op >= 0 && int(op) < len(unaryNames) {
+		return unaryNames[op]
+	}
+	return fmt.Sprintf("UnaryOp(%d)", int32(op))
+}
+
+// BinaryOp is a ct_binary_op.
+type BinaryOp int32
+
+// Binary operations.
+const (
+	OpAdd         BinaryOp = 0
+	OpSub         BinaryOp = 1 // not for bool
+	OpMul         BinaryOp = 2
+	OpDiv         BinaryOp = 3 // true division: integers promote to float32
+	OpPow         BinaryOp = 4
+	OpEq          BinaryOp = 5 // comparisons give bool
+	OpNe          BinaryOp = 6
+	OpLt          BinaryOp = 7
+	OpLe          BinaryOp = 8
+	OpGt          BinaryOp = 9
+	OpGe          BinaryOp = 10
+	OpLogicalAnd  BinaryOp = 11 // bool result
+	OpLogicalOr   BinaryOp = 12
+	OpLogicalXor  BinaryOp = 13
+	OpMaximum     BinaryOp = 14 // NaN propagates
+	OpMinimum     BinaryOp = 15
+	OpFloorDivide BinaryOp = 16
+	OpRemainder   BinaryOp = 17 // sign of the divisor
+)
+
+var binaryNames = [...]string{"add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt",
+	"ge", "logical_and", "logical_or", "logical_xor", "maximum", "minimum", "floor_divide",
+	"remainder"}
+
+func (op BinaryOp) String() string {
+	if op >= 0 && int(op) < len(binaryNames) {
+		return binaryNames[op]
+	}
+	return fmt.Sprintf("BinaryOp(%d)", int32(op))
+}
+
+// Unary is op(t).
+func (t *Tensor) Unary(op UnaryOp) (*Tensor, error) {
+	return t.method1(op.String(), func(h int64, out []int64) int { return capi.Ct_unary(int(op), h, out) })
+}
+
+// UnaryInPlace is t.op_(). ErrDType when the result cannot be stored in t's dtype (exp_ on an
+// int64 tensor).
+func (t *Tensor) UnaryInPlace(op UnaryOp) error {
+	name := op.String() + "_"
+	h, err := t.handle(name)
+	if err != nil {
+		return err
+	}
+	return run(name, func() int { return capi.Ct_unary_(int(op), h) }, t)
+}
+
+// Binary is op(t, o) with broadcasting and type promotion.
+func (t *Tensor) Binary(op BinaryOp, o *Tensor) (*Tensor, error) {
+	hs, err := handles(op.String(), t, o)
+	if err != nil {
+		return nil, err
+	}
+	return newTensor(op.String(), func(out []int64) int { return capi.Ct_binary(int(op), hs[0], hs[1], out) }, t, o)
+}
+
+// BinaryInPlace is t.op_(o): o must broadcast to t's shape and the promoted dtype must be
+// castable to t's dtype. Comparisons store 0/1 in t's dtype.
+func (t *Tensor) BinaryInPlace(op BinaryOp, o *Tensor) error {
+	name := op.String() + "_"
+	hs, err := handles(name, t, o)
+	if err != nil {
+		return err
+	}
+	return run(name, func() int { return capi.Ct_binary_(int(op), hs[0], hs[1]) }, t, o)
+}
+
+// BinaryScalar is op(t, s) with a Python float scalar (int32 tensor + 2.5 is float32, float16
+// tensor + 2.5 stays float16); reverse computes op(s, t).
+func (t *Tensor) BinaryScalar(op BinaryOp, s float64, reverse bool) (*Tensor, error) {
+	return t.method1(op.String(), func(h int64, out []int64) int {
+		return capi.Ct_binary_scalar_f(int(op), h, s, b2i(reverse), out)
+	})
+}
+
+// BinaryInt is op(t, s) with a Python int scalar (int32 tensor + 2 stays int32); reverse
+// computes op(s, t).
+func (t *Tensor) BinaryInt(op BinaryOp, s int64, reverse bool) (*Tensor, error) {
+	return t.method1(op.String(), func(h int64, out []int64) int {
+		return capi.Ct_binary_scalar_i(int(op), h, s, b2i(reverse), out)
+	})
+}
+
+// BinaryScalarInPlace is t.op_(s) with a Python float scalar.
+func (t *Tensor) BinaryScalarInPlace(op BinaryOp, s float64) error {
+	name := op.String() + "_"
+	h, err := t.handle(name)
+	if err != nil {
+		return err
+	}
+	return run(name, func() int { return capi.Ct_binary_scalar_f_(int(op), h, s) }, t)
+}
+
+// BinaryIntInPlace is t.op_(s) with a Python int scalar.
+func (t *Tensor) BinaryIntInPlace(op BinaryOp, s int64) error {
+	name := op.String() + "_"
+	h, err := t.handle(name)
+	if err != nil {
+		return err
+	}
+	return run(name, func() int { return capi.Ct_binary_scalar_i_(int(op), h, s) }, t)
+}
+
+// ---- clamp, where, fill -----------------------------------------------------------------
+
+// NoBound, given as min or max to Clamp or ClampInPlace, leaves that side unbounded.
+var NoBound = math.NaN()
+
+func bound(v float64) (int, float64) {
+	if math.IsNaN(v) {
+		return 0, 0
+	}
+	return 1, v
+}
+
+// Clamp is torch.clamp(t, min, max). Pass NoBound for a missing side (at least one bound is
+// required). Bounds must be integral values for integer tensors.
+func (t *Tensor) Clamp(min, max float64) (*Tensor, error) {
+	hasMin, lo := bound(min)
+	hasMax, hi := bound(max)
+	return t.method1("clamp", func(h int64, out []int64) int { return capi.Ct_clamp(h, hasMin, lo, hasMax, hi, out) })
+}
+
+// ClampMin is torch.clamp(t, min=min).
+func (t *Tensor) ClampMin(min float64) (*Tensor, error) { return t.Clamp(min, NoBound) }
+
+// ClampMax is torch.clamp(t, max=max).
+func (t *Tensor) ClampMax(max float64) (*Tensor, error) { return t.Clamp(NoBound, max) }
+
+// ClampInPlace is t.clamp_(min, max) (NoBound for a missing side).
+func (t *Tensor) ClampInPlace(min, max float64) error {
+	hasMin, lo := bound(min)
+	hasMax, hi := bound(max)
+	h, err := t.handle("clamp_")
+	if err != nil {
+		return err
+	}
+	return run("clamp_", func() int { return capi.Ct_clamp_(h, hasMin, lo, hasMax, hi) }, t)
+}
+
+// Where is torch.where(cond, x, y): cond must be bool; x and y promote; all three broadcast.
+func Where(cond, x, y *Tensor) (*Tensor, error) {
+	hs, err := handles("where", cond, x, y)
+	if err != nil {
+		return nil, err
+	}
+	return newTensor("where", func(out []int64) int { return capi.Ct_where(hs[0], hs[1], hs[2], out) }, cond, x, y)
+}
+
+// Fill is t.fill_(value): sets every element, in place.
+func (t *Tensor) Fill(value float64) error {
+	h, err := t.handle("fill_")
+	if err != nil {
+		return err
+	}
+	return run("fill_", func() int { return capi.Ct_fill_(h, value) }, t)
+}
+
+// Zero is t.zero_(): sets every element to 0, in place.
+func (t *Tensor) Zero() error {
+	h, err := t.handle("zero_")
+	if err != nil {
+		return err
+	}
+	return run("zero_", func() int { return capi.Ct_zero_(h) }, t)
+}
+
+// ClampMinInPlace is t.clamp_(min=min).
+func (t *Tensor) ClampMinInPlace(min float64) error { return t.ClampInPlace(min, NoBound) }
+
+// ClampMaxInPlace is t.clamp_(max=max).
+func (t *Tensor) ClampMaxInPlace(max float64) error { return t.ClampInPlace(NoBound, max) }

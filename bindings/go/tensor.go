@@ -1,0 +1,359 @@
+package ctorch
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	"ctorch.dev/ctorch/internal/capi"
+)
+
+// Tensor is torch.Tensor: it owns one reference (handle) to a ctorch tensor.
+//
+// Close releases it; Close is idempotent and safe on a nil *Tensor. A finalizer releases the
+// handle of a Tensor that becomes unreachable without Close, but the garbage collector does
+// not see the tensor's memory (it lives in C, possibly on a GPU), so close tensors explicitly
+// (defer t.Close()) and treat the finalizer as a safety net.
+//
+// Methods that return a *Tensor return a new Tensor that must be closed too, including views
+// (which share storage with t) and To when it returns the same tensor (t.IsSame(r) is true).
+// Using a closed Tensor returns an error matching ErrInvalidHandle, never a crash.
+//
+// A Tensor may be used from several goroutines; operations that write its data in place must
+// not race with other uses of it (as in PyTorch). A Tensor must not be copied by value.
+type Tensor struct {
+	h atomic.Int64
+}
+
+// wrap takes ownership of a new reference.
+func wrap(h int64) *Tensor {
+	t := &Tensor{}
+	t.h.Store(h)
+	runtime.SetFinalizer(t, (*Tensor).finalize)
+	return t
+}
+
+func (t *Tensor) finalize() {
+	if h := t.h.Swap(0); h != 0 {
+		capi.Ct_tensor_release(h)
+	}
+}
+
+// Close releases the tensor's handle. Closing twice, or closing a nil *Tensor, does nothing and
+// returns nil.
+func (t *Tensor) Close() error {
+	if t == nil {
+		return nil
+	}
+	h := t.h.Swap(0)
+	if h == 0 {
+		return nil
+	}
+	runtime.SetFinalizer(t, nil)
+	return call("close", func() int { return capi.Ct_tensor_release(h) })
+}
+
+// Closed reports whether t is nil or has been closed.
+func (t *Tensor) Closed() bool { return t == nil || t.h.Load() == 0 }
+
+// Handle returns the raw ct_tensor handle (0 once closed), still owned by t. It is for passing
+// the tensor to C code of your own; keep t alive (runtime.KeepAlive) while that code uses it.
+func (t *Tensor) Handle() int64 {
+	if t == nil {
+		return 0
+	}
+	return t.h.Load()
+}
+
+// handle returns t's handle or an ErrInvalidHandle error for a nil or closed tensor.
+func (t *Tensor) handle(op string) (int64, error) {
+	if t == nil {
+		return 0, goError(op, CodeInvalidHandle, "nil *Tensor")
+	}
+	h := t.h.Load()
+	if h == 0 {
+		return 0, goError(op, CodeInvalidHandle, "use of a closed Tensor")
+	}
+	return h, nil
+}
+
+func handles(op string, ts ...*Tensor) ([]int64, error) {
+	hs := make([]int64, len(ts))
+	for i, t := range ts {
+		h, err := t.handle(op)
+		if err != nil {
+			return nil, err
+		}
+		hs[i] = h
+	}
+	return hs, nil
+}
+
+// newTensor runs f, a native call that stores a new reference in out[0], and wraps it. The
+// operands are kept alive until the call has returned.
+func newTensor(op string, f func(out []int64) int, operands ...*Tensor) (*Tensor, error) {
+	out := []int64{0}
+	err := call(op, func() int { return f(out) })
+	keepAlive(operands...)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(out[0]), nil
+}
+
+// run is call plus keepAlive of the operands, for native calls without a tensor result.
+func run(op string, f func() int, operands ...*Tensor) error {
+	err := call(op, f)
+	keepAlive(operands...)
+	return err
+}
+
+// method1 is the common shape of a method of t that returns a new tensor.
+func (t *Tensor) method1(op string, f func(h int64, out []int64) int) (*Tensor, error) {
+	h, err := t.handle(op)
+	if err != nil {
+		return nil, err
+	}
+	return newTensor(op, func(out []int64) int { return f(h, out) }, t)
+}
+
+// Ref returns a second Tensor holding a new reference to the very same tensor
+// (ct_tensor_retain; Python's `b = a`): r.IsSame(t) is true. Close both.
+func (t *Tensor) Ref() (*Tensor, error) {
+	h, err := t.handle("retain")
+	if err != nil {
+		return nil, err
+	}
+	if err := run("retain", func() int { return capi.Ct_tensor_retain(h) }, t); err != nil {
+		return nil, err
+	}
+	return wrap(h), nil
+}
+
+// LiveTensorCount returns the number of live tensor handles in the process (for leak checks).
+func LiveTensorCount() (int64, error) {
+	out := []int64{0}
+	if err := call("live_tensor_count", func() int { return capi.Ct_live_tensor_count(out) }); err != nil {
+		return 0, err
+	}
+	return out[0], nil
+}
+
+// ---- metadata ---------------------------------------------------------------------------
+
+func (t *Tensor) int32Query(op string, f func(h int64, out []int32) int) (int32, error) {
+	h, err := t.handle(op)
+	if err != nil {
+		return 0, err
+	}
+	out := []int32{0}
+	err = run(op, func() int { return f(h, out) }, t)
+	return out[0], err
+}
+
+func (t *Tensor) int64Query(op string, f func(h int64, out []int64) int) (int64, error) {
+	h, err := t.handle(op)
+	if err != nil {
+		return 0, err
+	}
+	out := []int64{0}
+	err = run(op, func() int { return f(h, out) }, t)
+	return out[0], err
+}
+
+// Dim is tensor.dim(): the number of dimensions (0 for a scalar). 0 for a closed tensor.
+func (t *Tensor) Dim() int {
+	n, _ := t.int32Query("dim", capi.Ct_tensor_dim)
+	return int(n)
+}
+
+// Numel is tensor.numel(). 0 for a closed tensor.
+func (t *Tensor) Numel() int64 {
+	n, _ := t.int64Query("numel", capi.Ct_tensor_numel)
+	return n
+}
+
+// StorageOffset is tensor.storage_offset(), in elements. 0 for a closed tensor.
+func (t *Tensor) StorageOffset() int64 {
+	n, _ := t.int64Query("storage_offset", capi.Ct_tensor_storage_offset)
+	return n
+}
+
+// DType is tensor.dtype. Undefined for a closed tensor.
+func (t *Tensor) DType() DType {
+	d, err := t.int32Query("dtype", capi.Ct_tensor_dtype)
+	if err != nil {
+		return Undefined
+	}
+	return DType(d)
+}
+
+// Device is tensor.device (CPU tensors report CPU, index -1; CUDA tensors a concrete index).
+// The zero Device{} for a closed tensor.
+func (t *Tensor) Device() Device {
+	d, _ := t.DeviceErr()
+	return d
+}
+
+// DeviceErr is Device with the error of a closed tensor.
+func (t *Tensor) DeviceErr() (Device, error) {
+	h, err := t.handle("device")
+	if err != nil {
+		return Device{}, err
+	}
+	typ, idx := []int32{0}, []int32{0}
+	if err := run("device", func() int { return capi.Ct_tensor_device(h, typ, idx) }, t); err != nil {
+		return Device{}, err
+	}
+	return Device{Type: DeviceType(typ[0]), Index: int(idx[0])}, nil
+}
+
+// IsContiguous is tensor.is_contiguous(). False for a closed tensor.
+func (t *Tensor) IsContiguous() bool {
+	v, _ := t.int32Query("is_contiguous", capi.Ct_tensor_is_contiguous)
+	return v != 0
+}
+
+// Size is tensor.size(dim); negative dims count from the end. ErrIndex when out of range.
+func (t *Tensor) Size(dim int) (int64, error) {
+	if err := checkDim("size", dim); err != nil {
+		return 0, err
+	}
+	return t.int64Query("size", func(h int64, out []int64) int { return capi.Ct_tensor_size(h, dim, out) })
+}
+
+// Stride is tensor.stride(dim), in elements. ErrIndex when out of range.
+func (t *Tensor) Stride(dim int) (int64, error) {
+	if err := checkDim("stride", dim); err != nil {
+		return 0, err
+	}
+	return t.int64Query("stride", func(h int64, out []int64) int { return capi.Ct_tensor_stride(h, dim, out) })
+}
+
+// Shape is tensor.shape (a new slice; empty for a scalar, nil for a closed tensor).
+func (t *Tensor) Shape() []int64 {
+	s, _ := t.ShapeErr()
+	return s
+}
+
+// ShapeErr is Shape with the error of a closed tensor.
+func (t *Tensor) ShapeErr() ([]int64, error) { return t.int64Array("sizes", capi.Ct_tensor_sizes) }
+
+// Strides is tensor.stride(), in elements (nil for a closed tensor).
+func (t *Tensor) Strides() []int64 {
+	s, _ := t.int64Array("strides", capi.Ct_tensor_strides)
+	return s
+}
+
+func (t *Tensor) int64Array(op string, f func(h int64, dst []int64, cap int, ndim []int32) int) ([]int64, error) {
+	h, err := t.handle(op)
+	if err != nil {
+		return nil, err
+	}
+	var res []int64
+	err = run(op, func() int {
+		dst := make([]int64, 8)
+		ndim := []int32{0}
+		st := f(h, dst, len(dst), ndim)
+		if st == capi.CT_ERR_BUFFER_SIZE && int(ndim[0]) > len(dst) { // more than 8 dims
+			dst = make([]int64, ndim[0])
+			st = f(h, dst, len(dst), ndim)
+		}
+		if st == 0 {
+			res = dst[:ndim[0]:ndim[0]]
+		}
+		return st
+	}, t)
+	return res, err
+}
+
+// SharesStorage reports whether t and o share storage (a view and its base, for instance).
+func (t *Tensor) SharesStorage(o *Tensor) (bool, error) {
+	hs, err := handles("shares_storage", t, o)
+	if err != nil {
+		return false, err
+	}
+	out := []int32{0}
+	err = run("shares_storage", func() int { return capi.Ct_tensor_shares_storage(hs[0], hs[1], out) }, t, o)
+	return out[0] != 0, err
+}
+
+// IsSame reports whether t and o are the very same tensor (Python's `t is o`).
+func (t *Tensor) IsSame(o *Tensor) (bool, error) {
+	hs, err := handles("is_same", t, o)
+	if err != nil {
+		return false, err
+	}
+	out := []int32{0}
+	err = run("is_same", func() int { return capi.Ct_tensor_is_same(hs[0], hs[1], out) }, t, o)
+	return out[0] != 0, err
+}
+
+// Repr is repr(tensor), e.g. "tensor([1., 2.])" or
+// "tensor([1, 2], device='cuda:0', dtype=torch.int32)".
+func (t *Tensor) Repr() (string, error) {
+	h, err := t.handle("repr")
+	if err != nil {
+		return "", err
+	}
+	var s string
+	err = run("repr", func() int {
+		needed := []int64{0}
+		st := capi.Ct_tensor_repr(h, nil, 0, needed) // cap 0: ask for the length
+		for try := 0; try < 4 && (st == 0 || st == capi.CT_ERR_BUFFER_SIZE); try++ {
+			capi.Ct_clear_error()
+			buf := make([]byte, needed[0]+1)
+			st = capi.Ct_tensor_repr(h, buf, int64(len(buf)), needed)
+			if st == 0 {
+				s = string(buf[:needed[0]])
+				break
+			}
+		}
+		return st
+	}, t)
+	return s, err
+}
+
+// String implements fmt.Stringer with Repr; a closed tensor prints as "tensor(<closed>)".
+func (t *Tensor) String() string {
+	s, err := t.Repr()
+	if err != nil {
+		if t.Closed() {
+			return "tensor(<closed>)"
+		}
+		return "tensor(<" + err.Error() + ">)"
+	}
+	return s
+}
+
+// ---- argument checks --------------------------------------------------------------------
+
+// checkDim rejects dims that do not fit the C int32_t (which the wrapper would truncate).
+func checkDim(op string, dims ...int) error {
+	for _, d := range dims {
+		if int(int32(d)) != d {
+			return goError(op, CodeIndex, "dimension %d out of range", d)
+		}
+	}
+	return nil
+}
+
+func dims64(op string, dims []int) ([]int64, error) {
+	if dims == nil {
+		return nil, nil
+	}
+	if err := checkDim(op, dims...); err != nil {
+		return nil, err
+	}
+	out := make([]int64, len(dims))
+	for i, d := range dims {
+		out[i] = int64(d)
+	}
+	return out, nil
+}
+
+func checkCount(op string, n int) error {
+	if int(int32(n)) != n {
+		return goError(op, CodeArgument, "too many elements (%d)", n)
+	}
+	return nil
+}

@@ -1,0 +1,243 @@
+package ctorch_test
+
+import (
+	"testing"
+
+	"ctorch.dev/ctorch"
+)
+
+func TestShapeFactories(t *testing.T) {
+	s := newScope(t)
+	dev := testDevice()
+
+	z := s.T(ctorch.Zeros([]int64{2, 3}, dev))
+	eqShape(t, z, 2, 3)
+	eqDType(t, z, ctorch.Float32) // default dtype
+	eqF64(t, z, 0, 0, 0, 0, 0, 0)
+	if z.Numel() != 6 || z.Dim() != 2 || !z.IsContiguous() {
+		t.Errorf("numel %d dim %d contiguous %v", z.Numel(), z.Dim(), z.IsContiguous())
+	}
+	if got := z.Strides(); len(got) != 2 || got[0] != 3 || got[1] != 1 {
+		t.Errorf("strides %v, want [3 1]", got)
+	}
+	if d := z.Device(); d.Type != dev.Type {
+		t.Errorf("device %v, want %v", d, dev)
+	}
+
+	o := s.T(ctorch.Ones([]int64{3}, ctorch.Int32, ctorch.WithDevice(dev)))
+	eqDType(t, o, ctorch.Int32)
+	eqI64(t, o, 1, 1, 1)
+
+	f := s.T(ctorch.Full([]int64{2, 2}, 7.5, ctorch.WithDType(ctorch.Float64), dev))
+	eqF64(t, f, 7.5, 7.5, 7.5, 7.5)
+	fi := s.T(ctorch.Full([]int64{2}, 7, ctorch.Int64, dev))
+	eqI64(t, fi, 7, 7)
+
+	e := s.T(ctorch.Empty([]int64{4, 0, 2}, ctorch.Int16, dev))
+	eqShape(t, e, 4, 0, 2)
+	eqDType(t, e, ctorch.Int16)
+	if e.Numel() != 0 {
+		t.Errorf("numel %d, want 0", e.Numel())
+	}
+
+	sc := s.T(ctorch.Zeros([]int64{}, dev)) // 0-dim
+	eqShape(t, sc)
+	if sc.Dim() != 0 || sc.Numel() != 1 {
+		t.Errorf("0-dim: dim %d numel %d", sc.Dim(), sc.Numel())
+	}
+	b := s.T(ctorch.Ones([]int64{2}, ctorch.Bool))
+	eqBool(t, b, true, true)
+}
+
+func TestRangeFactories(t *testing.T) {
+	s := newScope(t)
+	dev := testDevice()
+
+	a := s.T(ctorch.Arange(0, 1, 0.25, dev))
+	eqDType(t, a, ctorch.Float32)
+	eqF64(t, a, 0, 0.25, 0.5, 0.75)
+	a2 := s.T(ctorch.Arange(1, 2.5, 0.5, ctorch.Float64))
+	eqF64(t, a2, 1, 1.5, 2)
+	a3 := s.T(ctorch.Arange(5, 0, -2))
+	eqF64(t, a3, 5, 3, 1)
+
+	ai := s.T(ctorch.ArangeInt(0, 5, 1, dev))
+	eqDType(t, ai, ctorch.Int64)
+	eqI64(t, ai, 0, 1, 2, 3, 4)
+	ai32 := s.T(ctorch.ArangeInt(0, 7, 3, ctorch.Int32))
+	eqDType(t, ai32, ctorch.Int32)
+	eqI64(t, ai32, 0, 3, 6)
+
+	_, err := ctorch.Arange(0, 1, 0)
+	wantErr(t, err, ctorch.ErrArgument)
+	_, err = ctorch.Arange(0, 1, -1)
+	wantErr(t, err, ctorch.ErrArgument)
+
+	l := s.T(ctorch.Linspace(0, 1, 5, dev))
+	eqF64(t, l, 0, 0.25, 0.5, 0.75, 1)
+	l1 := s.T(ctorch.Linspace(3, 9, 1))
+	eqF64(t, l1, 3)
+	l0 := s.T(ctorch.Linspace(3, 9, 0))
+	eqShape(t, l0, 0)
+	_, err = ctorch.Linspace(0, 1, -1)
+	wantErr(t, err, ctorch.ErrArgument)
+
+	eye := s.T(ctorch.Eye(3, dev))
+	eqShape(t, eye, 3, 3)
+	eqF64(t, eye, 1, 0, 0, 0, 1, 0, 0, 0, 1)
+	eye23 := s.T(ctorch.EyeNM(2, 3, ctorch.Int64))
+	eqShape(t, eye23, 2, 3)
+	eqI64(t, eye23, 1, 0, 0, 0, 1, 0)
+}
+
+func TestFromSliceEveryElementType(t *testing.T) {
+	s := newScope(t)
+	dev := testDevice()
+
+	f32 := s.T(ctorch.FromSlice([]float32{1.5, -2, 3}, nil, dev))
+	eqDType(t, f32, ctorch.Float32)
+	eqShape(t, f32, 3)
+	if v, err := f32.Float32s(); err != nil || v[0] != 1.5 || v[1] != -2 || v[2] != 3 {
+		t.Errorf("Float32s %v %v", v, err)
+	}
+	f64 := s.T(ctorch.FromSlice([]float64{0.1, 0.2, 0.3, 0.4}, []int64{2, 2}, dev))
+	eqDType(t, f64, ctorch.Float64)
+	eqShape(t, f64, 2, 2)
+	eqF64(t, f64, 0.1, 0.2, 0.3, 0.4) // exact round trip of float64
+
+	i64 := s.T(ctorch.FromSlice([]int64{-1 << 40, 2, 1<<62 + 1}, nil, dev))
+	eqDType(t, i64, ctorch.Int64)
+	eqI64(t, i64, -1<<40, 2, 1<<62+1)
+
+	i32 := s.T(ctorch.FromSlice([]int32{-7, 1 << 30}, nil, dev))
+	eqDType(t, i32, ctorch.Int32)
+	if v, err := i32.Int32s(); err != nil || v[0] != -7 || v[1] != 1<<30 {
+		t.Errorf("Int32s %v %v", v, err)
+	}
+	i16 := s.T(ctorch.FromSlice([]int16{-300, 300}, nil, dev))
+	eqDType(t, i16, ctorch.Int16)
+	if v, err := i16.Int16s(); err != nil || v[0] != -300 || v[1] != 300 {
+		t.Errorf("Int16s %v %v", v, err)
+	}
+	i8 := s.T(ctorch.FromSlice([]int8{-128, 127}, nil, dev))
+	eqDType(t, i8, ctorch.Int8)
+	if v, err := i8.Int8s(); err != nil || v[0] != -128 || v[1] != 127 {
+		t.Errorf("Int8s %v %v", v, err)
+	}
+	u8 := s.T(ctorch.FromSlice([]uint8{0, 255, 7}, nil, dev))
+	eqDType(t, u8, ctorch.Uint8)
+	if v, err := u8.Uint8s(); err != nil || v[1] != 255 || v[2] != 7 {
+		t.Errorf("Uint8s %v %v", v, err)
+	}
+	b := s.T(ctorch.FromSlice([]bool{true, false, true}, nil, dev))
+	eqDType(t, b, ctorch.Bool)
+	eqBool(t, b, true, false, true)
+	c64 := s.T(ctorch.FromSlice([]complex64{1 + 2i, -3i}, nil, dev))
+	eqDType(t, c64, ctorch.Complex64)
+	if v, err := c64.Complex64s(); err != nil || v[0] != 1+2i || v[1] != -3i {
+		t.Errorf("Complex64s %v %v", v, err)
+	}
+	c128 := s.T(ctorch.FromSlice([]complex128{0.5 - 0.25i}, []int64{1, 1}, dev))
+	eqDType(t, c128, ctorch.Complex128)
+	if v, err := c128.Complex128s(); err != nil || v[0] != 0.5-0.25i {
+		t.Errorf("Complex128s %v %v", v, err)
+	}
+
+	// A DType option converts, as torch.tensor(data, dtype=...) does.
+	conv := s.T(ctorch.FromSlice([]float64{1.9, -1.9, 2.5}, nil, ctorch.Int32, dev))
+	eqDType(t, conv, ctorch.Int32)
+	eqI64(t, conv, 1, -1, 2) // truncation toward zero
+	// Scalars (0-dim).
+	sc := s.T(ctorch.Scalar(2.5, dev))
+	eqShape(t, sc)
+	eqDType(t, sc, ctorch.Float64)
+	if v, err := sc.Item(); err != nil || v != 2.5 {
+		t.Errorf("Item %v %v", v, err)
+	}
+	// Empty data.
+	em := s.T(ctorch.FromSlice([]float32{}, nil))
+	eqShape(t, em, 0)
+	// Wrong number of elements for the shape.
+	_, err := ctorch.FromSlice([]float32{1, 2, 3}, []int64{2, 2})
+	wantErr(t, err, ctorch.ErrBufferSize)
+}
+
+func TestHalfTypesThroughBytes(t *testing.T) {
+	s := newScope(t)
+	// float16: 1.0 = 0x3C00, -2.0 = 0xC000 (little endian)
+	h := s.T(ctorch.FromBytes([]byte{0x00, 0x3C, 0x00, 0xC0}, []int64{2}, ctorch.Float16))
+	eqDType(t, h, ctorch.Float16)
+	eqF64(t, h, 1, -2)
+	raw, err := h.Bytes()
+	noErr(t, err)
+	if string(raw) != string([]byte{0x00, 0x3C, 0x00, 0xC0}) {
+		t.Errorf("Bytes % x", raw)
+	}
+	// bfloat16: 1.0 = 0x3F80, 0.5 = 0x3F00
+	bf := s.T(ctorch.FromBytes([]byte{0x80, 0x3F, 0x00, 0x3F}, nil, ctorch.BFloat16))
+	eqShape(t, bf, 2) // nil shape: 1-D of len(data)/itemsize elements
+	eqF64(t, bf, 1, 0.5)
+	// Converting on the way in, and float16 arithmetic stays float16.
+	h32 := s.T(ctorch.FromBytes([]byte{0x00, 0x3C, 0x00, 0xC0}, []int64{2, 1}, ctorch.Float16, ctorch.Float32))
+	eqDType(t, h32, ctorch.Float32)
+	eqShape(t, h32, 2, 1)
+	eqF64(t, h32, 1, -2)
+	_, err = ctorch.FromBytes([]byte{1, 2, 3}, nil, ctorch.Float16)
+	wantErr(t, err, ctorch.ErrBufferSize)
+	_, err = ctorch.FromBytes([]byte{1, 2, 3}, []int64{2}, ctorch.Float16)
+	wantErr(t, err, ctorch.ErrBufferSize)
+}
+
+func TestLikeAndNewFactories(t *testing.T) {
+	s := newScope(t)
+	dev := testDevice()
+	src := s.T(ctorch.FromSlice([]int32{1, 2, 3, 4, 5, 6}, []int64{2, 3}, dev))
+
+	el := s.T(ctorch.EmptyLike(src))
+	eqShape(t, el, 2, 3)
+	eqDType(t, el, ctorch.Int32)
+	zl := s.T(ctorch.ZerosLike(src))
+	eqShape(t, zl, 2, 3)
+	eqDType(t, zl, ctorch.Int32)
+	eqI64(t, zl, 0, 0, 0, 0, 0, 0)
+	ol := s.T(ctorch.OnesLike(src, ctorch.Float64)) // dtype override
+	eqDType(t, ol, ctorch.Float64)
+	eqF64(t, ol, 1, 1, 1, 1, 1, 1)
+	fl := s.T(ctorch.FullLike(src, 9))
+	eqI64(t, fl, 9, 9, 9, 9, 9, 9)
+	olc := s.T(ctorch.OnesLike(src, ctorch.CPU)) // device override
+	if olc.Device() != ctorch.CPU {
+		t.Errorf("OnesLike(..., CPU) on %v", olc.Device())
+	}
+	for _, x := range []*ctorch.Tensor{el, zl, ol, fl} {
+		if x.Device() != src.Device() {
+			t.Errorf("*_like on %v, source on %v", x.Device(), src.Device())
+		}
+	}
+
+	nz := s.T(src.NewZeros([]int64{4}))
+	eqShape(t, nz, 4)
+	eqDType(t, nz, ctorch.Int32)
+	eqI64(t, nz, 0, 0, 0, 0)
+	no := s.T(src.NewOnes([]int64{1, 2}, ctorch.Float32))
+	eqShape(t, no, 1, 2)
+	eqDType(t, no, ctorch.Float32)
+	eqF64(t, no, 1, 1)
+	ne := s.T(src.NewEmpty([]int64{3, 3}))
+	eqShape(t, ne, 3, 3)
+	eqDType(t, ne, ctorch.Int32)
+	nf := s.T(src.NewFull([]int64{2}, -4))
+	eqI64(t, nf, -4, -4)
+	nt := s.T(ctorch.NewTensorFrom(src, []float64{1.5, 2.5, -3.5}, nil)) // converted to int32
+	eqDType(t, nt, ctorch.Int32)
+	eqI64(t, nt, 1, 2, -3)
+	nt2 := s.T(ctorch.NewTensorFrom(src, []int8{1, 2, 3, 4}, []int64{2, 2}, ctorch.Float64))
+	eqDType(t, nt2, ctorch.Float64)
+	eqShape(t, nt2, 2, 2)
+	eqF64(t, nt2, 1, 2, 3, 4)
+	for _, x := range []*ctorch.Tensor{nz, no, ne, nf, nt, nt2} {
+		if x.Device() != src.Device() {
+			t.Errorf("new_* on %v, source on %v", x.Device(), src.Device())
+		}
+	}
+}

@@ -1,0 +1,199 @@
+// Tests of the Go binding (package ctorch.dev/ctorch). tools/go_test.sh copies these files
+// into the root directory of the assembled module, so they build as package ctorch_test of it.
+package ctorch_test
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+
+	"ctorch.dev/ctorch"
+	"ctorch.dev/ctorch/cuda"
+)
+
+// testDevice is the seed's device-agnostic choice: "cuda" if available else "cpu".
+func testDevice() ctorch.Device {
+	if cuda.IsAvailable() {
+		return ctorch.CUDA
+	}
+	return ctorch.CPU
+}
+
+// scope tracks the tensors a test creates, closes them at the end and then checks that the
+// live tensor count is back to its value at the start of the test.
+type scope struct {
+	t  *testing.T
+	ts []*ctorch.Tensor
+}
+
+func newScope(t *testing.T) *scope {
+	t.Helper()
+	start := liveCount(t)
+	s := &scope{t: t}
+	t.Cleanup(func() {
+		if n := liveCount(t); n != start {
+			t.Errorf("live tensor count is %d at the end of the test, want %d (its value at the start)", n, start)
+		}
+	})
+	t.Cleanup(func() { // runs first (cleanups are LIFO)
+		for _, x := range s.ts {
+			if err := x.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		}
+	})
+	return s
+}
+
+// T takes the (tensor, error) result of a ctorch call: fails the test on error, else keeps the
+// tensor for closing at the end.
+func (s *scope) T(x *ctorch.Tensor, err error) *ctorch.Tensor {
+	s.t.Helper()
+	if err != nil {
+		s.t.Fatalf("unexpected error: %v", err)
+	}
+	s.ts = append(s.ts, x)
+	return x
+}
+
+// E takes the (tensor, error) result of a call expected to fail and returns the error; a
+// tensor returned anyway is closed at the end of the test.
+func (s *scope) E(x *ctorch.Tensor, err error) error {
+	s.ts = append(s.ts, x)
+	return err
+}
+
+// keep registers a tensor that came with an error checked elsewhere.
+func (s *scope) keep(x ...*ctorch.Tensor) {
+	s.ts = append(s.ts, x...)
+}
+
+func liveCount(t *testing.T) int64 {
+	t.Helper()
+	n, err := ctorch.LiveTensorCount()
+	if err != nil {
+		t.Fatalf("LiveTensorCount: %v", err)
+	}
+	return n
+}
+
+func noErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+}
+
+// wantErr checks that err is a *ctorch.Error matching sentinel, with its name and a message.
+func wantErr(t *testing.T, err error, sentinel error) *ctorch.Error {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("got no error, want %v", sentinel)
+	}
+	if !errors.Is(err, sentinel) {
+		t.Fatalf("got %v, want an error matching %v", err, sentinel)
+	}
+	var e *ctorch.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%v is not a *ctorch.Error", err)
+	}
+	if e.Name != sentinel.(*ctorch.Error).Name {
+		t.Errorf("error name %q, want %q", e.Name, sentinel.(*ctorch.Error).Name)
+	}
+	if e.Message == "" {
+		t.Errorf("error %v has no message", err)
+	}
+	return e
+}
+
+func eqShape(t *testing.T, x *ctorch.Tensor, want ...int64) {
+	t.Helper()
+	got := x.Shape()
+	if want == nil {
+		want = []int64{}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("shape %v, want %v", got, want)
+	}
+}
+
+func eqDType(t *testing.T, x *ctorch.Tensor, want ctorch.DType) {
+	t.Helper()
+	if got := x.DType(); got != want {
+		t.Errorf("dtype %v, want %v", got, want)
+	}
+}
+
+func eqF64(t *testing.T, x *ctorch.Tensor, want ...float64) {
+	t.Helper()
+	got, err := x.Float64s()
+	noErr(t, err)
+	if len(got) != len(want) {
+		t.Fatalf("values %v, want %v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+			t.Fatalf("values %v, want %v", got, want)
+		}
+	}
+}
+
+func nearF64(t *testing.T, x *ctorch.Tensor, tol float64, want ...float64) {
+	t.Helper()
+	got, err := x.Float64s()
+	noErr(t, err)
+	if len(got) != len(want) {
+		t.Fatalf("values %v, want %v", got, want)
+	}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > tol {
+			t.Fatalf("values %v, want %v (tolerance %g)", got, want, tol)
+		}
+	}
+}
+
+func eqI64(t *testing.T, x *ctorch.Tensor, want ...int64) {
+	t.Helper()
+	got, err := x.Int64s()
+	noErr(t, err)
+	if want == nil {
+		want = []int64{}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("values %v, want %v", got, want)
+	}
+}
+
+func eqBool(t *testing.T, x *ctorch.Tensor, want ...bool) {
+	t.Helper()
+	got, err := x.Bools()
+	noErr(t, err)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("values %v, want %v", got, want)
+	}
+}
+
+func eqRepr(t *testing.T, x *ctorch.Tensor, want string) {
+	t.Helper()
+	got, err := x.Repr()
+	noErr(t, err)
+	if got != want {
+		t.Errorf("repr %q, want %q", got, want)
+	}
+}
+
+// waitForLiveCount runs the garbage collector until the live count is at most want.
+func waitForLiveCount(t *testing.T, want int64, timeout time.Duration) int64 {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	n := liveCount(t)
+	for n > want && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		n = liveCount(t)
+	}
+	return n
+}

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Runs `go test` on the ctorch Go module (an sh_test driver; runs in the runfiles root).
+# usage: go_test.sh <ctorch_go_module.tar> <libctorch.so> <*_test.go files...>
+# The module is unpacked into $TEST_TMPDIR, the test files are copied into its root directory
+# (so they may also import ctorch.dev/ctorch/internal/capi), and libctorch.so is linked from
+# the runfiles. Extra `go test` flags: GO_TEST_ARGS (e.g. --test_env=GO_TEST_ARGS=-run=TestX).
+set -eu
+RF="$PWD"
+tarball="$RF/$1"; lib="$RF/$2"; shift 2
+T="${TEST_TMPDIR:-$(mktemp -d)}"
+W="$T/gomod"; rm -rf "$W"; mkdir -p "$W"
+tar -C "$W" -xf "$tarball"
+M="$W/ctorch"; chmod -R u+w "$M"
+for f in "$@"; do cp -L "$RF/$f" "$M/"; done
+LIBDIR="$T/lib"; mkdir -p "$LIBDIR"; ln -sf "$(readlink -f "$lib")" "$LIBDIR/libctorch.so"
+export CGO_ENABLED=1
+export CGO_LDFLAGS="-L$LIBDIR -Wl,-rpath,$LIBDIR"
+export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local
+export GOCACHE="${GOCACHE_DIR:-$T/gocache}" GOPATH="$T/gopath" HOME="$T"
+cd "$M"
+# shellcheck disable=SC2086
+exec go test -count=1 -v ${GO_TEST_ARGS:-} ./...
