@@ -24,6 +24,9 @@ import org.ctorch.swig.ctorch;
  * that is a second reference to the very same tensor ({@link #isSame(Tensor)} is true),
  * closed independently. In-place operations (names ending in {@code _}) return {@code this}.
  *
+ * <p>A {@link TensorScope} closes every tensor created on its thread while it is open, for
+ * code with many temporaries.
+ *
  * <p><b>Views</b> ({@link #view}, {@link #transpose}, {@link #select}, ...) share storage with
  * their base, as in PyTorch: writing through one is seen through the other; the storage lives
  * as long as any tensor using it is open.
@@ -78,6 +81,13 @@ public final class Tensor implements AutoCloseable {
 
   /** Takes ownership of a [new reference] handle; on failure the handle is released. */
   static Tensor wrap(long handle) {
+    Tensor t = wrapUnscoped(handle);
+    TensorScope.register(t);
+    return t;
+  }
+
+  /** wrap() for the binding's own short-lived temporaries: no TensorScope takes them. */
+  private static Tensor wrapUnscoped(long handle) {
     try {
       return new Tensor(handle);
     } catch (Throwable e) {
@@ -960,7 +970,10 @@ public final class Tensor implements AutoCloseable {
 
   /** The elements converted to {@code dtype}, on the CPU, in a (scratch) native-order buffer. */
   private ByteBuffer hostCopy(DType dtype) {
-    try (Tensor c = to(Device.CPU, dtype)) {
+    long[] out = {0};
+    run(() -> ctorch.ct_tensor_to(handle(), DeviceType.CPU.code(), -1, dtypeCode(dtype), 0, 0,
+        out));
+    try (Tensor c = wrapUnscoped(out[0])) {
       long n = c.nbytes();
       ByteBuffer buf = Native.hostBuffer(n);
       c.run(() -> ctorch.ct_tensor_copy_to_buffer(c.handle(), buf, n));

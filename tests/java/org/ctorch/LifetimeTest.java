@@ -2,6 +2,7 @@ package org.ctorch;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.lang.ref.WeakReference;
@@ -160,6 +161,68 @@ public class LifetimeTest extends CtorchTestCase {
       System.gc();
       Thread.sleep(20);
     }
+    assertEquals(base, Torch.liveTensorCount());
+  }
+
+  @Test
+  public void scopeClosesEverythingCreatedInside() {
+    long base = Torch.liveTensorCount();
+    Tensor kept;
+    Tensor x;
+    try (TensorScope scope = TensorScope.open()) {
+      assertTrue(TensorScope.current() == scope);
+      x = Tensor.ones(2, 3);
+      Tensor y = x.mul(2).add(1).sum(1); // three temporaries, all in the scope
+      assertEquals(4, scope.size());
+      assertEquals(base + 4, Torch.liveTensorCount());
+      kept = scope.detach(y);
+      assertEquals(3, scope.size());
+    }
+    assertTrue(TensorScope.current() == null);
+    assertTrue(x.isClosed());
+    assertFalse(kept.isClosed());
+    assertEquals(base + 1, Torch.liveTensorCount());
+    assertValues(kept, 9, 9);
+    kept.close();
+    assertEquals(base, Torch.liveTensorCount());
+  }
+
+  @Test
+  public void nestedScopes() {
+    long base = Torch.liveTensorCount();
+    Tensor outside = Tensor.zeros(1);
+    try (TensorScope outer = TensorScope.open()) {
+      Tensor a = Tensor.ones(1);
+      Tensor fromInner;
+      try (TensorScope inner = TensorScope.open()) {
+        Tensor b = a.add(1);
+        fromInner = inner.detach(b.mul(3)); // moves to the outer scope
+        assertThrows(IllegalStateException.class, outer::close); // inner first
+        inner.attach(outside);
+        assertThrows(IllegalArgumentException.class, () -> inner.detach(a));
+      }
+      assertTrue(outside.isClosed()); // attached to the inner scope
+      assertFalse(fromInner.isClosed());
+      assertFalse(a.isClosed());
+      assertValues(fromInner, 6);
+      assertEquals(2, outer.size());
+    }
+    assertEquals(base, Torch.liveTensorCount());
+  }
+
+  @Test
+  public void scopeIsPerThread() throws Exception {
+    long base = Torch.liveTensorCount();
+    Tensor[] other = new Tensor[1];
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor.ones(1);
+      Thread t = new Thread(() -> other[0] = Tensor.ones(1)); // no scope on that thread
+      t.start();
+      t.join();
+      assertEquals(1, scope.size());
+    }
+    assertFalse(other[0].isClosed());
+    other[0].close();
     assertEquals(base, Torch.liveTensorCount());
   }
 }
