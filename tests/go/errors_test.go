@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ctorch.dev/ctorch"
+	"ctorch.dev/ctorch/cuda"
 )
 
 func TestErrorValues(t *testing.T) {
@@ -68,9 +69,6 @@ func TestErrorValues(t *testing.T) {
 	wantErr(t, err, ctorch.ErrDType)
 	_, err = bl.Neg()
 	wantErr(t, err, ctorch.ErrDType)
-	// PyTorch's sub_check also refuses a bool tensor with a scalar: 1 - mask, mask - 1
-	wantErr(t, s.E(bl.RSubInt(1)), ctorch.ErrDType)
-	wantErr(t, s.E(bl.SubScalar(1)), ctorch.ErrDType)
 
 	// shape errors
 	_, err = a.View(2, 2)
@@ -97,6 +95,35 @@ func TestErrorValues(t *testing.T) {
 	}
 }
 
+// TestBoolSubtractionIsRefused: PyTorch's sub_check refuses a bool operand on either side,
+// whatever the other one is: `1 - mask`, `mask - 1`, `mask - 1.0`, `mask - int_tensor` all raise
+// "Subtraction, the `-` operator, with a bool tensor is not supported" (checked against torch).
+func TestBoolSubtractionIsRefused(t *testing.T) {
+	s := newScope(t)
+	dev := testDevice()
+	mask := s.T(ctorch.FromSlice([]bool{true, false}, nil, dev))
+	ints := s.T(ctorch.FromSlice([]int64{1, 1}, nil, dev))
+	cases := []struct {
+		expr string
+		err  error
+	}{
+		{"mask - mask", s.E(mask.Sub(mask))},
+		{"1 - mask", s.E(mask.RSubInt(1))},
+		{"mask - 1", s.E(mask.SubInt(1))},
+		{"mask - 1.0", s.E(mask.SubScalar(1))},
+		{"1.0 - mask", s.E(mask.RSubScalar(1))},
+		{"mask - ints", s.E(mask.Sub(ints))},
+		{"ints - mask", s.E(ints.Sub(mask))},
+		{"mask.sub_(1)", mask.SubIntInPlace(1)},
+	}
+	for _, c := range cases {
+		if !errors.Is(c.err, ctorch.ErrDType) {
+			t.Errorf("%s: got %v, want an error matching %v", c.expr, c.err, ctorch.ErrDType)
+		}
+	}
+	eqBool(t, mask, true, false)
+}
+
 func TestDeviceErrors(t *testing.T) {
 	s := newScope(t)
 	x := s.T(ctorch.FromSlice([]float32{1, 2}, nil))
@@ -105,14 +132,19 @@ func TestDeviceErrors(t *testing.T) {
 		t.Fatal("moving to cuda:1048576 succeeded")
 	}
 	var e *ctorch.Error
-	if !errors.As(err, &e) || (e.Code != ctorch.CodeCUDAUnavailable && e.Code != ctorch.CodeIndex && e.Code != ctorch.CodeDevice) {
+	if !errors.As(err, &e) || (e.Code != ctorch.CodeCUDAUnavailable && e.Code != ctorch.CodeIndex &&
+		e.Code != ctorch.CodeDevice && e.Code != ctorch.CodeNotSupported) {
 		t.Errorf("To(cuda:1048576): %v", err)
 	}
-	if !testDevice().IsCUDA() {
+	if !cudaTensors() {
+		want := ctorch.ErrCUDAUnavailable // no GPU
+		if cuda.IsAvailable() {
+			want = ctorch.ErrNotSupported // a GPU, but a library without CUDA tensors
+		}
 		_, err = x.CUDA()
-		wantErr(t, err, ctorch.ErrCUDAUnavailable)
+		wantErr(t, err, want)
 		_, err = ctorch.Zeros([]int64{2}, ctorch.CUDA)
-		wantErr(t, err, ctorch.ErrCUDAUnavailable)
+		wantErr(t, err, want)
 		return
 	}
 	// With a GPU: different devices do not mix, except 0-dim CPU tensors.

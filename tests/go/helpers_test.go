@@ -4,9 +4,12 @@ package ctorch_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"reflect"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,12 +17,42 @@ import (
 	"ctorch.dev/ctorch/cuda"
 )
 
-// testDevice is the seed's device-agnostic choice: "cuda" if available else "cpu".
+// testDevice is the seed's device-agnostic choice: "cuda" if available else "cpu". A library
+// that enumerates GPUs but cannot put tensors on them yet (ctorch 0.1 answers
+// CT_ERR_NOT_SUPPORTED) counts as "not available" here, so the suite also runs on a GPU host.
 func testDevice() ctorch.Device {
-	if cuda.IsAvailable() {
-		return ctorch.CUDA
+	devOnce.Do(func() {
+		dev = ctorch.CPU
+		if !cuda.IsAvailable() {
+			return
+		}
+		probe, err := ctorch.Zeros([]int64{1}, ctorch.CUDA)
+		if err != nil {
+			devNote = err.Error()
+			return
+		}
+		probe.Close()
+		dev = ctorch.CUDA
+	})
+	return dev
+}
+
+// cudaTensors reports whether CUDA tensors can be made (a GPU and a library that supports them).
+func cudaTensors() bool { return testDevice().IsCUDA() }
+
+var (
+	devOnce sync.Once
+	dev     ctorch.Device
+	devNote string
+)
+
+func TestMain(m *testing.M) {
+	d := testDevice()
+	fmt.Printf("test device: %v (cuda available: %v, %d devices)\n", d, cuda.IsAvailable(), cuda.DeviceCount())
+	if devNote != "" {
+		fmt.Printf("  no CUDA tensors (testing on the CPU): %s\n", devNote)
 	}
-	return ctorch.CPU
+	os.Exit(m.Run())
 }
 
 // scope tracks the tensors a test creates, closes them at the end and then checks that the

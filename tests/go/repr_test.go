@@ -24,7 +24,7 @@ func TestReprStrings(t *testing.T) {
 	if got := fmt.Sprintf("%v|%s", x, x); got != "tensor([-1.0000,  0.5000])|tensor([-1.0000,  0.5000])" {
 		t.Errorf("fmt.Sprintf = %q", got)
 	}
-	if testDevice().IsCUDA() {
+	if cudaTensors() {
 		g := s.T(s.T(ctorch.FromSlice([]int32{1, 2}, nil)).CUDA())
 		eqRepr(t, g, "tensor([1, 2], device='cuda:0', dtype=torch.int32)")
 	}

@@ -13,7 +13,7 @@ import (
 // device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
 func TestSeedPickDevice(t *testing.T) {
 	name := "cpu"
-	if cuda.IsAvailable() {
+	if cudaTensors() {
 		name = "cuda:0"
 	}
 	dev, err := ctorch.ParseDevice(name)
