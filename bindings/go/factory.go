@@ -184,8 +184,8 @@ func fromBuffer(op string, b []byte, shape []int64, src DType, o options) (*Tens
 
 // ---- *_like and new_* -------------------------------------------------------------------
 
-// likeOpts applies the options of a *Like / New* call: the DType goes to the C call, a Device
-// (other than the tensor's) moves the result there.
+// moveIfAsked finishes a *Like / New* call: the DType option went to the C call; a Device
+// option moves the result there (r.To(device); no copy when it is already there).
 func (t *Tensor) moveIfAsked(r *Tensor, err error, o options) (*Tensor, error) {
 	if err != nil || !o.deviceSet {
 		return r, err
