@@ -173,6 +173,19 @@ public class FactoryTest extends CtorchTestCase {
       assertEquals(new Complex(1.5, -2.0), z.itemComplex());
       assertEquals(1.5, z.item(), 0); // item() of a complex tensor is the real part
     }
+    ByteBuffer c2 = ByteBuffer.allocate(32).order(ByteOrder.nativeOrder());
+    c2.putDouble(0.25).putDouble(3).putDouble(-1).putDouble(-0.5);
+    try (Tensor z = Tensor.fromBytes(c2.array(), DType.COMPLEX128);
+        Tensor second = z.select(0, 1);
+        Tensor real = Tensor.fromArray(new double[] {4.5});
+        Tensor asComplex = real.to(DType.COMPLEX128)) {
+      assertSame(DType.COMPLEX128, z.dtype());
+      assertShape(z, 2);
+      assertEquals(new Complex(-1, -0.5), second.itemComplex());
+      assertArrayEquals(c2.array(), z.toByteArray());
+      assertEquals(new Complex(4.5, 0), real.itemComplex()); // a real tensor: imag 0
+      assertEquals(new Complex(4.5, 0), asComplex.itemComplex());
+    }
   }
 
   @Test
