@@ -233,7 +233,8 @@ CT_API ct_status ct_tensor_retain(ct_tensor t);
  *  Releasing NULL is CT_ERR_INVALID_HANDLE (not a crash), as is releasing twice. */
 CT_API ct_status ct_tensor_release(ct_tensor t);
 
-/** Number of live tensor handles in this process (for leak checks in tests). Out: *out. */
+/** Number of live tensor handles in this process (for leak checks in tests): handles, not
+ *  references, so ct_tensor_retain does not change it. Out: *out. */
 CT_API ct_status ct_live_tensor_count(int64_t* out);
 
 /** Out: *out = number of dimensions (0 for a scalar tensor). */
@@ -414,7 +415,7 @@ enum {
 typedef int32_t ct_binary_op;
 enum {
   CT_ADD = 0,
-  CT_SUB = 1,          /* not for bool                                                  */
+  CT_SUB = 1,          /* not with a bool operand (PyTorch: use logical_not / logical_xor) */
   CT_MUL = 2,
   CT_DIV = 3,          /* true division: integers promote to float32                    */
   CT_POW = 4,

@@ -13,6 +13,11 @@
 %}
 
 #define CT_API
+#if defined(SWIGGO)
+/* int64_t is `long` on LP64 Linux; tell SWIG so the Go wrapper's casts match. (Java and C#
+ * keep SWIG's default `long long` view, which maps to their 64-bit integer types.) */
+#define SWIGWORDSIZE64
+#endif
 %include <stdint.i>
 %include <typemaps.i>
 

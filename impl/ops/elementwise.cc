@@ -293,9 +293,12 @@ BinaryPlan binary_plan(ct_binary_op op, const Tensor& a, const Tensor& b) {
   }
   switch (op) {
     case CT_SUB:
-      CT_CHECK(common != DType::Bool, CT_ERR_DTYPE,
+      CT_CHECK(a->dtype != DType::Bool || b->dtype != DType::Bool, CT_ERR_DTYPE,
                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
                "`^` or `logical_xor()` operator instead.");
+      CT_CHECK(a->dtype != DType::Bool && b->dtype != DType::Bool, CT_ERR_DTYPE,
+               "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+               "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
       break;
     case CT_DIV:
       if (is_integral(common, true)) common = kDefaultFloat;

@@ -525,6 +525,8 @@ static void test_elementwise_and_promotion(void) {
   rel(r);
   FAILS(ct_binary(CT_SUB, t, f, &r), CT_ERR_DTYPE, "Subtraction, the `-` operator, with two bool tensors");
   FAILS(ct_unary(CT_NEG, t, &r), CT_ERR_DTYPE, "Negation, the `-` operator, on a bool tensor");
+  FAILS(ct_binary_scalar_i(CT_SUB, t, 1, 0, &r), CT_ERR_DTYPE, "with a bool tensor is not supported");
+  FAILS(ct_binary_scalar_f(CT_SUB, t, 1.0, 1, &r), CT_ERR_DTYPE, "with a bool tensor is not supported");
   /* bool tensor + 1.5 -> float32; bool + int -> int64 */
   OK(ct_binary_scalar_f(CT_ADD, t, 1.5, 0, &r));
   EXPECT_DTYPE(r, CT_FLOAT32);
