@@ -15,6 +15,8 @@
  *  3. Errors: on failure a function returns a non-zero code (grouped by range, section 2) and
  *     stores a message in thread-local storage, readable with ct_last_error_message() right
  *     after the call on the same thread. Out-parameters are left untouched on failure.
+ *     The one exception: functions that write a string into a caller buffer still set
+ *     *needed when they fail with CT_ERR_BUFFER_SIZE, so the caller can size the buffer.
  *     A binding whose threads may change between two native calls (Go) reads the message
  *     within the same locked thread (see docs/abi.md, "Reading the error message").
  *  4. Ownership: every out-parameter is marked either [new reference] (the caller owns it and
