@@ -166,64 +166,6 @@ namespace Ctorch.Tests
     }
 
     [TestFixture]
-    public class GcSafetyNetTests : TestBase
-    {
-        protected override bool UseScope => false;
-
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private static void Churn(int n)
-        {
-            for (int i = 0; i < n; i++)
-            {
-                Tensor t = Tensor.Zeros(4);
-                Tensor u = t + 1L;
-                if (i % 3 == 0) t.Dispose();     // some closed explicitly, the rest left to the GC
-                if (i % 2 == 0) u.Dispose();
-            }
-        }
-
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private static void HoldThenDrop(long start)
-        {
-            var held = new List<Tensor>();
-            for (int i = 0; i < 1000; i++) held.Add(Tensor.Ones(2));
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-            // Reachable tensors are never released by the GC.
-            Assert.GreaterOrEqual(Torch.LiveTensorCount, start + 1000);
-            foreach (Tensor t in held) Assert.IsFalse(t.IsDisposed);
-            held.Clear();
-        }
-
-        private static long WaitForCount(long target)
-        {
-            long n = Torch.LiveTensorCount;
-            for (int i = 0; i < 100 && n > target; i++)
-            {
-                GC.Collect();
-                GC.WaitForPendingFinalizers();
-                n = Torch.LiveTensorCount;
-                if (n > target) Thread.Sleep(20);
-            }
-            return n;
-        }
-
-        [Test]
-        public void TenThousandTensorsWithoutDisposeAreReleasedByTheGC()
-        {
-            Churn(5000);   // 10,000 tensors, about half never disposed
-            Assert.AreEqual(StartCount, WaitForCount(StartCount));
-        }
-
-        [Test]
-        public void ReachableTensorsStayAliveUntilDropped()
-        {
-            HoldThenDrop(StartCount);
-            Assert.AreEqual(StartCount, WaitForCount(StartCount));
-        }
-    }
-
-    [TestFixture]
     public class ThreadTests : TestBase
     {
         [Test]
