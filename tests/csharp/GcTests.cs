@@ -12,7 +12,7 @@ namespace Ctorch.Tests
     /// The finalizer of TensorHandle releases tensors that were never disposed. These tests run
     /// in their own process (//tests/csharp:csharp_gc_test, category "gc"): Mono's GC scans
     /// stacks and registers conservatively, and now and then (seen about one run in ten under
-    /// CPU load, always the tensor that was live when the first nursery collection struck) one
+    /// CPU load; each time we looked, the tensor in use when the first nursery collection ran) one
     /// dropped TensorHandle stays reachable from such a root for the rest of the process. So
     /// the count must come back to at most Residue above its start here, and a late release of
     /// that one tensor cannot disturb the exact leak checks of the other fixtures.
