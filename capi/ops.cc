@@ -1,6 +1,6 @@
 // Sections 8-12 of ctorch.h: views, elementwise ops, reductions, joining, threads.
 #include "capi/api.h"
-#include "impl/ops/cpu/parallel.h"
+#include "impl/ops/cpu/threads.h"
 #include "impl/ops/ops.h"
 
 using namespace ct;

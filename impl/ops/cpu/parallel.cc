@@ -1,4 +1,4 @@
-#include "impl/ops/cpu/parallel.h"
+#include "impl/ops/cpu/threads.h"
 
 #include <atomic>
 #include <cstdlib>

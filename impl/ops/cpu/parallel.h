@@ -8,10 +8,9 @@
 
 #include <omp.h>
 
-namespace ct::cpu {
+#include "impl/ops/cpu/threads.h"
 
-int num_threads();
-void set_num_threads(int n);
+namespace ct::cpu {
 
 // Elements below which a loop runs on the calling thread (PyTorch's GRAIN_SIZE).
 constexpr int64_t kGrainSize = 32768;
