@@ -41,6 +41,26 @@ Device device_arg(ct_device_type type, int32_t index);  // parsed and resolved
 // Writes s + NUL into buf when it fits; *needed (optional) gets s's length.
 void write_string(const std::string& s, void* buf, int64_t cap, int64_t* needed);
 
+// Checks the out pointer first (so a NULL out fails before any work), runs f, and stores the
+// result as a new handle.
+template <typename F>
+void produce(ct_tensor* out, F f) {
+  need(out, "out");
+  Tensor t = f();
+  *out = new_handle(std::move(t));
+}
+
+// Stores r in *out: when r is the tensor behind handle h itself (to() / contiguous() with
+// nothing to do), *out is h with one more reference, as PyTorch returns `self`.
+inline void same_or_new(ct_tensor h, const Tensor& x, Tensor r, ct_tensor* out) {
+  if (r.get() == x.get()) {
+    retain(h);
+    *out = h;
+  } else {
+    *out = new_handle(std::move(r));
+  }
+}
+
 }  // namespace ct::capi
 
 #define CT_API_BEGIN try {

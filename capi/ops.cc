@@ -7,12 +7,6 @@ using namespace ct;
 using namespace ct::capi;
 
 namespace {
-template <typename F>
-void produce(ct_tensor* out, F f) {
-  need(out, "out");
-  Tensor t = f();
-  *out = new_handle(std::move(t));
-}
 Tensor scalar_f(double s) { return wrapped_scalar_double(s); }
 Tensor scalar_i(int64_t s) { return wrapped_scalar_int(s); }
 }  // namespace
@@ -97,13 +91,7 @@ CT_API ct_status ct_contiguous(ct_tensor t, ct_tensor* out) {
   CT_API_BEGIN
   need(out, "out");
   Tensor x = get(t);
-  Tensor r = ops::contiguous(x);
-  if (r.get() == x.get()) {
-    retain(t);
-    *out = t;
-  } else {
-    *out = new_handle(std::move(r));
-  }
+  same_or_new(t, x, ops::contiguous(x), out);
   CT_API_END
 }
 

@@ -5,15 +5,6 @@
 using namespace ct;
 using namespace ct::capi;
 
-namespace {
-// Resolves an output pointer first so that a NULL out fails before any work is done.
-template <typename F>
-void produce(ct_tensor* out, F f) {
-  need(out, "out");
-  Tensor t = f();
-  *out = new_handle(std::move(t));
-}
-}  // namespace
 
 extern "C" {
 
@@ -278,13 +269,7 @@ CT_API ct_status ct_tensor_to(ct_tensor t, ct_device_type dev_type, int32_t dev_
   need(out, "out");
   Tensor x = get(t);
   Device dev = device_arg(dev_type, dev_index);
-  Tensor r = ops::to(x, dev, dtype_or(dtype, x->dtype), copy != 0);
-  if (r.get() == x.get()) {  // the same tensor: a new reference to the same handle
-    retain(t);
-    *out = t;
-  } else {
-    *out = new_handle(std::move(r));
-  }
+  same_or_new(t, x, ops::to(x, dev, dtype_or(dtype, x->dtype), copy != 0), out);
   (void)non_blocking;  // CPU copies are synchronous; see docs/differences.md
   CT_API_END
 }

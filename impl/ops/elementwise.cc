@@ -441,30 +441,30 @@ void unary_(ct_unary_op op, const Tensor& a) {
   copy_(a, r);
 }
 
-Tensor binary(ct_binary_op op, const Tensor& a, const Tensor& b) {
+namespace {
+// Shared by binary and binary_: checks, promotion, broadcasting, then the kernel. With an
+// in-place target, the broadcast shape and the result dtype must fit it.
+Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const TensorImpl* inplace) {
   check_binary_op(op);
   Device dev = common_device({a, b}, binary_name(op));
   check_cpu_op(dev, binary_name(op));
   check_int_pow_scalar(op, a, b);
   BinaryPlan plan = binary_plan(op, a, b);
   Shape shape = broadcast_shapes(a->sizes, b->sizes);
-  Tensor tmp = binary_compute(op, a, b, plan, shape, dev);
-  return as_dtype(tmp, plan.result);
+  if (inplace) {
+    CT_CHECK(shape == inplace->sizes, CT_ERR_SHAPE, "output with shape ", shape_str(inplace->sizes),
+             " doesn't match the broadcast shape ", shape_str(shape));
+    // comparison and logical results (bool) can always be stored, as 0/1
+    if (!is_comparison(op) && !is_logical(op)) check_inplace_cast(plan.result, inplace->dtype, binary_name(op));
+    return binary_compute(op, a, b, plan, shape, dev);
+  }
+  return as_dtype(binary_compute(op, a, b, plan, shape, dev), plan.result);
 }
+}  // namespace
 
-void binary_(ct_binary_op op, const Tensor& a, const Tensor& b) {
-  check_binary_op(op);
-  Device dev = common_device({a, b}, binary_name(op));
-  check_cpu_op(dev, binary_name(op));
-  check_int_pow_scalar(op, a, b);
-  BinaryPlan plan = binary_plan(op, a, b);
-  Shape shape = broadcast_shapes(a->sizes, b->sizes);
-  CT_CHECK(shape == a->sizes, CT_ERR_SHAPE, "output with shape ", shape_str(a->sizes),
-           " doesn't match the broadcast shape ", shape_str(shape));
-  if (!is_comparison(op) && !is_logical(op)) check_inplace_cast(plan.result, a->dtype, binary_name(op));
-  Tensor tmp = binary_compute(op, a, b, plan, shape, dev);
-  copy_(a, tmp);
-}
+Tensor binary(ct_binary_op op, const Tensor& a, const Tensor& b) { return binary_checked(op, a, b, nullptr); }
+
+void binary_(ct_binary_op op, const Tensor& a, const Tensor& b) { copy_(a, binary_checked(op, a, b, a.get())); }
 
 Tensor clamp(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
   CT_CHECK(has_min || has_max, CT_ERR_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
