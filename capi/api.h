@@ -14,14 +14,7 @@ namespace ct::capi {
 // Stores code + message as this thread's last error and returns code.
 ct_status set_error(ct_status code, const std::string& msg);
 
-// ---- handles (capi/handles.cc)
-// Note [Handle table]: a ct_tensor is not a pointer. Its value is (kind tag | generation) << 32
-// | (slot + 1), an index into a process-wide table. Every call looks the handle up under a
-// lock and checks slot range, kind and generation, so NULL, released (stale generation) and
-// foreign values (random pointers, another kind's handle) are rejected with
-// CT_ERR_INVALID_HANDLE instead of being dereferenced. A slot holds one ct::Tensor and a
-// reference count; retain/release change the count, and the slot (generation bumped) is
-// reused only after the count reaches zero.
+// ---- tensor handles (capi/handles.cc; see Note [Handle table] in capi/handles.h)
 ct_tensor new_handle(Tensor t);
 Tensor get(ct_tensor h, const char* arg = "tensor");
 void retain(ct_tensor h);

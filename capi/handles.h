@@ -1,0 +1,105 @@
+// Note [Handle table]: a handle is not a pointer. Its value is
+// (kind tag << 28 | generation) << 32 | (slot + 1), an index into a process-wide table per
+// kind. Every call looks the handle up under the table's lock and checks slot range, kind and
+// generation, so NULL, released (stale generation) and foreign values (random pointers,
+// another kind's handle) are rejected with CT_ERR_INVALID_HANDLE instead of being
+// dereferenced. A slot holds one object (a shared_ptr) and a reference count;
+// retain/release change the count, and a slot is reused (generation bumped) only after the
+// count reaches zero.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "impl/core/error.h"
+
+namespace ct::capi {
+
+template <typename Obj, typename Handle, uint64_t Tag>
+class HandleTable {
+ public:
+  static HandleTable& get() {
+    static HandleTable* t = new HandleTable();  // never destroyed: handles may be released at exit
+    return *t;
+  }
+
+  Handle add(Obj obj) {
+    std::lock_guard<std::mutex> g(mu_);
+    uint32_t idx;
+    if (!free_.empty()) {
+      idx = free_.back();
+      free_.pop_back();
+    } else {
+      CT_CHECK(slots_.size() < 0xfffffff0u, CT_ERR_OUT_OF_MEMORY, "too many live ", kind_name(), " handles");
+      slots_.emplace_back();
+      idx = static_cast<uint32_t>(slots_.size() - 1);
+    }
+    Slot& s = slots_[idx];
+    s.refs = 1;
+    s.obj = std::move(obj);
+    ++live_;
+    return reinterpret_cast<Handle>(((Tag << 28 | s.gen) << 32) | (static_cast<uint64_t>(idx) + 1));
+  }
+
+  Obj lookup(Handle h, const char* arg) {
+    std::lock_guard<std::mutex> g(mu_);
+    return find(h, arg).obj;
+  }
+
+  void retain(Handle h) {
+    std::lock_guard<std::mutex> g(mu_);
+    ++find(h, kind_name()).refs;
+  }
+
+  void release(Handle h) {
+    Obj drop;  // destroyed after the lock is released
+    std::lock_guard<std::mutex> g(mu_);
+    Slot& s = find(h, kind_name());
+    if (--s.refs > 0) return;
+    drop = std::move(s.obj);
+    s.obj = Obj();
+    s.gen = (s.gen + 1) & kGenMask;
+    if (s.gen == 0) s.gen = 1;
+    free_.push_back(static_cast<uint32_t>(&s - slots_.data()));
+    --live_;
+  }
+
+  int64_t live() {
+    std::lock_guard<std::mutex> g(mu_);
+    return live_;
+  }
+
+ private:
+  static constexpr uint32_t kGenMask = 0x0fffffffu;
+  struct Slot {
+    uint32_t gen = 1;
+    int64_t refs = 0;
+    Obj obj;
+  };
+
+  static const char* kind_name() {
+    return Tag == 0x5 ? "tensor" : Tag == 0x6 ? "stream" : Tag == 0x7 ? "event" : "object";
+  }
+
+  Slot& find(Handle h, const char* arg) {
+    uint64_t v = reinterpret_cast<uint64_t>(h);
+    CT_CHECK(v != 0, CT_ERR_INVALID_HANDLE, "argument '", arg, "' is a NULL ", kind_name(), " handle");
+    uint64_t hi = v >> 32, idx = v & 0xffffffffu;
+    if ((hi >> 28) == Tag && idx >= 1 && idx <= slots_.size()) {
+      Slot& s = slots_[idx - 1];
+      if (s.refs > 0 && s.gen == (hi & kGenMask)) return s;
+      fail(CT_ERR_INVALID_HANDLE, "argument '", arg, "' is a ", kind_name(),
+           " handle that was already released (use after free)");
+    }
+    fail(CT_ERR_INVALID_HANDLE, "argument '", arg, "' is not a ctorch ", kind_name(),
+         " handle (foreign or corrupted value 0x", std::hex, v, ")");
+  }
+
+  std::mutex mu_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_;
+  int64_t live_ = 0;
+};
+
+}  // namespace ct::capi
