@@ -166,7 +166,20 @@ CT_API ct_status ct_device_format(ct_device_type type, int32_t index, void* buf,
                                   int64_t* needed);
 
 /* ============================================================================================
- * 4. CUDA devices (enumeration and properties; the rest of CUDA arrives with issue 3)
+ * 3a. Handles: one opaque type per kind (a C compiler rejects one kind passed for another)
+ * ========================================================================================== */
+
+/** An opaque tensor handle. A handle is one counted reference to a tensor; views are
+ *  different tensors that share storage with their base. */
+typedef struct ct_tensor_s* ct_tensor;
+/** A CUDA stream (section 13) and a CUDA event (section 14). */
+typedef struct ct_stream_s* ct_stream;
+typedef struct ct_event_s* ct_event;
+/** Reserved for the random number generators. */
+typedef struct ct_generator_s* ct_generator;
+
+/* ============================================================================================
+ * 4. CUDA devices
  *
  * CUDA is reached through the statically linked CUDA runtime, so the library loads and runs on
  * CPU on a machine without a GPU or a driver. There, ct_cuda_is_available reports 0,
@@ -214,17 +227,54 @@ CT_API ct_status ct_cuda_get_device_property(int32_t device, ct_device_property 
 /** Compute capability as (major, minor), e.g. (9, 0) on H100. Out: *major, *minor. */
 CT_API ct_status ct_cuda_get_device_capability(int32_t device, int32_t* major, int32_t* minor);
 
+/** The current CUDA device of the calling host thread (torch.cuda.current_device()).
+ *  Out: *out. Errors: CT_ERR_CUDA_UNAVAILABLE. */
+CT_API ct_status ct_cuda_current_device(int32_t* out);
+
+/** Makes device the current CUDA device of the calling thread (torch.cuda.set_device).
+ *  Errors: CT_ERR_INDEX for a device that is not visible. */
+CT_API ct_status ct_cuda_set_device(int32_t device);
+
+/** The device guard (`with torch.cuda.device(d):`) for C: makes device current and returns
+ *  the previous current device in *prev; restore it with ct_cuda_set_device(*prev) when the
+ *  scope ends. A negative device changes nothing (*prev is still set when CUDA is available;
+ *  it is -1 when CUDA is unavailable). The bindings wrap this pair in a scoped object. */
+CT_API ct_status ct_cuda_exchange_device(int32_t device, int32_t* prev);
+
+/** The guard on a tensor's device (torch.cuda.device_of(t)): like ct_cuda_exchange_device
+ *  with t's device; for a CPU tensor nothing changes and *prev is -1. */
+CT_API ct_status ct_cuda_exchange_device_of(ct_tensor t, int32_t* prev);
+
+/** Waits until all work on device (-1: the current device) is done
+ *  (torch.cuda.synchronize(device)). */
+CT_API ct_status ct_cuda_synchronize(int32_t device);
+
+/** Free and total device memory in bytes, as cudaMemGetInfo (torch.cuda.mem_get_info).
+ *  device -1 is the current device. Out: *free_bytes, *total_bytes. */
+CT_API ct_status ct_cuda_mem_get_info(int32_t device, int64_t* free_bytes, int64_t* total_bytes);
+
+/** Out: *out = 1 when device can access peer's memory directly (0 for device == peer, as
+ *  torch.cuda.can_device_access_peer). */
+CT_API ct_status ct_cuda_can_device_access_peer(int32_t device, int32_t peer, int32_t* out);
+
+/** The architectures this library was built for, space separated ("sm_80 sm_90 compute_90"),
+ *  as torch.cuda.get_arch_list(), into buf (string convention of ct_tensor_repr). Works
+ *  without a GPU. */
+CT_API ct_status ct_cuda_get_arch_list(void* buf, int64_t cap, int64_t* needed);
+
+/** The nvcc -gencode flags of this build (torch.cuda.get_gencode_flags()), into buf. */
+CT_API ct_status ct_cuda_get_gencode_flags(void* buf, int64_t cap, int64_t* needed);
+
+/** torch.cuda.set_sync_debug_mode: 0 silent, 1 warn (on stderr), 2 error (CT_ERR_STATE) when an
+ *  operation makes the host wait for the GPU (item, copies to the host, synchronize...).
+ *  Process-wide. Errors: CT_ERR_ARGUMENT for other values. */
+CT_API ct_status ct_cuda_set_sync_debug_mode(int32_t mode);
+CT_API ct_status ct_cuda_get_sync_debug_mode(int32_t* out);
+
 /* ============================================================================================
  * 5. Tensors: handles, metadata, lifetime
  * ========================================================================================== */
 
-/** An opaque tensor handle. A handle is one counted reference to a tensor; views are
- *  different tensors that share storage with their base. */
-typedef struct ct_tensor_s* ct_tensor;
-/* Reserved for later sections (declared now so the handle kinds stay distinct). */
-typedef struct ct_stream_s* ct_stream;
-typedef struct ct_event_s* ct_event;
-typedef struct ct_generator_s* ct_generator;
 
 /** Adds one reference to the tensor behind t; release it with ct_tensor_release. The value of
  *  the handle does not change. */
@@ -334,12 +384,16 @@ CT_API ct_status ct_tensor_copy_to_buffer(ct_tensor t, void* data, int64_t nbyte
 
 /** tensor.to(device, dtype, non_blocking, copy). dtype CT_DTYPE_UNDEFINED keeps the dtype.
  *  When device and dtype already match and copy == 0, *out is t itself ([new reference] to the
- *  same tensor: ct_tensor_is_same(t, *out) is 1), as in PyTorch. */
+ *  same tensor: ct_tensor_is_same(t, *out) is 1), as in PyTorch. Copies between host and
+ *  device wait for the stream unless non_blocking; with non_blocking, a copy from pinned memory
+ *  to the GPU, or from the GPU to the CPU (the result is then pinned), returns at once and the
+ *  caller synchronizes (stream, event or device) before reading. */
 CT_API ct_status ct_tensor_to(ct_tensor t, ct_device_type dev_type, int32_t dev_index,
                               ct_dtype dtype, int32_t non_blocking, int32_t copy, ct_tensor* out);
 
 /** dst.copy_(src): copies src into dst, broadcasting src to dst's shape and converting dtype
- *  and device. Errors: CT_ERR_SHAPE when src does not broadcast to dst. */
+ *  and device (between GPUs too). non_blocking as in ct_tensor_to. Errors: CT_ERR_SHAPE when
+ *  src does not broadcast to dst. */
 CT_API ct_status ct_tensor_copy_(ct_tensor dst, ct_tensor src, int32_t non_blocking);
 
 /** A contiguous copy with its own storage (tensor.clone()). [new reference] */
@@ -522,6 +576,95 @@ CT_API ct_status ct_norm(ct_tensor t, double p, const int64_t* dims, int32_t ndi
 CT_API ct_status ct_cat(const ct_tensor* tensors, int32_t n, int32_t dim, ct_tensor* out);
 /** torch.stack(tensors, dim): n >= 1 tensors of one shape; a new dim at position dim. */
 CT_API ct_status ct_stack(const ct_tensor* tensors, int32_t n, int32_t dim, ct_tensor* out);
+
+/* ============================================================================================
+ * 12a. Pinned memory and streams of a tensor
+ * ========================================================================================== */
+
+/** tensor.pin_memory(): a copy of a CPU tensor in page-locked host memory, from which
+ *  non_blocking copies to the GPU are truly asynchronous. [new reference]
+ *  Errors: CT_ERR_DEVICE for a CUDA tensor, CT_ERR_CUDA_UNAVAILABLE without CUDA. */
+CT_API ct_status ct_tensor_pin_memory(ct_tensor t, ct_tensor* out);
+/** Out: *out = 1 when t's storage is pinned host memory. */
+CT_API ct_status ct_tensor_is_pinned(ct_tensor t, int32_t* out);
+/** tensor.record_stream(s): tells the allocator that t's memory is in use on stream s, so it
+ *  is not reused before the work queued on s (up to the moment t is freed) is done. */
+CT_API ct_status ct_tensor_record_stream(ct_tensor t, ct_stream s);
+
+/* ============================================================================================
+ * 13. Streams (torch.cuda.Stream). A ct_stream is a counted reference like a tensor handle;
+ *     stream handles for the same CUDA stream compare equal through ct_stream_cuda_handle.
+ * ========================================================================================== */
+
+/** A new stream on device (-1: current) with a priority (lower numbers are higher priority;
+ *  0 is the default; values beyond ct_stream_priority_range are clamped). [new reference] */
+CT_API ct_status ct_stream_create(int32_t device, int32_t priority, ct_stream* out);
+/** Out: *least (numerically largest, 0) and *greatest (most negative) stream priorities. */
+CT_API ct_status ct_stream_priority_range(int32_t* least, int32_t* greatest);
+/** The default stream of device (-1: current). [new reference] */
+CT_API ct_status ct_stream_default(int32_t device, ct_stream* out);
+/** The current stream of device (-1: current) for the calling thread. [new reference] */
+CT_API ct_status ct_stream_current(int32_t device, ct_stream* out);
+/** Makes s the current stream of its device for the calling thread. */
+CT_API ct_status ct_stream_set_current(ct_stream s);
+/** The stream guard (`with torch.cuda.stream(s):`) for C: makes s's device current and s its
+ *  current stream; *prev_stream ([new reference]) and *prev_device say what to restore with
+ *  ct_stream_guard_exit, which also releases *prev_stream. */
+CT_API ct_status ct_stream_guard_enter(ct_stream s, ct_stream* prev_stream, int32_t* prev_device);
+CT_API ct_status ct_stream_guard_exit(ct_stream prev_stream, int32_t prev_device);
+/** Wraps a cudaStream_t the caller created and owns (passed as an integer), on device
+ *  (-1: current). ctorch never destroys it; the caller keeps it alive while ctorch may use it,
+ *  including until tensors allocated while it was current are freed. [new reference] */
+CT_API ct_status ct_stream_external(uint64_t cuda_stream, int32_t device, ct_stream* out);
+/** Adds / drops one reference. */
+CT_API ct_status ct_stream_retain(ct_stream s);
+CT_API ct_status ct_stream_release(ct_stream s);
+/** Out: the stream's device, priority, and its cudaStream_t as an integer (0: the default
+ *  stream). */
+CT_API ct_status ct_stream_device(ct_stream s, int32_t* out);
+CT_API ct_status ct_stream_priority(ct_stream s, int32_t* out);
+CT_API ct_status ct_stream_cuda_handle(ct_stream s, uint64_t* out);
+/** Waits until all work queued on s is done. */
+CT_API ct_status ct_stream_synchronize(ct_stream s);
+/** Out: *out = 1 when all work queued on s is done (never waits). */
+CT_API ct_status ct_stream_query(ct_stream s, int32_t* out);
+/** Work queued on s after this call waits for the work queued on other before it. */
+CT_API ct_status ct_stream_wait_stream(ct_stream s, ct_stream other);
+
+/* ============================================================================================
+ * 14. Events (torch.cuda.Event)
+ * ========================================================================================== */
+
+typedef int32_t ct_event_flags;
+enum {
+  CT_EVENT_DEFAULT = 0,
+  CT_EVENT_ENABLE_TIMING = 1, /* elapsed_time works (costs a little)                   */
+  CT_EVENT_BLOCKING = 2       /* synchronize() yields the CPU instead of spinning       */
+};
+
+/** A new event (flags: CT_EVENT_* ORed). The CUDA event is created at the first record, on the
+ *  recording stream's device. [new reference] */
+CT_API ct_status ct_event_create(ct_event_flags flags, ct_event* out);
+CT_API ct_status ct_event_retain(ct_event e);
+CT_API ct_status ct_event_release(ct_event e);
+/** Records e on stream s (NULL: the current stream of the current device). */
+CT_API ct_status ct_event_record(ct_event e, ct_stream s);
+/** Makes work queued on s (NULL: current stream) after this call wait for e. */
+CT_API ct_status ct_event_wait(ct_event e, ct_stream s);
+/** Out: *out = 1 when the work recorded by e is done (1 for an event never recorded). */
+CT_API ct_status ct_event_query(ct_event e, int32_t* out);
+/** Waits until the work recorded by e is done. */
+CT_API ct_status ct_event_synchronize(ct_event e);
+/** Milliseconds between start and end (both recorded with CT_EVENT_ENABLE_TIMING, end done).
+ *  Errors: CT_ERR_STATE when not recorded or not timing events. */
+CT_API ct_status ct_event_elapsed_time(ct_event start, ct_event end, double* out);
+/** ct_stream_record_event: records e on s (stream.record_event(e)). */
+CT_API ct_status ct_stream_record_event(ct_stream s, ct_event e);
+/** ct_stream_wait_event: s waits for e (stream.wait_event(e)). */
+CT_API ct_status ct_stream_wait_event(ct_stream s, ct_event e);
+/** Number of live stream and event handles (leak checks). */
+CT_API ct_status ct_live_stream_count(int64_t* out);
+CT_API ct_status ct_live_event_count(int64_t* out);
 
 /* ============================================================================================
  * 12. Threads (CPU kernels)

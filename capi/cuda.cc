@@ -52,3 +52,93 @@ CT_API ct_status ct_cuda_get_device_capability(int32_t device, int32_t* major, i
 }
 
 }  // extern "C"
+
+extern "C" {
+
+CT_API ct_status ct_cuda_current_device(int32_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = cuda::current_device();
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_set_device(int32_t device) {
+  CT_API_BEGIN
+  cuda::set_device(device);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_exchange_device(int32_t device, int32_t* prev) {
+  CT_API_BEGIN
+  need(prev, "prev");
+  if (device < 0 && !cuda::is_available()) {
+    *prev = -1;
+    return CT_OK;
+  }
+  int cur = cuda::current_device();
+  if (device >= 0 && device != cur) cuda::set_device(device);
+  *prev = cur;
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_exchange_device_of(ct_tensor t, int32_t* prev) {
+  CT_API_BEGIN
+  need(prev, "prev");
+  Device d = get(t)->device();
+  if (d.is_cpu()) {
+    *prev = -1;
+    return CT_OK;
+  }
+  int cur = cuda::current_device();
+  if (d.index != cur) cuda::set_device(d.index);
+  *prev = cur;
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_synchronize(int32_t device) {
+  CT_API_BEGIN
+  cuda::synchronize(device);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_mem_get_info(int32_t device, int64_t* free_bytes, int64_t* total_bytes) {
+  CT_API_BEGIN
+  need(free_bytes, "free_bytes");
+  need(total_bytes, "total_bytes");
+  cuda::mem_get_info(device, free_bytes, total_bytes);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_can_device_access_peer(int32_t device, int32_t peer, int32_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = cuda::can_access_peer(device, peer) ? 1 : 0;
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_get_arch_list(void* buf, int64_t cap, int64_t* needed) {
+  CT_API_BEGIN
+  write_string(cuda::arch_list(), buf, cap, needed);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_get_gencode_flags(void* buf, int64_t cap, int64_t* needed) {
+  CT_API_BEGIN
+  write_string(cuda::gencode_flags(), buf, cap, needed);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_set_sync_debug_mode(int32_t mode) {
+  CT_API_BEGIN
+  cuda::set_sync_debug_mode(mode);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_get_sync_debug_mode(int32_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = cuda::sync_debug_mode();
+  CT_API_END
+}
+
+}  // extern "C"

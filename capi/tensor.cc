@@ -269,15 +269,13 @@ CT_API ct_status ct_tensor_to(ct_tensor t, ct_device_type dev_type, int32_t dev_
   need(out, "out");
   Tensor x = get(t);
   Device dev = device_arg(dev_type, dev_index);
-  same_or_new(t, x, ops::to(x, dev, dtype_or(dtype, x->dtype), copy != 0), out);
-  (void)non_blocking;  // CPU copies are synchronous; see docs/differences.md
+  same_or_new(t, x, ops::to(x, dev, dtype_or(dtype, x->dtype), copy != 0, non_blocking != 0), out);
   CT_API_END
 }
 
 CT_API ct_status ct_tensor_copy_(ct_tensor dst, ct_tensor src, int32_t non_blocking) {
   CT_API_BEGIN
-  ops::copy_(get(dst, "dst"), get(src, "src"));
-  (void)non_blocking;
+  ops::copy_(get(dst, "dst"), get(src, "src"), non_blocking != 0);
   CT_API_END
 }
 

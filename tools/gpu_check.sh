@@ -9,6 +9,7 @@ export LD_LIBRARY_PATH="$PWD/$A${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 rc=0
 echo "== nvidia-smi"; nvidia-smi -L || true
 echo "== C API suite (capi_test)"; "$A/capi_test" || rc=1
+echo "== CPU/CUDA parity and CUDA behaviour (device_test)"; "$A/device_test" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 echo "== quickstart"; "$A/quickstart" || rc=1
 echo "== torch, same devices"

@@ -1,31 +1,126 @@
 #include "impl/alloc/allocator.h"
 
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
 #include <cstdlib>
-#include <new>
+#include <mutex>
 
 #include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+#include "impl/cuda/stream.h"
 
 namespace ct::alloc {
 
 namespace {
-constexpr int64_t kAlign = 64;
-}
 
-void* allocate(int64_t nbytes, Device device) {
-  if (device.is_cuda()) {
-    fail(CT_ERR_NOT_SUPPORTED,
-         "CUDA tensors are not available in this version of ctorch (0.1 enumerates CUDA devices "
-         "only; tensors on ", device.str(), " arrive with the CUDA runtime). Use device 'cpu'.");
-  }
+constexpr int64_t kAlign = 64;
+
+void* cpu_alloc(int64_t nbytes) {
   int64_t rounded = nbytes <= 0 ? kAlign : (nbytes + kAlign - 1) / kAlign * kAlign;
-  CT_CHECK(rounded >= nbytes, CT_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate ",
-           nbytes, " bytes");
+  CT_CHECK(rounded >= nbytes, CT_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate ", nbytes, " bytes");
   void* p = std::aligned_alloc(kAlign, static_cast<size_t>(rounded));
-  CT_CHECK(p != nullptr, CT_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate ", nbytes,
-           " bytes (", static_cast<double>(nbytes) / (1 << 20), " MiB)");
+  CT_CHECK(p != nullptr, CT_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate ", nbytes, " bytes (",
+           static_cast<double>(nbytes) / (1 << 20), " MiB)");
   return p;
 }
 
-void deallocate(void* p, int64_t, Device) noexcept { std::free(p); }
+void keep_pool_cached(int device) {
+  static std::once_flag flags[64];
+  std::call_once(flags[device], [device] {
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
+      uint64_t never = UINT64_MAX;
+      (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &never);
+    }
+    (void)cudaGetLastError();
+  });
+}
+
+std::string gib(int64_t b) { return str_cat(static_cast<double>(b) / (1LL << 30), " GiB"); }
+
+void* cuda_alloc(int64_t nbytes, int device, cudaStream_t stream) {
+  keep_pool_cached(device);
+  void* p = nullptr;
+  if (nbytes == 0) return nullptr;
+  cudaError_t err = cudaMallocAsync(&p, static_cast<size_t>(nbytes), stream);
+  if (err == cudaErrorMemoryAllocation) {
+    // Free the cached memory of the pool and try once more (as PyTorch's allocator does).
+    (void)cudaGetLastError();
+    cudaMemPool_t pool;
+    cuda::check(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
+    cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    cuda::check(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo");
+    err = cudaMallocAsync(&p, static_cast<size_t>(nbytes), stream);
+  }
+  if (err == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    size_t f = 0, t = 0;
+    (void)cudaMemGetInfo(&f, &t);
+    fail(CT_ERR_OUT_OF_MEMORY, "CUDA out of memory. Tried to allocate ", gib(nbytes), ". GPU ", device,
+         " has a total capacity of ", gib(static_cast<int64_t>(t)), " of which ", gib(static_cast<int64_t>(f)),
+         " is free.");
+  }
+  cuda::check(err, "cudaMallocAsync");
+  return p;
+}
+
+}  // namespace
+
+Block allocate(int64_t nbytes, Device device, bool pinned) {
+  Block b;
+  b.nbytes = nbytes;
+  b.device = device;
+  if (device.is_cpu()) {
+    if (pinned) {
+      cuda::check_available();
+      if (nbytes > 0) cuda::check(cudaHostAlloc(&b.ptr, static_cast<size_t>(nbytes), cudaHostAllocDefault), "cudaHostAlloc");
+      b.pinned = true;
+    } else {
+      b.ptr = cpu_alloc(nbytes);
+    }
+    return b;
+  }
+  cuda::DeviceGuard g(device.index);
+  cuda::Stream s = cuda::current_stream(device.index);
+  b.ptr = cuda_alloc(nbytes, device.index, s->stream);
+  b.stream = s;
+  return b;
+}
+
+void record_stream(Block& b, std::shared_ptr<void> stream) {
+  if (!b.device.is_cuda() || !stream || stream == b.stream) return;
+  for (const auto& s : b.used_on)
+    if (s == stream) return;
+  b.used_on.push_back(std::move(stream));
+}
+
+void deallocate(Block& b) noexcept {
+  if (b.device.is_cpu()) {
+    if (b.pinned) {
+      if (b.ptr) (void)cudaFreeHost(b.ptr);
+    } else {
+      std::free(b.ptr);
+    }
+    return;
+  }
+  if (!b.ptr) return;
+  auto* own = static_cast<cuda::StreamImpl*>(b.stream.get());
+  int prev = -1;
+  (void)cudaGetDevice(&prev);
+  (void)cudaSetDevice(b.device.index);
+  for (const auto& u : b.used_on) {
+    auto* us = static_cast<cuda::StreamImpl*>(u.get());
+    cudaEvent_t ev;
+    if (cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) == cudaSuccess) {
+      (void)cudaEventRecord(ev, us->stream);
+      (void)cudaStreamWaitEvent(own->stream, ev, 0);
+      (void)cudaEventDestroy(ev);
+    }
+  }
+  (void)cudaFreeAsync(b.ptr, own->stream);
+  (void)cudaGetLastError();
+  if (prev >= 0) (void)cudaSetDevice(prev);
+}
 
 }  // namespace ct::alloc

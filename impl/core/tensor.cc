@@ -8,8 +8,10 @@
 
 namespace ct {
 
-Storage::Storage(int64_t n, Device d) : nbytes(n), device(d) { data = alloc::allocate(n, d); }
-Storage::~Storage() { alloc::deallocate(data, nbytes, device); }
+Storage::Storage(int64_t n, Device d, bool pinned) : nbytes(n), device(d), block(alloc::allocate(n, d, pinned)) {
+  data = block.ptr;
+}
+Storage::~Storage() { alloc::deallocate(block); }
 
 int64_t TensorImpl::numel() const {
   int64_t n = 1;
@@ -58,13 +60,13 @@ std::string shape_str(const Shape& s) {
   return os.str();
 }
 
-Tensor empty_tensor(const Shape& sizes, DType dtype, Device device) {
+Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, bool pinned) {
   int64_t n = numel_of(sizes);
   int64_t isz = itemsize(dtype);
   CT_CHECK(n <= INT64_MAX / isz, CT_ERR_OUT_OF_MEMORY, "shape ", shape_str(sizes),
            " needs more bytes than fit in int64");
   auto t = std::make_shared<TensorImpl>();
-  t->storage = std::make_shared<Storage>(n * isz, device);
+  t->storage = std::make_shared<Storage>(n * isz, device, pinned);
   t->sizes = sizes;
   t->strides = contiguous_strides(sizes);
   t->dtype = dtype;

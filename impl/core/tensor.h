@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "impl/alloc/allocator.h"
 #include "impl/core/device.h"
 #include "impl/core/dtype.h"
 
@@ -16,7 +17,8 @@ struct Storage {
   void* data = nullptr;
   int64_t nbytes = 0;
   Device device;
-  Storage(int64_t nbytes, Device device);  // allocates (throws CT_ERR_OUT_OF_MEMORY)
+  alloc::Block block;
+  Storage(int64_t nbytes, Device device, bool pinned = false);  // allocates (throws CT_ERR_OUT_OF_MEMORY)
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -47,7 +49,7 @@ int64_t numel_of(const Shape& sizes);  // checks sizes >= 0 and overflow
 std::string shape_str(const Shape& s);  // "[2, 3]"
 
 // A new contiguous tensor with uninitialized data. device must be resolved.
-Tensor empty_tensor(const Shape& sizes, DType dtype, Device device);
+Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, bool pinned = false);
 // A view of base's storage.
 Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset);
 // A 0-dim "wrapped number" scalar tensor on the CPU.

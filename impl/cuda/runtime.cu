@@ -5,6 +5,9 @@
 // reason is kept and reported by every call that needs a GPU.
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 #include "capi/ctorch.h"
@@ -30,7 +33,7 @@ const InitState& state() {
       s.count = 0;
       s.reason = str_cat("CUDA is not available: ", cudaGetErrorString(err), " (cudaGetDeviceCount returned ",
                          static_cast<int>(err), ": ", cudaGetErrorName(err), ")");
-      (void)cudaGetLastError();  // clear the sticky-free error state
+      (void)cudaGetLastError();
     } else if (n == 0) {
       s.reason = "CUDA is not available: no CUDA-capable device is visible (check CUDA_VISIBLE_DEVICES)";
     } else {
@@ -40,14 +43,31 @@ const InitState& state() {
   return s;
 }
 
-void check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    fail(CT_ERR_CUDA, "CUDA error: ", cudaGetErrorString(err), " (", cudaGetErrorName(err), " in ", what, ")");
-  }
-}
+std::atomic<int> g_sync_debug{0};
 
 }  // namespace
+
+void check(cudaError_t err, const char* what) {
+  if (err == cudaSuccess) return;
+  (void)cudaGetLastError();  // clear non-sticky errors so the next call starts clean
+  if (err == cudaErrorMemoryAllocation) {
+    fail(CT_ERR_OUT_OF_MEMORY, "CUDA out of memory (", what, "): ", cudaGetErrorString(err));
+  }
+  fail(CT_ERR_CUDA, "CUDA error: ", cudaGetErrorString(err), " (", cudaGetErrorName(err), " in ", what, ")");
+}
+
+bool launch_blocking() {
+  static const bool b = [] {
+    const char* v = std::getenv("CUDA_LAUNCH_BLOCKING");
+    return v && v[0] == '1';
+  }();
+  return b;
+}
+
+void check_launch(const char* what, cudaStream_t stream) {
+  check(cudaGetLastError(), what);
+  if (launch_blocking()) check(cudaStreamSynchronize(stream), what);
+}
 
 bool is_available() { return state().count > 0; }
 int device_count() { return state().count; }
@@ -69,6 +89,11 @@ void check_device_index(int device) {
   int n = device_count();
   CT_CHECK(device >= 0 && device < n, CT_ERR_INDEX, "Invalid CUDA device index ", device,
            " (expected 0 <= index < ", n, ", the number of visible CUDA devices)");
+}
+
+void set_device(int device) {
+  check_device_index(device);
+  check(cudaSetDevice(device), "cudaSetDevice");
 }
 
 std::string device_name(int device) {
@@ -96,6 +121,67 @@ int64_t device_property(int device, int32_t prop) {
       fail(CT_ERR_ARGUMENT, "unknown device property ", prop,
            " (expected one of the CT_PROP_* constants, 0..8)");
   }
+}
+
+void mem_get_info(int device, int64_t* free, int64_t* total) {
+  DeviceGuard g(device < 0 ? current_device() : (check_device_index(device), device));
+  size_t f = 0, t = 0;
+  check(cudaMemGetInfo(&f, &t), "cudaMemGetInfo");
+  *free = static_cast<int64_t>(f);
+  *total = static_cast<int64_t>(t);
+}
+
+bool can_access_peer(int device, int peer) {
+  check_device_index(device);
+  check_device_index(peer);
+  if (device == peer) return false;  // torch.cuda.can_device_access_peer(d, d) is False
+  int v = 0;
+  check(cudaDeviceCanAccessPeer(&v, device, peer), "cudaDeviceCanAccessPeer");
+  return v != 0;
+}
+
+std::string arch_list() { return "sm_80 sm_90 compute_90"; }  // must match tools/cuda.bzl GENCODE
+
+std::string gencode_flags() {
+  return "-gencode compute=compute_80,code=sm_80 -gencode compute=compute_90,code=sm_90 "
+         "-gencode compute=compute_90,code=compute_90";
+}
+
+void synchronize(int device) {
+  on_host_sync("torch.cuda.synchronize");
+  DeviceGuard g(device < 0 ? current_device() : (check_device_index(device), device));
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+void set_sync_debug_mode(int mode) {
+  CT_CHECK(mode >= 0 && mode <= 2, CT_ERR_ARGUMENT, "invalid sync debug mode ", mode,
+           " (expected 0 = default, 1 = warn, 2 = error)");
+  g_sync_debug.store(mode);
+}
+
+int sync_debug_mode() { return g_sync_debug.load(); }
+
+void on_host_sync(const char* what) {
+  int m = g_sync_debug.load(std::memory_order_relaxed);
+  if (m == 0) return;
+  if (m == 1) {
+    std::fprintf(stderr, "ctorch warning: called a synchronizing CUDA operation (%s)\n", what);
+    return;
+  }
+  fail(CT_ERR_STATE, "called a synchronizing CUDA operation (", what, ") while the sync debug mode is 'error'");
+}
+
+DeviceGuard::DeviceGuard(int device) {
+  if (device < 0) return;
+  int cur = current_device();
+  if (cur != device) {
+    set_device(device);
+    prev_ = cur;  // restored on exit only when it was changed
+  }
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (prev_ >= 0) (void)cudaSetDevice(prev_);
 }
 
 }  // namespace ct::cuda

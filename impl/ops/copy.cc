@@ -4,6 +4,7 @@
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
+#include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
 namespace ct::ops {
@@ -29,28 +30,117 @@ void cast_loop(const cpu::StridedOperands<2>& o) {
   });
 }
 
-void check_cpu(const Tensor& t, const char* op) {
-  CT_CHECK(t->device().is_cpu(), CT_ERR_NOT_SUPPORTED, op, ": tensors on ", t->device().str(),
-           " are not supported in this version of ctorch");
+// Note [Copies between devices]: host<->device copies of contiguous data of one dtype are one
+// cudaMemcpyAsync on the current stream of the CUDA side; anything else is staged through a
+// contiguous temporary (cast on the device with the cast kernel, or on the CPU). As in
+// PyTorch, a copy that is not non_blocking waits for its stream before returning (so results
+// look synchronous), and a non_blocking copy between pinned host memory and the device is
+// truly asynchronous. Copies between two GPUs run on the source device's current stream,
+// ordered after the destination's current stream and before its later work (two events),
+// with cudaMemcpyPeerAsync (direct over NVLink/PCIe where peer access exists, else staged by
+// the driver).
+
+bool plain(const Tensor& a, const Tensor& b) {
+  return a->dtype == b->dtype && a->sizes == b->sizes && a->is_contiguous() && b->is_contiguous();
+}
+
+void sync_stream(const CudaScope& sc, const char* what) {
+  cuda::on_host_sync(what);
+  cuda::check(cudaStreamSynchronize(static_cast<cudaStream_t>(sc.stream)), what);
+}
+
+void memcpy_async(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, const CudaScope& sc) {
+  cuda::check(cudaMemcpyAsync(dst, src, static_cast<size_t>(n), kind, static_cast<cudaStream_t>(sc.stream)),
+              "cudaMemcpyAsync");
+}
+
+void copy_same_cuda_device(const Tensor& dst, const Tensor& src) {
+  CudaScope sc(dst->device());
+  if (src->device().is_cuda() && plain(dst, src)) {
+    memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyDeviceToDevice, sc);
+    return;
+  }
+  cuda_ops::cast(cuda_iter<2>(dst->sizes, {dst.get(), src.get()}), sc.stream);
+}
+
+void copy_h2d(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
+  Tensor src = expand(src_in, dst->sizes);
+  if (plain(dst, src)) {
+    CudaScope sc(dst->device());
+    memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyHostToDevice, sc);
+    if (!non_blocking || !src->storage->block.pinned) sync_stream(sc, "copy from host to device");
+    return;
+  }
+  Tensor h = clone(src);  // contiguous, dst's shape, src's dtype, on the CPU
+  Tensor d = empty_tensor(dst->sizes, h->dtype, dst->device());
+  copy_h2d(d, h, false);
+  copy_same_cuda_device(dst, d);
+}
+
+void copy_d2h(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
+  Tensor src = expand(src_in, dst->sizes);
+  if (!plain(dst, src)) {
+    Tensor d = empty_tensor(dst->sizes, dst->dtype, src->device());
+    copy_same_cuda_device(d, src);
+    src = d;
+  }
+  if (dst->is_contiguous()) {
+    CudaScope sc(src->device());
+    memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyDeviceToHost, sc);
+    if (!non_blocking || !dst->storage->block.pinned) sync_stream(sc, "copy from device to host");
+    return;
+  }
+  Tensor h = empty_tensor(dst->sizes, dst->dtype, Device{});
+  copy_d2h(h, src, false);
+  copy_(dst, h);
+}
+
+void copy_d2d_peer(const Tensor& dst, const Tensor& src_in) {
+  Tensor src = expand(src_in, dst->sizes);
+  if (!(src->dtype == dst->dtype && src->is_contiguous())) {
+    Tensor s2 = empty_tensor(dst->sizes, dst->dtype, src->device());
+    copy_same_cuda_device(s2, src);
+    src = s2;
+  }
+  Tensor target = dst->is_contiguous() ? dst : empty_tensor(dst->sizes, dst->dtype, dst->device());
+  {
+    auto dst_stream = cuda::current_stream(dst->device().index);
+    CudaScope ssc(src->device());
+    cuda::stream_wait_stream(ssc.stream_ref, dst_stream);  // dst's earlier work before the copy
+    cuda::check(cudaMemcpyPeerAsync(target->data(), dst->device().index, src->data(), src->device().index,
+                                    static_cast<size_t>(dst->numel() * dst->itemsize()),
+                                    static_cast<cudaStream_t>(ssc.stream)),
+                "cudaMemcpyPeerAsync");
+    cuda::stream_wait_stream(dst_stream, ssc.stream_ref);  // dst's later work after the copy
+  }
+  if (target.get() != dst.get()) copy_same_cuda_device(dst, target);
 }
 
 }  // namespace
 
-void copy_(const Tensor& dst, const Tensor& src) {
-  check_cpu(dst, "copy_");
-  check_cpu(src, "copy_");
+void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) {
   Shape b = broadcast_shapes(dst->sizes, src->sizes);
   CT_CHECK(b == dst->sizes, CT_ERR_SHAPE, "copy_: the source of shape ", shape_str(src->sizes),
            " can't be broadcast to the destination shape ", shape_str(dst->sizes));
-  if (dst->numel() == 0) return;
+  if (dst->numel() == 0 || src.get() == dst.get()) return;
   Tensor s = src;
-  if (src->storage == dst->storage && src.get() != dst.get()) s = clone(src);  // overlapping
-  if (src.get() == dst.get()) return;
-  auto o = cpu::make_operands<2>(dst->sizes, {dst.get(), s.get()});
-  CT_DISPATCH_ALL(dst->dtype, "copy_", [&] {
-    using To = scalar_t;
-    CT_DISPATCH_ALL(s->dtype, "copy_", [&] { cast_loop<To, scalar_t>(o); });
-  });
+  if (src->storage == dst->storage) s = clone(src);  // overlapping memory
+  const Device dd = dst->device(), sd = s->device();
+  if (dd.is_cpu() && sd.is_cpu()) {
+    auto o = cpu::make_operands<2>(dst->sizes, {dst.get(), s.get()});
+    CT_DISPATCH_ALL(dst->dtype, "copy_", [&] {
+      using To = scalar_t;
+      CT_DISPATCH_ALL(s->dtype, "copy_", [&] { cast_loop<To, scalar_t>(o); });
+    });
+  } else if (dd.is_cuda() && (sd == dd || (sd.is_cpu() && s->dim() == 0))) {
+    copy_same_cuda_device(dst, s);
+  } else if (dd.is_cuda() && sd.is_cpu()) {
+    copy_h2d(dst, s, non_blocking);
+  } else if (dd.is_cpu()) {
+    copy_d2h(dst, s, non_blocking);
+  } else {
+    copy_d2d_peer(dst, s);
+  }
 }
 
 Tensor clone(const Tensor& t) {
@@ -61,9 +151,19 @@ Tensor clone(const Tensor& t) {
 
 Tensor contiguous(const Tensor& t) { return t->is_contiguous() ? t : clone(t); }
 
-Tensor to(const Tensor& t, Device dev, DType dtype, bool copy) {
+Tensor to(const Tensor& t, Device dev, DType dtype, bool copy, bool non_blocking) {
   if (!copy && dev == t->device() && dtype == t->dtype) return t;
-  Tensor out = empty_tensor(t->sizes, dtype, dev);
+  // non_blocking to the CPU lands in pinned memory, so the copy can be truly asynchronous
+  bool pinned = non_blocking && dev.is_cpu() && t->device().is_cuda();
+  Tensor out = empty_tensor(t->sizes, dtype, dev, pinned);
+  copy_(out, t, non_blocking);
+  return out;
+}
+
+Tensor pin_memory(const Tensor& t) {
+  CT_CHECK(t->device().is_cpu(), CT_ERR_DEVICE, "cannot pin '", t->device().str(),
+           "' memory: only dense CPU tensors can be pinned");
+  Tensor out = empty_tensor(t->sizes, t->dtype, Device{}, true);
   copy_(out, t);
   return out;
 }
@@ -75,13 +175,14 @@ void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
            " needs exactly ", need);
   if (need == 0) return;
   CT_CHECK(data != nullptr, CT_ERR_NULL_POINTER, "copy_to_buffer: data is NULL");
-  check_cpu(t, "copy_to_buffer");
-  if (t->is_contiguous()) {
-    std::memcpy(data, t->data(), need);
+  Tensor c = t->is_contiguous() ? t : clone(t);
+  if (c->device().is_cpu()) {
+    std::memcpy(data, c->data(), need);
     return;
   }
-  Tensor c = clone(t);
-  std::memcpy(data, c->data(), need);
+  CudaScope sc(c->device());
+  memcpy_async(data, c->data(), need, cudaMemcpyDeviceToHost, sc);
+  sync_stream(sc, "copy to a host buffer");
 }
 
 Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev) {
@@ -91,7 +192,14 @@ Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType d
            " bytes but shape ", shape_str(sizes), " of ", dtype_name(dtype), " needs exactly ", need);
   CT_CHECK(data != nullptr || need == 0, CT_ERR_NULL_POINTER, "from_buffer: data is NULL");
   Tensor out = empty_tensor(sizes, dtype, dev);
-  if (need) std::memcpy(out->data(), data, need);
+  if (need == 0) return out;
+  if (dev.is_cpu()) {
+    std::memcpy(out->data(), data, need);
+  } else {
+    CudaScope sc(dev);
+    memcpy_async(out->data(), data, need, cudaMemcpyHostToDevice, sc);
+    sync_stream(sc, "copy from a host buffer");  // the caller may reuse its buffer at once
+  }
   return out;
 }
 

@@ -12,8 +12,10 @@
 #include <type_traits>
 
 #include "impl/core/error.h"
+#include "impl/ops/complex_div.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
+#include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
 namespace ct::ops {
@@ -31,11 +33,6 @@ Tensor as_dtype(const Tensor& t, DType d) {
   Tensor out = empty_tensor(t->sizes, d, t->device());
   copy_(out, t);
   return out;
-}
-
-void check_cpu_op(Device d, const char* op) {
-  CT_CHECK(d.is_cpu(), CT_ERR_NOT_SUPPORTED, op, ": tensors on ", d.str(),
-           " are not supported in this version of ctorch");
 }
 
 [[noreturn]] void not_implemented(const char* op, DType d) {
@@ -64,6 +61,11 @@ template <typename T> T w_mul(T a, T b) {
   } else {
     return a * b;
   }
+}
+
+template <typename T> T div_(T x, T y) {
+  if constexpr (is_complex_v<T>) return complex_div(x, y);
+  else return x / y;
 }
 
 template <typename T> T ipow(T base, T exp) {
@@ -244,8 +246,8 @@ void run_unary(ct_unary_op op, const Tensor& out, const Tensor& a) {
       case CT_SIN: unary_kernel<R, T>(out, a, [](T x) { return std::sin(x); }); return;
       case CT_COS: unary_kernel<R, T>(out, a, [](T x) { return std::cos(x); }); return;
       case CT_TANH: unary_kernel<R, T>(out, a, [](T x) { return std::tanh(x); }); return;
-      case CT_SIGMOID: unary_kernel<R, T>(out, a, [](T x) { return T(1) / (T(1) + std::exp(-x)); }); return;
-      case CT_RECIPROCAL: unary_kernel<R, T>(out, a, [](T x) { return T(1) / x; }); return;
+      case CT_SIGMOID: unary_kernel<R, T>(out, a, [](T x) { return div_(T(1), T(1) + std::exp(-x)); }); return;
+      case CT_RECIPROCAL: unary_kernel<R, T>(out, a, [](T x) { return div_(T(1), x); }); return;
       default: break;
     }
   }
@@ -255,7 +257,6 @@ void run_unary(ct_unary_op op, const Tensor& out, const Tensor& a) {
 // Computes op(a) into a fresh tensor of the op's result dtype.
 Tensor unary_impl(ct_unary_op op, const Tensor& a) {
   check_unary_op(op);
-  check_cpu_op(a->device(), unary_name(op));
   DType res = unary_result(op, a->dtype);
   DType comp_in = compute_of(is_float_op(op) ? res : (op == CT_SQUARE ? res : a->dtype));
   if (op == CT_ABS && is_complex(a->dtype)) comp_in = a->dtype;
@@ -263,7 +264,12 @@ Tensor unary_impl(ct_unary_op op, const Tensor& a) {
   Tensor x = as_dtype(a, comp_in);
   DType comp_out = (op == CT_LOGICAL_NOT) ? DType::Bool : (op == CT_ABS && is_complex(comp_in) ? to_real(comp_in) : comp_in);
   Tensor tmp = empty_tensor(a->sizes, comp_out, a->device());
-  CT_DISPATCH_COMPUTE(comp_in, unary_name(op), [&] { run_unary<scalar_t>(op, tmp, x); });
+  if (a->device().is_cuda()) {
+    CudaScope sc(a->device());
+    cuda_ops::unary(op, cuda_iter<2>(a->sizes, {tmp.get(), x.get()}), comp_in, sc.stream);
+  } else {
+    CT_DISPATCH_COMPUTE(comp_in, unary_name(op), [&] { run_unary<scalar_t>(op, tmp, x); });
+  }
   return as_dtype(tmp, res);
 }
 
@@ -324,7 +330,15 @@ void run_binary(ct_binary_op op, const Tensor& out, const Tensor& a, const Tenso
     case CT_ADD: binary_kernel<T, T>(out, a, b, [](T x, T y) { return w_add(x, y); }); return;
     case CT_SUB: if constexpr (!std::is_same_v<T, bool>) { binary_kernel<T, T>(out, a, b, [](T x, T y) { return w_sub(x, y); }); return; } break;
     case CT_MUL: binary_kernel<T, T>(out, a, b, [](T x, T y) { return w_mul(x, y); }); return;
-    case CT_DIV: if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) { binary_kernel<T, T>(out, a, b, [](T x, T y) { return x / y; }); return; } break;
+    case CT_DIV:
+      if constexpr (is_complex_v<T>) {
+        binary_kernel<T, T>(out, a, b, [](T x, T y) { return complex_div(x, y); });
+        return;
+      } else if constexpr (std::is_floating_point_v<T>) {
+        binary_kernel<T, T>(out, a, b, [](T x, T y) { return x / y; });
+        return;
+      }
+      break;
     case CT_POW:
       if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
         binary_kernel<T, T>(out, a, b, [](T x, T y) { return std::pow(x, y); });
@@ -399,7 +413,12 @@ Tensor binary_compute(ct_binary_op op, const Tensor& a, const Tensor& b, const B
   Tensor x = as_dtype(a, plan.compute), y = as_dtype(b, plan.compute);
   DType comp_out = (is_comparison(op) || is_logical(op)) ? DType::Bool : plan.compute;
   Tensor tmp = empty_tensor(shape, comp_out, dev);
-  CT_DISPATCH_COMPUTE(plan.compute, binary_name(op), [&] { run_binary<scalar_t>(op, tmp, x, y); });
+  if (dev.is_cuda()) {
+    CudaScope sc(dev);
+    cuda_ops::binary(op, cuda_iter<3>(shape, {tmp.get(), x.get(), y.get()}), plan.compute, sc.stream);
+  } else {
+    CT_DISPATCH_COMPUTE(plan.compute, binary_name(op), [&] { run_binary<scalar_t>(op, tmp, x, y); });
+  }
   return tmp;
 }
 
@@ -447,7 +466,6 @@ namespace {
 Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const TensorImpl* inplace) {
   check_binary_op(op);
   Device dev = common_device({a, b}, binary_name(op));
-  check_cpu_op(dev, binary_name(op));
   check_int_pow_scalar(op, a, b);
   BinaryPlan plan = binary_plan(op, a, b);
   Shape shape = broadcast_shapes(a->sizes, b->sizes);
@@ -491,11 +509,15 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   CT_CHECK(cond->dtype == DType::Bool, CT_ERR_DTYPE, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
            dtype_short(cond->dtype));
   Device dev = common_device({cond, a, b}, "where");
-  check_cpu_op(dev, "where");
   DType res = result_type({a, b});
   Shape shape = broadcast_shapes(broadcast_shapes(cond->sizes, a->sizes), b->sizes);
   Tensor x = as_dtype(a, res), y = as_dtype(b, res);
   Tensor out = empty_tensor(shape, res, dev);
+  if (dev.is_cuda()) {
+    CudaScope sc(dev);
+    cuda_ops::where(cuda_iter<4>(shape, {out.get(), cond.get(), x.get(), y.get()}), itemsize(res), sc.stream);
+    return out;
+  }
   auto o = cpu::make_operands<4>(shape, {out.get(), cond.get(), x.get(), y.get()});
   CT_DISPATCH_ALL(res, "where", [&] {
     using T = scalar_t;
@@ -510,7 +532,6 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
 }
 
 void fill_(const Tensor& t, double value) {
-  check_cpu_op(t->device(), "fill_");
   Tensor v = wrapped_scalar_double(value);
   v->wrapped_number = false;
   copy_(t, v);

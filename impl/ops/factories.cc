@@ -4,16 +4,21 @@
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/parallel.h"
+#include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
 namespace ct::ops {
 
 namespace {
 // Writes f(i) (a double) converted to dtype into every element of the contiguous tensor t.
+// On CUDA the same formula runs in a kernel (`kind` and a, b, c, d as in fill_pattern).
 template <typename F>
-void fill_indexed(const Tensor& t, F f) {
-  CT_CHECK(t->device().is_cpu(), CT_ERR_NOT_SUPPORTED, "factory: tensors on ", t->device().str(),
-           " are not supported in this version of ctorch");
+void fill_indexed(const Tensor& t, F f, int kind, double a, double b, int64_t c, double d) {
+  if (t->device().is_cuda()) {
+    CudaScope sc(t->device());
+    cuda_ops::fill_pattern(t->data(), t->numel(), t->dtype, kind, a, b, c, d, sc.stream);
+    return;
+  }
   CT_DISPATCH_ALL(t->dtype, "factory", [&] {
     scalar_t* d = reinterpret_cast<scalar_t*>(t->data());
     cpu::parallel_for(0, t->numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) {
@@ -41,7 +46,7 @@ Tensor arange(double start, double end, double step, DType dtype, Device dev) {
   double n = std::ceil((end - start) / step);
   CT_CHECK(n >= 0 && n < 9.2e18, CT_ERR_ARGUMENT, "arange: invalid number of elements ", n);
   Tensor t = empty_tensor({static_cast<int64_t>(n)}, dtype, dev);
-  fill_indexed(t, [&](int64_t i) { return start + static_cast<double>(i) * step; });
+  fill_indexed(t, [&](int64_t i) { return start + static_cast<double>(i) * step; }, 0, start, step, 0, 0);
   return t;
 }
 
@@ -51,7 +56,7 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
   Tensor t = empty_tensor({steps}, dtype, dev);
   if (steps == 0) return t;
   if (steps == 1) {
-    fill_indexed(t, [&](int64_t) { return start; });
+    fill_indexed(t, [&](int64_t) { return start; }, 3, start, 0, 0, 0);
     return t;
   }
   // Symmetric evaluation from both ends, as PyTorch's CPU kernel.
@@ -60,7 +65,7 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
   fill_indexed(t, [&](int64_t i) {
     return i < half ? start + step * static_cast<double>(i)
                     : end - step * static_cast<double>(steps - i - 1);
-  });
+  }, 1, start, step, steps, end);
   return t;
 }
 
@@ -68,7 +73,7 @@ Tensor eye(int64_t n, int64_t m, DType dtype, Device dev) {
   if (m < 0) m = n;
   CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "eye: n must be greater or equal to 0, got ", n);
   Tensor t = empty_tensor({n, m}, dtype, dev);
-  fill_indexed(t, [&](int64_t i) { return (i / m == i % m) ? 1.0 : 0.0; });
+  fill_indexed(t, [&](int64_t i) { return (i / m == i % m) ? 1.0 : 0.0; }, 2, 0, 0, m, 0);
   return t;
 }
 

@@ -25,8 +25,9 @@ Tensor eye(int64_t n, int64_t m, DType dtype, Device dev);
 Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev);
 
 // ---- copies and conversions
-void copy_(const Tensor& dst, const Tensor& src);        // broadcast + dtype + device
-Tensor to(const Tensor& t, Device dev, DType dtype, bool copy);  // may return t itself
+void copy_(const Tensor& dst, const Tensor& src, bool non_blocking = false);  // broadcast + dtype + device
+Tensor to(const Tensor& t, Device dev, DType dtype, bool copy, bool non_blocking = false);  // may return t itself
+Tensor pin_memory(const Tensor& t);  // a copy in pinned host memory
 Tensor clone(const Tensor& t);
 Tensor contiguous(const Tensor& t);  // t itself when contiguous
 void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes);

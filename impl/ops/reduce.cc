@@ -11,6 +11,7 @@
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/parallel.h"
+#include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
 namespace ct::ops {
@@ -109,11 +110,6 @@ Tensor finish(const Tensor& tmp, const Layout& L, DType out_dtype) {
   return out;
 }
 
-void check_cpu(const Tensor& t, const char* op) {
-  CT_CHECK(t->device().is_cpu(), CT_ERR_NOT_SUPPORTED, op, ": tensors on ", t->device().str(),
-           " are not supported in this version of ctorch");
-}
-
 void check_nonempty(const Tensor& t, const Layout& L, const char* op) {
   if (L.R == 0) {
     fail(CT_ERR_SHAPE, op, "(): Expected reduction dim to be specified for input.numel() == 0, or the reduced dims to have "
@@ -170,7 +166,6 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
            " (expected CT_SUM, CT_MEAN, CT_PROD, CT_AMAX or CT_AMIN)");
   static const char* names[] = {"sum", "mean", "prod", "amax", "amin"};
   const char* name = names[op];
-  check_cpu(t, name);
   std::vector<bool> mask = dim_mask(t, dims);
   DType out_dtype;
   if (op == CT_SUM || op == CT_PROD) {
@@ -189,7 +184,12 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
   Layout L = layout(t, mask, keepdim, comp);
   if (op == CT_AMAX || op == CT_AMIN) check_nonempty(t, L, name);
   Tensor tmp = empty_tensor({L.O}, comp, t->device());
-  CT_DISPATCH_COMPUTE(comp, name, [&] { reduce_kernel<scalar_t>(op, L, tmp); });
+  if (t->device().is_cuda()) {
+    CudaScope sc(t->device());
+    cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, sc.stream);
+  } else {
+    CT_DISPATCH_COMPUTE(comp, name, [&] { reduce_kernel<scalar_t>(op, L, tmp); });
+  }
   return finish(tmp, L, out_dtype);
 }
 
@@ -230,7 +230,6 @@ void arg_kernel(const Layout& L, const Tensor& vals, const Tensor& idx, bool is_
 
 // values and first-occurrence indices along one dim (NaN counts as the extreme value).
 std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, bool keepdim, bool is_max, const char* name) {
-  check_cpu(t, name);
   CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, name, "(): does not support complex input");
   std::vector<bool> mask;
   if (all) mask = dim_mask(t, {});
@@ -244,7 +243,13 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
   }
   Tensor vals = empty_tensor({L.O}, comp, t->device());
   Tensor idx = empty_tensor({L.O}, DType::Int64, t->device());
-  CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
+  if (t->device().is_cuda()) {
+    CudaScope sc(t->device());
+    cuda_ops::arg_reduce_rows(L.rows->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
+                              is_max, sc.stream);
+  } else {
+    CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
+  }
   return {finish(vals, L, t->dtype), finish(idx, L, DType::Int64)};
 }
 
@@ -259,7 +264,6 @@ Tensor argmax(const Tensor& t, bool has_dim, int64_t dim, bool keepdim, bool is_
 }
 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
-  check_cpu(t, "linalg.vector_norm");
   CT_CHECK(is_floating(t->dtype) || is_complex(t->dtype), CT_ERR_DTYPE,
            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", dtype_short(t->dtype));
   std::vector<bool> mask = dim_mask(t, dims);
@@ -272,6 +276,11 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
   }
   Tensor tmp = empty_tensor({L.O}, DType::Float64, t->device());
   double* out = reinterpret_cast<double*>(tmp->data());
+  if (t->device().is_cuda()) {
+    CudaScope sc(t->device());
+    cuda_ops::norm_rows(reinterpret_cast<const double*>(L.rows->data()), out, L.O, L.R, p, sc.stream);
+    return finish(tmp, L, to_real(t->dtype));
+  }
   auto add = [](double a, double b) { return a + b; };
   if (std::isinf(p)) {
     bool mx = p > 0;

@@ -11,6 +11,7 @@
 #include "capi/ctorch.h"
 
 static int g_failed_checks = 0;
+static int g_skipped = 0; /* set by a test that skipped itself (e.g. no GPU) */
 static const char* g_test_name = "";
 
 #define FAILF(...)                                                         \
@@ -167,16 +168,20 @@ typedef struct {
 } test_case;
 
 static inline int run_tests(const test_case* tests, int n) {
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   for (int i = 0; i < n; ++i) {
     int before = g_failed_checks;
     int64_t live0 = 0, live1 = 0;
     ct_live_tensor_count(&live0);
     g_test_name = tests[i].name;
+    g_skipped = 0;
     tests[i].fn();
     ct_live_tensor_count(&live1);
     if (live1 != live0) FAILF("leaked %lld tensor handles", (long long)(live1 - live0));
-    if (g_failed_checks == before) {
+    if (g_failed_checks == before && g_skipped) {
+      skipped++;
+      printf("[SKIP] %s\n", tests[i].name);
+    } else if (g_failed_checks == before) {
       passed++;
       printf("[ OK ] %s\n", tests[i].name);
     } else {
@@ -184,7 +189,8 @@ static inline int run_tests(const test_case* tests, int n) {
       printf("[FAIL] %s\n", tests[i].name);
     }
   }
-  printf("%d passed, %d failed\n", passed, failed);
+  if (skipped) printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  else printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
 

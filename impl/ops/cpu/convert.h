@@ -36,6 +36,10 @@ inline To convert(From v) {
     return convert<To>(v.real());
   } else if constexpr (is_reduced_float_v<To>) {
     return To(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>) {
+    // As c10's static_cast_with_inter_type: float -> uint8 goes through int64, so negative
+    // values wrap the same way on every compiler and device.
+    return static_cast<uint8_t>(static_cast<int64_t>(v));
   } else {
     return static_cast<To>(v);
   }

@@ -1,0 +1,181 @@
+#include "impl/cuda/stream.h"
+
+#include <mutex>
+#include <vector>
+
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+
+namespace ct::cuda {
+
+namespace {
+
+constexpr int kMaxDevices = 64;
+
+struct PerThread {
+  Stream current[kMaxDevices];
+};
+PerThread& per_thread() {
+  thread_local PerThread t;
+  return t;
+}
+
+int resolve(int device) {
+  if (device < 0) return current_device();
+  check_device_index(device);
+  CT_CHECK(device < kMaxDevices, CT_ERR_NOT_SUPPORTED, "ctorch supports at most ", kMaxDevices, " CUDA devices");
+  return device;
+}
+
+}  // namespace
+
+StreamImpl::~StreamImpl() {
+  if (owned && stream) {
+    (void)cudaSetDevice(device);
+    (void)cudaStreamDestroy(stream);
+  }
+}
+
+EventImpl::~EventImpl() {
+  if (event) (void)cudaEventDestroy(event);
+}
+
+Stream default_stream(int device) {
+  device = resolve(device);
+  static std::once_flag once;
+  static std::vector<Stream>* defaults;
+  std::call_once(once, [] {
+    defaults = new std::vector<Stream>(device_count());
+    for (int d = 0; d < device_count(); ++d) {
+      auto s = std::make_shared<StreamImpl>();
+      s->device = d;
+      (*defaults)[d] = s;
+    }
+  });
+  return (*defaults)[device];
+}
+
+Stream current_stream(int device) {
+  device = resolve(device);
+  Stream& s = per_thread().current[device];
+  if (!s) s = default_stream(device);
+  return s;
+}
+
+void set_current_stream(const Stream& s) { per_thread().current[resolve(s->device)] = s; }
+
+Stream create_stream(int device, int priority) {
+  device = resolve(device);
+  int least = 0, greatest = 0;
+  priority_range(&least, &greatest);
+  // CUDA clamps out-of-range priorities; PyTorch does too, and so do we.
+  int p = priority > least ? least : (priority < greatest ? greatest : priority);
+  DeviceGuard g(device);
+  auto s = std::make_shared<StreamImpl>();
+  s->device = device;
+  s->priority = p;
+  check(cudaStreamCreateWithPriority(&s->stream, cudaStreamNonBlocking, p), "cudaStreamCreateWithPriority");
+  s->owned = true;
+  return s;
+}
+
+Stream external_stream(cudaStream_t st, int device) {
+  device = resolve(device);
+  auto s = std::make_shared<StreamImpl>();
+  s->device = device;
+  s->stream = st;
+  s->external = true;
+  if (st) {
+    int p = 0;
+    DeviceGuard g(device);
+    check(cudaStreamGetPriority(st, &p), "cudaStreamGetPriority (external stream)");
+    s->priority = p;
+  }
+  return s;
+}
+
+void priority_range(int* least, int* greatest) {
+  check_available();
+  check(cudaDeviceGetStreamPriorityRange(least, greatest), "cudaDeviceGetStreamPriorityRange");
+}
+
+bool stream_query(const Stream& s) {
+  DeviceGuard g(s->device);
+  cudaError_t e = cudaStreamQuery(s->stream);
+  if (e == cudaErrorNotReady) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  check(e, "cudaStreamQuery");
+  return true;
+}
+
+void stream_synchronize(const Stream& s) {
+  on_host_sync("Stream.synchronize");
+  DeviceGuard g(s->device);
+  check(cudaStreamSynchronize(s->stream), "cudaStreamSynchronize");
+}
+
+void stream_wait_stream(const Stream& s, const Stream& other) {
+  Event e = create_event(false, false);
+  event_record(e, other);
+  event_wait(e, s);
+}
+
+Event create_event(bool enable_timing, bool blocking) {
+  auto e = std::make_shared<EventImpl>();
+  e->enable_timing = enable_timing;
+  e->blocking = blocking;
+  return e;
+}
+
+void event_record(const Event& e, const Stream& s) {
+  DeviceGuard g(s->device);
+  if (!e->event) {
+    unsigned flags = (e->enable_timing ? cudaEventDefault : cudaEventDisableTiming) |
+                     (e->blocking ? cudaEventBlockingSync : 0u);
+    check(cudaEventCreateWithFlags(&e->event, flags), "cudaEventCreateWithFlags");
+    e->device = s->device;
+  }
+  CT_CHECK(e->device == s->device, CT_ERR_DEVICE, "Event device cuda:", e->device,
+           " does not match recording stream's device cuda:", s->device, ".");
+  check(cudaEventRecord(e->event, s->stream), "cudaEventRecord");
+}
+
+void event_wait(const Event& e, const Stream& s) {
+  if (!e->event) return;  // never recorded: nothing to wait for (as PyTorch)
+  DeviceGuard g(s->device);
+  check(cudaStreamWaitEvent(s->stream, e->event, 0), "cudaStreamWaitEvent");
+}
+
+bool event_query(const Event& e) {
+  if (!e->event) return true;
+  DeviceGuard g(e->device);
+  cudaError_t err = cudaEventQuery(e->event);
+  if (err == cudaErrorNotReady) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  check(err, "cudaEventQuery");
+  return true;
+}
+
+void event_synchronize(const Event& e) {
+  if (!e->event) return;
+  on_host_sync("Event.synchronize");
+  DeviceGuard g(e->device);
+  check(cudaEventSynchronize(e->event), "cudaEventSynchronize");
+}
+
+double event_elapsed_ms(const Event& start, const Event& end) {
+  CT_CHECK(start->enable_timing && end->enable_timing, CT_ERR_STATE,
+           "Both events must be created with argument 'enable_timing=True'.");
+  CT_CHECK(start->event && end->event, CT_ERR_STATE, "Both events must be recorded before calculating elapsed time.");
+  CT_CHECK(start->device == end->device, CT_ERR_DEVICE, "Both events must be recorded on the same device");
+  DeviceGuard g(start->device);
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start->event, end->event), "cudaEventElapsedTime");
+  return ms;
+}
+
+}  // namespace ct::cuda

@@ -1,0 +1,51 @@
+// Streams and events, as c10::cuda::CUDAStream and at::cuda::CUDAEvent.
+//
+// Note [Current stream]: each device has a default stream (CUDA's legacy NULL stream, as
+// PyTorch's). The current stream is kept per host thread and per device; it starts as the
+// default stream. Every op and copy on a device runs on that device's current stream. User
+// streams are created non-blocking (they do not synchronize with the NULL stream), as
+// PyTorch's stream pool does; with them the caller owns synchronization.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <memory>
+
+namespace ct::cuda {
+
+struct StreamImpl {
+  int device = 0;
+  cudaStream_t stream = nullptr;  // nullptr: the legacy default stream
+  int priority = 0;
+  bool owned = false;             // created by ctorch (destroyed with the last reference)
+  bool external = false;          // a caller's cudaStream_t
+  ~StreamImpl();
+};
+using Stream = std::shared_ptr<StreamImpl>;
+
+Stream default_stream(int device);
+Stream current_stream(int device);       // device < 0: the current device
+void set_current_stream(const Stream& s);
+Stream create_stream(int device, int priority);
+Stream external_stream(cudaStream_t s, int device);
+void priority_range(int* least, int* greatest);
+bool stream_query(const Stream& s);
+void stream_synchronize(const Stream& s);
+void stream_wait_stream(const Stream& s, const Stream& other);
+
+struct EventImpl {
+  bool enable_timing = false;
+  bool blocking = false;
+  int device = -1;            // set by the first record
+  cudaEvent_t event = nullptr;  // created lazily on the first record
+  ~EventImpl();
+};
+using Event = std::shared_ptr<EventImpl>;
+
+Event create_event(bool enable_timing, bool blocking);
+void event_record(const Event& e, const Stream& s);
+void event_wait(const Event& e, const Stream& s);  // s waits for e (no host sync)
+bool event_query(const Event& e);                  // true when the recorded work is done
+void event_synchronize(const Event& e);
+double event_elapsed_ms(const Event& start, const Event& end);
+
+}  // namespace ct::cuda

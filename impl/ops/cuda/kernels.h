@@ -1,0 +1,88 @@
+// The CUDA kernels behind the ops, as seen from host code (no CUDA types here). Every
+// function launches on the given stream (a cudaStream_t) of the current device; the caller
+// sets the device (cuda::DeviceGuard) and checks the launch (cuda::check_launch).
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "impl/core/dtype.h"
+#include "impl/ops/cpu/loops.h"
+
+namespace ct::cuda_ops {
+
+constexpr int kMaxDims = 12;
+
+// An elementwise iteration: N operands (output first) over one collapsed shape.
+template <int N>
+struct Iter {
+  int32_t ndim = 0;
+  int64_t numel = 0;
+  int64_t sizes[kMaxDims] = {};
+  int64_t strides[N][kMaxDims] = {};  // bytes
+  char* data[N] = {};
+  int32_t dtype[N] = {};              // ct_dtype of each operand (used by cast)
+  // Note [CPU scalars on CUDA]: a 0-dim CPU operand (a Python scalar, or torch.tensor(2.))
+  // travels inside the kernel's parameters: its bytes (already in the compute dtype) are in
+  // scalar[k], bit k of scalar_mask is set and its strides are 0. No host-to-device copy,
+  // so `cuda_tensor + 2` stays asynchronous.
+  uint32_t scalar_mask = 0;
+  alignas(16) unsigned char scalar[N][16] = {};
+};
+
+// From the CPU engine's collapsed description (Note [Elementwise engine]).
+template <int N>
+Iter<N> make_iter(const cpu::StridedOperands<N>& o, const int32_t (&dtypes)[N]) {
+  Iter<N> it;
+  CT_CHECK(o.shape.size() <= static_cast<size_t>(kMaxDims), CT_ERR_NOT_SUPPORTED, "CUDA kernels support at most ",
+           kMaxDims, " non-collapsible dimensions, got ", o.shape.size());
+  it.ndim = static_cast<int32_t>(o.shape.size());
+  it.numel = 1;
+  for (int d = 0; d < it.ndim; ++d) {
+    it.sizes[d] = o.shape[d];
+    it.numel *= o.shape[d];
+  }
+  for (int k = 0; k < N; ++k) {
+    it.data[k] = o.base[k];
+    it.dtype[k] = dtypes[k];
+    for (int d = 0; d < it.ndim; ++d) it.strides[k][d] = o.strides[k][d];
+  }
+  return it;
+}
+
+// Moves operand k (a 0-dim CPU tensor of `bytes` bytes at host address p) into the kernel
+// parameters (Note [CPU scalars on CUDA]).
+template <int N>
+void set_scalar(Iter<N>& it, int k, const void* p, int64_t bytes) {
+  std::memcpy(it.scalar[k], p, static_cast<size_t>(bytes));
+  it.scalar_mask |= 1u << k;
+  it.data[k] = nullptr;
+  for (int d = 0; d < kMaxDims; ++d) it.strides[k][d] = 0;
+}
+
+// out = convert(in), any dtype to any dtype (PyTorch's cast rules).
+void cast(const Iter<2>& it, void* stream);
+// out = op(in); `compute` is the input dtype (a compute dtype, Note [Compute dtype]); the
+// output is compute, bool (logical_not) or real (abs of complex).
+void unary(ct_unary_op op, const Iter<2>& it, DType compute, void* stream);
+// out = op(a, b); inputs in `compute`; output compute, or bool for comparisons / logical ops.
+void binary(ct_binary_op op, const Iter<3>& it, DType compute, void* stream);
+// out = cond ? a : b, elements of itemsize bytes.
+void where(const Iter<4>& it, int64_t itemsize, void* stream);
+
+// Factories: element i of a contiguous tensor of dtype gets
+//   kind 0 (arange):   a + i * b
+//   kind 1 (linspace): i < c / 2 ? a + b * i : end - b * (c - i - 1), with end passed in `d`
+//   kind 2 (eye):      i / c == i % c ? 1 : 0          (c = number of columns)
+//   kind 3 (fill):     a
+void fill_pattern(void* out, int64_t n, DType dtype, int kind, double a, double b, int64_t c, double d, void* stream);
+
+// Row reductions over a contiguous [O, R] input of `compute` dtype into O outputs of the same
+// dtype. op: CT_SUM, CT_MEAN, CT_PROD, CT_AMAX, CT_AMIN.
+void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, void* stream);
+// values and first-occurrence int64 indices of the max (min) of each row; NaN is the extreme.
+void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute, bool is_max,
+                     void* stream);
+// p-norm of each row of non-negative doubles (|x| already taken).
+void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, void* stream);
+
+}  // namespace ct::cuda_ops
