@@ -612,18 +612,18 @@ CT_API ct_status ct_stream_set_current(ct_stream s);
  *  ct_stream_guard_exit, which also releases *prev_stream. */
 CT_API ct_status ct_stream_guard_enter(ct_stream s, ct_stream* prev_stream, int32_t* prev_device);
 CT_API ct_status ct_stream_guard_exit(ct_stream prev_stream, int32_t prev_device);
-/** Wraps a cudaStream_t the caller created and owns (passed as an integer), on device
+/** Wraps a cudaStream_t the caller created and owns (its bits passed as an int64), on device
  *  (-1: current). ctorch never destroys it; the caller keeps it alive while ctorch may use it,
  *  including until tensors allocated while it was current are freed. [new reference] */
-CT_API ct_status ct_stream_external(uint64_t cuda_stream, int32_t device, ct_stream* out);
+CT_API ct_status ct_stream_external(int64_t cuda_stream, int32_t device, ct_stream* out);
 /** Adds / drops one reference. */
 CT_API ct_status ct_stream_retain(ct_stream s);
 CT_API ct_status ct_stream_release(ct_stream s);
-/** Out: the stream's device, priority, and its cudaStream_t as an integer (0: the default
- *  stream). */
+/** Out: the stream's device, priority, and its cudaStream_t's bits as an int64 (0: the
+ *  default stream). */
 CT_API ct_status ct_stream_device(ct_stream s, int32_t* out);
 CT_API ct_status ct_stream_priority(ct_stream s, int32_t* out);
-CT_API ct_status ct_stream_cuda_handle(ct_stream s, uint64_t* out);
+CT_API ct_status ct_stream_cuda_handle(ct_stream s, int64_t* out);
 /** Waits until all work queued on s is done. */
 CT_API ct_status ct_stream_synchronize(ct_stream s);
 /** Out: *out = 1 when all work queued on s is done (never waits). */

@@ -121,10 +121,10 @@ CT_API ct_status ct_stream_guard_exit(ct_stream prev_stream, int32_t prev_device
   CT_API_END
 }
 
-CT_API ct_status ct_stream_external(uint64_t cuda_stream, int32_t device, ct_stream* out) {
+CT_API ct_status ct_stream_external(int64_t cuda_stream, int32_t device, ct_stream* out) {
   CT_API_BEGIN
   need(out, "out");
-  put_stream(out, cuda::external_stream(reinterpret_cast<cudaStream_t>(cuda_stream), device));
+  put_stream(out, cuda::external_stream(reinterpret_cast<cudaStream_t>(static_cast<intptr_t>(cuda_stream)), device));
   CT_API_END
 }
 
@@ -154,10 +154,10 @@ CT_API ct_status ct_stream_priority(ct_stream s, int32_t* out) {
   CT_API_END
 }
 
-CT_API ct_status ct_stream_cuda_handle(ct_stream s, uint64_t* out) {
+CT_API ct_status ct_stream_cuda_handle(ct_stream s, int64_t* out) {
   CT_API_BEGIN
   need(out, "out");
-  *out = reinterpret_cast<uint64_t>(stream_arg(s)->stream);
+  *out = static_cast<int64_t>(reinterpret_cast<intptr_t>(stream_arg(s)->stream));
   CT_API_END
 }
 

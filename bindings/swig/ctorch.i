@@ -186,14 +186,17 @@ CT_HANDLE(ct_generator)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
+%apply ct_stream* OUT { ct_stream* out, ct_stream* prev_stream };
+%apply ct_event* OUT { ct_event* out };
 %apply const ct_tensor* ARRAY { const ct_tensor* tensors };
 %apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims };
 %apply int64_t* ARRAYOUT { int64_t* dst };
 %apply void* BUFFER { void* buf, void* data, const void* data };
 
-%apply int64_t* I64OUT { int64_t* out, int64_t* needed };
+%apply int64_t* I64OUT { int64_t* out, int64_t* needed, int64_t* free_bytes, int64_t* total_bytes };
 %apply int32_t* I32OUT { int32_t* out, int32_t* major, int32_t* minor, int32_t* patch,
-                         int32_t* ndim, int32_t* index, ct_dtype* out, ct_device_type* type };
+                         int32_t* ndim, int32_t* index, ct_dtype* out, ct_device_type* type,
+                         int32_t* least, int32_t* greatest, int32_t* prev, int32_t* prev_device };
 %apply double* F64OUT { double* out, double* re, double* im };
 
 %include "capi/ctorch.h"
