@@ -10,7 +10,20 @@ rc=0
 echo "== nvidia-smi"; nvidia-smi -L || true
 echo "== C API suite (capi_test)"; "$A/capi_test" || rc=1
 echo "== CPU/CUDA parity and CUDA behaviour (device_test)"; "$A/device_test" || rc=1
+echo "== CUDA runtime API (cuda_test)"; "$A/cuda_test" || rc=1
+echo "== cuda_test with CUDA_LAUNCH_BLOCKING=1"; CUDA_LAUNCH_BLOCKING=1 "$A/cuda_test" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
+if [ "${SANITIZE:-1}" = 1 ]; then
+  CS=/usr/local/cuda/bin/compute-sanitizer
+  echo "== compute-sanitizer memcheck: device_test, cuda_test"
+  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/device_test" > /tmp/cs_dev.txt 2>&1; r=$?
+  tail -3 /tmp/cs_dev.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_dev.txt; }
+  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/cuda_test" > /tmp/cs_cuda.txt 2>&1; r=$?
+  tail -3 /tmp/cs_cuda.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_cuda.txt; }
+  echo "== compute-sanitizer racecheck: device_test"
+  $CS --tool racecheck --error-exitcode 9 "$A/device_test" > /tmp/cs_race.txt 2>&1; r=$?
+  tail -3 /tmp/cs_race.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_race.txt; }
+fi
 echo "== quickstart"; "$A/quickstart" || rc=1
 echo "== torch, same devices"
 python3 - <<'PY' || rc=1

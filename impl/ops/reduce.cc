@@ -48,6 +48,10 @@ Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DTyp
     else if (keepdim) L.out_shape.push_back(1);
   }
   Tensor p = permute(t, perm);
+  if (p->is_contiguous() && p->dtype == compute) {  // already [O, R] rows: no copy
+    L.rows = p;
+    return L;
+  }
   Tensor c = empty_tensor(p->sizes, compute, t->device());
   copy_(c, p);
   L.rows = c;

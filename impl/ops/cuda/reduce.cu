@@ -161,8 +161,17 @@ __global__ void reduce_pass1(const typename Red::In* in, typename Red::Acc* part
   int64_t o = blockIdx.x / C, c = blockIdx.x % C;
   int64_t lo = c * chunk, hi = lo + chunk < R ? lo + chunk : R;
   const typename Red::In* row = in + o * R;
-  Acc a = red.init();
-  for (int64_t i = lo + threadIdx.x; i < hi; i += kThreads) a = red.step(a, row[i], i);
+  // four independent accumulators keep four loads in flight per thread
+  Acc a0 = red.init(), a1 = red.init(), a2 = red.init(), a3 = red.init();
+  int64_t i = lo + threadIdx.x;
+  for (; i + 3 * kThreads < hi; i += 4 * kThreads) {
+    a0 = red.step(a0, row[i], i);
+    a1 = red.step(a1, row[i + kThreads], i + kThreads);
+    a2 = red.step(a2, row[i + 2 * kThreads], i + 2 * kThreads);
+    a3 = red.step(a3, row[i + 3 * kThreads], i + 3 * kThreads);
+  }
+  for (; i < hi; i += kThreads) a0 = red.step(a0, row[i], i);
+  Acc a = red.combine(red.combine(a0, a1), red.combine(a2, a3));
   Acc r = BlockReduce(tmp).Reduce(a, CombineOp<Red>{red});
   if (threadIdx.x == 0) partial[blockIdx.x] = r;
 }

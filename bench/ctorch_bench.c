@@ -1,0 +1,102 @@
+/* ctorch side of the GPU benchmarks (bench/run.sh runs it next to torch_bench.py).
+ * Prints "name value unit" lines. GPU times come from CUDA events around N iterations after
+ * a warm-up; host costs from a monotonic clock around N calls followed by a synchronize. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "capi/ctorch.h"
+
+#define CK(call)                                                                              \
+  do {                                                                                        \
+    ct_status s_ = (call);                                                                    \
+    if (s_ != CT_OK) {                                                                        \
+      fprintf(stderr, "%s: %s: %s\n", #call, ct_status_name(s_), ct_last_error_message());   \
+      exit(1);                                                                                \
+    }                                                                                         \
+  } while (0)
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static ct_event ev0, ev1;
+
+static double gpu_ms(void) {
+  double ms;
+  CK(ct_event_synchronize(ev1));
+  CK(ct_event_elapsed_time(ev0, ev1, &ms));
+  return ms;
+}
+
+int main(void) {
+  const int64_t n = 64LL << 20; /* 64M float32 = 256 MiB */
+  CK(ct_event_create(CT_EVENT_ENABLE_TIMING, &ev0));
+  CK(ct_event_create(CT_EVENT_ENABLE_TIMING, &ev1));
+  ct_tensor a, b, c, s;
+
+  /* host cost of a small op: the time the caller spends per call, stream kept busy */
+  CK(ct_ones((int64_t[]){1}, 1, CT_FLOAT32, CT_CUDA, 0, &a));
+  for (int i = 0; i < 1000; ++i) { CK(ct_binary(CT_ADD, a, a, &c)); CK(ct_tensor_release(c)); }
+  CK(ct_cuda_synchronize(0));
+  const int small_iters = 20000;
+  double t0 = now_us();
+  for (int i = 0; i < small_iters; ++i) { CK(ct_binary(CT_ADD, a, a, &c)); CK(ct_tensor_release(c)); }
+  double t1 = now_us();
+  CK(ct_cuda_synchronize(0));
+  printf("small_add_host %.3f us\n", (t1 - t0) / small_iters);
+  CK(ct_tensor_release(a));
+
+  /* add and sum of 64M float32 */
+  CK(ct_ones((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &a));
+  CK(ct_ones((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &b));
+  const int iters = 20;
+  for (int i = 0; i < 3; ++i) { CK(ct_binary(CT_ADD, a, b, &c)); CK(ct_tensor_release(c)); }
+  CK(ct_event_record(ev0, NULL));
+  for (int i = 0; i < iters; ++i) { CK(ct_binary(CT_ADD, a, b, &c)); CK(ct_tensor_release(c)); }
+  CK(ct_event_record(ev1, NULL));
+  double ms = gpu_ms() / iters;
+  printf("add_64M_f32 %.4f ms %.1f GB/s\n", ms, 3.0 * n * 4 / (ms * 1e6));
+  for (int i = 0; i < 3; ++i) { CK(ct_reduce(CT_SUM, a, NULL, 0, 0, CT_DTYPE_UNDEFINED, &s)); CK(ct_tensor_release(s)); }
+  CK(ct_event_record(ev0, NULL));
+  for (int i = 0; i < iters; ++i) { CK(ct_reduce(CT_SUM, a, NULL, 0, 0, CT_DTYPE_UNDEFINED, &s)); CK(ct_tensor_release(s)); }
+  CK(ct_event_record(ev1, NULL));
+  ms = gpu_ms() / iters;
+  printf("sum_64M_f32 %.4f ms %.1f GB/s\n", ms, 1.0 * n * 4 / (ms * 1e6));
+
+  /* device to device copy of 256 MiB */
+  CK(ct_empty((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &c));
+  for (int i = 0; i < 3; ++i) CK(ct_tensor_copy_(c, a, 0));
+  CK(ct_event_record(ev0, NULL));
+  for (int i = 0; i < iters; ++i) CK(ct_tensor_copy_(c, a, 0));
+  CK(ct_event_record(ev1, NULL));
+  ms = gpu_ms() / iters;
+  printf("d2d_copy_256MiB %.4f ms %.1f GB/s\n", ms, 2.0 * n * 4 / (ms * 1e6));
+
+  /* host <-> device, pinned (non_blocking) and pageable */
+  ct_tensor hp, hpin;
+  CK(ct_ones((int64_t[]){n}, 1, CT_FLOAT32, CT_CPU, -1, &hp));
+  CK(ct_tensor_pin_memory(hp, &hpin));
+  const char* names[4] = {"h2d_pinned_256MiB", "h2d_pageable_256MiB", "d2h_pinned_256MiB", "d2h_pageable_256MiB"};
+  for (int k = 0; k < 4; ++k) {
+    ct_tensor host = (k % 2 == 0) ? hpin : hp;
+    int nb = (k % 2 == 0);
+    int reps = 5;
+    for (int i = 0; i < 2; ++i) CK(k < 2 ? ct_tensor_copy_(c, host, nb) : ct_tensor_copy_(host, c, nb));
+    CK(ct_cuda_synchronize(0));
+    double w0 = now_us();
+    for (int i = 0; i < reps; ++i) CK(k < 2 ? ct_tensor_copy_(c, host, nb) : ct_tensor_copy_(host, c, nb));
+    CK(ct_cuda_synchronize(0));
+    double w1 = now_us();
+    double per = (w1 - w0) / 1e3 / reps;
+    printf("%s %.4f ms %.1f GB/s\n", names[k], per, 1.0 * n * 4 / (per * 1e6));
+  }
+  CK(ct_tensor_release(hp));
+  CK(ct_tensor_release(hpin));
+  CK(ct_tensor_release(a));
+  CK(ct_tensor_release(b));
+  CK(ct_tensor_release(c));
+  return 0;
+}
