@@ -4,7 +4,10 @@ import org.ctorch.CtorchException;
 import org.ctorch.Cuda;
 import org.ctorch.DType;
 import org.ctorch.Device;
+import org.ctorch.Event;
+import org.ctorch.Stream;
 import org.ctorch.Tensor;
+import org.ctorch.TensorScope;
 import org.ctorch.Torch;
 
 /**
@@ -19,6 +22,9 @@ import org.ctorch.Torch;
  * tensor_back_on_cpu = tensor_on_gpu.cpu().numpy()
  * print(tensor_back_on_cpu)
  * </pre>
+ *
+ * then, on a GPU, a side stream and timing events ({@code torch.cuda.Stream},
+ * {@code torch.cuda.Event}, {@code with torch.cuda.stream(s):}).
  *
  * Run it with {@code bazel run //examples/java:quickstart}.
  */
@@ -56,17 +62,57 @@ public final class Quickstart {
         System.out.println("after add_: " + onDevice);
       }
     }
+
+    // torch.cuda.get_arch_list() needs no GPU.
+    System.out.println("built for: " + Cuda.archList());
+    if (device.isCuda()) {
+      streams(device);
+    }
   }
 
   /**
-   * ctorch 0.1 enumerates GPUs but keeps tensors on the CPU: a CUDA tensor fails with
-   * CT_ERR_NOT_SUPPORTED (code 500). Fall back to the CPU then, as the C quickstart does.
+   * <pre>
+   * side = torch.cuda.Stream()
+   * start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+   * side.wait_stream(torch.cuda.current_stream())
+   * start.record(side)
+   * with torch.cuda.stream(side):
+   *     total = (torch.ones(1000, 1000, device=device) * 2).sum()
+   * end.record(side)
+   * end.synchronize()
+   * print(total.item(), start.elapsed_time(end))
+   * </pre>
+   */
+  private static void streams(Device device) {
+    try (Stream side = Stream.create();
+        Stream current = Stream.currentStream();
+        Event start = Event.create(true);
+        Event end = Event.create(true);
+        TensorScope scope = TensorScope.open()) {
+      side.waitStream(current);
+      start.record(side);
+      Tensor total;
+      try (Cuda.StreamGuard g = Cuda.stream(side)) {
+        total = Tensor.ones(new long[] {1000, 1000}, DType.FLOAT32, device).mul(2).sum();
+      }
+      end.record(side);
+      end.synchronize();
+      current.waitStream(side); // before the current stream reads total
+      System.out.printf("on %s: sum = %.1f in %.3f ms%n", side, total.item(),
+          start.elapsedTime(end));
+    }
+  }
+
+  /**
+   * A library built without CUDA tensor support fails with CT_ERR_NOT_SUPPORTED (code 500)
+   * for a CUDA tensor: fall back to the CPU then, as the C quickstart does.
    */
   private static Device usable(Device device) {
     if (!device.isCuda()) {
       return device;
     }
-    try (Tensor probe = Tensor.zeros(new long[] {1}, DType.FLOAT32, device)) {
+    try {
+      Tensor.zeros(new long[] {1}, DType.FLOAT32, device).close();
       return device;
     } catch (CtorchException e) {
       if (e.code() != CtorchException.NOT_SUPPORTED) {

@@ -1,11 +1,24 @@
 package org.ctorch;
 
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.util.List;
+import java.util.Objects;
+
 import org.ctorch.swig.ctorch;
 
 /**
- * {@code torch.cuda}: device enumeration and properties. On a machine without a GPU or driver
- * {@link #isAvailable()} is false, {@link #deviceCount()} is 0, and everything that needs a
- * GPU throws a {@link CtorchException} with code 301 (CT_ERR_CUDA_UNAVAILABLE) saying why.
+ * {@code torch.cuda}: devices, their properties, the current device and its guard, device
+ * synchronization and memory, the build's architectures, the sync debug mode, and the
+ * {@code torch.cuda.*} functions about streams ({@link Stream} and {@link Event} are their
+ * own classes). On a machine without a GPU or driver {@link #isAvailable()} is false,
+ * {@link #deviceCount()} is 0, and everything that needs a GPU throws a
+ * {@link CtorchException} with code 301 (CT_ERR_CUDA_UNAVAILABLE) saying why;
+ * {@link #archList()}, {@link #gencodeFlags()} and the sync debug mode work without one.
+ *
+ * <p>The current device and the current streams belong to the calling thread, as in CUDA and
+ * PyTorch; a guard ({@link #device(int)}, {@link #deviceOf(Tensor)}, {@link #stream(Stream)})
+ * must be closed on the thread that opened it.
  */
 public final class Cuda {
   static {
@@ -125,5 +138,392 @@ public final class Cuda {
         (int) deviceProperty(device, Property.MAX_THREADS_PER_MULTIPROCESSOR),
         deviceProperty(device, Property.IS_INTEGRATED) != 0,
         (int) deviceProperty(device, Property.PCI_BUS_ID));
+  }
+
+  /* ============================================================================================
+   * Current device and the device guard
+   * ========================================================================================== */
+
+  /** {@code torch.cuda.current_device()}: this thread's current CUDA device. */
+  public static int currentDevice() {
+    int[] out = {0};
+    Native.check(ctorch.ct_cuda_current_device(out));
+    return out[0];
+  }
+
+  /**
+   * {@code torch.cuda.set_device(device)}: makes device this thread's current CUDA device
+   * (code 105, CT_ERR_INDEX, for a device that is not visible). Prefer {@link #device(int)},
+   * which restores the previous one.
+   */
+  public static void setDevice(int device) {
+    Native.check(ctorch.ct_cuda_set_device(device));
+  }
+
+  /** {@code torch.cuda.set_device(torch.device("cuda:N"))}. */
+  public static void setDevice(Device device) {
+    setDevice(cudaIndex(device));
+  }
+
+  /**
+   * The guard of {@code with torch.cuda.device(d):} and {@code torch.cuda.device_of(t)}: the
+   * device was made current when the guard was created; {@link #close()} makes the previous
+   * device current again. Use with try-with-resources, on one thread:
+   *
+   * <pre>{@code
+   * try (Cuda.DeviceGuard g = Cuda.device(1)) {
+   *   Tensor t = Tensor.zeros(new long[] {2}, DType.FLOAT32, Device.CUDA);   // on cuda:1
+   * }                                                                       // back to before
+   * }</pre>
+   *
+   * Nothing native is held, so a guard that is never closed leaks nothing (but leaves the
+   * device switched).
+   */
+  public static final class DeviceGuard implements AutoCloseable {
+    private final int previous;
+    private final Thread owner = Thread.currentThread();
+    private boolean closed;
+
+    private DeviceGuard(int previous) {
+      this.previous = previous;
+    }
+
+    /**
+     * The device current before the guard, which {@link #close()} restores; -1 when there is
+     * nothing to restore (a guard on device -1 or on a CPU tensor, or no CUDA).
+     */
+    public int previousDevice() {
+      return previous;
+    }
+
+    /**
+     * Makes the previous device current again (nothing for -1). Idempotent. Must run on the
+     * thread that made the guard ({@link IllegalStateException} otherwise).
+     */
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      if (Thread.currentThread() != owner) {
+        throw new IllegalStateException("a Cuda.DeviceGuard must be closed on the thread that made it");
+      }
+      closed = true;
+      if (previous >= 0) {
+        Native.check(ctorch.ct_cuda_set_device(previous));
+      }
+    }
+  }
+
+  /**
+   * {@code with torch.cuda.device(device):} makes device current until the guard is closed.
+   * A negative device changes nothing (as torch's {@code device(-1)} / {@code device(None)}),
+   * also without CUDA; any other device needs CUDA (code 301 without it, 105 when not
+   * visible), and nothing changes when the guard cannot be made.
+   */
+  public static DeviceGuard device(int device) {
+    int[] prev = {-1};
+    Native.check(ctorch.ct_cuda_exchange_device(device, prev));
+    return new DeviceGuard(prev[0]);
+  }
+
+  /**
+   * {@code with torch.cuda.device(torch.device("cuda:1")):}; {@code Device.CUDA} (no index)
+   * changes nothing. A CPU device throws {@link IllegalArgumentException}, as torch's
+   * "Expected a cuda device".
+   */
+  public static DeviceGuard device(Device device) {
+    return device(cudaIndex(device));
+  }
+
+  /**
+   * {@code with torch.cuda.device_of(t):} makes t's device current until the guard is closed;
+   * for a CPU tensor nothing changes (and no CUDA is needed).
+   */
+  public static DeviceGuard deviceOf(Tensor t) {
+    Objects.requireNonNull(t, "tensor");
+    int[] prev = {-1};
+    try {
+      Native.check(ctorch.ct_cuda_exchange_device_of(t.handle(), prev));
+    } finally {
+      Reference.reachabilityFence(t);
+    }
+    return new DeviceGuard(prev[0]);
+  }
+
+  /** The CUDA index of a device (-1 for {@code Device.CUDA}); a CPU device is an error. */
+  static int cudaIndex(Device device) {
+    Objects.requireNonNull(device, "device");
+    if (!device.isCuda()) {
+      throw new IllegalArgumentException("Expected a cuda device, but got: " + device);
+    }
+    return device.index();
+  }
+
+  /* ============================================================================================
+   * Synchronization, memory, peers
+   * ========================================================================================== */
+
+  /** {@code torch.cuda.synchronize()}: waits for all work on the current device. */
+  public static void synchronize() {
+    synchronize(-1);
+  }
+
+  /** {@code torch.cuda.synchronize(device)} (-1: the current device). */
+  public static void synchronize(int device) {
+    Native.check(ctorch.ct_cuda_synchronize(device));
+  }
+
+  /** Free and total device memory in bytes ({@code torch.cuda.mem_get_info}). */
+  public record MemInfo(long free, long total) {}
+
+  /** {@code torch.cuda.mem_get_info()} of the current device. */
+  public static MemInfo memGetInfo() {
+    return memGetInfo(-1);
+  }
+
+  /** {@code torch.cuda.mem_get_info(device)} (-1: the current device). */
+  public static MemInfo memGetInfo(int device) {
+    long[] free = {0};
+    long[] total = {0};
+    Native.check(ctorch.ct_cuda_mem_get_info(device, free, total));
+    return new MemInfo(free[0], total[0]);
+  }
+
+  /**
+   * {@code torch.cuda.can_device_access_peer(device, peer)}: whether device can read peer's
+   * memory directly (false for device == peer).
+   */
+  public static boolean canDeviceAccessPeer(int device, int peer) {
+    int[] out = {0};
+    Native.check(ctorch.ct_cuda_can_device_access_peer(device, peer, out));
+    return out[0] != 0;
+  }
+
+  /* ============================================================================================
+   * The build (no GPU needed)
+   * ========================================================================================== */
+
+  /**
+   * {@code torch.cuda.get_arch_list()}: the architectures this library was built for, e.g.
+   * {@code [sm_80, sm_90, compute_90]}. Works without a GPU. Unmodifiable.
+   */
+  public static List<String> archList() {
+    String s = archListString();
+    return s.isBlank() ? List.of() : List.of(s.trim().split("\\s+"));
+  }
+
+  /** The arch list as the C library gives it, space separated ("sm_80 sm_90 compute_90"). */
+  public static String archListString() {
+    return Native.string(ctorch::ct_cuda_get_arch_list);
+  }
+
+  /** {@code torch.cuda.get_gencode_flags()}: the nvcc {@code -gencode} flags of this build. */
+  public static String gencodeFlags() {
+    return Native.string(ctorch::ct_cuda_get_gencode_flags);
+  }
+
+  /* ============================================================================================
+   * Sync debug mode (process-wide; no GPU needed)
+   * ========================================================================================== */
+
+  /** {@code torch.cuda.set_sync_debug_mode} values. */
+  public enum SyncDebugMode {
+    /** 0, "default": synchronizing operations are silent. */
+    DEFAULT(0),
+    /** 1, "warn": a warning on stderr for each synchronizing operation. */
+    WARN(1),
+    /** 2, "error": a synchronizing operation fails with code 200 (CT_ERR_STATE). */
+    ERROR(2);
+
+    private final int code;
+
+    SyncDebugMode(int code) {
+      this.code = code;
+    }
+
+    /** The C ABI's (and torch's integer) value. */
+    public int code() {
+      return code;
+    }
+
+    /** The mode of a value 0, 1 or 2 ({@link IllegalArgumentException} otherwise). */
+    public static SyncDebugMode fromCode(int code) {
+      for (SyncDebugMode m : values()) {
+        if (m.code == code) {
+          return m;
+        }
+      }
+      throw new IllegalArgumentException("unknown sync debug mode " + code);
+    }
+
+    /** torch's name: "default", "warn" or "error". */
+    @Override
+    public String toString() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * {@code torch.cuda.set_sync_debug_mode(mode)}: whether operations that make the host wait
+   * for the GPU (item, copies to the host, synchronize...) are silent, warn or fail.
+   */
+  public static void setSyncDebugMode(SyncDebugMode mode) {
+    Objects.requireNonNull(mode, "mode");
+    setSyncDebugMode(mode.code());
+  }
+
+  /** {@code torch.cuda.set_sync_debug_mode(0|1|2)}; other values give code 100. */
+  public static void setSyncDebugMode(int mode) {
+    Native.check(ctorch.ct_cuda_set_sync_debug_mode(mode));
+  }
+
+  /**
+   * {@code torch.cuda.set_sync_debug_mode("default"|"warn"|"error")}; another string throws
+   * {@link IllegalArgumentException} (torch: "invalid value of debug_mode").
+   */
+  public static void setSyncDebugMode(String mode) {
+    Objects.requireNonNull(mode, "mode");
+    for (SyncDebugMode m : SyncDebugMode.values()) {
+      if (m.toString().equals(mode)) {
+        setSyncDebugMode(m);
+        return;
+      }
+    }
+    throw new IllegalArgumentException(
+        "invalid value of debug_mode, expected one of `default`, `warn`, `error`: " + mode);
+  }
+
+  /** {@code torch.cuda.get_sync_debug_mode()}. */
+  public static SyncDebugMode getSyncDebugMode() {
+    int[] out = {0};
+    Native.check(ctorch.ct_cuda_get_sync_debug_mode(out));
+    return SyncDebugMode.fromCode(out[0]);
+  }
+
+  /* ============================================================================================
+   * torch.cuda's stream functions (the same as Stream's static methods) and the stream guard
+   * ========================================================================================== */
+
+  /** {@code torch.cuda.current_stream()}; see {@link Stream#currentStream()}. */
+  public static Stream currentStream() {
+    return Stream.currentStream(-1);
+  }
+
+  /** {@code torch.cuda.current_stream(device)}; see {@link Stream#currentStream(int)}. */
+  public static Stream currentStream(int device) {
+    return Stream.currentStream(device);
+  }
+
+  /** {@code torch.cuda.default_stream()}; see {@link Stream#defaultStream()}. */
+  public static Stream defaultStream() {
+    return Stream.defaultStream(-1);
+  }
+
+  /** {@code torch.cuda.default_stream(device)}; see {@link Stream#defaultStream(int)}. */
+  public static Stream defaultStream(int device) {
+    return Stream.defaultStream(device);
+  }
+
+  /** {@code torch.cuda.set_stream(s)}; see {@link Stream#setCurrent(Stream)}. */
+  public static void setStream(Stream s) {
+    Stream.setCurrent(s);
+  }
+
+  /**
+   * The guard of {@code with torch.cuda.stream(s):}: s's device and s (as its current stream)
+   * were made current when the guard was created; {@link #close()} restores the previous
+   * current stream of that device and the previous device. Use with try-with-resources, on
+   * one thread:
+   *
+   * <pre>{@code
+   * try (Stream s = Stream.create(); Cuda.StreamGuard g = Cuda.stream(s)) {
+   *   y = x.mul(2);                   // queued on s
+   * }                                 // the previous stream and device are current again
+   * }</pre>
+   *
+   * The guard holds a reference to the previous stream (ct_stream_guard_enter's
+   * {@code prev_stream}); closing the guard gives it back. A guard never closed cannot restore
+   * anything (the collector's thread is not the guard's thread), but its reference is still
+   * released by the {@link Cleaner} once the guard is unreachable.
+   */
+  public static final class StreamGuard implements AutoCloseable {
+    private final NativeHandle previous; // null: the no-op guard of stream(null)
+    private final Cleaner.Cleanable cleanable;
+    private final int previousDevice;
+    private final Thread owner = Thread.currentThread();
+
+    private StreamGuard(long previousStream, int previousDevice) {
+      if (previousStream == 0) {
+        this.previous = null;
+        this.cleanable = null;
+      } else {
+        this.previous = new NativeHandle(previousStream, ctorch::ct_stream_release);
+        this.cleanable = NativeHandle.CLEANER.register(this, previous);
+      }
+      this.previousDevice = previousDevice;
+    }
+
+    /** The device current before the guard, which {@link #close()} restores (-1: none). */
+    public int previousDevice() {
+      return previousDevice;
+    }
+
+    /** True once closed (always true for the no-op guard of {@code stream(null)}). */
+    public boolean isClosed() {
+      return previous == null || previous.get() == 0;
+    }
+
+    /**
+     * Restores the previous current stream and device (ct_stream_guard_exit). Idempotent.
+     * Must run on the thread that made the guard ({@link IllegalStateException} otherwise).
+     * When the restore fails (a {@link CtorchException}), the previous stream's reference is
+     * still given back.
+     */
+    @Override
+    public void close() {
+      if (isClosed()) {
+        return;
+      }
+      if (Thread.currentThread() != owner) {
+        throw new IllegalStateException("a Cuda.StreamGuard must be closed on the thread that made it");
+      }
+      long h = previous.take();
+      cleanable.clean(); // the handle is taken: this only unregisters
+      if (h == 0) {
+        return;
+      }
+      int st = ctorch.ct_stream_guard_exit(h, previousDevice);
+      if (st != Native.CT_OK) {
+        CtorchException e = Native.lastError(st); // read before the release below
+        ctorch.ct_stream_release(h); // guard_exit releases only on success
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * {@code with torch.cuda.stream(s):} makes s's device current and s its current stream
+   * until the guard is closed. {@code stream(null)} is a guard that does nothing, as torch's
+   * {@code stream(None)}. When the guard cannot be made (a closed stream: code 102), nothing
+   * changes and nothing is left behind.
+   */
+  public static StreamGuard stream(Stream s) {
+    if (s == null) {
+      return new StreamGuard(0, -1);
+    }
+    long[] prev = {0};
+    int[] prevDevice = {-1};
+    try {
+      Native.check(ctorch.ct_stream_guard_enter(s.handle(), prev, prevDevice));
+    } finally {
+      Reference.reachabilityFence(s);
+    }
+    try {
+      return new StreamGuard(prev[0], prevDevice[0]);
+    } catch (Throwable e) {
+      ctorch.ct_stream_guard_exit(prev[0], prevDevice[0]);
+      throw e;
+    }
   }
 }

@@ -40,6 +40,15 @@ final class Native {
     }
   }
 
+  /**
+   * The exception for using a closed object ({@code what}: "Tensor", "Stream"...): code 102
+   * (CT_ERR_INVALID_HANDLE), as the C library gives for a released handle.
+   */
+  static CtorchException closed(String what) {
+    return new CtorchException(CT_ERR_INVALID_HANDLE, ctorch.ct_status_name(CT_ERR_INVALID_HANDLE),
+        "the " + what + " is closed");
+  }
+
   /** The exception for a failed call's status, with this thread's last error message. */
   static CtorchException lastError(int status) {
     String message = lastErrorMessageUtf8();

@@ -47,7 +47,7 @@ public final class Tensor implements AutoCloseable {
     Native.ensureLoaded();
   }
 
-  private static final Cleaner CLEANER = Cleaner.create();
+  private static final Cleaner CLEANER = NativeHandle.CLEANER;
   private static final int UNDEFINED = Native.CT_DTYPE_UNDEFINED;
 
   /**
@@ -869,8 +869,23 @@ public final class Tensor implements AutoCloseable {
   }
 
   /**
+   * {@code t.to(device, non_blocking=nonBlocking)}. With nonBlocking, a copy from pinned host
+   * memory to the GPU, or from the GPU to the CPU (the result is then pinned), returns at once:
+   * synchronize (the stream, an event or the device) before reading the result.
+   */
+  public Tensor to(Device device, boolean nonBlocking) {
+    return to(device, null, nonBlocking, false);
+  }
+
+  /** {@code t.to(device, dtype, non_blocking)}; a null dtype keeps the dtype. */
+  public Tensor to(Device device, DType dtype, boolean nonBlocking) {
+    return to(device, dtype, nonBlocking, false);
+  }
+
+  /**
    * {@code t.to(device, dtype, non_blocking, copy)}: with {@code copy} the result is always a
-   * new tensor; a null dtype keeps the dtype.
+   * new tensor; a null dtype keeps the dtype. See {@link #to(Device, boolean)} for
+   * nonBlocking.
    */
   public Tensor to(Device device, DType dtype, boolean nonBlocking, boolean copy) {
     Objects.requireNonNull(device, "device");
@@ -901,10 +916,48 @@ public final class Tensor implements AutoCloseable {
     return copy_(src, false);
   }
 
-  /** {@code t.copy_(src, non_blocking)}. Returns this. */
+  /**
+   * {@code t.copy_(src, non_blocking)}. Returns this. With nonBlocking, a copy between pinned
+   * host memory and the GPU returns before it is done (synchronize before reading).
+   */
   public Tensor copy_(Tensor src, boolean nonBlocking) {
     run(src, () -> ctorch.ct_tensor_copy_(handle(), src.handle(), b(nonBlocking)));
     return this;
+  }
+
+  /* ============================================================================================
+   * Section 12a: pinned memory and streams of a tensor
+   * ========================================================================================== */
+
+  /**
+   * {@code t.pin_memory()}: a copy of this CPU tensor in page-locked host memory, from which
+   * non_blocking copies to the GPU are truly asynchronous. Code 300 (CT_ERR_DEVICE) for a
+   * CUDA tensor, 301 without CUDA.
+   */
+  public Tensor pinMemory() {
+    return make(out -> ctorch.ct_tensor_pin_memory(handle(), out));
+  }
+
+  /** {@code t.is_pinned()}: whether the storage is pinned host memory (works without CUDA). */
+  public boolean isPinned() {
+    int[] out = {0};
+    run(() -> ctorch.ct_tensor_is_pinned(handle(), out));
+    return out[0] != 0;
+  }
+
+  /**
+   * {@code t.record_stream(stream)}: tells the caching allocator that this CUDA tensor's memory
+   * is in use on stream, so it is not reused before the work queued there (up to the moment the
+   * tensor is freed) is done. The tensor must be on the stream's device (code 300 otherwise).
+   */
+  public void recordStream(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    try {
+      Native.check(ctorch.ct_tensor_record_stream(handle(), stream.handle()));
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(stream);
+    }
   }
 
   /** {@code t.clone()}: a contiguous copy with its own storage. */

@@ -4,7 +4,8 @@ import org.ctorch.swig.ctorch;
 
 /**
  * Library-wide functions of the {@code torch} namespace that are not about one tensor:
- * version, CPU threads, leak checking and the C library's error state. Tensor factories and
+ * version, CPU threads, leak checking (tensors, streams, events) and the C library's error
+ * state. Tensor factories and
  * operations are on {@link Tensor}.
  */
 public final class Torch {
@@ -50,6 +51,23 @@ public final class Torch {
   public static long liveTensorCount() {
     long[] out = {0};
     Native.check(ctorch.ct_live_tensor_count(out));
+    return out[0];
+  }
+
+  /**
+   * Number of live stream handles, for leak checks: every open {@link Stream} holds one, and
+   * so does every open {@link Cuda.StreamGuard} (the stream it restores).
+   */
+  public static long liveStreamCount() {
+    long[] out = {0};
+    Native.check(ctorch.ct_live_stream_count(out));
+    return out[0];
+  }
+
+  /** Number of live event handles, for leak checks: every open {@link Event} holds one. */
+  public static long liveEventCount() {
+    long[] out = {0};
+    Native.check(ctorch.ct_live_event_count(out));
     return out[0];
   }
 

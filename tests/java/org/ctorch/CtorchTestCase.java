@@ -5,32 +5,74 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
 import org.junit.After;
+import org.junit.Assume;
+import org.junit.AssumptionViolatedException;
 import org.junit.Before;
+import org.junit.Rule;
 import org.junit.function.ThrowingRunnable;
+import org.junit.rules.TestWatcher;
+import org.junit.runner.Description;
 
 /**
- * Base of the suites: each test must close every tensor it makes, so the number of live
- * native tensor handles is back to its starting value when the test ends.
+ * Base of the suites: each test must close every tensor, stream and event it makes, so the
+ * numbers of live native handles are back to their starting values when the test ends.
+ * Tests that need a GPU call {@link #assumeCuda()}; on a machine without one they are skipped,
+ * and the skip is printed ("SKIPPED ...: reason") because JUnit's text runner counts a skipped
+ * test as run without saying so.
  */
 public abstract class CtorchTestCase {
   private long liveBefore;
+  private long streamsBefore;
+  private long eventsBefore;
+
+  /** Prints every skipped test with its reason (JUnitCore's own output does not). */
+  @Rule
+  public final TestWatcher reportSkips = new TestWatcher() {
+    @Override
+    protected void skipped(AssumptionViolatedException e, Description d) {
+      System.out.println("SKIPPED " + d.getClassName() + "." + d.getMethodName() + ": "
+          + e.getMessage());
+    }
+  };
 
   @Before
-  public void recordLiveTensors() {
+  public void recordLiveHandles() {
     liveBefore = Torch.liveTensorCount();
+    streamsBefore = Torch.liveStreamCount();
+    eventsBefore = Torch.liveEventCount();
   }
 
   @After
-  public void checkNoTensorLeaked() {
+  public void checkNoHandleLeaked() {
     assertEquals("live tensor handles after the test", liveBefore, Torch.liveTensorCount());
+    assertEquals("live stream handles after the test", streamsBefore, Torch.liveStreamCount());
+    assertEquals("live event handles after the test", eventsBefore, Torch.liveEventCount());
+  }
+
+  /** Skips the test (visibly) unless CUDA is available. */
+  static void assumeCuda() {
+    Assume.assumeTrue("needs a CUDA GPU (ct_cuda_is_available says 0 here)", Cuda.isAvailable());
+  }
+
+  /** Skips the test (visibly) unless at least n CUDA devices are visible. */
+  static void assumeCudaDevices(int n) {
+    assumeCuda();
+    Assume.assumeTrue("needs " + n + " CUDA GPUs (" + Cuda.deviceCount() + " visible)",
+        Cuda.deviceCount() >= n);
+  }
+
+  /** Skips the test (visibly) when CUDA is available: it checks the behaviour without a GPU. */
+  static void assumeNoCuda() {
+    Assume.assumeFalse("checks the behaviour without a GPU, and CUDA is available here",
+        Cuda.isAvailable());
   }
 
   private static Device testDevice;
 
   /**
-   * The seed's device-agnostic choice: "cuda" if available, else "cpu". ctorch 0.1 enumerates
-   * GPUs but keeps tensors on the CPU (CUDA tensors fail with CT_ERR_NOT_SUPPORTED), so on a
-   * GPU host the suites fall back to "cpu" until CUDA tensors exist, as the C quickstart does.
+   * The seed's device-agnostic choice: "cuda" if available, else "cpu". A library built
+   * without CUDA tensor support fails with CT_ERR_NOT_SUPPORTED for a CUDA tensor; the suites
+   * then fall back to "cpu", as the C quickstart does.
    */
   static synchronized Device device() {
     if (testDevice == null) {

@@ -1,0 +1,197 @@
+package org.ctorch;
+
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.util.Objects;
+
+import org.ctorch.swig.ctorch;
+
+/**
+ * A CUDA event: {@code torch.cuda.Event} for Java (section 14 of ctorch.h).
+ *
+ * <p>Ownership is that of {@link Tensor} and {@link Stream}: an {@code Event} owns one
+ * reference to a native event handle; close it (idempotent) or the {@link Cleaner} releases
+ * it after the object becomes unreachable. A closed event throws a {@link CtorchException}
+ * with code 102.
+ *
+ * <p>As in PyTorch the CUDA event itself is created lazily, at the first {@link #record}, on
+ * the recording stream's device; so {@link #create} works on a machine without a GPU, and an
+ * event never recorded is complete ({@link #query()} is true, {@link #synchronize()} returns
+ * at once). Recording or waiting needs a GPU (code 301 without one).
+ *
+ * <p>{@code equals} is identity, as for any resource.
+ */
+public final class Event implements AutoCloseable {
+  static {
+    Native.ensureLoaded();
+  }
+
+  /** CT_EVENT_ENABLE_TIMING: {@link #elapsedTime} works (costs a little). */
+  static final int ENABLE_TIMING = 1;
+  /** CT_EVENT_BLOCKING: {@link #synchronize()} yields the CPU instead of spinning. */
+  static final int BLOCKING = 2;
+
+  private final NativeHandle ref;
+  private final Cleaner.Cleanable cleanable;
+  private final boolean enableTiming;
+  private final boolean blocking;
+
+  private Event(long handle, boolean enableTiming, boolean blocking) {
+    this.ref = new NativeHandle(handle, ctorch::ct_event_release);
+    this.cleanable = NativeHandle.CLEANER.register(this, ref);
+    this.enableTiming = enableTiming;
+    this.blocking = blocking;
+  }
+
+  /**
+   * The native handle; throws a {@link CtorchException} with code 102 when this event is
+   * closed. Callers keep {@code this} reachable until the native call returns.
+   */
+  long handle() {
+    long h = ref.get();
+    if (h == 0) {
+      throw Native.closed("Event");
+    }
+    return h;
+  }
+
+  /** {@code torch.cuda.Event()}: no timing, not blocking. */
+  public static Event create() {
+    return create(false, false);
+  }
+
+  /** {@code torch.cuda.Event(enable_timing=enableTiming)}. */
+  public static Event create(boolean enableTiming) {
+    return create(enableTiming, false);
+  }
+
+  /** {@code torch.cuda.Event(enable_timing=enableTiming, blocking=blocking)}. */
+  public static Event create(boolean enableTiming, boolean blocking) {
+    int flags = (enableTiming ? ENABLE_TIMING : 0) | (blocking ? BLOCKING : 0);
+    long[] out = {0};
+    Native.check(ctorch.ct_event_create(flags, out));
+    try {
+      return new Event(out[0], enableTiming, blocking);
+    } catch (Throwable e) {
+      ctorch.ct_event_release(out[0]);
+      throw e;
+    }
+  }
+
+  /** Whether the event was created with {@code enable_timing=True}. */
+  public boolean isTimingEnabled() {
+    return enableTiming;
+  }
+
+  /** Whether the event was created with {@code blocking=True}. */
+  public boolean isBlocking() {
+    return blocking;
+  }
+
+  /** {@code event.record()}: records on this thread's current stream of the current device. */
+  public void record() {
+    record(null);
+  }
+
+  /** {@code event.record(stream)}; null is the current stream of the current device. */
+  public void record(Stream stream) {
+    try {
+      long s = stream == null ? 0 : stream.handle();
+      Native.check(ctorch.ct_event_record(handle(), s));
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(stream);
+    }
+  }
+
+  /**
+   * {@code event.wait(stream)}: work queued on stream after the call waits for this event;
+   * null is the current stream of the current device ({@code event.wait()}). (Java's
+   * {@code Object.wait()} takes the no-argument name, hence the explicit null.)
+   */
+  public void wait(Stream stream) {
+    try {
+      long s = stream == null ? 0 : stream.handle();
+      Native.check(ctorch.ct_event_wait(handle(), s));
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(stream);
+    }
+  }
+
+  /**
+   * {@code event.query()}: true when the work recorded by this event is done (never waits;
+   * true for an event never recorded).
+   */
+  public boolean query() {
+    int[] out = {0};
+    try {
+      Native.check(ctorch.ct_event_query(handle(), out));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    return out[0] != 0;
+  }
+
+  /** {@code event.synchronize()}: waits until the work recorded by this event is done. */
+  public void synchronize() {
+    try {
+      Native.check(ctorch.ct_event_synchronize(handle()));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * {@code start.elapsed_time(end)}: milliseconds between this event and end, both created
+   * with timing enabled, recorded, and end complete. Otherwise code 200 (CT_ERR_STATE).
+   */
+  public double elapsedTime(Event end) {
+    Objects.requireNonNull(end, "end");
+    double[] out = {0};
+    try {
+      Native.check(ctorch.ct_event_elapsed_time(handle(), end.handle(), out));
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(end);
+    }
+    return out[0];
+  }
+
+  /**
+   * Another owning reference to this very same native event (ct_event_retain), with its own
+   * lifetime. Close it independently.
+   */
+  public Event newReference() {
+    try {
+      long h = handle();
+      Native.check(ctorch.ct_event_retain(h));
+      try {
+        return new Event(h, enableTiming, blocking);
+      } catch (Throwable e) {
+        ctorch.ct_event_release(h);
+        throw e;
+      }
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /** Releases this reference to the native event. Idempotent. */
+  @Override
+  public void close() {
+    cleanable.clean();
+  }
+
+  /** True once {@link #close()} ran (or the event was cleaned). */
+  public boolean isClosed() {
+    return ref.get() == 0;
+  }
+
+  /** E.g. {@code <torch.cuda.Event enable_timing=true blocking=false>}. */
+  @Override
+  public String toString() {
+    return "<torch.cuda.Event enable_timing=" + enableTiming + " blocking=" + blocking
+        + (isClosed() ? " (closed)>" : ">");
+  }
+}
