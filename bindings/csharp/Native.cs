@@ -59,8 +59,10 @@ namespace Ctorch
         internal static int Rank(long[] a) => a == null ? 0 : a.Length;
     }
 
-    /// <summary>Holds one DangerousAddRef on a tensor's handle for the duration of a native call,
-    /// so a concurrent Dispose or the finalizer cannot release the tensor under the call.</summary>
+    /// <summary>Holds one DangerousAddRef on a handle (tensor, stream or event) for the duration
+    /// of a native call, so a concurrent Dispose or the finalizer cannot release the object
+    /// under the call. default(Lease) stands for "no object" (Ptr is zero, Dispose does nothing):
+    /// the C API's NULL for optional stream arguments.</summary>
     internal struct Lease : IDisposable
     {
         private readonly SafeHandle _handle;
@@ -68,18 +70,20 @@ namespace Ctorch
         public readonly IntPtr Ptr;
 
         internal Lease(Tensor t, string paramName)
+            : this((object)t == null ? null : t.Handle, paramName, "Tensor") { }
+
+        internal Lease(SafeHandle h, string paramName, string kind)
         {
-            if ((object)t == null) throw new ArgumentNullException(paramName);
-            SafeHandle h = t.Handle;
+            if (h == null) throw new ArgumentNullException(paramName);
             bool added = false;
-            if (h.IsClosed) throw new ObjectDisposedException(paramName, "the Tensor has been disposed");
+            if (h.IsClosed) throw new ObjectDisposedException(paramName, "the " + kind + " has been disposed");
             try
             {
                 h.DangerousAddRef(ref added);
             }
             catch (ObjectDisposedException)
             {
-                throw new ObjectDisposedException(paramName, "the Tensor has been disposed");
+                throw new ObjectDisposedException(paramName, "the " + kind + " has been disposed");
             }
             _handle = h;
             _added = added;

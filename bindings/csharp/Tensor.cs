@@ -200,7 +200,10 @@ namespace Ctorch
 
         /// <summary>tensor.to(device, dtype, non_blocking, copy). When nothing changes and copy
         /// is false, the result is a new Tensor object for the same native tensor
-        /// (<see cref="IsSame"/> is true); dispose it like any other result.</summary>
+        /// (<see cref="IsSame"/> is true); dispose it like any other result. With nonBlocking, a
+        /// copy from pinned memory (<see cref="PinMemory"/>) to the GPU, or from the GPU to the CPU
+        /// (the result is then pinned), returns at once: synchronize (stream, event or device)
+        /// before reading the result. Otherwise copies between host and device wait.</summary>
         public Tensor To(Device device, DType? dtype = null, bool nonBlocking = false, bool copy = false)
         {
             using (var a = Use())
@@ -217,7 +220,8 @@ namespace Ctorch
             To(Device, dtype, nonBlocking, copy);
 
         /// <summary>tensor.to("cuda:0").</summary>
-        public Tensor To(string device, DType? dtype = null) => To(Device.Parse(device), dtype);
+        public Tensor To(string device, DType? dtype = null, bool nonBlocking = false) =>
+            To(Device.Parse(device), dtype, nonBlocking);
 
         /// <summary>tensor.to(other): the device and dtype of other.</summary>
         public Tensor To(Tensor other, bool nonBlocking = false, bool copy = false)
@@ -229,8 +233,9 @@ namespace Ctorch
         /// <summary>tensor.cpu().</summary>
         public Tensor Cpu() => To(Device.Cpu);
 
-        /// <summary>tensor.cuda(index): the current CUDA device when index is -1.</summary>
-        public Tensor Cuda(int index = -1) => To(new Device(DeviceType.Cuda, index));
+        /// <summary>tensor.cuda(index, non_blocking): the current CUDA device when index is -1.</summary>
+        public Tensor Cuda(int index = -1, bool nonBlocking = false) =>
+            To(new Device(DeviceType.Cuda, index), null, nonBlocking);
 
         /// <summary>tensor.float() and friends.</summary>
         public Tensor Float() => To(DType.Float32);

@@ -46,6 +46,28 @@ namespace Ctorch
             }
         }
 
+        /// <summary>Number of live native stream handles (ct_live_stream_count, for leak checks).</summary>
+        public static long LiveStreamCount
+        {
+            get
+            {
+                long r;
+                Native.Check(ctorch.ct_live_stream_count(out r));
+                return r;
+            }
+        }
+
+        /// <summary>Number of live native event handles (ct_live_event_count, for leak checks).</summary>
+        public static long LiveEventCount
+        {
+            get
+            {
+                long r;
+                Native.Check(ctorch.ct_live_event_count(out r));
+                return r;
+            }
+        }
+
         /// <summary>torch.promote_types(a, b).</summary>
         public static DType PromoteTypes(DType a, DType b) => DTypes.Promote(a, b);
 

@@ -65,17 +65,29 @@ namespace Ctorch.Tests
             return s;
         }
 
-        // Collects until the count is back at target, or has stayed within Residue of it for
-        // a while; returns the count.
-        private static long WaitForCount(long target)
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void ChurnEvents(int n)
         {
+            for (int i = 0; i < n; i++)
+            {
+                var e = new CudaEvent(enableTiming: i % 2 == 0);
+                if (!e.Query()) throw new InvalidOperationException("a new event must count as done");
+                if (i % 3 == 0) e.Dispose();      // the rest are left to the GC
+            }
+        }
+
+        // Collects until the count is back at target, or has stayed within Residue of it for
+        // a while; returns the count (of tensors, or of what count reads).
+        private static long WaitForCount(long target, Func<long> count = null)
+        {
+            if (count == null) count = () => Torch.LiveTensorCount;
             ClearStack();
-            long n = Torch.LiveTensorCount;
+            long n = count();
             for (int i = 0, stable = 0; i < 200 && n > target && stable < 10; i++)
             {
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
-                long m = Torch.LiveTensorCount;
+                long m = count();
                 stable = (m == n && m <= target + Residue) ? stable + 1 : 0;
                 n = m;
                 if (n > target) Thread.Sleep(20);
@@ -106,6 +118,17 @@ namespace Ctorch.Tests
             OnOwnThread(() => Churn(5000));
             long left = WaitForCount(StartCount) - StartCount;
             Assert.That(left, Is.InRange(0L, Residue), "tensors still alive after GC");
+        }
+
+        [Test]
+        public void EventsWithoutDisposeAreReleasedByTheGC()
+        {
+            // CudaEventHandle's finalizer releases events too (created without a GPU: the CUDA
+            // event itself only exists after a record).
+            long start = Torch.LiveEventCount;
+            OnOwnThread(() => ChurnEvents(3000));
+            long left = WaitForCount(start, () => Torch.LiveEventCount) - start;
+            Assert.That(left, Is.InRange(0L, Residue), "events still alive after GC");
         }
 
         [Test]

@@ -1,5 +1,7 @@
 // Shared set-up for every fixture: a DisposeScope per test that disposes whatever the test
-// left, and a leak check: the live native tensor count returns to its starting value.
+// left, and a leak check: the live native tensor, stream and event counts return to their
+// starting values. Process-wide CUDA state (sync debug mode; the current device on a GPU host)
+// must be as the test found it.
 using System;
 using System.Linq;
 using Ctorch;
@@ -9,7 +11,8 @@ namespace Ctorch.Tests
 {
     public abstract class TestBase
     {
-        private long _startCount;
+        private long _startCount, _startStreams, _startEvents;
+        private int _startDevice = -1;
         protected long StartCount => _startCount;
         private DisposeScope _scope;
 
@@ -28,6 +31,9 @@ namespace Ctorch.Tests
         {
             Settle();
             _startCount = Torch.LiveTensorCount;
+            _startStreams = Torch.LiveStreamCount;
+            _startEvents = Torch.LiveEventCount;
+            _startDevice = Cuda.IsAvailable ? Cuda.CurrentDevice : -1;
             _scope = UseScope ? DisposeScope.Begin() : null;
         }
 
@@ -36,9 +42,50 @@ namespace Ctorch.Tests
         {
             if (_scope != null) _scope.Dispose();
             _scope = null;
-            long end = Torch.LiveTensorCount;
-            if (LeakTolerance == 0) Assert.AreEqual(_startCount, end, "live tensor count after the test");
-            else Assert.That(end, Is.InRange(_startCount, _startCount + LeakTolerance), "live tensor count after the test");
+            SyncDebugMode mode = Cuda.GetSyncDebugMode();
+            if (mode != SyncDebugMode.Default) Cuda.SetSyncDebugMode(SyncDebugMode.Default);
+            int device = _startDevice >= 0 ? Cuda.CurrentDevice : -1;
+            if (device != _startDevice) Cuda.SetDevice(_startDevice);
+            long end = Torch.LiveTensorCount, streams = Torch.LiveStreamCount, events = Torch.LiveEventCount;
+            if (LeakTolerance == 0)
+            {
+                Assert.AreEqual(_startCount, end, "live tensor count after the test");
+                Assert.AreEqual(_startStreams, streams, "live stream count after the test");
+                Assert.AreEqual(_startEvents, events, "live event count after the test");
+            }
+            else
+            {
+                Assert.That(end, Is.InRange(_startCount, _startCount + LeakTolerance), "live tensor count after the test");
+                Assert.That(streams, Is.InRange(_startStreams, _startStreams + LeakTolerance), "live stream count after the test");
+                Assert.That(events, Is.InRange(_startEvents, _startEvents + LeakTolerance), "live event count after the test");
+            }
+            Assert.AreEqual(SyncDebugMode.Default, mode, "the test left the sync debug mode changed");
+            Assert.AreEqual(_startDevice, device, "the test left another current CUDA device");
+        }
+
+        /// <summary>Skips the test visibly (NUnit "ignored", with the reason) unless at least
+        /// count CUDA devices can be used.</summary>
+        protected static void RequireGpu(int count = 1)
+        {
+            if (!Cuda.IsAvailable)
+                Assert.Ignore("needs a CUDA GPU: torch.cuda.is_available() is false on this machine");
+            if (Cuda.DeviceCount < count)
+                Assert.Ignore("needs " + count + " CUDA devices, this machine has " + Cuda.DeviceCount);
+        }
+
+        /// <summary>Skips the test visibly on a machine with a GPU (it checks the no-GPU behaviour).</summary>
+        protected static void RequireNoGpu()
+        {
+            if (Cuda.IsAvailable) Assert.Ignore("checks the behaviour without a GPU, and this machine has one");
+        }
+
+        /// <summary>Asserts CT_ERR_CUDA_UNAVAILABLE (301) with PyTorch's "CUDA is not available"
+        /// reason in the message.</summary>
+        protected static CtorchException Unavailable(TestDelegate action)
+        {
+            CtorchException e = Fails(StatusCode.CudaUnavailable, action);
+            StringAssert.Contains("CUDA is not available", e.NativeMessage);
+            return e;
         }
 
         /// <summary>Runs pending finalizers (garbage of earlier tests) before counting.</summary>

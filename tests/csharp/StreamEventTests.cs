@@ -1,0 +1,357 @@
+// CudaStream and CudaEvent on any machine: events without a GPU, the no-GPU errors of every
+// way to get a stream, closed / null / foreign handles (102, never a crash), stream guards that
+// fail cleanly, live counts of streams and events back at their start.
+using System;
+using Ctorch;
+using Ctorch.Swig;
+using NUnit.Framework;
+
+namespace Ctorch.Tests
+{
+    [TestFixture]
+    public class StreamEventTests : TestBase
+    {
+        // A CudaStream wrapping a value that is not a stream handle (an event's), not owned: every
+        // call must fail with CT_ERR_INVALID_HANDLE in the C layer.
+        private static CudaStream ForeignStream(CudaEvent e) =>
+            new CudaStream(new CudaStreamHandle(e.Handle.DangerousGetHandle(), false));
+
+        [Test]
+        public void EventsWorkWithoutAGpuUntilRecorded()
+        {
+            long n0 = Torch.LiveEventCount;
+            foreach (bool timing in new[] { false, true })
+            {
+                foreach (bool blocking in new[] { false, true })
+                {
+                    using (var e = new CudaEvent(timing, blocking))
+                    {
+                        Assert.AreEqual(n0 + 1, Torch.LiveEventCount);
+                        Assert.IsTrue(e.Query(), "an event never recorded counts as done");
+                        e.Synchronize();   // returns at once
+                        Assert.IsFalse(e.IsDisposed);
+                    }
+                    Assert.AreEqual(n0, Torch.LiveEventCount);
+                }
+            }
+            CudaEvent c = CudaEvent.Create(enableTiming: true);
+            Assert.AreEqual(n0 + 1, Torch.LiveEventCount);
+            c.Dispose();
+            c.Dispose();   // harmless
+            Assert.IsTrue(c.IsDisposed);
+            Assert.AreEqual(n0, Torch.LiveEventCount);
+        }
+
+        [Test]
+        public void EventSynchronizeOfAnUnrecordedEventDoesNotWaitEvenInErrorMode()
+        {
+            using (var e = new CudaEvent())
+            {
+                try
+                {
+                    Cuda.SetSyncDebugMode(SyncDebugMode.Error);
+                    e.Synchronize();   // nothing recorded: nothing to wait for
+                    Assert.IsTrue(e.Query());
+                }
+                finally
+                {
+                    Cuda.SetSyncDebugMode(SyncDebugMode.Default);
+                }
+            }
+        }
+
+        [Test]
+        public void ElapsedTimeNeedsTimingEventsThatWereRecorded()
+        {
+            using (var a = new CudaEvent(enableTiming: true))
+            using (var b = new CudaEvent(enableTiming: true))
+            using (var plain = new CudaEvent())
+            {
+                CtorchException e = Fails(StatusCode.State, () => a.ElapsedTime(b));
+                StringAssert.Contains("recorded", e.NativeMessage);
+                e = Fails(StatusCode.State, () => a.ElapsedTime(plain));
+                StringAssert.Contains("enable_timing", e.NativeMessage);
+                Fails(StatusCode.State, () => plain.ElapsedTime(a));
+                Assert.Throws<ArgumentNullException>(() => a.ElapsedTime(null));
+            }
+        }
+
+        [Test]
+        public void EventNewReferenceSharesTheNativeEvent()
+        {
+            long n0 = Torch.LiveEventCount;
+            var e = new CudaEvent();
+            CudaEvent f = e.NewReference();
+            Assert.AreNotSame(e, f);
+            Assert.AreEqual(e.Handle.DangerousGetHandle(), f.Handle.DangerousGetHandle());
+            Assert.AreEqual(n0 + 1, Torch.LiveEventCount);   // handles, not references
+            e.Dispose();
+            Assert.IsTrue(f.Query());                         // still alive through f
+            Assert.AreEqual(n0 + 1, Torch.LiveEventCount);
+            f.Dispose();
+            Assert.AreEqual(n0, Torch.LiveEventCount);
+        }
+
+        [Test]
+        public void ADisposedEventThrowsObjectDisposed()
+        {
+            var e = new CudaEvent(enableTiming: true);
+            var other = new CudaEvent(enableTiming: true);
+            e.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => e.Query());
+            Assert.Throws<ObjectDisposedException>(() => e.Synchronize());
+            Assert.Throws<ObjectDisposedException>(() => e.Record());
+            Assert.Throws<ObjectDisposedException>(() => e.Wait());
+            Assert.Throws<ObjectDisposedException>(() => e.NewReference());
+            Assert.Throws<ObjectDisposedException>(() => e.ElapsedTime(other));
+            Assert.Throws<ObjectDisposedException>(() => other.ElapsedTime(e));
+            Assert.AreEqual("CudaEvent(disposed)", e.ToString());
+            Assert.IsTrue(other.Query());
+            other.Dispose();
+        }
+
+        [Test]
+        public void ReleasedEventHandlesGive102()
+        {
+            IntPtr raw;
+            Assert.AreEqual(0, ctorch.ct_event_create(ctorch.CT_EVENT_ENABLE_TIMING | ctorch.CT_EVENT_BLOCKING, out raw));
+            Assert.AreNotEqual(IntPtr.Zero, raw);
+            Assert.AreEqual(0, ctorch.ct_event_release(raw));
+
+            int q;
+            double ms;
+            Assert.AreEqual(102, ctorch.ct_event_query(raw, out q));
+            StringAssert.Contains("released", ctorch.ct_last_error_message());
+            Assert.AreEqual(102, ctorch.ct_event_release(raw));   // twice: an error, not a crash
+            Assert.AreEqual(102, ctorch.ct_event_retain(raw));
+            Assert.AreEqual(102, ctorch.ct_event_record(raw, IntPtr.Zero));
+            Assert.AreEqual(102, ctorch.ct_event_wait(raw, IntPtr.Zero));
+            Assert.AreEqual(102, ctorch.ct_event_synchronize(raw));
+            Assert.AreEqual(102, ctorch.ct_event_elapsed_time(raw, raw, out ms));
+            Assert.AreEqual(102, ctorch.ct_event_query(IntPtr.Zero, out q));
+            StringAssert.Contains("NULL", ctorch.ct_last_error_message());
+
+            // Through the idiomatic layer, with a wrapper that does not own the stale value.
+            using (var ghost = new CudaEvent(new CudaEventHandle(raw, false)))
+            using (var live = new CudaEvent(enableTiming: true))
+            {
+                CtorchException e = Fails(StatusCode.InvalidHandle, () => ghost.Query());
+                StringAssert.Contains("released", e.NativeMessage);
+                Fails(StatusCode.InvalidHandle, () => ghost.Synchronize());
+                Fails(StatusCode.InvalidHandle, () => ghost.Record());
+                Fails(StatusCode.InvalidHandle, () => ghost.Wait());
+                Fails(StatusCode.InvalidHandle, () => ghost.NewReference());
+                Fails(StatusCode.InvalidHandle, () => ghost.ElapsedTime(live));
+                Fails(StatusCode.InvalidHandle, () => live.ElapsedTime(ghost));
+            }
+        }
+
+        [Test]
+        public void EventFlagsAtTheCLayer()
+        {
+            IntPtr raw;
+            Assert.AreEqual(0, ctorch.CT_EVENT_DEFAULT);
+            Assert.AreEqual(1, ctorch.CT_EVENT_ENABLE_TIMING);
+            Assert.AreEqual(2, ctorch.CT_EVENT_BLOCKING);
+            Assert.AreEqual(100, ctorch.ct_event_create(4, out raw));
+            StringAssert.Contains("flags", ctorch.ct_last_error_message());
+            Assert.AreEqual(100, ctorch.ct_event_create(-1, out raw));
+            Assert.AreEqual(0, ctorch.ct_event_create(ctorch.CT_EVENT_DEFAULT, out raw));
+            Assert.AreEqual(0, ctorch.ct_event_retain(raw));
+            Assert.AreEqual(0, ctorch.ct_event_release(raw));
+            Assert.AreEqual(0, ctorch.ct_event_release(raw));
+        }
+
+        [Test]
+        public void WithoutGpuEveryWayToGetAStreamFailsWith301()
+        {
+            RequireNoGpu();
+            long n0 = Torch.LiveStreamCount;
+            Unavailable(() => new CudaStream());
+            Unavailable(() => new CudaStream(0, -1));
+            Unavailable(() => new CudaStream(Device.Cuda));
+            Unavailable(() => CudaStream.Create(Device.CudaAt(0), priority: -1));
+            Unavailable(() => CudaStream.Create());
+            Unavailable(() => GC.KeepAlive(CudaStream.PriorityRange));
+            Unavailable(() => CudaStream.Default());
+            Unavailable(() => CudaStream.Default(0));
+            Unavailable(() => CudaStream.Default(Device.CudaAt(0)));
+            Unavailable(() => CudaStream.Current());
+            Unavailable(() => CudaStream.Current(0));
+            Unavailable(() => CudaStream.Current(Device.Cuda));
+            Unavailable(() => Cuda.CurrentStream());
+            Unavailable(() => Cuda.DefaultStream(0));
+            Unavailable(() => CudaStream.External(0L));
+            Unavailable(() => CudaStream.External(0x1234L, 0));
+            Unavailable(() => CudaStream.External(IntPtr.Zero, -1));
+            Assert.AreEqual(n0, Torch.LiveStreamCount);
+
+            // Recording / waiting on "the current stream" (null) needs a GPU too.
+            using (var e = new CudaEvent())
+            {
+                Unavailable(() => e.Record());
+                Unavailable(() => e.Wait());
+                Assert.IsTrue(e.Query(), "a failed record leaves the event unrecorded");
+            }
+
+            // The raw calls: out-parameters untouched on failure.
+            IntPtr s = (IntPtr)12345;
+            int least = 7, greatest = 7;
+            Assert.AreEqual(301, ctorch.ct_stream_create(-1, 0, out s));
+            Assert.AreEqual(301, ctorch.ct_stream_default(-1, out s));
+            Assert.AreEqual(301, ctorch.ct_stream_current(-1, out s));
+            Assert.AreEqual(301, ctorch.ct_stream_external(0, -1, out s));
+            Assert.AreEqual(301, ctorch.ct_stream_priority_range(out least, out greatest));
+            StringAssert.Contains("CUDA is not available", ctorch.ct_last_error_message());
+        }
+
+        [Test]
+        public void StreamArguments()
+        {
+            Assert.Throws<ArgumentException>(() => new CudaStream(Device.Cpu));
+            Assert.Throws<ArgumentException>(() => CudaStream.Current(Device.Cpu));
+            Assert.Throws<ArgumentException>(() => CudaStream.Default(Device.Cpu));
+            Assert.Throws<ArgumentNullException>(() => new CudaStream((CudaStreamHandle)null));
+            Assert.Throws<ArgumentException>(() => CudaStream.FromHandle(IntPtr.Zero));
+            Assert.Throws<ArgumentNullException>(() => new CudaEvent((CudaEventHandle)null));
+            Assert.Throws<ArgumentException>(() => CudaEvent.FromHandle(IntPtr.Zero));
+            Assert.Throws<ArgumentNullException>(() => CudaStream.SetCurrent(null));
+            Assert.Throws<ArgumentNullException>(() => Cuda.SetStream(null));
+            using (Tensor t = F(1))
+                Assert.Throws<ArgumentNullException>(() => t.RecordStream(null));
+            // torch.cuda.stream(None) is a no-op guard.
+            using (StreamGuard g = Cuda.UseStream(null)) Assert.AreEqual(-1, g.PreviousDevice);
+            var g2 = new StreamGuard(null);
+            g2.Dispose();
+            g2.Dispose();
+        }
+
+        [Test]
+        public void NullAndForeignStreamHandlesGive102AtTheCLayer()
+        {
+            long s0 = Torch.LiveStreamCount;
+            using (var ev = new CudaEvent())
+            using (Tensor t = F(1, 2))
+            {
+                IntPtr e = ev.Handle.DangerousGetHandle();
+                IntPtr tensor = t.Handle.DangerousGetHandle();
+                foreach (IntPtr bad in new[] { IntPtr.Zero, e, tensor, (IntPtr)0x12345678 })
+                {
+                    string why = bad == IntPtr.Zero ? "NULL" : "not a ctorch stream handle";
+                    int i;
+                    long l;
+                    IntPtr o;
+                    Assert.AreEqual(102, ctorch.ct_stream_device(bad, out i));
+                    StringAssert.Contains(why, ctorch.ct_last_error_message());
+                    Assert.AreEqual(102, ctorch.ct_stream_priority(bad, out i));
+                    Assert.AreEqual(102, ctorch.ct_stream_cuda_handle(bad, out l));
+                    Assert.AreEqual(102, ctorch.ct_stream_synchronize(bad));
+                    Assert.AreEqual(102, ctorch.ct_stream_query(bad, out i));
+                    Assert.AreEqual(102, ctorch.ct_stream_wait_stream(bad, bad));
+                    Assert.AreEqual(102, ctorch.ct_stream_set_current(bad));
+                    Assert.AreEqual(102, ctorch.ct_stream_retain(bad));
+                    Assert.AreEqual(102, ctorch.ct_stream_release(bad));
+                    Assert.AreEqual(102, ctorch.ct_stream_record_event(bad, e));
+                    Assert.AreEqual(102, ctorch.ct_stream_wait_event(bad, e));
+                    Assert.AreEqual(102, ctorch.ct_stream_guard_enter(bad, out o, out i));
+                    Assert.AreEqual(102, ctorch.ct_stream_guard_exit(bad, 0));
+                    Assert.AreEqual(102, ctorch.ct_tensor_record_stream(tensor, bad));
+                    if (bad != IntPtr.Zero)
+                    {
+                        // NULL means "the current stream" for these two; a foreign value does not.
+                        Assert.AreEqual(102, ctorch.ct_event_record(e, bad));
+                        Assert.AreEqual(102, ctorch.ct_event_wait(e, bad));
+                    }
+                }
+                Assert.IsTrue(ev.Query());
+            }
+            Assert.AreEqual(s0, Torch.LiveStreamCount);
+        }
+
+        [Test]
+        public void AForeignStreamThroughTheIdiomaticLayerGives102()
+        {
+            long e0 = Torch.LiveEventCount;
+            using (var ev = new CudaEvent())
+            using (CudaStream ghost = ForeignStream(ev))
+            using (Tensor t = F(1, 2))
+            {
+                CtorchException x = Fails(StatusCode.InvalidHandle, () => GC.KeepAlive(ghost.DeviceIndex));
+                StringAssert.Contains("not a ctorch stream handle", x.NativeMessage);
+                Fails(StatusCode.InvalidHandle, () => GC.KeepAlive(ghost.Device));
+                Fails(StatusCode.InvalidHandle, () => GC.KeepAlive(ghost.Priority));
+                Fails(StatusCode.InvalidHandle, () => GC.KeepAlive(ghost.CudaHandle));
+                Fails(StatusCode.InvalidHandle, () => ghost.Synchronize());
+                Fails(StatusCode.InvalidHandle, () => ghost.Query());
+                Fails(StatusCode.InvalidHandle, () => ghost.WaitStream(ghost));
+                Fails(StatusCode.InvalidHandle, () => ghost.WaitEvent(ev));
+                Fails(StatusCode.InvalidHandle, () => ghost.RecordEvent(ev));
+                Fails(StatusCode.InvalidHandle, () => ghost.NewReference());
+                Fails(StatusCode.InvalidHandle, () => CudaStream.SetCurrent(ghost));
+                Fails(StatusCode.InvalidHandle, () => Cuda.SetStream(ghost));
+                Fails(StatusCode.InvalidHandle, () => t.RecordStream(ghost));
+                Fails(StatusCode.InvalidHandle, () => ev.Record(ghost));
+                Fails(StatusCode.InvalidHandle, () => ev.Wait(ghost));
+                Assert.AreEqual("CudaStream(CT_ERR_INVALID_HANDLE)", ghost.ToString());
+                Assert.IsTrue(ghost.Equals(ghost));
+                Assert.IsFalse(ghost.Equals(null));
+                Assert.IsFalse(ghost == null);
+
+                // record_event() with no event creates one; when recording fails it is released.
+                Assert.AreEqual(e0 + 1, Torch.LiveEventCount);
+                Fails(StatusCode.InvalidHandle, () => ghost.RecordEvent());
+                Assert.AreEqual(e0 + 1, Torch.LiveEventCount);
+
+                // The stream guard fails cleanly: no stream handle left behind.
+                long s0 = Torch.LiveStreamCount;
+                Fails(StatusCode.InvalidHandle, () => Cuda.UseStream(ghost));
+                Fails(StatusCode.InvalidHandle, () => new StreamGuard(ghost));
+                Assert.AreEqual(s0, Torch.LiveStreamCount);
+                Assert.IsTrue(ev.Query());
+            }
+            Assert.AreEqual(e0, Torch.LiveEventCount);
+        }
+
+        [Test]
+        public void ADisposedStreamThrowsObjectDisposed()
+        {
+            using (var ev = new CudaEvent())
+            using (Tensor t = F(1))
+            {
+                CudaStream s = ForeignStream(ev);   // not owning: disposing it releases nothing
+                s.Dispose();
+                s.Dispose();
+                Assert.IsTrue(s.IsDisposed);
+                Assert.Throws<ObjectDisposedException>(() => GC.KeepAlive(s.DeviceIndex));
+                Assert.Throws<ObjectDisposedException>(() => GC.KeepAlive(s.Priority));
+                Assert.Throws<ObjectDisposedException>(() => GC.KeepAlive(s.CudaHandle));
+                Assert.Throws<ObjectDisposedException>(() => s.Synchronize());
+                Assert.Throws<ObjectDisposedException>(() => s.Query());
+                Assert.Throws<ObjectDisposedException>(() => s.WaitEvent(ev));
+                Assert.Throws<ObjectDisposedException>(() => s.RecordEvent(ev));
+                Assert.Throws<ObjectDisposedException>(() => s.RecordEvent());
+                Assert.Throws<ObjectDisposedException>(() => CudaStream.SetCurrent(s));
+                Assert.Throws<ObjectDisposedException>(() => Cuda.UseStream(s));
+                Assert.Throws<ObjectDisposedException>(() => t.RecordStream(s));
+                Assert.Throws<ObjectDisposedException>(() => ev.Record(s));
+                Assert.Throws<ObjectDisposedException>(() => ev.Wait(s));
+                Assert.AreEqual("CudaStream(disposed)", s.ToString());
+                Assert.IsTrue(ev.Query());   // the event the fake handle pointed at is untouched
+            }
+        }
+
+        [Test]
+        public void StreamAndEventConstantsMatchTheHeader()
+        {
+            Assert.AreEqual(3, ctorch.CT_EVENT_ENABLE_TIMING | ctorch.CT_EVENT_BLOCKING);
+            Assert.AreEqual(0, (int)SyncDebugMode.Default);
+            Assert.AreEqual(1, (int)SyncDebugMode.Warn);
+            Assert.AreEqual(2, (int)SyncDebugMode.Error);
+            long n;
+            Assert.AreEqual(0, ctorch.ct_live_stream_count(out n));
+            Assert.AreEqual(Torch.LiveStreamCount, n);
+            Assert.AreEqual(0, ctorch.ct_live_event_count(out n));
+            Assert.AreEqual(Torch.LiveEventCount, n);
+        }
+    }
+}
