@@ -231,8 +231,9 @@ CT_API ct_status ct_cuda_get_device_capability(int32_t device, int32_t* major, i
  *  Out: *out. Errors: CT_ERR_CUDA_UNAVAILABLE. */
 CT_API ct_status ct_cuda_current_device(int32_t* out);
 
-/** Makes device the current CUDA device of the calling thread (torch.cuda.set_device).
- *  Errors: CT_ERR_INDEX for a device that is not visible. */
+/** Makes device the current CUDA device of the calling thread (torch.cuda.set_device). A
+ *  negative device changes nothing (and succeeds), as in torch. Errors: CT_ERR_INDEX for a
+ *  device that is not visible. */
 CT_API ct_status ct_cuda_set_device(int32_t device);
 
 /** The device guard (`with torch.cuda.device(d):`) for C: makes device current and returns
@@ -266,7 +267,8 @@ CT_API ct_status ct_cuda_get_arch_list(void* buf, int64_t cap, int64_t* needed);
 CT_API ct_status ct_cuda_get_gencode_flags(void* buf, int64_t cap, int64_t* needed);
 
 /** torch.cuda.set_sync_debug_mode: 0 silent, 1 warn (on stderr), 2 error (CT_ERR_STATE) when an
- *  operation makes the host wait for the GPU (item, copies to the host, synchronize...).
+ *  operation makes the host wait for the GPU (item, copies to the host, stream synchronize).
+ *  Explicit device and event synchronization are not reported, as in PyTorch.
  *  Process-wide. Errors: CT_ERR_ARGUMENT for other values. */
 CT_API ct_status ct_cuda_set_sync_debug_mode(int32_t mode);
 CT_API ct_status ct_cuda_get_sync_debug_mode(int32_t* out);
@@ -609,7 +611,7 @@ CT_API ct_status ct_stream_current(int32_t device, ct_stream* out);
 CT_API ct_status ct_stream_set_current(ct_stream s);
 /** The stream guard (`with torch.cuda.stream(s):`) for C: makes s's device current and s its
  *  current stream; *prev_stream ([new reference]) and *prev_device say what to restore with
- *  ct_stream_guard_exit, which also releases *prev_stream. */
+ *  ct_stream_guard_exit, which always releases prev_stream (also when it fails). */
 CT_API ct_status ct_stream_guard_enter(ct_stream s, ct_stream* prev_stream, int32_t* prev_device);
 CT_API ct_status ct_stream_guard_exit(ct_stream prev_stream, int32_t prev_device);
 /** Wraps a cudaStream_t the caller created and owns (its bits passed as an int64), on device

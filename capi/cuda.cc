@@ -64,6 +64,7 @@ CT_API ct_status ct_cuda_current_device(int32_t* out) {
 
 CT_API ct_status ct_cuda_set_device(int32_t device) {
   CT_API_BEGIN
+  if (device < 0) return CT_OK;  // as torch.cuda.set_device: a negative device changes nothing
   cuda::set_device(device);
   CT_API_END
 }

@@ -115,9 +115,9 @@ CT_API ct_status ct_stream_guard_enter(ct_stream s, ct_stream* prev_stream, int3
 CT_API ct_status ct_stream_guard_exit(ct_stream prev_stream, int32_t prev_device) {
   CT_API_BEGIN
   cuda::Stream prev = stream_arg(prev_stream, "prev_stream");
+  StreamTable::get().release(prev_stream);  // released whether or not the restore succeeds
   cuda::set_current_stream(prev);
-  cuda::set_device(prev_device);
-  StreamTable::get().release(prev_stream);
+  if (prev_device >= 0) cuda::set_device(prev_device);
   CT_API_END
 }
 

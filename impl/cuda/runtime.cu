@@ -148,7 +148,8 @@ std::string gencode_flags() {
 }
 
 void synchronize(int device) {
-  on_host_sync("torch.cuda.synchronize");
+  // Not reported by the sync debug mode: an explicit synchronize is the point (as PyTorch's
+  // device_synchronize, which does not warn either).
   DeviceGuard g(device < 0 ? current_device() : (check_device_index(device), device));
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }

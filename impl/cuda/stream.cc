@@ -162,7 +162,6 @@ bool event_query(const Event& e) {
 
 void event_synchronize(const Event& e) {
   if (!e->event) return;
-  on_host_sync("Event.synchronize");
   DeviceGuard g(e->device);
   check(cudaEventSynchronize(e->event), "cudaEventSynchronize");
 }

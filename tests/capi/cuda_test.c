@@ -85,6 +85,7 @@ static void test_without_gpu(void) {
   int32_t prev = 5;
   OK(ct_cuda_exchange_device(-1, &prev));
   EXPECT_EQ_I(prev, -1);
+  OK(ct_cuda_set_device(-1)); /* a negative device changes nothing, as torch.cuda.set_device */
   FAILS(ct_cuda_exchange_device(0, &prev), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cuda_synchronize(-1), CT_ERR_CUDA_UNAVAILABLE, "");
   int64_t f, tot;
@@ -352,7 +353,11 @@ static void test_sync_debug_mode(void) {
   ct_tensor s;
   OK(ct_reduce(CT_SUM, y, NULL, 0, 0, CT_DTYPE_UNDEFINED, &s));
   FAILS(ct_tensor_item_double(s, &v), CT_ERR_STATE, "called a synchronizing CUDA operation");
-  FAILS(ct_cuda_synchronize(0), CT_ERR_STATE, "synchronizing");
+  OK(ct_cuda_synchronize(0)); /* explicit synchronization is not reported (as PyTorch) */
+  ct_stream cs;
+  OK(ct_stream_current(0, &cs));
+  FAILS(ct_stream_synchronize(cs), CT_ERR_STATE, "synchronizing");
+  OK(ct_stream_release(cs));
   OK(ct_cuda_set_sync_debug_mode(1)); /* warns on stderr, works */
   OK(ct_tensor_item_double(s, &v));
   EXPECT(v == 16);
