@@ -48,7 +48,9 @@ func (t *Tensor) CUDA(index ...int) (*Tensor, error) {
 // dtype and device. ErrShape when src does not broadcast.
 func (t *Tensor) CopyFrom(src *Tensor) error { return t.copyFrom(src, false) }
 
-// CopyFromNonBlocking is dst.copy_(src, non_blocking=True).
+// CopyFromNonBlocking is dst.copy_(src, non_blocking=True): a copy between pinned host memory
+// and a GPU is queued on the current stream and returns at once (see NonBlocking for when to
+// synchronize).
 func (t *Tensor) CopyFromNonBlocking(src *Tensor) error { return t.copyFrom(src, true) }
 
 func (t *Tensor) copyFrom(src *Tensor, nonBlocking bool) error {

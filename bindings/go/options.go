@@ -32,7 +32,11 @@ func WithDType(d DType) Option { return d }
 // WithDevice sets the device (the same as passing the Device itself).
 func WithDevice(d Device) Option { return d }
 
-// NonBlocking asks To for an asynchronous copy where the devices allow it (non_blocking=True).
+// NonBlocking asks To for an asynchronous copy where the devices allow it (non_blocking=True):
+// a copy from pinned host memory (Tensor.PinMemory) to a GPU, or from a GPU to the CPU (the
+// result is then pinned), is queued on the current stream and To returns at once. Synchronize
+// (the stream, an event recorded after the copy, or the device; see package cuda) before
+// reading the result on the host. Other copies are synchronous, as in PyTorch.
 func NonBlocking() Option { return optionFunc(func(o *options) { o.nonBlocking = true }) }
 
 // ForceCopy makes To return a new tensor even when device and dtype already match (copy=True).

@@ -1,11 +1,36 @@
 // Package cuda is torch.cuda for ctorch: CUDA availability, device enumeration and device
-// properties. (Devices themselves are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1),
-// ctorch.ParseDevice("cuda:1").)
+// properties, the current device and its guards, streams, events, synchronization, memory
+// information and the sync debug mode. (Devices themselves are ctorch.Device values:
+// ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1").)
 //
 // The library reaches CUDA through the statically linked CUDA runtime, so it runs on CPU on a
 // machine without a GPU or a driver: there IsAvailable is false, DeviceCount is 0, and every
 // call that needs a GPU fails with an error matching ctorch.ErrCUDAUnavailable whose message
 // gives the reason. CUDA_VISIBLE_DEVICES decides which GPUs exist and their order.
+//
+// Streams (Stream, torch.cuda.Stream) and events (Event, torch.cuda.Event) own a native handle
+// each, like ctorch.Tensor: Close them (a finalizer is only a safety net). Using a nil or
+// closed Stream or Event returns an error matching ctorch.ErrInvalidHandle.
+//
+// # OS threads
+//
+// As in CUDA and PyTorch, the current CUDA device, and the current stream of each device, are
+// properties of the calling OS thread. A goroutine, though, may be moved to another OS thread
+// between two calls unless it is locked to its thread with runtime.LockOSThread. So:
+//
+//   - WithDevice, WithDeviceOf and WithStream (the `with torch.cuda.device(d):`,
+//     `with torch.cuda.device_of(t):` and `with torch.cuda.stream(s):` guards) lock the calling
+//     goroutine to its thread for the duration of the callback and restore the previous device
+//     and stream before unlocking, also when the callback fails or panics. Everything the
+//     callback does on its goroutine sees the guard's device and stream. Goroutines it starts
+//     do not (they run on other threads): give them their own guard. The callback must not
+//     call runtime.UnlockOSThread more often than it calls runtime.LockOSThread.
+//   - SetDevice, SetStream, CurrentDevice, CurrentStream, and everything that uses "the
+//     current device" (device index -1, ctorch.CUDA) or "the current stream" (a nil *Stream
+//     given to Event.Record and Event.Wait, and the stream every tensor operation is queued
+//     on) act on the calling thread. Lock the goroutine (runtime.LockOSThread) before SetDevice
+//     or SetStream and keep it locked for as long as you rely on the setting, or use the
+//     guards, which do that for you.
 package cuda
 
 import (

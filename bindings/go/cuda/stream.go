@@ -1,0 +1,376 @@
+package cuda
+
+// Streams: torch.cuda.Stream, the stream functions of torch.cuda and the stream guard
+// (capi/ctorch.h section 13).
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync/atomic"
+
+	"ctorch.dev/ctorch"
+	"ctorch.dev/ctorch/internal/capi"
+)
+
+// Stream is torch.cuda.Stream: it owns one reference (handle) to a CUDA stream of one device.
+//
+// Close releases it (idempotent, safe on a nil *Stream); a finalizer releases a Stream that
+// becomes unreachable without Close. Closing a Stream does not destroy a CUDA stream that is
+// still current somewhere, or that tensors recorded work on: the library keeps it alive while
+// it is used. Using a nil or closed Stream returns an error matching ctorch.ErrInvalidHandle.
+//
+// Several Stream values can stand for the same CUDA stream (CurrentStream returns a new one on
+// every call): compare them with Equal, which compares device and CUDA handle, as PyTorch's ==.
+// A Stream must not be copied by value.
+type Stream struct {
+	h atomic.Int64
+}
+
+func wrapStream(h int64) *Stream {
+	s := &Stream{}
+	s.h.Store(h)
+	runtime.SetFinalizer(s, (*Stream).finalize)
+	return s
+}
+
+func (s *Stream) finalize() {
+	if h := s.h.Swap(0); h != 0 {
+		capi.Ct_stream_release(h)
+	}
+}
+
+// Close releases the stream's handle. Closing twice, or closing a nil *Stream, does nothing and
+// returns nil.
+func (s *Stream) Close() error {
+	if s == nil {
+		return nil
+	}
+	h := s.h.Swap(0)
+	if h == 0 {
+		return nil
+	}
+	runtime.SetFinalizer(s, nil)
+	return call("stream_release", func() int { return capi.Ct_stream_release(h) })
+}
+
+// Closed reports whether s is nil or has been closed.
+func (s *Stream) Closed() bool { return s == nil || s.h.Load() == 0 }
+
+// Handle returns the raw ct_stream handle (0 for a nil or closed Stream), still owned by s;
+// keep s alive (runtime.KeepAlive) while C code of your own uses it. It also makes *Stream a
+// ctorch.CUDAStream, for Tensor.RecordStream.
+func (s *Stream) Handle() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.h.Load()
+}
+
+func (s *Stream) handle(op string) (int64, error) {
+	if s == nil {
+		return 0, goError(op, ctorch.CodeInvalidHandle, "nil *Stream")
+	}
+	h := s.h.Load()
+	if h == 0 {
+		return 0, goError(op, ctorch.CodeInvalidHandle, "use of a closed Stream")
+	}
+	return h, nil
+}
+
+// Ref returns a second Stream holding a new reference to the same stream (ct_stream_retain):
+// the same handle, r.Equal(s). Close both.
+func (s *Stream) Ref() (*Stream, error) {
+	h, err := s.handle("stream_retain")
+	if err != nil {
+		return nil, err
+	}
+	err = call("stream_retain", func() int { return capi.Ct_stream_retain(h) })
+	runtime.KeepAlive(s)
+	if err != nil {
+		return nil, err
+	}
+	return wrapStream(h), nil
+}
+
+// newStream runs f, which stores a new stream reference in out[0], and wraps the result.
+func newStream(op string, f func(out []int64) int) (*Stream, error) {
+	out := []int64{0}
+	if err := call(op, func() int { return f(out) }); err != nil {
+		return nil, err
+	}
+	return wrapStream(out[0]), nil
+}
+
+func clampInt32(v int) int {
+	if v > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	if v < math.MinInt32 {
+		return math.MinInt32
+	}
+	return v
+}
+
+// NewStream is torch.cuda.Stream(device, priority): a new stream on device (-1: the current
+// device of the calling thread). Lower numbers are higher priorities; 0 is the default, and
+// priorities outside StreamPriorityRange are clamped to it (as CUDA and PyTorch do).
+// ErrCUDAUnavailable without a GPU, ErrIndex for a device that is not visible.
+func NewStream(device, priority int) (*Stream, error) {
+	if err := checkIndex("stream_create", device); err != nil {
+		return nil, err
+	}
+	p := clampInt32(priority)
+	return newStream("stream_create", func(out []int64) int { return capi.Ct_stream_create(device, p, out) })
+}
+
+// StreamPriorityRange is torch.cuda.Stream.priority_range(): the least (numerically largest,
+// 0) and the greatest (most negative) stream priority.
+func StreamPriorityRange() (least, greatest int, err error) {
+	l, g := []int32{0}, []int32{0}
+	err = call("stream_priority_range", func() int { return capi.Ct_stream_priority_range(l, g) })
+	return int(l[0]), int(g[0]), err
+}
+
+// DefaultStream is torch.cuda.default_stream(device): the default (NULL) stream of device (-1:
+// the current device). Its CUDAHandle is 0.
+func DefaultStream(device int) (*Stream, error) {
+	if err := checkIndex("stream_default", device); err != nil {
+		return nil, err
+	}
+	return newStream("stream_default", func(out []int64) int { return capi.Ct_stream_default(device, out) })
+}
+
+// CurrentStream is torch.cuda.current_stream(device): the current stream of device (-1: the
+// current device) for the calling OS thread (see the package notes on threads). It is the
+// device's default stream until SetStream or WithStream changes it.
+func CurrentStream(device int) (*Stream, error) {
+	if err := checkIndex("stream_current", device); err != nil {
+		return nil, err
+	}
+	return newStream("stream_current", func(out []int64) int { return capi.Ct_stream_current(device, out) })
+}
+
+// SetStream is torch.cuda.set_stream(s): makes s the current stream of its device for the
+// calling OS thread. The setting stays with the thread, not the goroutine: lock the goroutine
+// first (runtime.LockOSThread), or use WithStream. A nil *Stream does nothing, as
+// torch.cuda.set_stream(None); a closed one is ErrInvalidHandle.
+func SetStream(s *Stream) error {
+	if s == nil {
+		return nil
+	}
+	h, err := s.handle("stream_set_current")
+	if err != nil {
+		return err
+	}
+	err = call("stream_set_current", func() int { return capi.Ct_stream_set_current(h) })
+	runtime.KeepAlive(s)
+	return err
+}
+
+// WithStream is `with torch.cuda.stream(s):`: it locks the calling goroutine to its OS thread,
+// makes s's device the current device and s its current stream, runs fn, and restores the
+// previous stream and device (also when fn returns an error or panics) before unlocking. A nil
+// *Stream changes nothing (fn still runs, locked, as torch.cuda.stream(None)); a closed one is
+// ErrInvalidHandle and fn does not run. It returns fn's error, or the error of entering or
+// leaving the guard.
+func WithStream(s *Stream, fn func() error) (err error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if s == nil {
+		return fn()
+	}
+	h, err := s.handle("stream_guard_enter")
+	if err != nil {
+		return err
+	}
+	prevStream, prevDevice := []int64{0}, []int32{0}
+	err = call("stream_guard_enter", func() int { return capi.Ct_stream_guard_enter(h, prevStream, prevDevice) })
+	runtime.KeepAlive(s)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// ct_stream_guard_exit releases prev_stream, also when the restore fails.
+		ps, pd := prevStream[0], int(prevDevice[0])
+		if rerr := call("stream_guard_exit", func() int { return capi.Ct_stream_guard_exit(ps, pd) }); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	return fn()
+}
+
+// ExternalStream is torch.cuda.ExternalStream(ptr, device): wraps a cudaStream_t that the
+// caller created and owns (its value as a uintptr, e.g. uintptr(unsafe.Pointer(cs)) in cgo) on
+// device (-1: the current device). ctorch never destroys it; keep it alive while ctorch may use
+// it, including until tensors allocated while it was current are freed.
+func ExternalStream(ptr uintptr, device int) (*Stream, error) {
+	if err := checkIndex("stream_external", device); err != nil {
+		return nil, err
+	}
+	return newStream("stream_external", func(out []int64) int { return capi.Ct_stream_external(int64(ptr), device, out) })
+}
+
+func (s *Stream) int32Query(op string, f func(h int64, out []int32) int) (int, error) {
+	h, err := s.handle(op)
+	if err != nil {
+		return 0, err
+	}
+	out := []int32{0}
+	err = call(op, func() int { return f(h, out) })
+	runtime.KeepAlive(s)
+	return int(out[0]), err
+}
+
+// DeviceIndex is stream.device_index: the index of the stream's CUDA device.
+func (s *Stream) DeviceIndex() (int, error) {
+	return s.int32Query("stream_device", capi.Ct_stream_device)
+}
+
+// Device is stream.device: ctorch.CUDADevice(DeviceIndex()).
+func (s *Stream) Device() (ctorch.Device, error) {
+	d, err := s.DeviceIndex()
+	if err != nil {
+		return ctorch.Device{}, err
+	}
+	return ctorch.CUDADevice(d), nil
+}
+
+// Priority is stream.priority.
+func (s *Stream) Priority() (int, error) {
+	return s.int32Query("stream_priority", capi.Ct_stream_priority)
+}
+
+// CUDAHandle is stream.cuda_stream: the cudaStream_t's value (0 for a default stream).
+func (s *Stream) CUDAHandle() (uintptr, error) {
+	h, err := s.handle("stream_cuda_handle")
+	if err != nil {
+		return 0, err
+	}
+	out := []int64{0}
+	err = call("stream_cuda_handle", func() int { return capi.Ct_stream_cuda_handle(h, out) })
+	runtime.KeepAlive(s)
+	return uintptr(out[0]), err
+}
+
+// Synchronize is stream.synchronize(): waits until all work queued on s is done. ErrState when
+// the sync debug mode is SyncDebugError (PyTorch reports stream synchronization too).
+func (s *Stream) Synchronize() error {
+	h, err := s.handle("stream_synchronize")
+	if err != nil {
+		return err
+	}
+	err = call("stream_synchronize", func() int { return capi.Ct_stream_synchronize(h) })
+	runtime.KeepAlive(s)
+	return err
+}
+
+// Query is stream.query(): whether all work queued on s is done (it never waits).
+func (s *Stream) Query() (bool, error) {
+	v, err := s.int32Query("stream_query", capi.Ct_stream_query)
+	return v != 0, err
+}
+
+// WaitStream is stream.wait_stream(other): work queued on s after this call waits for the work
+// queued on other before it.
+func (s *Stream) WaitStream(other *Stream) error {
+	h, err := s.handle("stream_wait_stream")
+	if err != nil {
+		return err
+	}
+	oh, err := other.handle("stream_wait_stream")
+	if err != nil {
+		return err
+	}
+	err = call("stream_wait_stream", func() int { return capi.Ct_stream_wait_stream(h, oh) })
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(other)
+	return err
+}
+
+// WaitEvent is stream.wait_event(e): work queued on s after this call waits for the work that
+// e recorded (nothing, for an event never recorded).
+func (s *Stream) WaitEvent(e *Event) error {
+	h, err := s.handle("stream_wait_event")
+	if err != nil {
+		return err
+	}
+	eh, err := e.handle("stream_wait_event")
+	if err != nil {
+		return err
+	}
+	err = call("stream_wait_event", func() int { return capi.Ct_stream_wait_event(h, eh) })
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(e)
+	return err
+}
+
+// RecordEvent is stream.record_event(event=None): records e on s and returns e. With a nil e it
+// creates a new Event (EventDefault flags), records it and returns it; the caller closes it.
+// (When e is given, the result is e itself, not a new reference: close e once.)
+func (s *Stream) RecordEvent(e *Event) (*Event, error) {
+	h, err := s.handle("stream_record_event")
+	if err != nil {
+		return nil, err
+	}
+	created := false
+	if e == nil {
+		if e, err = NewEvent(EventDefault); err != nil {
+			return nil, err
+		}
+		created = true
+	}
+	eh, err := e.handle("stream_record_event")
+	if err != nil {
+		return nil, err
+	}
+	err = call("stream_record_event", func() int { return capi.Ct_stream_record_event(h, eh) })
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(e)
+	if err != nil {
+		if created {
+			e.Close()
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+// Equal is stream == other in PyTorch: both are open and stand for the same CUDA stream (the
+// same device and CUDA handle), whichever handles they hold.
+func (s *Stream) Equal(other *Stream) bool {
+	if s.Closed() || other.Closed() {
+		return false
+	}
+	d1, err1 := s.DeviceIndex()
+	d2, err2 := other.DeviceIndex()
+	c1, err3 := s.CUDAHandle()
+	c2, err4 := other.CUDAHandle()
+	return err1 == nil && err2 == nil && err3 == nil && err4 == nil && d1 == d2 && c1 == c2
+}
+
+// String prints the stream as PyTorch does: "<torch.cuda.Stream device=cuda:0
+// cuda_stream=0x5581e6f3c9a0>" ("<torch.cuda.Stream closed>" once closed).
+func (s *Stream) String() string {
+	if s.Closed() {
+		return "<torch.cuda.Stream closed>"
+	}
+	d, err := s.Device()
+	if err != nil {
+		return "<torch.cuda.Stream " + err.Error() + ">"
+	}
+	c, err := s.CUDAHandle()
+	if err != nil {
+		return "<torch.cuda.Stream " + err.Error() + ">"
+	}
+	return fmt.Sprintf("<torch.cuda.Stream device=%v cuda_stream=%#x>", d, c)
+}
+
+// LiveStreamCount returns the number of live stream handles in the process (leak checks).
+func LiveStreamCount() (int64, error) {
+	out := []int64{0}
+	err := call("live_stream_count", func() int { return capi.Ct_live_stream_count(out) })
+	return out[0], err
+}
+
+var _ ctorch.CUDAStream = (*Stream)(nil)
