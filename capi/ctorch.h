@@ -238,7 +238,7 @@ CT_API ct_status ct_cuda_set_device(int32_t device);
 
 /** The device guard (`with torch.cuda.device(d):`) for C: makes device current and returns
  *  the previous current device in *prev; restore it with ct_cuda_set_device(*prev) when the
- *  scope ends. A negative device changes nothing (*prev is still set when CUDA is available;
+ *  scope ends (a no-op when *prev is -1). A negative device changes nothing (*prev is still set when CUDA is available;
  *  it is -1 when CUDA is unavailable). The bindings wrap this pair in a scoped object. */
 CT_API ct_status ct_cuda_exchange_device(int32_t device, int32_t* prev);
 
@@ -658,7 +658,7 @@ CT_API ct_status ct_event_query(ct_event e, int32_t* out);
 /** Waits until the work recorded by e is done. */
 CT_API ct_status ct_event_synchronize(ct_event e);
 /** Milliseconds between start and end (both recorded with CT_EVENT_ENABLE_TIMING, end done).
- *  Errors: CT_ERR_STATE when not recorded or not timing events. */
+ *  Errors: CT_ERR_STATE when not recorded, not timing events, or not completed yet. */
 CT_API ct_status ct_event_elapsed_time(ct_event start, ct_event end, double* out);
 /** ct_stream_record_event: records e on s (stream.record_event(e)). */
 CT_API ct_status ct_stream_record_event(ct_stream s, ct_event e);

@@ -173,7 +173,12 @@ double event_elapsed_ms(const Event& start, const Event& end) {
   CT_CHECK(start->device == end->device, CT_ERR_DEVICE, "Both events must be recorded on the same device");
   DeviceGuard g(start->device);
   float ms = 0;
-  check(cudaEventElapsedTime(&ms, start->event, end->event), "cudaEventElapsedTime");
+  cudaError_t err = cudaEventElapsedTime(&ms, start->event, end->event);
+  if (err == cudaErrorNotReady) {
+    (void)cudaGetLastError();
+    fail(CT_ERR_STATE, "elapsed_time: the events have not completed yet (synchronize the end event first)");
+  }
+  check(err, "cudaEventElapsedTime");
   return ms;
 }
 
