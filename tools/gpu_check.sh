@@ -25,6 +25,13 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   tail -3 /tmp/cs_race.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_race.txt; }
 fi
 echo "== quickstart"; "$A/quickstart" || rc=1
+if [ -x "$A/go_ctorch.test" ]; then
+  echo "== Go binding suite on the GPU"
+  "$A/go_ctorch.test" -test.v -test.count=1 > /tmp/go_gpu.txt 2>&1 || rc=1
+  grep -E "^--- FAIL|^(ok|FAIL|PASS)$" /tmp/go_gpu.txt | head -20
+  echo "go: $(grep -c '^--- PASS' /tmp/go_gpu.txt) passed, $(grep -c '^--- FAIL' /tmp/go_gpu.txt) failed, $(grep -c '^--- SKIP' /tmp/go_gpu.txt) skipped"
+  grep -A3 "^--- SKIP" /tmp/go_gpu.txt | grep -v "^--" | head -10
+fi
 echo "== torch, same devices"
 python3 - <<'PY' || rc=1
 import torch

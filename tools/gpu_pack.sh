@@ -9,3 +9,16 @@ B=$(bazel info bazel-bin)
 cp -L "$B/capi/libctorch.so" "$B/tests/capi/capi_test" "$B/tests/capi/device_test" "$B/tests/capi/cuda_test" "$B/tests/impl/core_test" "$B/examples/c/quickstart" "$B/bench/ctorch_bench" gpu_artifacts/
 chmod u+w gpu_artifacts/*
 du -sh gpu_artifacts
+
+# The Go binding's test binary too (the GPU host has no Go toolchain; the binary needs only
+# libctorch.so, found through LD_LIBRARY_PATH there).
+bazel build //bindings/go:module
+ART="$PWD/gpu_artifacts"
+T=$(mktemp -d)
+tar -C "$T" -xf "$B/bindings/go/ctorch_go_module.tar"
+chmod -R u+w "$T/ctorch"
+cp tests/go/*_test.go "$T/ctorch/"
+(cd "$T/ctorch" && CGO_ENABLED=1 CGO_LDFLAGS="-L$ART" GOFLAGS=-mod=mod GOPROXY=off \
+  GOCACHE="$T/gocache" GOPATH="$T/gopath" HOME="$T" go test -c -o "$ART/go_ctorch.test" .)
+rm -rf "$T"
+du -sh gpu_artifacts
