@@ -502,12 +502,14 @@ func TestGPUPinnedNonBlockingCopies(t *testing.T) {
 	for i := range want {
 		want[i] = int64(i)
 	}
-	g := sc.T(pinned.To(ctorch.CUDA, ctorch.NonBlocking()))
+	// cuda:0 explicitly: "cuda" is the current device of whichever OS thread runs the test,
+	// which earlier tests may have left at another device.
+	g := sc.T(pinned.To(ctorch.CUDADevice(0), ctorch.NonBlocking()))
 	back := sc.T(g.To(ctorch.CPU, ctorch.NonBlocking()))
 	if !back.IsPinned() {
 		t.Error("a non_blocking copy to the CPU is not pinned")
 	}
-	noErr(t, currentStream(t, -1).Synchronize())
+	noErr(t, currentStream(t, 0).Synchronize())
 	got, err := back.Int64s()
 	noErr(t, err)
 	for i := range want {
@@ -522,7 +524,7 @@ func TestGPUPinnedNonBlockingCopies(t *testing.T) {
 
 	// copy_(non_blocking=True) into a GPU tensor and back, on a side stream.
 	side := newStream(t, 0, 0)
-	dst := sc.T(ctorch.Zeros([]int64{n}, ctorch.Int64, ctorch.CUDA))
+	dst := sc.T(ctorch.Zeros([]int64{n}, ctorch.Int64, ctorch.CUDADevice(0)))
 	hostDst := sc.T(sc.T(ctorch.Zeros([]int64{n}, ctorch.Int64)).PinMemory())
 	noErr(t, side.WaitStream(currentStream(t, 0)))
 	noErr(t, cuda.WithStream(side, func() error {
