@@ -200,20 +200,20 @@ public class CudaRuntimeTest extends CtorchTestCase {
     assertNoCuda(() -> Cuda.device(0));
     assertNoCuda(() -> Cuda.device(Device.cuda(0)));
     assertNoCuda(() -> Cuda.device(3));
-    assertNoCuda(() -> Cuda.setDevice(-1));
+    Cuda.setDevice(-1);  // a negative device changes nothing, as torch.cuda.set_device
     assertEquals(streams, Torch.liveStreamCount());
     // Still nothing current, and nothing left behind.
     assertNoCuda(Cuda::currentDevice);
   }
 
-  /** The synchronize of sync debug mode "error" fails for that reason first. */
+  /** An explicit synchronize is not a sync-debug event (as in PyTorch): without a GPU it
+   *  reports the missing GPU, in every mode. */
   @Test
   public void noGpuSynchronizeInErrorMode() {
     assumeNoCuda();
     Cuda.setSyncDebugMode(Cuda.SyncDebugMode.ERROR);
     try {
-      CtorchException e = assertStatus(CtorchException.STATE, Cuda::synchronize);
-      assertTrue(e.detail(), e.detail().contains("synchronizing"));
+      assertNoCuda(Cuda::synchronize);
     } finally {
       Cuda.setSyncDebugMode(Cuda.SyncDebugMode.DEFAULT);
     }
@@ -318,7 +318,7 @@ public class CudaRuntimeTest extends CtorchTestCase {
       try {
         CtorchException e = assertStatus(CtorchException.STATE, () -> t.toFloatArray());
         assertTrue(e.detail(), e.detail().contains("synchronizing"));
-        assertStatus(CtorchException.STATE, Cuda::synchronize);
+        Cuda.synchronize();  // explicit synchronization is not reported (as in PyTorch)
       } finally {
         Cuda.setSyncDebugMode(Cuda.SyncDebugMode.DEFAULT);
       }
