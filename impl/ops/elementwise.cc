@@ -13,6 +13,7 @@
 
 #include "impl/core/error.h"
 #include "impl/ops/complex_div.h"
+#include "impl/ops/scalar_ops.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
 #include "impl/ops/cuda_dispatch.h"
@@ -39,65 +40,9 @@ Tensor as_dtype(const Tensor& t, DType d) {
   fail(CT_ERR_DTYPE, "\"", op, "\" not implemented for '", dtype_short(d), "'");
 }
 
-template <typename T>
-constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
-// Wrapping integer arithmetic (no signed-overflow UB), as PyTorch's two's-complement results.
-template <typename T> T w_add(T a, T b) {
-  if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
-  else if constexpr (std::is_same_v<T, bool>) return a || b;
-  else return a + b;
-}
-template <typename T> T w_sub(T a, T b) {
-  if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
-  else return a - b;
-}
-template <typename T> T w_mul(T a, T b) {
-  if constexpr (is_int_v<T>) {
-    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
-    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return a && b;
-  } else {
-    return a * b;
-  }
-}
-
 template <typename T> T div_(T x, T y) {
   if constexpr (is_complex_v<T>) return complex_div(x, y);
   else return x / y;
-}
-
-template <typename T> T ipow(T base, T exp) {
-  if constexpr (std::is_signed_v<T>) {
-    if (exp < 0) {
-      if (base == 1) return 1;
-      if (base == -1) return (exp & 1) ? T(-1) : T(1);
-      return 0;
-    }
-  }
-  T result = 1;
-  while (exp) {
-    if (exp & 1) result = w_mul(result, base);
-    exp = static_cast<T>(exp >> 1);
-    base = w_mul(base, base);
-  }
-  return result;
-}
-
-template <typename T> T floor_div_float(T a, T b) {
-  if (b == 0) return a / b;
-  T mod = std::fmod(a, b);
-  T div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
-  T floordiv;
-  if (div != 0) {
-    floordiv = std::floor(div);
-    if (div - floordiv > T(0.5)) floordiv += 1;
-  } else {
-    floordiv = std::copysign(T(0), a / b);
-  }
-  return floordiv;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,23 +325,14 @@ void run_binary(ct_binary_op op, const Tensor& out, const Tensor& a, const Tenso
         if (op == CT_FLOOR_DIVIDE) {
           binary_kernel<T, T>(out, a, b, [](T x, T y) { return floor_div_float(x, y); });
         } else {
-          binary_kernel<T, T>(out, a, b, [](T x, T y) {
-            T m = std::fmod(x, y);
-            if (m != 0 && ((y < 0) != (m < 0))) m += y;
-            return m;
-          });
+          binary_kernel<T, T>(out, a, b, [](T x, T y) { return remainder_float(x, y); });
         }
         return;
       } else if constexpr (is_int_v<T>) {
         bool fd = op == CT_FLOOR_DIVIDE;
         binary_kernel<T, T>(out, a, b, [fd](T x, T y) {
           CT_CHECK(y != 0, CT_ERR_ARGUMENT, "ZeroDivisionError: integer division or modulo by zero");
-          if constexpr (std::is_signed_v<T>) {
-            if (y == T(-1)) return fd ? w_sub(T(0), x) : T(0);  // avoids INT_MIN / -1 overflow
-          }
-          T q = static_cast<T>(x / y), r = static_cast<T>(x % y);
-          if (r != 0 && ((r < 0) != (y < 0))) { q = static_cast<T>(q - 1); r = static_cast<T>(r + y); }
-          return fd ? q : r;
+          return floor_div_int(x, y, fd);
         });
         return;
       }

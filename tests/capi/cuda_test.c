@@ -5,16 +5,7 @@
 
 #include "tests/capi/test_util.h"
 
-static int g_cuda = 0;
 
-#define SKIP_WITHOUT_CUDA()                               \
-  do {                                                    \
-    if (!g_cuda) {                                        \
-      printf("  SKIP %s: no CUDA device\n", g_test_name); \
-      g_skipped = 1;                                      \
-      return;                                             \
-    }                                                     \
-  } while (0)
 
 static void expect_string(ct_status (*fn)(void*, int64_t, int64_t*), const char* want) {
   char buf[256];

@@ -6,7 +6,6 @@
  * Without a GPU every case is skipped visibly. */
 #include "tests/capi/test_util.h"
 
-static int g_cuda = 0; /* number of CUDA devices */
 static int g_compared = 0;
 
 /* deterministic pseudo-random values in [-4, 4) with a few specials */
@@ -115,14 +114,6 @@ static double tol_for(ct_dtype d, int approx) {
   return approx ? 1e-13 : 0;
 }
 
-#define SKIP_WITHOUT_CUDA()                                     \
-  do {                                                          \
-    if (!g_cuda) {                                              \
-      printf("  SKIP %s: no CUDA device\n", g_test_name);       \
-      g_skipped = 1;                                            \
-      return;                                                   \
-    }                                                           \
-  } while (0)
 
 static const ct_dtype k_dtypes[] = {CT_FLOAT32, CT_FLOAT64, CT_FLOAT16, CT_BFLOAT16, CT_INT32, CT_INT64,
                                      CT_UINT8,   CT_INT8,    CT_INT16,   CT_BOOL,     CT_COMPLEX64, CT_COMPLEX128};

@@ -12,6 +12,17 @@
 
 static int g_failed_checks = 0;
 static int g_skipped = 0; /* set by a test that skipped itself (e.g. no GPU) */
+__attribute__((unused)) static int g_cuda = 0; /* number of CUDA devices, set by main */
+
+/* GPU cases skip visibly (and are counted as skipped) on machines without one. */
+#define SKIP_WITHOUT_CUDA()                               \
+  do {                                                    \
+    if (!g_cuda) {                                        \
+      printf("  SKIP %s: no CUDA device\n", g_test_name); \
+      g_skipped = 1;                                      \
+      return;                                             \
+    }                                                     \
+  } while (0)
 static const char* g_test_name = "";
 
 #define FAILF(...)                                                         \

@@ -12,6 +12,7 @@
 #include "capi/ctorch.h"
 #include "impl/core/error.h"
 #include "impl/ops/cuda/kernels.h"
+#include "impl/ops/scalar_ops.h"
 
 namespace ct::cuda_ops {
 
@@ -21,8 +22,6 @@ using cdouble = thrust::complex<double>;
 template <typename T> struct is_cplx : std::false_type {};
 template <typename T> struct is_cplx<thrust::complex<T>> : std::true_type {};
 template <typename T> constexpr bool is_cplx_v = is_cplx<T>::value;
-template <typename T> constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
 #define CT_CU_CASE(D, T, ...) \
   case ::ct::DType::D: {      \
     using scalar_t = T;       \
@@ -48,27 +47,6 @@ template <typename T> constexpr bool is_int_v = std::is_integral_v<T> && !std::i
         ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled CUDA compute dtype");      \
     }                                                                             \
   } while (0)
-
-template <typename T> __device__ __forceinline__ T w_add(T a, T b) {
-  if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
-  else if constexpr (std::is_same_v<T, bool>) return a || b;
-  else return a + b;
-}
-template <typename T> __device__ __forceinline__ T w_sub(T a, T b) {
-  if constexpr (is_int_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
-  else if constexpr (std::is_same_v<T, bool>) return a != b;
-  else return a - b;
-}
-template <typename T> __device__ __forceinline__ T w_mul(T a, T b) {
-  if constexpr (is_int_v<T>) {
-    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
-    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return a && b;
-  } else {
-    return a * b;
-  }
-}
 
 // Byte offsets of element `i` for N operands of an Iter.
 template <int N>

@@ -247,40 +247,6 @@ __device__ __forceinline__ bool isnan_(T v) {
 }
 
 template <typename T>
-__device__ T ipow(T base, T exp) {
-  if constexpr (std::is_signed_v<T>) {
-    if (exp < 0) {
-      if (base == 1) return 1;
-      if (base == -1) return (exp & 1) ? T(-1) : T(1);
-      return 0;
-    }
-  }
-  T result = 1;
-  while (exp) {
-    if (exp & 1) result = w_mul(result, base);
-    exp = static_cast<T>(exp >> 1);
-    base = w_mul(base, base);
-  }
-  return result;
-}
-
-template <typename T>
-__device__ T floor_div_float(T a, T b) {
-  if (b == 0) return a / b;
-  T mod = fmod(a, b);
-  T div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
-  T floordiv;
-  if (div != 0) {
-    floordiv = floor(div);
-    if (div - floordiv > T(0.5)) floordiv += 1;
-  } else {
-    floordiv = copysign(T(0), a / b);
-  }
-  return floordiv;
-}
-
-template <typename T>
 struct BinaryArith {
   int op;
   __device__ T operator()(T a, T b) const {
@@ -308,20 +274,12 @@ struct BinaryArith {
       case CT_FLOOR_DIVIDE:
       case CT_REMAINDER:
         if constexpr (std::is_floating_point_v<T>) {
-          if (op == CT_FLOOR_DIVIDE) return floor_div_float(a, b);
-          T m = fmod(a, b);
-          if (m != 0 && ((b < 0) != (m < 0))) m += b;
-          return m;
+          return op == CT_FLOOR_DIVIDE ? floor_div_float(a, b) : remainder_float(a, b);
         } else if constexpr (is_int_v<T>) {
           // Note: integer division by zero is not checked on CUDA (as in PyTorch): the result
-          // is unspecified. See docs/differences.md.
+          // is unspecified (0 here). See docs/differences.md.
           if (b == 0) return T(0);
-          if constexpr (std::is_signed_v<T>) {
-            if (b == T(-1)) return op == CT_FLOOR_DIVIDE ? w_sub(T(0), a) : T(0);
-          }
-          T q = static_cast<T>(a / b), r = static_cast<T>(a % b);
-          if (r != 0 && ((r < 0) != (b < 0))) { q = static_cast<T>(q - 1); r = static_cast<T>(r + b); }
-          return op == CT_FLOOR_DIVIDE ? q : r;
+          return floor_div_int(a, b, op == CT_FLOOR_DIVIDE);
         }
         break;
       default:
