@@ -669,6 +669,53 @@ CT_API ct_status ct_live_stream_count(int64_t* out);
 CT_API ct_status ct_live_event_count(int64_t* out);
 
 /* ============================================================================================
+ * 15. Device memory: the caching allocator (torch.cuda.memory_*)
+ *
+ * CUDA memory comes from a caching allocator with PyTorch's policy (docs/memory.md): freed
+ * memory stays reserved for reuse, so nvidia-smi still shows it. device -1 is the current
+ * device. The statistics need the default ("native") backend; with
+ * CTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync they fail with CT_ERR_NOT_SUPPORTED.
+ * CTORCH_CUDA_ALLOC_CONF takes PyTorch's PYTORCH_CUDA_ALLOC_CONF syntax; a bad value fails the
+ * first CUDA allocation with CT_ERR_ARGUMENT naming the key.
+ * ========================================================================================== */
+
+/** Bytes held by tensors now (memory_allocated) and at most since the last reset. */
+CT_API ct_status ct_cuda_memory_allocated(int32_t device, int64_t* out);
+CT_API ct_status ct_cuda_max_memory_allocated(int32_t device, int64_t* out);
+/** Bytes reserved from the device by the allocator (memory_reserved) and its peak. */
+CT_API ct_status ct_cuda_memory_reserved(int32_t device, int64_t* out);
+CT_API ct_status ct_cuda_max_memory_reserved(int32_t device, int64_t* out);
+/** reset_peak_memory_stats: every peak becomes the current value. */
+CT_API ct_status ct_cuda_reset_peak_memory_stats(int32_t device);
+/** reset_max_memory_allocated (PyTorch resets all peaks too, as this does). */
+CT_API ct_status ct_cuda_reset_max_memory_allocated(int32_t device);
+/** reset_accumulated_memory_stats: the "allocated"/"freed" totals and the counters to 0. */
+CT_API ct_status ct_cuda_reset_accumulated_memory_stats(int32_t device);
+/** One memory_stats value by its PyTorch key, e.g. "allocated_bytes.all.current",
+ *  "reserved_bytes.small_pool.peak", "num_alloc_retries". Errors: CT_ERR_ARGUMENT for an
+ *  unknown key. */
+CT_API ct_status ct_cuda_memory_stat(int32_t device, const char* key, int64_t* out);
+/** All memory_stats keys, sorted, one per line, into buf (string convention of
+ *  ct_tensor_repr). */
+CT_API ct_status ct_cuda_memory_stats_keys(int32_t device, void* buf, int64_t cap, int64_t* needed);
+/** memory_snapshot of one device as JSON: segments with their blocks (address, size, state). */
+CT_API ct_status ct_cuda_memory_snapshot(int32_t device, void* buf, int64_t cap, int64_t* needed);
+/** empty_cache: returns every cached, unused segment of every device to CUDA. */
+CT_API ct_status ct_cuda_empty_cache(void);
+/** set_per_process_memory_fraction: the allocator reserves at most fraction (0..1) of the
+ *  device's total memory; beyond it allocations fail with CT_ERR_OUT_OF_MEMORY. */
+CT_API ct_status ct_cuda_set_per_process_memory_fraction(double fraction, int32_t device);
+/** caching_allocator_alloc: size bytes of raw device memory on device (-1 current) for
+ *  stream (NULL: the current stream), as an address in *ptr; free it with
+ *  ct_cuda_caching_allocator_delete. */
+CT_API ct_status ct_cuda_caching_allocator_alloc(int64_t size, int32_t device, ct_stream stream, int64_t* ptr);
+/** Frees memory from ct_cuda_caching_allocator_alloc. Errors: CT_ERR_ARGUMENT for an address
+ *  that did not come from it (or was freed already). */
+CT_API ct_status ct_cuda_caching_allocator_delete(int64_t ptr);
+/** get_allocator_backend: "native" or "cudaMallocAsync", into buf. */
+CT_API ct_status ct_cuda_get_allocator_backend(void* buf, int64_t cap, int64_t* needed);
+
+/* ============================================================================================
  * 12. Threads (CPU kernels)
  * ========================================================================================== */
 

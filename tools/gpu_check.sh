@@ -12,6 +12,9 @@ echo "== C API suite (capi_test)"; "$A/capi_test" || rc=1
 echo "== CPU/CUDA parity and CUDA behaviour (device_test)"; "$A/device_test" || rc=1
 echo "== CUDA runtime API (cuda_test)"; "$A/cuda_test" || rc=1
 echo "== cuda_test with CUDA_LAUNCH_BLOCKING=1"; CUDA_LAUNCH_BLOCKING=1 "$A/cuda_test" || rc=1
+echo "== caching allocator (memory_test)"; "$A/memory_test" || rc=1
+echo "== memory_stats, ctorch vs torch (tests/gpu/alloc_compare.py)"
+python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 if [ "${SANITIZE:-1}" = 1 ]; then
   CS=/usr/local/cuda/bin/compute-sanitizer

@@ -3,9 +3,11 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
+#include "impl/alloc/cuda_memory.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
@@ -83,13 +85,25 @@ Block allocate(int64_t nbytes, Device device, bool pinned) {
   }
   cuda::DeviceGuard g(device.index);
   cuda::Stream s = cuda::current_stream(device.index);
-  b.ptr = cuda_alloc(nbytes, device.index, s->stream);
   b.stream = s;
+  if (DeviceCachingAllocator* ca = caching_allocator(device.index)) {
+    if (nbytes == 0) return b;  // no block for empty tensors (as PyTorch)
+    CBlock* cb = ca->malloc(static_cast<size_t>(nbytes), s->stream, s);
+    b.cblock = cb;
+    b.ptr = block_ptr(cb);
+    return b;
+  }
+  b.ptr = cuda_alloc(nbytes, device.index, s->stream);
   return b;
 }
 
 void record_stream(Block& b, std::shared_ptr<void> stream) {
   if (!b.device.is_cuda() || !stream || stream == b.stream) return;
+  if (b.cblock) {
+    void* raw = static_cast<cuda::StreamImpl*>(stream.get())->stream;
+    caching_allocator(b.device.index)->record_stream(static_cast<CBlock*>(b.cblock), raw, std::move(stream));
+    return;
+  }
   for (const auto& s : b.used_on)
     if (s == stream) return;
   b.used_on.push_back(std::move(stream));
@@ -101,6 +115,16 @@ void deallocate(Block& b) noexcept {
       if (b.ptr) (void)cudaFreeHost(b.ptr);
     } else {
       std::free(b.ptr);
+    }
+    return;
+  }
+  if (b.cblock) {
+    // Runs in a destructor: an error (a CUDA failure while recording the events of
+    // record_stream) cannot propagate; it is reported, and the block stays allocated.
+    try {
+      caching_allocator(b.device.index)->free(static_cast<CBlock*>(b.cblock));  // cached, no sync
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ctorch: error while freeing CUDA memory: %s\n", e.what());
     }
     return;
   }

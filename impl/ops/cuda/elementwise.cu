@@ -415,10 +415,24 @@ void cast(const Iter<2>& it, void* stream) {
   cuda::check_launch("cast kernel", static_cast<cudaStream_t>(stream));
 }
 
+namespace {
+// (ct::itemsize lives in the host library, which this one must not call back into.)
+int64_t dtype_bytes(DType d) {
+  switch (d) {
+    case DType::UInt8: case DType::Int8: case DType::Bool: return 1;
+    case DType::Int16: case DType::Float16: case DType::BFloat16: return 2;
+    case DType::Int32: case DType::Float32: return 4;
+    case DType::Int64: case DType::Float64: case DType::Complex64: return 8;
+    case DType::Complex128: return 16;
+  }
+  return 0;
+}
+}  // namespace
+
 void fill_pattern(void* out, int64_t n, DType dtype, int kind, double a, double b, int64_t c, double d, void* stream) {
   if (n == 0) return;
   fill_kernel<<<blocks_for(n, kThreads), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-      static_cast<char*>(out), n, static_cast<int32_t>(dtype), itemsize(dtype), kind, a, b, c, d);
+      static_cast<char*>(out), n, static_cast<int32_t>(dtype), dtype_bytes(dtype), kind, a, b, c, d);
   cuda::check_launch("factory kernel", static_cast<cudaStream_t>(stream));
 }
 

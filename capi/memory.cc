@@ -1,0 +1,173 @@
+// Section 15 of ctorch.h: the caching allocator's statistics and controls.
+#include <mutex>
+#include <unordered_map>
+
+#include "capi/api.h"
+#include "capi/handles.h"
+#include "impl/alloc/cuda_memory.h"
+#include "impl/cuda/runtime.h"
+#include "impl/cuda/stream.h"
+
+using namespace ct;
+using namespace ct::capi;
+using ct::alloc::DeviceCachingAllocator;
+
+namespace {
+
+DeviceCachingAllocator* allocator_of(int32_t device) {
+  int d = device < 0 ? cuda::current_device() : (cuda::check_device_index(device), device);
+  DeviceCachingAllocator* a = alloc::caching_allocator(d);
+  CT_CHECK(a != nullptr, CT_ERR_NOT_SUPPORTED, "memory statistics need the native caching allocator; the backend is '",
+           alloc::cuda_backend_name(), "' (CTORCH_CUDA_ALLOC_CONF)");
+  return a;
+}
+
+int64_t stat(int32_t device, const char* key) {
+  DeviceCachingAllocator* a = allocator_of(device);
+  auto m = alloc::stats_map(a->stats(), a->config());
+  auto it = m.find(key);
+  CT_CHECK(it != m.end(), CT_ERR_ARGUMENT, "unknown memory_stats key '", key,
+           "' (expected a PyTorch key such as 'allocated_bytes.all.current'; ct_cuda_memory_stats_keys lists them)");
+  return it->second;
+}
+
+using StreamTable = HandleTable<cuda::Stream, ct_stream, 0x6>;
+
+// Addresses handed out by ct_cuda_caching_allocator_alloc (and only those may be deleted).
+std::mutex g_raw_mu;
+std::unordered_map<void*, int>& raw_blocks() {
+  static auto* m = new std::unordered_map<void*, int>();
+  return *m;
+}
+
+}  // namespace
+
+extern "C" {
+
+CT_API ct_status ct_cuda_memory_allocated(int32_t device, int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = stat(device, "allocated_bytes.all.current");
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_max_memory_allocated(int32_t device, int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = stat(device, "allocated_bytes.all.peak");
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_memory_reserved(int32_t device, int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = stat(device, "reserved_bytes.all.current");
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_max_memory_reserved(int32_t device, int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = stat(device, "reserved_bytes.all.peak");
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_reset_peak_memory_stats(int32_t device) {
+  CT_API_BEGIN
+  allocator_of(device)->reset_peak_stats();
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_reset_max_memory_allocated(int32_t device) {
+  CT_API_BEGIN
+  allocator_of(device)->reset_peak_stats();
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_reset_accumulated_memory_stats(int32_t device) {
+  CT_API_BEGIN
+  allocator_of(device)->reset_accumulated_stats();
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_memory_stat(int32_t device, const char* key, int64_t* out) {
+  CT_API_BEGIN
+  need(key, "key");
+  need(out, "out");
+  *out = stat(device, key);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_memory_stats_keys(int32_t device, void* buf, int64_t cap, int64_t* needed) {
+  CT_API_BEGIN
+  DeviceCachingAllocator* a = allocator_of(device);
+  std::string keys;
+  for (auto& [k, v] : alloc::stats_map(a->stats(), a->config())) keys += k + "\n";
+  write_string(keys, buf, cap, needed);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_memory_snapshot(int32_t device, void* buf, int64_t cap, int64_t* needed) {
+  CT_API_BEGIN
+  write_string(allocator_of(device)->snapshot_json(), buf, cap, needed);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_empty_cache(void) {
+  CT_API_BEGIN
+  cuda::check_available();
+  for (int d = 0; d < cuda::device_count(); ++d) {
+    if (DeviceCachingAllocator* a = alloc::caching_allocator(d)) a->empty_cache();
+  }
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_set_per_process_memory_fraction(double fraction, int32_t device) {
+  CT_API_BEGIN
+  allocator_of(device)->set_memory_fraction(fraction);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_caching_allocator_alloc(int64_t size, int32_t device, ct_stream stream, int64_t* ptr) {
+  CT_API_BEGIN
+  need(ptr, "ptr");
+  CT_CHECK(size > 0, CT_ERR_ARGUMENT, "caching_allocator_alloc: size must be positive, got ", size);
+  DeviceCachingAllocator* a = allocator_of(device);
+  int d = device < 0 ? cuda::current_device() : device;
+  cuda::Stream s = stream ? StreamTable::get().lookup(stream, "stream") : cuda::current_stream(d);
+  CT_CHECK(s->device == d, CT_ERR_DEVICE, "caching_allocator_alloc: the stream is on cuda:", s->device,
+           " but the memory is for cuda:", d);
+  alloc::CBlock* b = a->malloc(static_cast<size_t>(size), s->stream, s);
+  void* p = alloc::block_ptr(b);
+  {
+    std::lock_guard<std::mutex> g(g_raw_mu);
+    raw_blocks()[p] = d;
+  }
+  *ptr = static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_caching_allocator_delete(int64_t ptr) {
+  CT_API_BEGIN
+  void* p = reinterpret_cast<void*>(static_cast<intptr_t>(ptr));
+  int device = -1;
+  {
+    std::lock_guard<std::mutex> g(g_raw_mu);
+    auto it = raw_blocks().find(p);
+    CT_CHECK(it != raw_blocks().end(), CT_ERR_ARGUMENT, "caching_allocator_delete: 0x", std::hex, ptr,
+             " is not memory from ct_cuda_caching_allocator_alloc (or it was freed already)");
+    device = it->second;
+    raw_blocks().erase(it);
+  }
+  DeviceCachingAllocator* a = alloc::caching_allocator(device);
+  a->free(a->find_allocated(p));
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_get_allocator_backend(void* buf, int64_t cap, int64_t* needed) {
+  CT_API_BEGIN
+  write_string(alloc::cuda_backend_name(), buf, cap, needed);
+  CT_API_END
+}
+
+}  // extern "C"

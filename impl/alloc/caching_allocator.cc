@@ -1,0 +1,602 @@
+#include "impl/alloc/caching_allocator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "impl/core/error.h"
+
+namespace ct::alloc {
+
+namespace {
+constexpr size_t kMinBlockSize = 512;
+constexpr size_t kSmallSize = 1 << 20;         // largest "small" request
+constexpr size_t kSmallBuffer = 2 << 20;       // small pool segment
+constexpr size_t kLargeBuffer = 20 << 20;      // large pool segment for 1-10 MiB requests
+constexpr size_t kMinLargeAlloc = 10 << 20;
+constexpr size_t kRoundLarge = 2 << 20;
+
+std::mutex g_cb_mu;
+std::vector<std::function<void()>>& oom_callbacks() {
+  static auto* v = new std::vector<std::function<void()>>();
+  return *v;
+}
+}  // namespace
+
+struct CBlock {
+  CBlock(int d, void* st, std::shared_ptr<void> ref, size_t sz, void* p, bool sm)
+      : device(d), stream(st), stream_ref(std::move(ref)), size(sz), ptr(p), small(sm) {}
+  int device;
+  void* stream;
+  std::shared_ptr<void> stream_ref;
+  size_t size;
+  size_t requested = 0;
+  void* ptr;
+  bool small;
+  bool allocated = false;
+  int event_count = 0;
+  std::map<void*, std::shared_ptr<void>> stream_uses;  // stream -> keeps the stream object alive
+  CBlock* prev = nullptr;
+  CBlock* next = nullptr;
+  bool is_split() const { return prev || next; }
+};
+
+void* block_ptr(const CBlock* b) { return b->ptr; }
+
+struct DeviceCachingAllocator::Pool {
+  struct Less {
+    bool operator()(const CBlock* a, const CBlock* b) const {
+      if (a->stream != b->stream) return reinterpret_cast<uintptr_t>(a->stream) < reinterpret_cast<uintptr_t>(b->stream);
+      if (a->size != b->size) return a->size < b->size;
+      return reinterpret_cast<uintptr_t>(a->ptr) < reinterpret_cast<uintptr_t>(b->ptr);
+    }
+  };
+  explicit Pool(bool s) : small(s) {}
+  bool small;
+  std::set<CBlock*, Less> blocks;
+};
+
+std::string format_size(int64_t size) {
+  char buf[64];
+  if (size <= 1024) std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(size));
+  else if (size <= 1048576) std::snprintf(buf, sizeof buf, "%.2f KiB", size / 1024.0);
+  else if (size <= 1073741824) std::snprintf(buf, sizeof buf, "%.2f MiB", size / 1048576.0);
+  else std::snprintf(buf, sizeof buf, "%.2f GiB", size / 1073741824.0);
+  return buf;
+}
+
+DeviceCachingAllocator::DeviceCachingAllocator(int device, DeviceBackend* backend, const CachingConfig& config)
+    : device_(device), backend_(backend), config_(config), small_(new Pool(true)), large_(new Pool(false)) {}
+
+DeviceCachingAllocator::~DeviceCachingAllocator() = default;
+
+void DeviceCachingAllocator::add_oom_callback(std::function<void()> cb) {
+  std::lock_guard<std::mutex> g(g_cb_mu);
+  oom_callbacks().push_back(std::move(cb));
+}
+
+void DeviceCachingAllocator::clear_oom_callbacks() {
+  std::lock_guard<std::mutex> g(g_cb_mu);
+  oom_callbacks().clear();
+}
+
+size_t DeviceCachingAllocator::round_size(size_t size, const CachingConfig& config) {
+  if (size < kMinBlockSize) return kMinBlockSize;
+  if (!config.roundup_power2_divisions.empty() && size > kMinBlockSize) {
+    // Round up to the next of `divisions` equal steps between two powers of two.
+    size_t pow2 = 1;
+    int idx = 0;
+    while (pow2 * 2 <= size) {
+      pow2 *= 2;
+      ++idx;
+    }
+    size_t divisions = config.roundup_power2_divisions[std::min<size_t>(
+        std::max(0, idx - 20), config.roundup_power2_divisions.size() - 1)];
+    if (divisions > 1 && size > pow2) {
+      size_t step = pow2 / divisions;
+      if (step >= kMinBlockSize) return (size + step - 1) / step * step;
+    }
+  }
+  return kMinBlockSize * ((size + kMinBlockSize - 1) / kMinBlockSize);
+}
+
+size_t DeviceCachingAllocator::allocation_size(size_t size) {
+  if (size <= kSmallSize) return kSmallBuffer;
+  if (size < kMinLargeAlloc) return kLargeBuffer;
+  return kRoundLarge * ((size + kRoundLarge - 1) / kRoundLarge);
+}
+
+DeviceCachingAllocator::Pool& DeviceCachingAllocator::pool_for(size_t size) {
+  return size <= kSmallSize ? *small_ : *large_;
+}
+
+namespace {
+void update(StatArray& a, bool small, int64_t amount) {
+  a[kAll].add(amount);
+  a[small ? kSmallPool : kLargePool].add(amount);
+}
+}  // namespace
+
+int64_t DeviceCachingAllocator::total_reserved() const { return stats_.reserved_bytes[kAll].current; }
+
+bool DeviceCachingAllocator::get_free_block(size_t size, void* stream, Pool& pool, CBlock** out) {
+  if (config_.garbage_collection_threshold > 0 && set_fraction_ &&
+      static_cast<double>(total_reserved()) > config_.garbage_collection_threshold * static_cast<double>(allowed_max_)) {
+    garbage_collect();
+  }
+  CBlock key(device_, stream, nullptr, size, nullptr, pool.small);
+  auto it = pool.blocks.lower_bound(&key);
+  if (it == pool.blocks.end() || (*it)->stream != stream) return false;
+  // no oversize block for a request below max_split_size; oversize blocks only for requests
+  // within kLargeBuffer of their size
+  if (size < config_.max_split_size && (*it)->size >= config_.max_split_size) return false;
+  if (size >= config_.max_split_size && (*it)->size >= size + kLargeBuffer) return false;
+  *out = *it;
+  pool.blocks.erase(it);
+  return true;
+}
+
+CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void* stream, std::shared_ptr<void> ref,
+                                            Pool& pool, bool* oom) {
+  (void)size;
+  if (set_fraction_ && static_cast<size_t>(total_reserved()) + alloc_size > allowed_max_) {
+    *oom = true;
+    return nullptr;
+  }
+  void* p = backend_->malloc(device_, alloc_size);
+  if (!p) {
+    *oom = true;
+    return nullptr;
+  }
+  stats_.num_device_alloc++;
+  auto* b = new CBlock(device_, stream, std::move(ref), alloc_size, p, pool.small);
+  update(stats_.segment, pool.small, 1);
+  update(stats_.reserved_bytes, pool.small, static_cast<int64_t>(alloc_size));
+  if (alloc_size >= config_.max_split_size) stats_.oversize_segments.add(1);
+  return b;
+}
+
+void DeviceCachingAllocator::release_block(CBlock* b) {
+  backend_->free(device_, b->ptr);
+  stats_.num_device_free++;
+  Pool& pool = b->small ? *small_ : *large_;
+  pool.blocks.erase(b);
+  update(stats_.segment, b->small, -1);
+  update(stats_.reserved_bytes, b->small, -static_cast<int64_t>(b->size));
+  if (b->size >= config_.max_split_size) stats_.oversize_segments.add(-1);
+  delete b;
+}
+
+bool DeviceCachingAllocator::release_available_cached_blocks(size_t size, Pool& pool) {
+  // Free one whole cached segment big enough for the request (or several oversize ones).
+  if (config_.max_split_size == SIZE_MAX) return false;
+  CBlock* best = nullptr;
+  for (CBlock* b : pool.blocks) {
+    if (b->is_split() || b->size < config_.max_split_size) continue;
+    if (b->size >= size && (!best || b->size < best->size)) best = b;
+  }
+  if (best) {
+    release_block(best);
+    return true;
+  }
+  size_t freed = 0;
+  std::vector<CBlock*> big;
+  for (CBlock* b : pool.blocks)
+    if (!b->is_split() && b->size >= config_.max_split_size) big.push_back(b);
+  std::sort(big.begin(), big.end(), [](CBlock* a, CBlock* c) { return a->size > c->size; });
+  for (CBlock* b : big) {
+    if (freed >= size) break;
+    freed += b->size;
+    release_block(b);
+  }
+  return freed >= size;
+}
+
+void DeviceCachingAllocator::release_cached_blocks() {
+  synchronize_and_free_events();
+  for (Pool* pool : {large_.get(), small_.get()}) {
+    std::vector<CBlock*> whole;
+    for (CBlock* b : pool->blocks)
+      if (!b->is_split()) whole.push_back(b);
+    for (CBlock* b : whole) release_block(b);
+  }
+}
+
+void DeviceCachingAllocator::garbage_collect() {
+  // Free cached, unsplit segments until reserved memory is under the threshold.
+  double target = config_.garbage_collection_threshold * static_cast<double>(allowed_max_);
+  std::vector<CBlock*> whole;
+  for (Pool* pool : {large_.get(), small_.get()})
+    for (CBlock* b : pool->blocks)
+      if (!b->is_split()) whole.push_back(b);
+  std::sort(whole.begin(), whole.end(), [](CBlock* a, CBlock* b) { return a->size > b->size; });
+  for (CBlock* b : whole) {
+    if (static_cast<double>(total_reserved()) <= target) break;
+    release_block(b);
+  }
+}
+
+bool DeviceCachingAllocator::should_split(const CBlock* b, size_t size) const {
+  size_t remaining = b->size - size;
+  if (b->small) return remaining >= kMinBlockSize;
+  return size < config_.max_split_size && remaining > kSmallSize;
+}
+
+void DeviceCachingAllocator::process_events() {
+  while (!events_.empty()) {
+    auto& [ev, block] = events_.front();
+    if (!backend_->event_done(ev)) break;  // events complete in order per stream: good enough
+    backend_->event_destroy(ev);
+    CBlock* b = block;
+    events_.pop_front();
+    if (--b->event_count == 0) free_block(b);
+  }
+}
+
+void DeviceCachingAllocator::synchronize_and_free_events() {
+  stats_.num_sync_all_streams++;
+  for (auto& [ev, b] : events_) {
+    backend_->event_wait(ev);
+    backend_->event_destroy(ev);
+    if (--b->event_count == 0) free_block(b);
+  }
+  events_.clear();
+}
+
+CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shared_ptr<void> stream_ref) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  process_events();
+  size_t size = round_size(orig_size, config_);
+  Pool& pool = pool_for(size);
+  size_t alloc_size = allocation_size(size);
+  CBlock* block = nullptr;
+  bool oom = false;
+  bool found = get_free_block(size, stream, pool, &block);
+  if (!found) block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom), found = block != nullptr;
+  if (!found) {
+    oom = false;
+    if (release_available_cached_blocks(size, pool)) {
+      block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom);
+      found = block != nullptr;
+    }
+  }
+  if (!found) {
+    release_cached_blocks();
+    stats_.num_alloc_retries++;
+    block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom);
+    found = block != nullptr;
+  }
+  if (!found) {
+    // Tensors the program dropped without closing them may still hold memory until their
+    // language's collector runs: run the bindings' callbacks, then try everything once more.
+    std::vector<std::function<void()>> cbs;
+    {
+      std::lock_guard<std::mutex> cg(g_cb_mu);
+      cbs = oom_callbacks();
+    }
+    if (!cbs.empty()) {
+      for (auto& cb : cbs) cb();
+      process_events();
+      found = get_free_block(size, stream, pool, &block);
+      if (!found) {
+        release_cached_blocks();
+        block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom);
+        found = block != nullptr;
+      }
+    }
+  }
+  if (!found) {
+    stats_.num_ooms++;
+    size_t dev_free = 0, dev_total = 0;
+    backend_->mem_info(device_, &dev_free, &dev_total);
+    std::string allowed = set_fraction_ ? format_size(static_cast<int64_t>(allowed_max_)) + " allowed; " : "";
+    int64_t allocated = stats_.allocated_bytes[kAll].current;
+    int64_t reserved = stats_.reserved_bytes[kAll].current;
+    fail(CT_ERR_OUT_OF_MEMORY, "CUDA out of memory. Tried to allocate ", format_size(static_cast<int64_t>(alloc_size)),
+         ". GPU ", device_, " has a total capacity of ", format_size(static_cast<int64_t>(dev_total)), " of which ",
+         format_size(static_cast<int64_t>(dev_free)), " is free. ", allowed, "Of the allocated memory ",
+         format_size(allocated), " is allocated by ctorch, and ", format_size(reserved - allocated),
+         " is reserved by ctorch but unallocated.");
+  }
+
+  const bool already_split = block->is_split();
+  if (should_split(block, size)) {
+    CBlock* remaining = block;
+    block = new CBlock(device_, stream, remaining->stream_ref, size, remaining->ptr, pool.small);
+    block->prev = remaining->prev;
+    if (block->prev) block->prev->next = block;
+    block->next = remaining;
+    remaining->prev = block;
+    remaining->ptr = static_cast<char*>(remaining->ptr) + size;
+    remaining->size -= size;
+    pool.blocks.insert(remaining);
+    if (already_split) {
+      update(stats_.inactive_split_bytes, pool.small, -static_cast<int64_t>(block->size));
+    } else {
+      update(stats_.inactive_split_bytes, pool.small, static_cast<int64_t>(remaining->size));
+      update(stats_.inactive_split, pool.small, 1);
+    }
+  } else if (already_split) {
+    update(stats_.inactive_split_bytes, pool.small, -static_cast<int64_t>(block->size));
+    update(stats_.inactive_split, pool.small, -1);
+  }
+  block->allocated = true;
+  block->requested = orig_size;
+  active_[block->ptr] = block;
+  update(stats_.allocation, pool.small, 1);
+  update(stats_.allocated_bytes, pool.small, static_cast<int64_t>(block->size));
+  update(stats_.active, pool.small, 1);
+  update(stats_.active_bytes, pool.small, static_cast<int64_t>(block->size));
+  update(stats_.requested_bytes, pool.small, static_cast<int64_t>(orig_size));
+  if (block->size >= config_.max_split_size) stats_.oversize_allocations.add(1);
+  return block;
+}
+
+void DeviceCachingAllocator::free(CBlock* b) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  // Record the events first: if that fails, the block is left as it was.
+  std::vector<void*> evs;
+  for (auto& [s, ref] : b->stream_uses) evs.push_back(backend_->record_event(device_, s));
+  b->allocated = false;
+  active_.erase(b->ptr);
+  update(stats_.allocation, b->small, -1);
+  update(stats_.allocated_bytes, b->small, -static_cast<int64_t>(b->size));
+  update(stats_.requested_bytes, b->small, -static_cast<int64_t>(b->requested));
+  if (b->size >= config_.max_split_size) stats_.oversize_allocations.add(-1);
+  if (!evs.empty()) {
+    for (void* ev : evs) {
+      events_.emplace_back(ev, b);
+      b->event_count++;
+    }
+    b->stream_uses.clear();  // the events are recorded: the streams may go now
+  } else {
+    free_block(b);
+  }
+}
+
+void DeviceCachingAllocator::record_stream(CBlock* b, void* stream, std::shared_ptr<void> stream_ref) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (stream == b->stream) return;  // uses on the allocation stream need nothing
+  b->stream_uses.emplace(stream, std::move(stream_ref));
+}
+
+size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
+  if (!src || src->allocated || src->event_count > 0 || !src->stream_uses.empty()) return 0;
+  if (dst->prev == src) {
+    dst->ptr = src->ptr;
+    dst->prev = src->prev;
+    if (dst->prev) dst->prev->next = dst;
+  } else {
+    dst->next = src->next;
+    if (dst->next) dst->next->prev = dst;
+  }
+  size_t subsumed = src->size;
+  dst->size += subsumed;
+  pool.blocks.erase(src);
+  delete src;
+  return subsumed;
+}
+
+void DeviceCachingAllocator::free_block(CBlock* b) {
+  Pool& pool = b->small ? *small_ : *large_;
+  size_t original = b->size;
+  int64_t d_blocks = 0, d_bytes = 0;
+  for (CBlock* cand : {b->prev, b->next}) {
+    size_t subsumed = try_merge(b, cand, pool);
+    if (subsumed > 0) {
+      d_blocks -= 1;
+      d_bytes -= static_cast<int64_t>(subsumed);
+    }
+  }
+  pool.blocks.insert(b);
+  if (b->is_split()) {
+    d_blocks += 1;
+    d_bytes += static_cast<int64_t>(b->size);
+  }
+  update(stats_.inactive_split, pool.small, d_blocks);
+  update(stats_.inactive_split_bytes, pool.small, d_bytes);
+  update(stats_.active, pool.small, -1);
+  update(stats_.active_bytes, pool.small, -static_cast<int64_t>(original));
+}
+
+void DeviceCachingAllocator::empty_cache() {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  release_cached_blocks();
+}
+
+void DeviceCachingAllocator::set_memory_fraction(double fraction) {
+  CT_CHECK(fraction >= 0.0 && fraction <= 1.0, CT_ERR_ARGUMENT, "Invalid fraction ", fraction,
+           " for set_per_process_memory_fraction: it must be between 0 and 1");
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  size_t f = 0, t = 0;
+  backend_->mem_info(device_, &f, &t);
+  allowed_max_ = static_cast<size_t>(fraction * static_cast<double>(t));
+  set_fraction_ = true;
+}
+
+DeviceStats DeviceCachingAllocator::stats() {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  return stats_;
+}
+
+void DeviceCachingAllocator::reset_peak_stats() {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  for (StatArray* a : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
+                       &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
+                       &stats_.inactive_split_bytes, &stats_.requested_bytes})
+    for (Stat& s : *a) s.peak = s.current;
+  stats_.oversize_allocations.peak = stats_.oversize_allocations.current;
+  stats_.oversize_segments.peak = stats_.oversize_segments.current;
+}
+
+void DeviceCachingAllocator::reset_accumulated_stats() {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  for (StatArray* a : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
+                       &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
+                       &stats_.inactive_split_bytes, &stats_.requested_bytes})
+    for (Stat& s : *a) s.allocated = s.freed = 0;
+  stats_.oversize_allocations.allocated = stats_.oversize_allocations.freed = 0;
+  stats_.oversize_segments.allocated = stats_.oversize_segments.freed = 0;
+  stats_.num_alloc_retries = stats_.num_ooms = stats_.num_sync_all_streams = 0;
+  stats_.num_device_alloc = stats_.num_device_free = 0;
+}
+
+std::vector<DeviceCachingAllocator::SegmentInfo> DeviceCachingAllocator::snapshot() {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::set<CBlock*> all;
+  for (Pool* p : {small_.get(), large_.get()}) all.insert(p->blocks.begin(), p->blocks.end());
+  for (auto& [ptr, b] : active_) all.insert(b);
+  for (auto& [ev, b] : events_) all.insert(b);
+  std::vector<SegmentInfo> out;
+  for (CBlock* head : all) {
+    if (head->prev) continue;
+    SegmentInfo s{head->ptr, 0, 0, 0, !head->small, head->stream, {}};
+    for (CBlock* b = head; b; b = b->next) {
+      bool active = b->allocated || b->event_count > 0 || !b->stream_uses.empty();
+      s.blocks.push_back({b->size, b->allocated, active, b->ptr});
+      s.total_size += b->size;
+      if (b->allocated) s.allocated_size += b->size;
+      if (active) s.active_size += b->size;
+    }
+    out.push_back(std::move(s));
+  }
+  std::sort(out.begin(), out.end(), [](const SegmentInfo& a, const SegmentInfo& b) {
+    return reinterpret_cast<uintptr_t>(a.address) < reinterpret_cast<uintptr_t>(b.address);
+  });
+  return out;
+}
+
+std::string DeviceCachingAllocator::snapshot_json() {
+  std::ostringstream os;
+  os << "{\"device\": " << device_ << ", \"segments\": [";
+  bool first = true;
+  for (const SegmentInfo& s : snapshot()) {
+    os << (first ? "" : ", ") << "{\"address\": " << reinterpret_cast<uintptr_t>(s.address)
+       << ", \"total_size\": " << s.total_size << ", \"allocated_size\": " << s.allocated_size
+       << ", \"active_size\": " << s.active_size << ", \"segment_type\": \"" << (s.is_large ? "large" : "small")
+       << "\", \"stream\": " << reinterpret_cast<uintptr_t>(s.stream) << ", \"blocks\": [";
+    first = false;
+    bool fb = true;
+    for (const BlockInfo& b : s.blocks) {
+      os << (fb ? "" : ", ") << "{\"address\": " << reinterpret_cast<uintptr_t>(b.ptr) << ", \"size\": " << b.size
+         << ", \"state\": \"" << (b.allocated ? "active_allocated" : (b.active ? "active_pending_free" : "inactive"))
+         << "\"}";
+      fb = false;
+    }
+    os << "]}";
+  }
+  os << "]}";
+  return os.str();
+}
+
+CBlock* DeviceCachingAllocator::find_allocated(void* ptr) {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  auto it = active_.find(ptr);
+  return it == active_.end() ? nullptr : it->second;
+}
+
+std::map<std::string, int64_t> stats_map(const DeviceStats& s, const CachingConfig& config) {
+  std::map<std::string, int64_t> m;
+  const char* pools[3] = {"all", "small_pool", "large_pool"};
+  auto put = [&](const std::string& name, const Stat& st) {
+    m[name + ".current"] = st.current;
+    m[name + ".peak"] = st.peak;
+    m[name + ".allocated"] = st.allocated;
+    m[name + ".freed"] = st.freed;
+  };
+  std::pair<const char*, const StatArray*> arrays[] = {
+      {"allocation", &s.allocation}, {"segment", &s.segment}, {"active", &s.active},
+      {"inactive_split", &s.inactive_split}, {"allocated_bytes", &s.allocated_bytes},
+      {"reserved_bytes", &s.reserved_bytes}, {"active_bytes", &s.active_bytes},
+      {"inactive_split_bytes", &s.inactive_split_bytes}, {"requested_bytes", &s.requested_bytes}};
+  for (auto& [name, arr] : arrays)
+    for (int p = 0; p < 3; ++p) put(std::string(name) + "." + pools[p], (*arr)[p]);
+  put("oversize_allocations", s.oversize_allocations);
+  put("oversize_segments", s.oversize_segments);
+  m["num_alloc_retries"] = s.num_alloc_retries;
+  m["num_ooms"] = s.num_ooms;
+  m["num_sync_all_streams"] = s.num_sync_all_streams;
+  m["num_device_alloc"] = s.num_device_alloc;
+  m["num_device_free"] = s.num_device_free;
+  m["max_split_size"] = config.max_split_size == SIZE_MAX ? -1 : static_cast<int64_t>(config.max_split_size);
+  return m;
+}
+
+CachingConfig parse_alloc_conf(const std::string& conf, std::string* backend) {
+  CachingConfig c;
+  if (backend) *backend = "native";
+  std::string item;
+  std::istringstream in(conf);
+  auto bad = [&](const std::string& key, const std::string& why) {
+    fail(CT_ERR_ARGUMENT, "CTORCH_CUDA_ALLOC_CONF: ", why, " in '", key, "' (in \"", conf, "\")");
+  };
+  // items are separated by commas, except inside [...] lists
+  std::vector<std::string> items;
+  {
+    std::string cur;
+    int depth = 0;
+    for (char ch : conf) {
+      if (ch == '[') depth++;
+      if (ch == ']') depth--;
+      if (ch == ',' && depth == 0) {
+        items.push_back(cur);
+        cur.clear();
+      } else if (ch != ' ') {
+        cur += ch;
+      }
+    }
+    if (!cur.empty()) items.push_back(cur);
+  }
+  for (const std::string& it : items) {
+    auto colon = it.find(':');
+    if (colon == std::string::npos) bad(it, "expected key:value");
+    std::string key = it.substr(0, colon), val = it.substr(colon + 1);
+    try {
+      if (key == "max_split_size_mb") {
+        double mb = std::stod(val);
+        if (mb <= 20) bad(it, "max_split_size_mb must be > 20");
+        c.max_split_size = static_cast<size_t>(mb * 1048576.0);
+      } else if (key == "garbage_collection_threshold") {
+        double t = std::stod(val);
+        if (!(t > 0.0 && t < 1.0)) bad(it, "garbage_collection_threshold must be in (0.0, 1.0)");
+        c.garbage_collection_threshold = t;
+      } else if (key == "roundup_power2_divisions") {
+        std::vector<size_t> v;
+        if (!val.empty() && val[0] == '[') {
+          std::string inner = val.substr(1, val.size() - 2);
+          std::istringstream ls(inner);
+          std::string part;
+          while (std::getline(ls, part, ',')) {
+            auto c2 = part.find(':');
+            v.push_back(static_cast<size_t>(std::stoul(c2 == std::string::npos ? part : part.substr(c2 + 1))));
+          }
+        } else {
+          v.push_back(static_cast<size_t>(std::stoul(val)));
+        }
+        for (size_t d : v)
+          if (d != 0 && (d & (d - 1)) != 0) bad(it, "roundup_power2_divisions must be powers of 2");
+        c.roundup_power2_divisions = v;
+      } else if (key == "backend") {
+        if (val != "native" && val != "cudaMallocAsync") bad(it, "backend must be 'native' or 'cudaMallocAsync'");
+        if (backend) *backend = val;
+      } else if (key == "expandable_segments") {
+        if (val == "True") {
+          fail(CT_ERR_NOT_SUPPORTED, "CTORCH_CUDA_ALLOC_CONF: expandable_segments:True is not supported by this version "
+               "of ctorch (segments are fixed-size, as with expandable_segments:False)");
+        }
+        if (val != "False") bad(it, "expandable_segments must be True or False");
+      } else {
+        bad(it, "unknown key (expected max_split_size_mb, garbage_collection_threshold, "
+                "roundup_power2_divisions, expandable_segments or backend)");
+      }
+    } catch (const std::invalid_argument&) {
+      bad(it, "the value is not a number");
+    } catch (const std::out_of_range&) {
+      bad(it, "the value is out of range");
+    }
+  }
+  return c;
+}
+
+}  // namespace ct::alloc

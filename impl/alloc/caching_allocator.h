@@ -1,0 +1,159 @@
+// The CUDA caching allocator: PyTorch's policy (c10/cuda/CUDACachingAllocator.cpp) over a
+// device-memory backend, so the policy runs the same against real CUDA memory and against
+// the fake backend of the CPU tests.
+//
+// Note [Caching allocator policy]:
+//  - Requests are rounded up to multiples of 512 bytes. Requests of at most 1 MiB come from the
+//    small pool, whose segments are 2 MiB; larger ones from the large pool, whose segments are
+//    20 MiB for requests under 10 MiB and the request rounded up to 2 MiB otherwise.
+//  - A request takes the smallest cached free block of its pool on the same stream that fits
+//    (best fit), and splits it when the rest is worth keeping (small pool: >= 512 bytes left;
+//    large pool: > 1 MiB left and the request below max_split_size). Blocks of max_split_size
+//    or more are not split and serve only requests within 20 MiB of their size.
+//  - Freeing returns the block to its pool at once, without synchronizing, merged with free
+//    neighbours of the same segment. A block used on other streams (record_stream) gets one
+//    event per stream and returns to the pool only when all have completed; events are polled,
+//    never waited for, at the start of each allocation.
+//  - When the device has no room: free one cached segment big enough and retry, then free all
+//    cached segments and retry, then run the out-of-memory callbacks (the bindings' garbage
+//    collectors) and retry once more, then fail with PyTorch's message.
+//  - The statistics follow PyTorch's memory_stats keys exactly.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ct::alloc {
+
+// Device memory and stream events, as the allocator sees them.
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+  virtual void* malloc(int device, size_t size) = 0;  // nullptr when out of memory
+  virtual void free(int device, void* p) = 0;
+  virtual void mem_info(int device, size_t* free, size_t* total) = 0;
+  virtual void* record_event(int device, void* stream) = 0;
+  virtual bool event_done(void* event) = 0;
+  virtual void event_wait(void* event) = 0;
+  virtual void event_destroy(void* event) = 0;
+};
+
+struct Stat {
+  int64_t current = 0, peak = 0, allocated = 0, freed = 0;
+  void add(int64_t amount) {
+    current += amount;
+    if (current > peak) peak = current;
+    if (amount > 0) allocated += amount;
+    if (amount < 0) freed -= amount;
+  }
+};
+
+enum StatPool { kAll = 0, kSmallPool = 1, kLargePool = 2 };
+using StatArray = std::array<Stat, 3>;
+
+struct DeviceStats {
+  StatArray allocation, segment, active, inactive_split, allocated_bytes, reserved_bytes, active_bytes,
+      inactive_split_bytes, requested_bytes;
+  Stat oversize_allocations, oversize_segments;
+  int64_t num_alloc_retries = 0, num_ooms = 0, num_sync_all_streams = 0, num_device_alloc = 0, num_device_free = 0;
+};
+
+struct CachingConfig {
+  size_t max_split_size = SIZE_MAX;             // max_split_size_mb
+  double garbage_collection_threshold = 0.0;    // 0: off
+  std::vector<size_t> roundup_power2_divisions;  // per power-of-two interval (empty: off)
+};
+
+struct CBlock;
+void* block_ptr(const CBlock* b);  // the device address of a block
+
+// One device's allocator. Thread-safe.
+class DeviceCachingAllocator {
+ public:
+  DeviceCachingAllocator(int device, DeviceBackend* backend, const CachingConfig& config);
+  ~DeviceCachingAllocator();
+
+  // Returns the block for `size` bytes on `stream`; stream_ref keeps the stream object alive
+  // while blocks are cached on it. Throws CT_ERR_OUT_OF_MEMORY with PyTorch's message.
+  CBlock* malloc(size_t size, void* stream, std::shared_ptr<void> stream_ref);
+  void free(CBlock* block);
+  // Marks block as used on stream (stream_ref keeps that stream alive until the free).
+  void record_stream(CBlock* block, void* stream, std::shared_ptr<void> stream_ref = nullptr);
+  void empty_cache();
+  void set_memory_fraction(double fraction);
+  DeviceStats stats();
+  void reset_peak_stats();
+  void reset_accumulated_stats();
+  std::string snapshot_json();
+  CBlock* find_allocated(void* ptr);  // nullptr when ptr is not an allocated block's address
+  // (size, allocated, stream, segment start) of every block, segment by segment (for tests).
+  struct BlockInfo {
+    size_t size;
+    bool allocated;
+    bool active;
+    void* ptr;
+  };
+  struct SegmentInfo {
+    void* address;
+    size_t total_size, allocated_size, active_size;
+    bool is_large;
+    void* stream;
+    std::vector<BlockInfo> blocks;
+  };
+  std::vector<SegmentInfo> snapshot();
+  // The callbacks run on out of memory before the last retry (the bindings' collectors).
+  static void add_oom_callback(std::function<void()> cb);
+  static void clear_oom_callbacks();
+
+  const CachingConfig& config() const { return config_; }
+  static size_t round_size(size_t size, const CachingConfig& config);
+  static size_t allocation_size(size_t size);
+
+ private:
+  struct Pool;
+  Pool& pool_for(size_t size);
+  bool get_free_block(size_t size, void* stream, Pool& pool, CBlock** out);
+  CBlock* alloc_block(size_t size, size_t alloc_size, void* stream, std::shared_ptr<void> ref, Pool& pool, bool* oom);
+  void release_block(CBlock* b);
+  bool release_available_cached_blocks(size_t size, Pool& pool);
+  void release_cached_blocks();
+  void free_block(CBlock* b);
+  size_t try_merge(CBlock* dst, CBlock* src, Pool& pool);
+  bool should_split(const CBlock* b, size_t size) const;
+  void process_events();
+  void synchronize_and_free_events();
+  void garbage_collect();
+  int64_t total_reserved() const;
+
+  int device_;
+  DeviceBackend* backend_;
+  CachingConfig config_;
+  mutable std::recursive_mutex mu_;
+  std::unique_ptr<Pool> small_, large_;
+  std::unordered_map<void*, CBlock*> active_;
+  std::deque<std::pair<void*, CBlock*>> events_;
+  DeviceStats stats_;
+  bool set_fraction_ = false;
+  size_t allowed_max_ = SIZE_MAX;
+  uint64_t gc_clock_ = 0;
+};
+
+// Parses PyTorch's allocator configuration syntax ("max_split_size_mb:128,
+// garbage_collection_threshold:0.6,roundup_power2_divisions:4,backend:native"). Throws
+// CT_ERR_ARGUMENT with the offending key. `backend` gets "native" or "cudaMallocAsync".
+CachingConfig parse_alloc_conf(const std::string& conf, std::string* backend);
+
+std::string format_size(int64_t bytes);  // PyTorch's format_size ("2.00 MiB")
+
+// memory_stats as PyTorch names them ("allocated_bytes.all.current", ...), sorted by key.
+std::map<std::string, int64_t> stats_map(const DeviceStats& s, const CachingConfig& config);
+
+}  // namespace ct::alloc

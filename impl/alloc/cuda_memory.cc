@@ -1,0 +1,90 @@
+#include "impl/alloc/cuda_memory.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+
+namespace ct::alloc {
+
+namespace {
+
+// Real device memory for the caching allocator.
+class CudaBackend final : public DeviceBackend {
+ public:
+  void* malloc(int device, size_t size) override {
+    cuda::DeviceGuard g(device);
+    void* p = nullptr;
+    cudaError_t err = cudaMalloc(&p, size);
+    if (err == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    cuda::check(err, "cudaMalloc");
+    return p;
+  }
+  void free(int device, void* p) override {
+    cuda::DeviceGuard g(device);
+    cuda::check(cudaFree(p), "cudaFree");
+  }
+  void mem_info(int device, size_t* f, size_t* t) override {
+    cuda::DeviceGuard g(device);
+    cuda::check(cudaMemGetInfo(f, t), "cudaMemGetInfo");
+  }
+  void* record_event(int device, void* stream) override {
+    cuda::DeviceGuard g(device);
+    cudaEvent_t ev;
+    cuda::check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    cuda::check(cudaEventRecord(ev, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
+    return ev;
+  }
+  bool event_done(void* ev) override {
+    cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(ev));
+    if (err == cudaErrorNotReady) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    cuda::check(err, "cudaEventQuery");
+    return true;
+  }
+  void event_wait(void* ev) override { cuda::check(cudaEventSynchronize(static_cast<cudaEvent_t>(ev)), "cudaEventSynchronize"); }
+  void event_destroy(void* ev) override { (void)cudaEventDestroy(static_cast<cudaEvent_t>(ev)); }
+};
+
+struct Setup {
+  std::string backend = "native";
+  CachingConfig config;
+  std::vector<std::unique_ptr<DeviceCachingAllocator>> per_device;
+  CudaBackend cuda_backend;
+};
+
+Setup& setup() {
+  static Setup* s = [] {
+    auto* st = new Setup();  // never destroyed: tensors may be freed during exit
+    const char* env = std::getenv("CTORCH_CUDA_ALLOC_CONF");
+    if (env) st->config = parse_alloc_conf(env, &st->backend);  // throws a clear error at first use
+    int n = cuda::device_count();
+    for (int d = 0; d < n; ++d) st->per_device.emplace_back(new DeviceCachingAllocator(d, &st->cuda_backend, st->config));
+    return st;
+  }();
+  return *s;
+}
+
+}  // namespace
+
+const std::string& cuda_backend_name() { return setup().backend; }
+
+DeviceCachingAllocator* caching_allocator(int device) {
+  Setup& s = setup();
+  if (s.backend != "native") return nullptr;
+  CT_CHECK(device >= 0 && device < static_cast<int>(s.per_device.size()), CT_ERR_INDEX, "Invalid CUDA device index ",
+           device, " for the caching allocator");
+  return s.per_device[device].get();
+}
+
+}  // namespace ct::alloc

@@ -1,0 +1,15 @@
+// The process-wide CUDA memory setup: which backend serves device memory ("native", the
+// caching allocator of caching_allocator.h, or "cudaMallocAsync", CUDA's stream-ordered pool),
+// chosen once from CTORCH_CUDA_ALLOC_CONF at the first CUDA allocation, and one caching
+// allocator per device.
+#pragma once
+#include <string>
+
+#include "impl/alloc/caching_allocator.h"
+
+namespace ct::alloc {
+
+const std::string& cuda_backend_name();            // "native" or "cudaMallocAsync"
+DeviceCachingAllocator* caching_allocator(int device);  // nullptr with cudaMallocAsync
+
+}  // namespace ct::alloc

@@ -1,0 +1,151 @@
+/* The caching allocator from C: statistics with hand-computed values, empty_cache, the memory
+ * fraction, out of memory, raw allocations, snapshots, cross-stream reuse. The policy itself is
+ * covered without a GPU by tests/impl/caching_allocator_test.cc. */
+#include "tests/capi/test_util.h"
+
+static const int64_t MiB = 1 << 20;
+
+static int64_t st(const char* key) {
+  int64_t v = -1;
+  OK(ct_cuda_memory_stat(0, key, &v));
+  return v;
+}
+
+static ct_tensor bytes(int64_t n) {
+  ct_tensor t = NULL;
+  OK(ct_empty(&n, 1, CT_UINT8, CT_CUDA, 0, &t));
+  return t;
+}
+
+static void test_everywhere(void) {
+  char buf[32];
+  int64_t need;
+  OK(ct_cuda_get_allocator_backend(buf, sizeof buf, &need));
+  EXPECT_STR(buf, "native");
+  FAILS(ct_cuda_caching_allocator_delete(12345), CT_ERR_ARGUMENT, "is not memory from ct_cuda_caching_allocator_alloc");
+  if (g_cuda) return;
+  int64_t v;
+  FAILS(ct_cuda_memory_allocated(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
+  FAILS(ct_cuda_memory_stat(0, "allocated_bytes.all.current", &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_empty_cache(), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_set_per_process_memory_fraction(0.5, 0), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_caching_allocator_alloc(16, -1, NULL, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+}
+
+static void test_statistics(void) {
+  SKIP_WITHOUT_CUDA();
+  OK(ct_cuda_empty_cache());
+  int64_t base_alloc = st("allocated_bytes.all.current");
+  int64_t base_res = st("reserved_bytes.all.current");
+  ct_tensor a = bytes(100); /* rounded to 512 in a new 2 MiB small segment */
+  EXPECT_EQ_I(st("allocated_bytes.all.current") - base_alloc, 512);
+  EXPECT_EQ_I(st("requested_bytes.all.current") >= 100, 1);
+  EXPECT_EQ_I(st("reserved_bytes.small_pool.current") - base_res >= 0, 1);
+  int64_t v;
+  OK(ct_cuda_memory_allocated(0, &v));
+  EXPECT_EQ_I(v, st("allocated_bytes.all.current"));
+  OK(ct_cuda_memory_reserved(-1, &v));
+  EXPECT_EQ_I(v, st("reserved_bytes.all.current"));
+  ct_tensor b = bytes(5 * MiB); /* large pool: a 20 MiB segment */
+  EXPECT_EQ_I(st("allocated_bytes.large_pool.current"), 5 * MiB);
+  EXPECT_EQ_I(st("reserved_bytes.large_pool.current"), 20 * MiB);
+  rel(b);
+  EXPECT_EQ_I(st("allocated_bytes.large_pool.current"), 0);
+  EXPECT_EQ_I(st("reserved_bytes.large_pool.current"), 20 * MiB); /* cached */
+  OK(ct_cuda_max_memory_allocated(0, &v));
+  EXPECT(v >= 5 * MiB + 512);
+  OK(ct_cuda_max_memory_reserved(0, &v));
+  EXPECT(v >= 22 * MiB);
+  OK(ct_cuda_empty_cache());
+  EXPECT_EQ_I(st("reserved_bytes.large_pool.current"), 0);
+  OK(ct_cuda_reset_peak_memory_stats(0));
+  OK(ct_cuda_max_memory_allocated(0, &v));
+  EXPECT_EQ_I(v, st("allocated_bytes.all.current"));
+  OK(ct_cuda_reset_max_memory_allocated(0));
+  OK(ct_cuda_reset_accumulated_memory_stats(0));
+  EXPECT_EQ_I(st("allocated_bytes.all.allocated"), 0);
+  EXPECT_EQ_I(st("num_device_alloc"), 0);
+  FAILS(ct_cuda_memory_stat(0, "allocated_bytes.everything", &v), CT_ERR_ARGUMENT, "unknown memory_stats key");
+  char keys[1 << 15];
+  int64_t need;
+  OK(ct_cuda_memory_stats_keys(0, keys, sizeof keys, &need));
+  EXPECT(strstr(keys, "allocated_bytes.all.current\n") != NULL);
+  EXPECT(strstr(keys, "inactive_split_bytes.small_pool.freed\n") != NULL);
+  EXPECT(strstr(keys, "num_alloc_retries\n") != NULL);
+  char snap[1 << 15];
+  OK(ct_cuda_memory_snapshot(0, snap, sizeof snap, &need));
+  EXPECT(strstr(snap, "\"segment_type\": \"small\"") != NULL);
+  EXPECT(strstr(snap, "\"state\": \"active_allocated\"") != NULL);
+  rel(a);
+}
+
+static void test_reuse_and_streams(void) {
+  SKIP_WITHOUT_CUDA();
+  OK(ct_cuda_empty_cache());
+  ct_tensor a = bytes(3 * MiB);
+  int64_t before = st("num_device_alloc");
+  rel(a);
+  ct_tensor b = bytes(3 * MiB); /* the freed block comes back: no new device allocation */
+  EXPECT_EQ_I(st("num_device_alloc"), before);
+  /* on another stream the cached block is not used */
+  ct_stream s, prev;
+  int32_t pd;
+  OK(ct_stream_create(0, 0, &s));
+  rel(b);
+  OK(ct_stream_guard_enter(s, &prev, &pd));
+  ct_tensor c = bytes(3 * MiB);
+  OK(ct_stream_guard_exit(prev, pd));
+  EXPECT_EQ_I(st("num_device_alloc"), before + 1);
+  /* record_stream: a freed block stays active until the stream's work is done */
+  ct_tensor d = bytes(4096);
+  int64_t active = st("active.all.current");
+  OK(ct_tensor_record_stream(d, s));
+  rel(d);
+  EXPECT_EQ_I(st("active.all.current"), active);
+  OK(ct_stream_synchronize(s));
+  ct_tensor e = bytes(64); /* events are polled at the next allocation */
+  EXPECT_EQ_I(st("active.all.current"), active);
+  rel(e), rel(c);
+  OK(ct_stream_release(s));
+  /* raw allocations */
+  int64_t p = 0;
+  OK(ct_cuda_caching_allocator_alloc(1000, 0, NULL, &p));
+  EXPECT(p != 0);
+  OK(ct_cuda_caching_allocator_delete(p));
+  FAILS(ct_cuda_caching_allocator_delete(p), CT_ERR_ARGUMENT, "freed already");
+  FAILS(ct_cuda_caching_allocator_alloc(0, 0, NULL, &p), CT_ERR_ARGUMENT, "size must be positive");
+}
+
+static void test_out_of_memory_and_fraction(void) {
+  SKIP_WITHOUT_CUDA();
+  int64_t total = 0, freeb = 0;
+  OK(ct_cuda_mem_get_info(0, &freeb, &total));
+  ct_tensor t = NULL;
+  int64_t huge = 2 * total;
+  FAILS(ct_empty(&huge, 1, CT_UINT8, CT_CUDA, 0, &t), CT_ERR_OUT_OF_MEMORY, "CUDA out of memory. Tried to allocate");
+  EXPECT(strstr(ct_last_error_message(), "is reserved by ctorch but unallocated") != NULL);
+  EXPECT(st("num_ooms") >= 1);
+  /* a fraction limits what the allocator reserves */
+  OK(ct_cuda_empty_cache());
+  OK(ct_cuda_set_per_process_memory_fraction(0.01, 0));
+  int64_t n = total / 50; /* 2% of the device */
+  FAILS(ct_empty(&n, 1, CT_UINT8, CT_CUDA, 0, &t), CT_ERR_OUT_OF_MEMORY, "allowed;");
+  FAILS(ct_cuda_set_per_process_memory_fraction(2.0, 0), CT_ERR_ARGUMENT, "between 0 and 1");
+  OK(ct_cuda_set_per_process_memory_fraction(1.0, 0));
+  OK(ct_empty(&n, 1, CT_UINT8, CT_CUDA, 0, &t));
+  rel(t);
+  OK(ct_cuda_empty_cache());
+}
+
+int main(void) {
+  int32_t n = 0;
+  ct_cuda_device_count(&n);
+  g_cuda = n;
+  const test_case tests[] = {
+      {"everywhere", test_everywhere},
+      {"statistics", test_statistics},
+      {"reuse_and_streams", test_reuse_and_streams},
+      {"out_of_memory_and_fraction", test_out_of_memory_and_fraction},
+  };
+  return run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
+}

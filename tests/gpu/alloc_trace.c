@@ -1,0 +1,89 @@
+/* The allocation sequence of tools/alloc_compare.py, in ctorch: prints every memory_stats
+ * key after each step as "step <n> <key> <value>". The same steps run in torch on the same
+ * GPU, and the script compares the two. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capi/ctorch.h"
+
+#define CK(call)                                                                            \
+  do {                                                                                      \
+    ct_status s_ = (call);                                                                  \
+    if (s_ != CT_OK) {                                                                      \
+      fprintf(stderr, "%s: %s: %s\n", #call, ct_status_name(s_), ct_last_error_message()); \
+      exit(1);                                                                              \
+    }                                                                                       \
+  } while (0)
+
+static ct_tensor alloc(int64_t bytes) {
+  ct_tensor t;
+  CK(ct_empty(&bytes, 1, CT_UINT8, CT_CUDA, 0, &t));
+  return t;
+}
+
+static void dump(int step) {
+  static char keys[1 << 16];
+  int64_t n;
+  CK(ct_cuda_memory_stats_keys(0, keys, sizeof keys, &n));
+  char* save = NULL;
+  for (char* k = strtok_r(keys, "\n", &save); k; k = strtok_r(NULL, "\n", &save)) {
+    int64_t v;
+    CK(ct_cuda_memory_stat(0, k, &v));
+    printf("step %d %s %lld\n", step, k, (long long)v);
+  }
+}
+
+int main(void) {
+  const int64_t MiB = 1 << 20;
+  ct_tensor a = alloc(100);
+  dump(1);
+  ct_tensor b = alloc(600);
+  dump(2);
+  CK(ct_tensor_release(a));
+  dump(3);
+  ct_tensor c = alloc(5 * MiB);
+  dump(4);
+  ct_tensor d = alloc(12 * MiB + 1);
+  dump(5);
+  CK(ct_tensor_release(b));
+  CK(ct_tensor_release(c));
+  dump(6);
+  ct_tensor e = alloc(30 * MiB);
+  dump(7);
+  /* another stream: its blocks come from their own segments */
+  ct_stream s, prev;
+  int32_t prev_dev;
+  CK(ct_stream_create(0, 0, &s));
+  CK(ct_stream_guard_enter(s, &prev, &prev_dev));
+  ct_tensor f = alloc(4096);
+  CK(ct_stream_guard_exit(prev, prev_dev));
+  dump(8);
+  CK(ct_tensor_release(f));
+  ct_tensor g = alloc(4096);
+  dump(9);
+  /* record_stream: freed, but pending until the stream's work is done */
+  ct_tensor h = alloc(8192);
+  CK(ct_tensor_record_stream(h, s));
+  CK(ct_tensor_release(h));
+  CK(ct_stream_synchronize(s));
+  ct_tensor i = alloc(1000);
+  dump(10);
+  CK(ct_cuda_empty_cache());
+  dump(11);
+  CK(ct_cuda_reset_peak_memory_stats(0));
+  dump(12);
+  ct_tensor big = alloc(200 * MiB);
+  CK(ct_tensor_release(big));
+  ct_tensor big2 = alloc(150 * MiB);
+  dump(13);
+  CK(ct_tensor_release(big2));
+  CK(ct_tensor_release(d));
+  CK(ct_tensor_release(e));
+  CK(ct_tensor_release(g));
+  CK(ct_tensor_release(i));
+  CK(ct_cuda_empty_cache());
+  dump(14);
+  CK(ct_stream_release(s));
+  return 0;
+}

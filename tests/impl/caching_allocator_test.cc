@@ -1,0 +1,311 @@
+// The caching allocator's policy and statistics against a fake device (no GPU needed).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "impl/alloc/caching_allocator.h"
+#include "impl/core/error.h"
+
+using namespace ct;
+using namespace ct::alloc;
+
+namespace {
+
+constexpr size_t MiB = 1 << 20;
+
+// A device with `capacity` bytes; addresses are fake; events complete when the test says so.
+class FakeDevice : public DeviceBackend {
+ public:
+  explicit FakeDevice(size_t capacity) : capacity_(capacity) {}
+  void* malloc(int, size_t size) override {
+    if (used_ + size > capacity_) return nullptr;
+    used_ += size;
+    char* p = reinterpret_cast<char*>(next_);
+    next_ += size + (1 << 24);  // gaps: segments never touch
+    sizes_[p] = size;
+    mallocs++;
+    return p;
+  }
+  void free(int, void* p) override {
+    used_ -= sizes_.at(p);
+    sizes_.erase(p);
+    frees++;
+  }
+  void mem_info(int, size_t* f, size_t* t) override {
+    *f = capacity_ - used_;
+    *t = capacity_;
+  }
+  void* record_event(int, void* stream) override {
+    auto* e = new Ev{stream, false};
+    live_events.insert(e);
+    return e;
+  }
+  bool event_done(void* e) override { return static_cast<Ev*>(e)->done || finished.count(static_cast<Ev*>(e)->stream); }
+  void event_wait(void* e) override { static_cast<Ev*>(e)->done = true; }
+  void event_destroy(void* e) override {
+    live_events.erase(static_cast<Ev*>(e));
+    delete static_cast<Ev*>(e);
+  }
+  struct Ev {
+    void* stream;
+    bool done;
+  };
+  std::set<void*> finished;  // streams whose recorded work is done
+  std::set<Ev*> live_events;
+  int mallocs = 0, frees = 0;
+  size_t used_ = 0;
+
+ private:
+  size_t capacity_;
+  uintptr_t next_ = 1 << 30;
+  std::map<void*, size_t> sizes_;
+};
+
+void* const S1 = reinterpret_cast<void*>(0x100);
+void* const S2 = reinterpret_cast<void*>(0x200);
+
+struct Fixture : ::testing::Test {
+  FakeDevice dev{1024 * MiB};
+  CachingConfig cfg;
+  std::unique_ptr<DeviceCachingAllocator> a{new DeviceCachingAllocator(0, &dev, cfg)};
+  void reset(size_t capacity, CachingConfig c = CachingConfig()) {
+    dev.~FakeDevice();
+    new (&dev) FakeDevice(capacity);
+    a.reset(new DeviceCachingAllocator(0, &dev, c));
+  }
+  DeviceStats st() { return a->stats(); }
+  void TearDown() override { DeviceCachingAllocator::clear_oom_callbacks(); }
+};
+
+}  // namespace
+
+TEST(CachingAllocatorSizes, RoundingAndSegments) {
+  CachingConfig c;
+  EXPECT_EQ(DeviceCachingAllocator::round_size(1, c), 512u);
+  EXPECT_EQ(DeviceCachingAllocator::round_size(512, c), 512u);
+  EXPECT_EQ(DeviceCachingAllocator::round_size(513, c), 1024u);
+  EXPECT_EQ(DeviceCachingAllocator::allocation_size(1 * MiB), 2 * MiB);
+  EXPECT_EQ(DeviceCachingAllocator::allocation_size(1 * MiB + 512), 20 * MiB);
+  EXPECT_EQ(DeviceCachingAllocator::allocation_size(10 * MiB), 10 * MiB);
+  EXPECT_EQ(DeviceCachingAllocator::allocation_size(10 * MiB + 1), 12 * MiB);
+  EXPECT_EQ(format_size(1024), "1024 bytes");
+  EXPECT_EQ(format_size(2 * MiB), "2.00 MiB");
+  EXPECT_EQ(format_size(1536), "1.50 KiB");
+}
+
+TEST_F(Fixture, SmallAllocationSplitsA2MiBSegmentAndMergesBack) {
+  CBlock* b = a->malloc(100, S1, nullptr);
+  DeviceStats s = st();
+  EXPECT_EQ(s.allocated_bytes[kAll].current, 512);
+  EXPECT_EQ(s.requested_bytes[kAll].current, 100);
+  EXPECT_EQ(s.reserved_bytes[kAll].current, int64_t(2 * MiB));
+  EXPECT_EQ(s.reserved_bytes[kSmallPool].current, int64_t(2 * MiB));
+  EXPECT_EQ(s.reserved_bytes[kLargePool].current, 0);
+  EXPECT_EQ(s.segment[kAll].current, 1);
+  EXPECT_EQ(s.inactive_split[kAll].current, 1);
+  EXPECT_EQ(s.inactive_split_bytes[kAll].current, int64_t(2 * MiB - 512));
+  CBlock* c = a->malloc(600, S1, nullptr);  // carved from the same segment, right after b
+  EXPECT_EQ(static_cast<char*>(block_ptr(c)), static_cast<char*>(block_ptr(b)) + 512);
+  EXPECT_EQ(st().segment[kAll].current, 1);
+  EXPECT_EQ(st().inactive_split_bytes[kAll].current, int64_t(2 * MiB - 512 - 1024));
+  a->free(b);
+  a->free(c);
+  s = st();
+  EXPECT_EQ(s.allocated_bytes[kAll].current, 0);
+  EXPECT_EQ(s.allocated_bytes[kAll].peak, 1536);
+  EXPECT_EQ(s.allocated_bytes[kAll].allocated, 1536);
+  EXPECT_EQ(s.allocated_bytes[kAll].freed, 1536);
+  EXPECT_EQ(s.reserved_bytes[kAll].current, int64_t(2 * MiB));  // cached, not returned
+  EXPECT_EQ(s.inactive_split[kAll].current, 0);                   // merged into one block
+  EXPECT_EQ(s.active[kAll].current, 0);
+  EXPECT_EQ(dev.frees, 0);
+  CBlock* d = a->malloc(2000, S1, nullptr);  // reuses the cached segment
+  EXPECT_EQ(block_ptr(d), block_ptr(b));
+  EXPECT_EQ(dev.mallocs, 1);
+  a->free(d);
+}
+
+TEST_F(Fixture, BlocksAreNotSharedAcrossStreams) {
+  CBlock* b = a->malloc(4096, S1, nullptr);
+  a->free(b);
+  CBlock* c = a->malloc(4096, S2, nullptr);
+  EXPECT_NE(block_ptr(c), block_ptr(b));
+  EXPECT_EQ(dev.mallocs, 2);
+  a->free(c);
+}
+
+TEST_F(Fixture, LargePoolSegmentsAndSplitRule) {
+  CBlock* b = a->malloc(5 * MiB, S1, nullptr);  // 1..10 MiB: a 20 MiB segment, split
+  EXPECT_EQ(st().reserved_bytes[kLargePool].current, int64_t(20 * MiB));
+  EXPECT_EQ(st().inactive_split_bytes[kLargePool].current, int64_t(15 * MiB));
+  // best fit: the 15 MiB rest of that segment serves a 12 MiB request (split again: 3 MiB left)
+  CBlock* c = a->malloc(12 * MiB + 1, S1, nullptr);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(20 * MiB));
+  EXPECT_EQ(st().segment[kLargePool].current, 1);
+  EXPECT_EQ(st().inactive_split_bytes[kAll].current, int64_t(3 * MiB - 512));
+  CBlock* d = a->malloc(5 * MiB + MiB / 2, S1, nullptr);  // does not fit: a second 20 MiB segment
+  EXPECT_EQ(st().segment[kAll].current, 2);
+  EXPECT_EQ(st().inactive_split[kAll].current, 2);
+  // 14.5 MiB free block, 14 MiB request: the 0.5 MiB remainder is not worth a split
+  CBlock* e = a->malloc(14 * MiB, S1, nullptr);
+  EXPECT_EQ(st().allocated_bytes[kLargePool].current,
+            int64_t(5 * MiB + 12 * MiB + 512 + 5 * MiB + MiB / 2 + 14 * MiB + MiB / 2));
+  EXPECT_EQ(st().inactive_split[kAll].current, 1);
+  // a request of 10 MiB or more that fits nowhere gets its own segment, rounded to 2 MiB
+  CBlock* f = a->malloc(12 * MiB + 1, S1, nullptr);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(54 * MiB));
+  for (CBlock* x : {b, c, d, e, f}) a->free(x);
+  EXPECT_EQ(st().allocated_bytes[kAll].current, 0);
+  EXPECT_EQ(st().inactive_split[kAll].current, 0);
+  EXPECT_EQ(st().requested_bytes[kAll].current, 0);
+}
+
+TEST_F(Fixture, BestFitPicksTheSmallestBlockThatFits) {
+  CBlock* big = a->malloc(30 * MiB, S1, nullptr);
+  CBlock* mid = a->malloc(16 * MiB, S1, nullptr);
+  a->free(big);
+  a->free(mid);
+  CBlock* r = a->malloc(15 * MiB, S1, nullptr);  // fits both: the 16 MiB segment wins
+  EXPECT_EQ(block_ptr(r), block_ptr(mid));
+  a->free(r);
+}
+
+TEST_F(Fixture, RecordStreamDelaysReuseUntilTheEventCompletes) {
+  CBlock* b = a->malloc(4096, S1, nullptr);
+  a->record_stream(b, S2);
+  a->record_stream(b, S1);  // the allocation stream needs nothing
+  a->free(b);
+  EXPECT_EQ(dev.live_events.size(), 1u);
+  EXPECT_EQ(st().active[kAll].current, 1);  // pending free
+  CBlock* c = a->malloc(4096, S1, nullptr);  // S2's work is not done: another block
+  EXPECT_NE(block_ptr(c), block_ptr(b));
+  dev.finished.insert(S2);
+  a->free(c);
+  CBlock* d = a->malloc(4096, S1, nullptr);  // events polled at malloc: b is back
+  EXPECT_EQ(dev.live_events.size(), 0u);
+  EXPECT_TRUE(block_ptr(d) == block_ptr(b) || block_ptr(d) == block_ptr(c));
+  a->free(d);
+  EXPECT_EQ(st().active[kAll].current, 0);
+}
+
+TEST_F(Fixture, OutOfMemoryFreesTheCacheAndRetries) {
+  reset(40 * MiB);
+  CBlock* b = a->malloc(20 * MiB, S1, nullptr);
+  a->free(b);  // 20 MiB cached
+  CBlock* c = a->malloc(30 * MiB, S1, nullptr);  // needs the cache released first
+  EXPECT_EQ(st().num_alloc_retries, 1);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(30 * MiB));
+  EXPECT_EQ(dev.frees, 1);
+  try {
+    a->malloc(20 * MiB, S1, nullptr);
+    FAIL() << "expected out of memory";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), CT_ERR_OUT_OF_MEMORY);
+    std::string m = e.what();
+    EXPECT_NE(m.find("CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 40.00 MiB of which 10.00 MiB is free."), std::string::npos) << m;
+    EXPECT_NE(m.find("30.00 MiB is allocated by ctorch"), std::string::npos) << m;
+  }
+  EXPECT_EQ(st().num_ooms, 1);
+  a->free(c);
+}
+
+TEST_F(Fixture, OutOfMemoryCallbacksRecoverDroppedBlocks) {
+  reset(40 * MiB);
+  CBlock* leaked = a->malloc(30 * MiB, S1, nullptr);  // "dropped without closing"
+  int calls = 0;
+  DeviceCachingAllocator::add_oom_callback([&] {
+    ++calls;
+    if (leaked) a->free(leaked), leaked = nullptr;  // the collector finalizes it
+  });
+  CBlock* c = a->malloc(30 * MiB, S1, nullptr);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(st().num_ooms, 0);
+  a->free(c);
+}
+
+TEST_F(Fixture, MemoryFractionLimitsReservedMemory) {
+  reset(100 * MiB);
+  a->set_memory_fraction(0.5);
+  CBlock* b = a->malloc(40 * MiB, S1, nullptr);
+  EXPECT_THROW(a->malloc(20 * MiB, S1, nullptr), Error);
+  EXPECT_THROW(a->set_memory_fraction(1.5), Error);
+  a->free(b);
+  CBlock* c = a->malloc(48 * MiB, S1, nullptr);  // the cached 40 MiB is released to make room
+  a->free(c);
+}
+
+TEST_F(Fixture, MaxSplitSizeKeepsOversizeBlocksWhole) {
+  CachingConfig c;
+  c.max_split_size = 64 * MiB;
+  reset(1024 * MiB, c);
+  CBlock* big = a->malloc(100 * MiB, S1, nullptr);
+  EXPECT_EQ(st().oversize_allocations.current, 1);
+  EXPECT_EQ(st().oversize_segments.current, 1);
+  a->free(big);
+  CBlock* small = a->malloc(30 * MiB, S1, nullptr);  // below max_split_size: not from the oversize block
+  EXPECT_NE(block_ptr(small), block_ptr(big));
+  CBlock* near = a->malloc(90 * MiB, S1, nullptr);   // within 20 MiB of it: takes it whole
+  EXPECT_EQ(block_ptr(near), block_ptr(big));
+  EXPECT_EQ(st().inactive_split[kAll].current, 0);
+  a->free(small);
+  a->free(near);
+}
+
+TEST_F(Fixture, EmptyCacheReleasesUnusedSegmentsOnly) {
+  CBlock* keep = a->malloc(4096, S1, nullptr);
+  CBlock* drop = a->malloc(30 * MiB, S1, nullptr);
+  a->free(drop);
+  a->empty_cache();
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(2 * MiB));  // the small segment is in use
+  EXPECT_EQ(st().num_device_free, 1);
+  a->free(keep);
+  a->empty_cache();
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+  EXPECT_EQ(st().reserved_bytes[kAll].peak, int64_t(32 * MiB));
+  a->reset_peak_stats();
+  EXPECT_EQ(st().reserved_bytes[kAll].peak, 0);
+  a->reset_accumulated_stats();
+  EXPECT_EQ(st().reserved_bytes[kAll].allocated, 0);
+  EXPECT_EQ(st().num_device_alloc, 0);
+}
+
+TEST_F(Fixture, SnapshotListsSegmentsAndBlocks) {
+  CBlock* b = a->malloc(1000, S1, nullptr);
+  auto snap = a->snapshot();
+  ASSERT_EQ(snap.size(), 1u);
+  EXPECT_EQ(snap[0].total_size, 2 * MiB);
+  EXPECT_EQ(snap[0].allocated_size, 1024u);
+  ASSERT_EQ(snap[0].blocks.size(), 2u);
+  EXPECT_TRUE(snap[0].blocks[0].allocated);
+  EXPECT_FALSE(snap[0].blocks[1].allocated);
+  std::string j = a->snapshot_json();
+  EXPECT_NE(j.find("\"segment_type\": \"small\""), std::string::npos) << j;
+  EXPECT_NE(j.find("\"state\": \"active_allocated\""), std::string::npos) << j;
+  a->free(b);
+}
+
+TEST(AllocConf, ParsesPyTorchSyntaxAndRejectsBadValues) {
+  std::string backend;
+  CachingConfig c = parse_alloc_conf("max_split_size_mb:128, garbage_collection_threshold:0.6,roundup_power2_divisions:4", &backend);
+  EXPECT_EQ(backend, "native");
+  EXPECT_EQ(c.max_split_size, 128 * MiB);
+  EXPECT_DOUBLE_EQ(c.garbage_collection_threshold, 0.6);
+  ASSERT_EQ(c.roundup_power2_divisions.size(), 1u);
+  EXPECT_EQ(c.roundup_power2_divisions[0], 4u);
+  parse_alloc_conf("backend:cudaMallocAsync", &backend);
+  EXPECT_EQ(backend, "cudaMallocAsync");
+  c = parse_alloc_conf("roundup_power2_divisions:[256:1,512:2,>:4],expandable_segments:False", &backend);
+  EXPECT_EQ(c.roundup_power2_divisions.size(), 3u);
+  for (const char* bad : {"max_split_size_mb:10", "garbage_collection_threshold:1.5", "foo:1", "max_split_size_mb",
+                          "roundup_power2_divisions:3", "backend:other", "max_split_size_mb:abc"}) {
+    try {
+      parse_alloc_conf(bad, &backend);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), CT_ERR_ARGUMENT) << bad;
+      EXPECT_NE(std::string(e.what()).find("CTORCH_CUDA_ALLOC_CONF"), std::string::npos);
+    }
+  }
+  EXPECT_THROW(parse_alloc_conf("expandable_segments:True", &backend), Error);
+}
