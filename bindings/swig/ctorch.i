@@ -99,6 +99,10 @@
   }
 }
 
+/* ct_cuda_caching_allocator_alloc's address out-parameter (int64_t* ptr) as a long[1], as the
+ * other int64 outs (without it SWIG gives an opaque SWIGTYPE_p_long_long Java cannot fill). */
+%apply long long* OUTPUT { int64_t* ptr };
+
 /* ---------------------------------------------------------------------------------------- */
 #elif defined(SWIGCSHARP)
 
