@@ -133,6 +133,9 @@
 %apply long long INPUT[] { const int64_t* ARRAY };
 %apply long long INOUT[] { int64_t* ARRAYOUT };
 %apply void* VOID_INT_PTR { void* BUFFER };
+/* ct_cuda_caching_allocator_alloc's address out-parameter as `out long` (without this it is an
+ * opaque SWIGTYPE_p_long_long that C# code outside this assembly cannot create). */
+%apply long long* OUTPUT { int64_t* ptr };
 
 /* ---------------------------------------------------------------------------------------- */
 #elif defined(SWIGGO)
