@@ -1,0 +1,353 @@
+package org.ctorch;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.Test;
+
+/**
+ * The caching allocator's API on {@link Cuda} (section 15 of ctorch.h, torch.cuda.memory_*):
+ * statistics, peaks and their resets, memory_stats, the snapshot, empty_cache, the memory
+ * fraction, raw allocations and the backend. The first group runs everywhere; "noGpu" tests
+ * check the behaviour without a GPU (code 301 with the reason); "gpu" tests need one and are
+ * skipped (visibly) here. Expected values follow PyTorch's policy: requests up to 1 MiB come
+ * from 2 MiB small-pool segments, 1 to 10 MiB requests from 20 MiB large-pool segments, sizes
+ * rounded up to 512 bytes.
+ */
+public class CudaMemoryTest extends CtorchTestCase {
+  static final long MIB = 1L << 20;
+
+  /** Runs r, expects code 301 with the runtime's reason. */
+  static CtorchException assertNoCuda(org.junit.function.ThrowingRunnable r) {
+    return CudaRuntimeTest.assertNoCuda(r);
+  }
+
+  /* ============================================================================================
+   * Everywhere
+   * ========================================================================================== */
+
+  /** torch.cuda.get_allocator_backend() is "native" unless CTORCH_CUDA_ALLOC_CONF says else. */
+  @Test
+  public void allocatorBackendIsNative() {
+    assertEquals("native", Cuda.allocatorBackend());
+    assertEquals("native", Cuda.allocatorBackend()); // a second call: the same string
+  }
+
+  /** Deleting an address that the allocator never gave out is code 100, with or without GPU. */
+  @Test
+  public void cachingAllocatorDeleteOfUnknownAddress() {
+    for (long bogus : new long[] {12345L, 0L, -1L, 0x7f0000001000L, Long.MIN_VALUE}) {
+      CtorchException e = assertStatus(CtorchException.ARGUMENT,
+          () -> Cuda.cachingAllocatorDelete(bogus));
+      assertEquals("CT_ERR_ARGUMENT", e.statusName());
+      assertTrue(e.detail(), e.detail().contains("is not memory from ct_cuda_caching_allocator_alloc"));
+    }
+  }
+
+  /** A size that is not positive is code 100 before anything looks for a GPU. */
+  @Test
+  public void cachingAllocatorAllocOfNonPositiveSize() {
+    for (long size : new long[] {0L, -1L, Long.MIN_VALUE}) {
+      CtorchException e = assertStatus(CtorchException.ARGUMENT,
+          () -> Cuda.cachingAllocatorAlloc(size, -1, null));
+      assertTrue(e.detail(), e.detail().contains("size must be positive"));
+    }
+    assertStatus(CtorchException.ARGUMENT, () -> Cuda.cachingAllocatorAlloc(0));
+  }
+
+  /** A null key is rejected in Java, before the C call. */
+  @Test
+  public void memoryStatNullKey() {
+    assertThrows(NullPointerException.class, () -> Cuda.memoryStat(0, null));
+  }
+
+  /* ============================================================================================
+   * Without a GPU: everything but the backend and delete's argument check is code 301
+   * ========================================================================================== */
+
+  @Test
+  public void noGpuCountersAndPeaks() {
+    assumeNoCuda();
+    assertNoCuda(Cuda::memoryAllocated);
+    assertNoCuda(() -> Cuda.memoryAllocated(0));
+    assertNoCuda(Cuda::maxMemoryAllocated);
+    assertNoCuda(() -> Cuda.maxMemoryAllocated(0));
+    assertNoCuda(Cuda::memoryReserved);
+    assertNoCuda(() -> Cuda.memoryReserved(0));
+    assertNoCuda(Cuda::maxMemoryReserved);
+    assertNoCuda(() -> Cuda.maxMemoryReserved(0));
+    assertNoCuda(Cuda::resetPeakMemoryStats);
+    assertNoCuda(() -> Cuda.resetPeakMemoryStats(0));
+    assertNoCuda(Cuda::resetMaxMemoryAllocated);
+    assertNoCuda(() -> Cuda.resetMaxMemoryAllocated(0));
+    assertNoCuda(Cuda::resetAccumulatedMemoryStats);
+    assertNoCuda(() -> Cuda.resetAccumulatedMemoryStats(0));
+  }
+
+  @Test
+  public void noGpuStatsSnapshotCacheFractionAlloc() {
+    assumeNoCuda();
+    assertNoCuda(Cuda::memoryStats);
+    assertNoCuda(() -> Cuda.memoryStats(0));
+    assertNoCuda(() -> Cuda.memoryStatsKeys(-1));
+    assertNoCuda(() -> Cuda.memoryStat(0, "allocated_bytes.all.current"));
+    // Even an unknown key: there is no allocator to ask.
+    assertNoCuda(() -> Cuda.memoryStat(-1, "no.such.key"));
+    assertNoCuda(Cuda::memorySnapshot);
+    assertNoCuda(() -> Cuda.memorySnapshot(0));
+    assertNoCuda(Cuda::emptyCache);
+    assertNoCuda(() -> Cuda.setPerProcessMemoryFraction(0.5));
+    assertNoCuda(() -> Cuda.setPerProcessMemoryFraction(0.5, 0));
+    assertNoCuda(() -> Cuda.cachingAllocatorAlloc(16));
+    assertNoCuda(() -> Cuda.cachingAllocatorAlloc(1024, 0, null));
+    // The backend still answers, and nothing was left in a bad state.
+    assertEquals("native", Cuda.allocatorBackend());
+  }
+
+  /* ============================================================================================
+   * With a GPU (skipped here). Each test starts with emptyCache(), so no segment is cached; the
+   * harness checks that no tensor is left from a previous test.
+   * ========================================================================================== */
+
+  private static long stat(String key) {
+    return Cuda.memoryStat(0, key);
+  }
+
+  private static Tensor cudaBytes(long n) {
+    return Tensor.empty(new long[] {n}, DType.UINT8, Device.cuda(0));
+  }
+
+  /** A 5 MiB tensor takes 5 MiB of a new 20 MiB large-pool segment. */
+  @Test
+  public void gpuFiveMiBTensorInTheLargePool() {
+    assumeCuda();
+    Cuda.emptyCache();
+    assertEquals(0, stat("allocated_bytes.large_pool.current"));
+    assertEquals(0, stat("reserved_bytes.large_pool.current"));
+    long allocatedBefore = Cuda.memoryAllocated(0);
+    long reservedBefore = Cuda.memoryReserved(0);
+    try (Tensor t = cudaBytes(5 * MIB)) {
+      assertEquals(5 * MIB, stat("allocated_bytes.large_pool.current"));
+      assertEquals(20 * MIB, stat("reserved_bytes.large_pool.current"));
+      assertEquals(allocatedBefore + 5 * MIB, Cuda.memoryAllocated(0));
+      assertEquals(allocatedBefore + 5 * MIB, Cuda.memoryAllocated()); // -1: current (0)
+      assertEquals(reservedBefore + 20 * MIB, Cuda.memoryReserved(0));
+      assertEquals(5 * MIB, t.nbytes());
+    }
+  }
+
+  /** Freed memory stays reserved (cached) until emptyCache() gives it back. */
+  @Test
+  public void gpuFreedMemoryStaysReservedUntilEmptyCache() {
+    assumeCuda();
+    Cuda.emptyCache();
+    long allocatedBefore = Cuda.memoryAllocated(0);
+    try (Tensor t = cudaBytes(5 * MIB)) {
+      assertEquals(20 * MIB, stat("reserved_bytes.large_pool.current"));
+    }
+    assertEquals(0, stat("allocated_bytes.large_pool.current"));
+    assertEquals(allocatedBefore, Cuda.memoryAllocated(0));
+    assertEquals(20 * MIB, stat("reserved_bytes.large_pool.current")); // cached
+    // The cached block comes back for the next request of that size: no new segment.
+    long deviceAllocs = stat("num_device_alloc");
+    try (Tensor t = cudaBytes(5 * MIB)) {
+      assertEquals(deviceAllocs, stat("num_device_alloc"));
+      assertEquals(20 * MIB, stat("reserved_bytes.large_pool.current"));
+    }
+    Cuda.emptyCache();
+    assertEquals(0, stat("reserved_bytes.large_pool.current"));
+    assertEquals(allocatedBefore, Cuda.memoryAllocated(0));
+  }
+
+  /** memoryStats: the 122 PyTorch keys, sorted, the same values as the getters. */
+  @Test
+  public void gpuMemoryStatsMatchTheGetters() {
+    assumeCuda();
+    Cuda.emptyCache();
+    try (Tensor t = cudaBytes(3 * MIB)) {
+      Map<String, Long> stats = Cuda.memoryStats(0);
+      List<String> keys = Cuda.memoryStatsKeys(0);
+      // 9 statistics x 3 pools x 4 (current/peak/allocated/freed), oversize_allocations and
+      // oversize_segments x 4, and 6 counters: 108 + 8 + 6.
+      assertEquals(122, keys.size());
+      assertEquals(keys, new ArrayList<>(stats.keySet())); // the map keeps the keys' order
+      List<String> sorted = new ArrayList<>(keys);
+      sorted.sort(null);
+      assertEquals(sorted, keys);
+      assertTrue(stats.containsKey("allocated_bytes.all.current"));
+      assertTrue(stats.containsKey("inactive_split_bytes.small_pool.freed"));
+      assertTrue(stats.containsKey("num_alloc_retries"));
+      assertEquals(Long.valueOf(Cuda.memoryAllocated(0)), stats.get("allocated_bytes.all.current"));
+      assertEquals(Long.valueOf(Cuda.memoryReserved(0)), stats.get("reserved_bytes.all.current"));
+      assertEquals(Long.valueOf(Cuda.maxMemoryAllocated(0)), stats.get("allocated_bytes.all.peak"));
+      assertEquals(Long.valueOf(Cuda.maxMemoryReserved(0)), stats.get("reserved_bytes.all.peak"));
+      assertEquals(Long.valueOf(3 * MIB), stats.get("allocated_bytes.large_pool.current"));
+      assertEquals(Long.valueOf(-1), stats.get("max_split_size")); // no limit by default
+      assertEquals(stats, Cuda.memoryStats()); // -1: the current device (0), nothing changed
+      assertThrows(UnsupportedOperationException.class, () -> stats.put("x", 1L));
+      assertThrows(UnsupportedOperationException.class, () -> keys.add("x"));
+    }
+  }
+
+  /** An unknown memory_stats key is code 100 naming the key. */
+  @Test
+  public void gpuUnknownStatKey() {
+    assumeCuda();
+    for (String bad : new String[] {"allocated_bytes.everything", "", "allocated_bytes.all"}) {
+      CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> Cuda.memoryStat(0, bad));
+      assertTrue(e.detail(), e.detail().contains("unknown memory_stats key '" + bad + "'"));
+    }
+  }
+
+  /** Peaks follow the current values after a reset; accumulated counters restart at 0. */
+  @Test
+  public void gpuPeaksAndResets() {
+    assumeCuda();
+    Cuda.emptyCache();
+    Cuda.resetPeakMemoryStats(0);
+    long a0 = Cuda.memoryAllocated(0);
+    long r0 = Cuda.memoryReserved(0);
+    assertEquals(a0, Cuda.maxMemoryAllocated(0));
+    assertEquals(r0, Cuda.maxMemoryReserved(0));
+    try (Tensor t = cudaBytes(8 * MIB)) { // < 10 MiB: a 20 MiB segment
+      assertEquals(a0 + 8 * MIB, Cuda.maxMemoryAllocated(0));
+      assertEquals(r0 + 20 * MIB, Cuda.maxMemoryReserved(0));
+    }
+    assertEquals(a0, Cuda.memoryAllocated(0));
+    assertEquals(a0 + 8 * MIB, Cuda.maxMemoryAllocated(0)); // the peak stays
+    Cuda.emptyCache();
+    assertEquals(r0, Cuda.memoryReserved(0));
+    assertEquals(r0 + 20 * MIB, Cuda.maxMemoryReserved(0));
+    Cuda.resetMaxMemoryAllocated(0); // resets every peak, as PyTorch
+    assertEquals(a0, Cuda.maxMemoryAllocated(0));
+    assertEquals(r0, Cuda.maxMemoryReserved(0));
+    try (Tensor t = cudaBytes(2 * MIB)) {
+      assertEquals(a0 + 2 * MIB, Cuda.maxMemoryAllocated());
+    }
+    Cuda.resetPeakMemoryStats();
+    assertEquals(a0, Cuda.maxMemoryAllocated());
+
+    Cuda.resetAccumulatedMemoryStats(0);
+    assertEquals(0, stat("allocation.all.allocated"));
+    assertEquals(0, stat("allocation.all.freed"));
+    assertEquals(0, stat("allocated_bytes.all.allocated"));
+    assertEquals(0, stat("num_device_alloc"));
+    for (int i = 0; i < 3; i++) {
+      try (Tensor t = cudaBytes(2 * MIB)) {
+        assertEquals(i + 1, stat("allocation.all.allocated"));
+      }
+    }
+    assertEquals(3, stat("allocation.all.allocated"));
+    assertEquals(3, stat("allocation.all.freed"));
+    assertEquals(6 * MIB, stat("allocated_bytes.all.allocated"));
+    assertEquals(6 * MIB, stat("allocated_bytes.all.freed"));
+    Cuda.resetAccumulatedMemoryStats();
+    assertEquals(0, stat("allocated_bytes.all.freed"));
+    Cuda.emptyCache();
+  }
+
+  /** The snapshot of one 5 MiB tensor: a 20 MiB large segment, split 5 MiB used + 15 MiB free. */
+  @Test
+  public void gpuMemorySnapshotJson() {
+    assumeCuda();
+    Cuda.emptyCache();
+    try (Tensor t = cudaBytes(5 * MIB)) {
+      String json = Cuda.memorySnapshot(0);
+      assertTrue(json, json.startsWith("{\"device\": 0, \"segments\": ["));
+      assertTrue(json, json.endsWith("]}"));
+      assertTrue(json, json.contains("\"total_size\": 20971520, \"allocated_size\": 5242880"));
+      assertTrue(json, json.contains("\"segment_type\": \"large\""));
+      assertTrue(json, json.contains("\"size\": 5242880, \"state\": \"active_allocated\""));
+      assertTrue(json, json.contains("\"size\": 15728640, \"state\": \"inactive\""));
+      assertEquals(json, Cuda.memorySnapshot());
+    }
+    Cuda.emptyCache();
+    assertFalse(Cuda.memorySnapshot(0).contains("\"segment_type\": \"large\""));
+  }
+
+  /** caching_allocator_alloc/delete: raw device memory counted like a tensor's. */
+  @Test
+  public void gpuCachingAllocatorAllocDelete() {
+    assumeCuda();
+    Cuda.emptyCache();
+    long small0 = stat("allocated_bytes.small_pool.current");
+    long p = Cuda.cachingAllocatorAlloc(1000, 0, null); // small pool, rounded up to 1024
+    try {
+      assertNotEquals(0, p);
+      assertEquals(0, p % 256); // cudaMalloc's alignment; blocks are 512-byte multiples
+      assertEquals(small0 + 1024, stat("allocated_bytes.small_pool.current"));
+      assertEquals(2 * MIB, stat("reserved_bytes.small_pool.current"));
+      String json = Cuda.memorySnapshot(0);
+      String block = "{\"address\": " + p + ", \"size\": 1024, \"state\": \"active_allocated\"}";
+      assertTrue(json, json.contains(block));
+    } finally {
+      Cuda.cachingAllocatorDelete(p);
+    }
+    assertEquals(small0, stat("allocated_bytes.small_pool.current"));
+    CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> Cuda.cachingAllocatorDelete(p));
+    assertTrue(e.detail(), e.detail().contains("freed already"));
+
+    // On the current device and stream, and on a stream of our own.
+    long q = Cuda.cachingAllocatorAlloc(3 * MIB);
+    assertEquals(3 * MIB, stat("allocated_bytes.large_pool.current"));
+    Cuda.cachingAllocatorDelete(q);
+    try (Stream s = Stream.create(0)) {
+      long r = Cuda.cachingAllocatorAlloc(4096, 0, s);
+      assertNotEquals(0, r);
+      Cuda.cachingAllocatorDelete(r);
+      s.synchronize();
+    }
+    // A closed stream: code 102 from the Java layer, and nothing is allocated.
+    Stream closed = Stream.create(0);
+    closed.close();
+    long before = Cuda.memoryAllocated(0);
+    assertStatus(CtorchException.INVALID_HANDLE, () -> Cuda.cachingAllocatorAlloc(64, 0, closed));
+    assertEquals(before, Cuda.memoryAllocated(0));
+    Cuda.emptyCache();
+  }
+
+  /** A stream of cuda:1 cannot serve memory for cuda:0 (code 300, CT_ERR_DEVICE). */
+  @Test
+  public void gpuCachingAllocatorAllocStreamOfAnotherDevice() {
+    assumeCudaDevices(2);
+    try (Stream s = Stream.create(1)) {
+      assertStatus(CtorchException.DEVICE, () -> Cuda.cachingAllocatorAlloc(64, 0, s));
+    }
+  }
+
+  /** set_per_process_memory_fraction limits what the allocator may reserve. */
+  @Test
+  public void gpuPerProcessMemoryFraction() {
+    assumeCuda();
+    long total = Cuda.totalMemory(0);
+    for (double bad : new double[] {1.5, -0.1, Double.NaN}) {
+      CtorchException e = assertStatus(CtorchException.ARGUMENT,
+          () -> Cuda.setPerProcessMemoryFraction(bad, 0));
+      assertTrue(e.detail(), e.detail().contains("between 0 and 1"));
+    }
+    Cuda.emptyCache();
+    Cuda.setPerProcessMemoryFraction(0.01, 0);
+    try {
+      long n = total / 50; // 2% of the device
+      CtorchOutOfMemoryException oom = assertThrows(CtorchOutOfMemoryException.class,
+          () -> cudaBytes(n).close());
+      assertEquals(CtorchException.OUT_OF_MEMORY, oom.code());
+      try (Tensor small = cudaBytes(MIB)) { // within 1%: still fine
+        assertEquals(MIB, small.nbytes());
+      }
+    } finally {
+      Cuda.setPerProcessMemoryFraction(1.0);
+    }
+    try (Tensor t = cudaBytes(total / 50)) {
+      assertEquals(total / 50, t.nbytes());
+    }
+    Cuda.emptyCache();
+  }
+}
