@@ -1,6 +1,7 @@
 // Package cuda is torch.cuda for ctorch: CUDA availability, device enumeration and device
 // properties, the current device and its guards, streams, events, synchronization, memory
-// information and the sync debug mode. (Devices themselves are ctorch.Device values:
+// information, the caching allocator's statistics and controls (MemoryAllocated, MemoryStats,
+// EmptyCache, ...) and the sync debug mode. (Devices themselves are ctorch.Device values:
 // ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1").)
 //
 // The library reaches CUDA through the statically linked CUDA runtime, so it runs on CPU on a
@@ -26,9 +27,10 @@
 //     do not (they run on other threads): give them their own guard. The callback must not
 //     call runtime.UnlockOSThread more often than it calls runtime.LockOSThread.
 //   - SetDevice, SetStream, CurrentDevice, CurrentStream, and everything that uses "the
-//     current device" (device index -1, ctorch.CUDA) or "the current stream" (a nil *Stream
-//     given to Event.Record and Event.Wait, and the stream every tensor operation is queued
-//     on) act on the calling thread. Lock the goroutine (runtime.LockOSThread) before SetDevice
+//     current device" (device index -1, as in MemGetInfo or MemoryAllocated; ctorch.CUDA) or
+//     "the current stream" (a nil *Stream given to Event.Record, Event.Wait and
+//     CachingAllocatorAlloc, and the stream every tensor operation is queued on) act on the
+//     calling thread. Lock the goroutine (runtime.LockOSThread) before SetDevice
 //     or SetStream and keep it locked for as long as you rely on the setting, or use the
 //     guards, which do that for you.
 package cuda

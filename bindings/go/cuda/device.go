@@ -145,20 +145,27 @@ func GencodeFlags() (string, error) {
 func stringCall(op string, f func(buf []byte, cap int64, needed []int64) int) (string, error) {
 	var s string
 	err := call(op, func() int {
-		needed := []int64{0}
-		st := f(nil, 0, needed)
-		for try := 0; try < 4 && (st == 0 || st == capi.CT_ERR_BUFFER_SIZE); try++ {
-			capi.Ct_clear_error()
-			buf := make([]byte, needed[0]+1)
-			st = f(buf, int64(len(buf)), needed)
-			if st == 0 {
-				s = string(buf[:needed[0]])
-				break
-			}
-		}
+		var st int
+		s, st = readString(f)
 		return st
 	})
 	return s, err
+}
+
+// readString runs f with the "cap 0 gives the length" convention and returns the string and
+// the final status. The caller locks the thread (call) around it, and reads the error there.
+func readString(f func(buf []byte, cap int64, needed []int64) int) (string, int) {
+	needed := []int64{0}
+	st := f(nil, 0, needed)
+	for try := 0; try < 4 && (st == 0 || st == capi.CT_ERR_BUFFER_SIZE); try++ {
+		capi.Ct_clear_error()
+		buf := make([]byte, needed[0]+1)
+		st = f(buf, int64(len(buf)), needed)
+		if st == 0 {
+			return string(buf[:needed[0]]), 0
+		}
+	}
+	return "", st
 }
 
 // SyncDebugMode is the mode of torch.cuda.set_sync_debug_mode: what happens when an operation
