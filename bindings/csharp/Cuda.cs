@@ -69,7 +69,7 @@ namespace Ctorch
 
     /// <summary>torch.cuda. Without a GPU or driver, IsAvailable is false, DeviceCount is 0 and
     /// every call that needs a GPU throws CtorchException with Code CudaUnavailable (301).</summary>
-    public static class Cuda
+    public static partial class Cuda
     {
         /// <summary>torch.cuda.is_available().</summary>
         public static bool IsAvailable
