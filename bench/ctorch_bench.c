@@ -49,6 +49,38 @@ int main(void) {
   printf("small_add_host %.3f us\n", (t1 - t0) / small_iters);
   CK(ct_tensor_release(a));
 
+  /* create + free of a 256-float CUDA tensor (the caching allocator's fast path) */
+  for (int i = 0; i < 1000; ++i) { CK(ct_empty((int64_t[]){256}, 1, CT_FLOAT32, CT_CUDA, 0, &c)); CK(ct_tensor_release(c)); }
+  const int cf_iters = 100000;
+  t0 = now_us();
+  for (int i = 0; i < cf_iters; ++i) { CK(ct_empty((int64_t[]){256}, 1, CT_FLOAT32, CT_CUDA, 0, &c)); CK(ct_tensor_release(c)); }
+  t1 = now_us();
+  printf("create_free_256f %.3f us\n", (t1 - t0) / cf_iters);
+
+  /* allocations alternating between four streams */
+  {
+    ct_stream st[4];
+    for (int k = 0; k < 4; ++k) CK(ct_stream_create(0, 0, &st[k]));
+    const int64_t sizes[] = {256, 4096, 300000, 3 << 20};
+    int64_t count = 0;
+    t0 = now_us();
+    for (int i = 0; i < 20000; ++i) {
+      ct_stream prev;
+      int32_t pd;
+      CK(ct_stream_guard_enter(st[i % 4], &prev, &pd));
+      ct_tensor x, y;
+      CK(ct_empty(&sizes[i % 4], 1, CT_FLOAT32, CT_CUDA, 0, &x));
+      CK(ct_empty(&sizes[(i + 1) % 4], 1, CT_FLOAT32, CT_CUDA, 0, &y));
+      CK(ct_tensor_release(x));
+      CK(ct_tensor_release(y));
+      CK(ct_stream_guard_exit(prev, pd));
+      count += 2;
+    }
+    t1 = now_us();
+    printf("multistream_alloc_free %.3f us\n", (t1 - t0) / count);
+    for (int k = 0; k < 4; ++k) CK(ct_stream_release(st[k]));
+  }
+
   /* add and sum of 64M float32 */
   CK(ct_ones((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &a));
   CK(ct_ones((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &b));

@@ -10,6 +10,16 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 /usr/local/cuda/bin/nvcc -O2 -o "$T/launch_floor" bench/launch_floor.cu && "$T/launch_floor" > "$T/floor.txt"
 "$A/ctorch_bench" > "$T/ctorch.txt" || echo "ctorch_bench failed"
 python3 bench/torch_bench.py > "$T/torch.txt" || echo "torch_bench failed"
+# the allocator benchmarks against torch's C++ API (no Python in the loop)
+TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")
+if g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$(python3 -c "import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))") \
+     -I"$TP/include" -I"$TP/include/torch/csrc/api/include" -I/usr/local/cuda/include bench/torch_alloc_bench.cpp \
+     -o "$T/torch_alloc_bench" -L"$TP/lib" -Wl,-rpath,"$TP/lib" -ltorch -ltorch_cpu -ltorch_cuda -lc10 -lc10_cuda \
+     -L/usr/local/cuda/lib64 -lcudart 2> "$T/gxx.txt"; then
+  "$T/torch_alloc_bench" >> "$T/torch.txt"
+else
+  echo "torch C++ benchmark did not build:"; tail -5 "$T/gxx.txt"
+fi
 python3 - "$T" <<'PY'
 import sys
 d = sys.argv[1]

@@ -99,10 +99,6 @@
   }
 }
 
-/* ct_cuda_caching_allocator_alloc's address out-parameter (int64_t* ptr) as a long[1], as the
- * other int64 outs (without it SWIG gives an opaque SWIGTYPE_p_long_long Java cannot fill). */
-%apply long long* OUTPUT { int64_t* ptr };
-
 /* ---------------------------------------------------------------------------------------- */
 #elif defined(SWIGCSHARP)
 
@@ -135,7 +131,6 @@
 %apply void* VOID_INT_PTR { void* BUFFER };
 /* ct_cuda_caching_allocator_alloc's address out-parameter as `out long` (without this it is an
  * opaque SWIGTYPE_p_long_long that C# code outside this assembly cannot create). */
-%apply long long* OUTPUT { int64_t* ptr };
 
 /* ---------------------------------------------------------------------------------------- */
 #elif defined(SWIGGO)
@@ -200,7 +195,7 @@ CT_HANDLE(ct_generator)
 %apply int64_t* ARRAYOUT { int64_t* dst };
 %apply void* BUFFER { void* buf, void* data, const void* data };
 
-%apply int64_t* I64OUT { int64_t* out, int64_t* needed, int64_t* free_bytes, int64_t* total_bytes };
+%apply int64_t* I64OUT { int64_t* out, int64_t* needed, int64_t* free_bytes, int64_t* total_bytes, int64_t* ptr };
 %apply int32_t* I32OUT { int32_t* out, int32_t* major, int32_t* minor, int32_t* patch,
                          int32_t* ndim, int32_t* index, ct_dtype* out, ct_device_type* type,
                          int32_t* least, int32_t* greatest, int32_t* prev, int32_t* prev_device };
