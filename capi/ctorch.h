@@ -700,6 +700,9 @@ CT_API ct_status ct_cuda_memory_stat(int32_t device, const char* key, int64_t* o
 CT_API ct_status ct_cuda_memory_stats_keys(int32_t device, void* buf, int64_t cap, int64_t* needed);
 /** memory_snapshot of one device as JSON: segments with their blocks (address, size, state). */
 CT_API ct_status ct_cuda_memory_snapshot(int32_t device, void* buf, int64_t cap, int64_t* needed);
+/** memory_summary(device, abbreviated): PyTorch's readable table of the statistics (current,
+ *  peak, total allocated and freed, per pool unless abbreviated), into buf. */
+CT_API ct_status ct_cuda_memory_summary(int32_t device, int32_t abbreviated, void* buf, int64_t cap, int64_t* needed);
 /** empty_cache: returns every cached, unused segment of every device to CUDA. */
 CT_API ct_status ct_cuda_empty_cache(void);
 /** set_per_process_memory_fraction: the allocator reserves at most fraction (0..1) of the

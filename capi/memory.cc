@@ -113,6 +113,14 @@ CT_API ct_status ct_cuda_memory_snapshot(int32_t device, void* buf, int64_t cap,
   CT_API_END
 }
 
+CT_API ct_status ct_cuda_memory_summary(int32_t device, int32_t abbreviated, void* buf, int64_t cap, int64_t* needed) {
+  CT_API_BEGIN
+  int d = device < 0 ? cuda::current_device() : device;
+  DeviceCachingAllocator* a = allocator_of(d);
+  write_string(alloc::memory_summary(alloc::stats_map(a->stats(), a->config()), d, abbreviated != 0), buf, cap, needed);
+  CT_API_END
+}
+
 CT_API ct_status ct_cuda_empty_cache(void) {
   CT_API_BEGIN
   cuda::check_available();

@@ -523,6 +523,101 @@ std::map<std::string, int64_t> stats_map(const DeviceStats& s, const CachingConf
   return m;
 }
 
+namespace {
+// torch/cuda/memory.py's _format_size and _format_count
+std::string summary_size(int64_t sz, double pref) {
+  const char* prefixes[] = {"B  ", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int p = 0;
+  for (int i = 1; i < 6; ++i) {
+    if (pref < 768 * 1024) break;
+    p = i;
+    sz /= 1024;
+    pref /= 1024;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%6lld %s", static_cast<long long>(sz), prefixes[p]);
+  return buf;
+}
+std::string summary_count(int64_t cnt, double pref) {
+  const char* prefixes[] = {" ", "K", "M"};
+  int p = 0;
+  for (int i = 1; i < 3; ++i) {
+    if (pref < 750 * 1000) break;
+    p = i;
+    cnt /= 1000;
+    pref /= 1000;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%7lld %s ", static_cast<long long>(cnt), prefixes[p]);
+  return buf;
+}
+std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
+}  // namespace
+
+std::string memory_summary(const std::map<std::string, int64_t>& st, int device, bool abbreviated) {
+  auto get = [&](const std::string& k) {
+    auto it = st.find(k);
+    return it == st.end() ? int64_t{0} : it->second;
+  };
+  std::vector<std::string> lines;
+  const std::string eq(75, '='), dash(75, '-');
+  lines.push_back(eq);
+  lines.push_back(" " + std::string(17, ' ') + " ctorch CUDA memory summary, device ID " + pad_right(std::to_string(device), 17) + " ");
+  lines.push_back(dash);
+  lines.push_back("  " + std::string(9, ' ') + " CUDA OOMs: " + pad_right(std::to_string(get("num_ooms")), 12) + " | " +
+                  std::string(6, ' ') + " cudaMalloc retries: " + pad_right(std::to_string(get("num_alloc_retries")), 8) + "  ");
+  lines.push_back(eq);
+  lines.push_back("        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ");
+  struct M {
+    const char* key;
+    const char* name;
+    bool size;
+  };
+  const M metrics[] = {{"allocated_bytes", "Allocated memory", true},
+                       {"active_bytes", "Active memory", true},
+                       {"requested_bytes", "Requested memory", true},
+                       {"reserved_bytes", "GPU reserved memory", true},
+                       {"inactive_split_bytes", "Non-releasable memory", true},
+                       {"allocation", "Allocations", false},
+                       {"active", "Active allocs", false},
+                       {"segment", "GPU reserved segments", false},
+                       {"inactive_split", "Non-releasable allocs", false}};
+  for (const M& m : metrics) {
+    lines.push_back(dash);
+    std::vector<std::pair<std::string, std::string>> subs = {{"all", m.name}};
+    if (!abbreviated) {
+      subs.push_back({"large_pool", "      from large pool"});
+      subs.push_back({"small_pool", "      from small pool"});
+    }
+    double pc = 0, pp = 0, pa = 0, pf = 0;
+    bool first = true;
+    for (auto& [sk, sname] : subs) {
+      std::string prefix = std::string(m.key) + "." + sk + ".";
+      int64_t c = get(prefix + "current"), p = get(prefix + "peak"), a = get(prefix + "allocated"), f = get(prefix + "freed");
+      if (first) {
+        pc = static_cast<double>(c), pp = static_cast<double>(p), pa = static_cast<double>(a), pf = static_cast<double>(f);
+        first = false;
+      }
+      auto fmt = [&](int64_t v, double pref) { return m.size ? summary_size(v, pref) : summary_count(v, pref); };
+      lines.push_back(" " + pad_right(sname, 21) + " | " + fmt(c, pc) + " | " + fmt(p, pp) + " | " + fmt(a, pa) + " | " +
+                      fmt(f, pf) + " ");
+    }
+  }
+  const M over[] = {{"oversize_allocations", "Oversize allocations", false}, {"oversize_segments", "Oversize GPU segments", false}};
+  for (const M& m : over) {
+    lines.push_back(dash);
+    std::string prefix = std::string(m.key) + ".";
+    int64_t c = get(prefix + "current"), p = get(prefix + "peak"), a = get(prefix + "allocated"), f = get(prefix + "freed");
+    lines.push_back(" " + pad_right(m.name, 21) + " | " + summary_count(c, static_cast<double>(c)) + " | " +
+                    summary_count(p, static_cast<double>(p)) + " | " + summary_count(a, static_cast<double>(a)) + " | " +
+                    summary_count(f, static_cast<double>(f)) + " ");
+  }
+  lines.push_back(eq);
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += (i ? "|\n|" : "|") + lines[i];
+  return out + "|\n";
+}
+
 CachingConfig parse_alloc_conf(const std::string& conf, std::string* backend) {
   CachingConfig c;
   if (backend) *backend = "native";

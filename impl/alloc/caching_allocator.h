@@ -153,6 +153,10 @@ CachingConfig parse_alloc_conf(const std::string& conf, std::string* backend);
 
 std::string format_size(int64_t bytes);  // PyTorch's format_size ("2.00 MiB")
 
+// torch.cuda.memory_summary's table for these statistics ("ctorch" where PyTorch says
+// "PyTorch").
+std::string memory_summary(const std::map<std::string, int64_t>& stats, int device, bool abbreviated);
+
 // memory_stats as PyTorch names them ("allocated_bytes.all.current", ...), sorted by key.
 std::map<std::string, int64_t> stats_map(const DeviceStats& s, const CachingConfig& config);
 

@@ -28,6 +28,8 @@ static void test_everywhere(void) {
   FAILS(ct_cuda_memory_allocated(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
   FAILS(ct_cuda_memory_stat(0, "allocated_bytes.all.current", &v), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cuda_empty_cache(), CT_ERR_CUDA_UNAVAILABLE, "");
+  char b2[64];
+  FAILS(ct_cuda_memory_summary(-1, 0, b2, sizeof b2, &need), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cuda_set_per_process_memory_fraction(0.5, 0), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cuda_caching_allocator_alloc(16, -1, NULL, &v), CT_ERR_CUDA_UNAVAILABLE, "");
 }
@@ -72,6 +74,12 @@ static void test_statistics(void) {
   EXPECT(strstr(keys, "allocated_bytes.all.current\n") != NULL);
   EXPECT(strstr(keys, "inactive_split_bytes.small_pool.freed\n") != NULL);
   EXPECT(strstr(keys, "num_alloc_retries\n") != NULL);
+  char summary[1 << 14];
+  OK(ct_cuda_memory_summary(0, 0, summary, sizeof summary, &need));
+  EXPECT(strstr(summary, "ctorch CUDA memory summary, device ID 0") != NULL);
+  EXPECT(strstr(summary, "from large pool") != NULL);
+  OK(ct_cuda_memory_summary(-1, 1, summary, sizeof summary, &need));
+  EXPECT(strstr(summary, "from large pool") == NULL);
   char snap[1 << 15];
   OK(ct_cuda_memory_snapshot(0, snap, sizeof snap, &need));
   EXPECT(strstr(snap, "\"segment_type\": \"small\"") != NULL);

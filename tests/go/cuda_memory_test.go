@@ -97,6 +97,11 @@ func TestCUDAMemoryWithoutGPU(t *testing.T) {
 		if m != nil {
 			t.Errorf("MemoryStats(%d) returned a map with an error", dev)
 		}
+		summary, err := cuda.MemorySummary(dev, false)
+		wantUnavailable(t, err)
+		if summary != "" {
+			t.Errorf("MemorySummary(%d) = %q with an error", dev, summary)
+		}
 		snap, err := cuda.MemorySnapshot(dev)
 		wantUnavailable(t, err)
 		if snap != "" {
@@ -164,6 +169,14 @@ type snapshot struct {
 
 func memorySnapshot(t *testing.T, device int) snapshot {
 	t.Helper()
+	full, err := cuda.MemorySummary(device, false)
+	noErr(t, err)
+	short, err := cuda.MemorySummary(device, true)
+	noErr(t, err)
+	if !strings.Contains(full, "ctorch CUDA memory summary, device ID") || !strings.Contains(full, "from large pool") ||
+		strings.Contains(short, "from large pool") {
+		t.Errorf("MemorySummary:\n%s\nabbreviated:\n%s", full, short)
+	}
 	js, err := cuda.MemorySnapshot(device)
 	noErr(t, err)
 	var s snapshot

@@ -36,6 +36,7 @@ s.synchronize()
 i = alloc(1000); dump(10)
 torch.cuda.empty_cache(); dump(11)
 torch.cuda.reset_peak_memory_stats(0); dump(12)
+summaries = (torch.cuda.memory_summary(0, abbreviated=False), torch.cuda.memory_summary(0, abbreviated=True))
 big = alloc(200 * MiB)
 del big
 big2 = alloc(150 * MiB); dump(13)
@@ -43,7 +44,9 @@ del big2, d, e, g, i
 torch.cuda.empty_cache(); dump(14)
 
 ours = {}
-out = subprocess.run([sys.argv[1]], capture_output=True, text=True, check=True).stdout
+import os, tempfile
+work = tempfile.mkdtemp()
+out = subprocess.run([os.path.abspath(sys.argv[1])], capture_output=True, text=True, check=True, cwd=work).stdout
 for line in out.splitlines():
     _, n, k, v = line.split()
     ours.setdefault(int(n), {})[k] = int(v)
@@ -59,5 +62,11 @@ for n in sorted(steps):
             mismatched += 1
             print(f"step {n} {k}: torch {t[k]}, ctorch {o[k]}")
 print(f"torch keys ctorch does not have: {sorted(only_torch)}")
+for name, theirs in zip(("summary_full.txt", "summary_abbrev.txt"), summaries):
+    mine = open(os.path.join(work, name)).read().replace(" ctorch CUDA memory summary", "PyTorch CUDA memory summary")
+    compared += 1
+    if mine != theirs:
+        mismatched += 1
+        print(f"memory_summary differs ({name}):\n--- torch\n{theirs}\n--- ctorch\n{mine}")
 print(f"alloc_compare: {compared - mismatched} passed, {mismatched} failed ({len(steps)} steps)")
 sys.exit(1 if mismatched else 0)

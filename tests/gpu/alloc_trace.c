@@ -73,6 +73,16 @@ int main(void) {
   dump(11);
   CK(ct_cuda_reset_peak_memory_stats(0));
   dump(12);
+  static char summary[1 << 16];
+  int64_t sn;
+  CK(ct_cuda_memory_summary(0, 0, summary, sizeof summary, &sn));
+  FILE* f1 = fopen("summary_full.txt", "w");
+  fputs(summary, f1);
+  fclose(f1);
+  CK(ct_cuda_memory_summary(0, 1, summary, sizeof summary, &sn));
+  FILE* f2 = fopen("summary_abbrev.txt", "w");
+  fputs(summary, f2);
+  fclose(f2);
   ct_tensor big = alloc(200 * MiB);
   CK(ct_tensor_release(big));
   ct_tensor big2 = alloc(150 * MiB);

@@ -309,3 +309,23 @@ TEST(AllocConf, ParsesPyTorchSyntaxAndRejectsBadValues) {
   }
   EXPECT_THROW(parse_alloc_conf("expandable_segments:True", &backend), Error);
 }
+
+TEST_F(Fixture, MemorySummaryTableAsPyTorchs) {
+  CBlock* b = a->malloc(5 * MiB, S1, nullptr);
+  std::string s = memory_summary(stats_map(a->stats(), a->config()), 0, false);
+  EXPECT_EQ(s.substr(0, 77), "|" + std::string(75, '=') + "|");
+  EXPECT_NE(s.find("|                   ctorch CUDA memory summary, device ID 0                 |\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"), std::string::npos) << s;
+  // Units step up while the row's "all" value is at least 768 of them (torch's _format_size):
+  // 5 MiB is "5120 KiB", 20 MiB "20480 KiB".
+  EXPECT_NE(s.find("| Allocated memory      |   5120 KiB |   5120 KiB |   5120 KiB |      0 B   |\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("|       from small pool |      0 KiB |      0 KiB |      0 KiB |      0 B   |\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("| GPU reserved memory   |  20480 KiB |  20480 KiB |  20480 KiB |      0 B   |\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("| Allocations           |       1    |       1    |       1    |       0    |\n"), std::string::npos) << s;
+  for (size_t pos = 0, next; (next = s.find('\n', pos)) != std::string::npos; pos = next + 1)
+    EXPECT_EQ(next - pos, 77u) << s.substr(pos, next - pos);  // every line is 75 wide plus the bars
+  std::string ab = memory_summary(stats_map(a->stats(), a->config()), 0, true);
+  EXPECT_EQ(ab.find("from large pool"), std::string::npos);
+  a->free(b);
+}

@@ -168,6 +168,22 @@ func MemorySnapshot(device int) (string, error) {
 	})
 }
 
+// MemorySummary is torch.cuda.memory_summary(device, abbreviated): PyTorch's readable table
+// of the statistics (current, peak, total allocated and freed; per pool unless abbreviated).
+// device -1 is the current device of the calling thread.
+func MemorySummary(device int, abbreviated bool) (string, error) {
+	if err := checkIndex("cuda_memory_summary", device); err != nil {
+		return "", err
+	}
+	ab := 0
+	if abbreviated {
+		ab = 1
+	}
+	return stringCall("cuda_memory_summary", func(buf []byte, cap int64, needed []int64) int {
+		return capi.Ct_cuda_memory_summary(device, ab, buf, cap, needed)
+	})
+}
+
 // EmptyCache is torch.cuda.empty_cache(): returns every cached, unused segment of every device
 // to CUDA (memory in use by tensors stays).
 func EmptyCache() error {
