@@ -69,7 +69,15 @@ std::string format_size(int64_t size) {
 DeviceCachingAllocator::DeviceCachingAllocator(int device, DeviceBackend* backend, const CachingConfig& config)
     : device_(device), backend_(backend), config_(config), small_(new Pool(true)), large_(new Pool(false)) {}
 
-DeviceCachingAllocator::~DeviceCachingAllocator() = default;
+// Frees the allocator's own bookkeeping only: device memory is not returned (the process-wide
+// allocators live until exit; tests destroy theirs with the fake device).
+DeviceCachingAllocator::~DeviceCachingAllocator() {
+  std::set<CBlock*> all;
+  for (Pool* p : {small_.get(), large_.get()}) all.insert(p->blocks.begin(), p->blocks.end());
+  for (auto& [ptr, b] : active_) all.insert(b);
+  for (auto& [ev, b] : events_) all.insert(b);
+  for (CBlock* b : all) delete b;
+}
 
 void DeviceCachingAllocator::add_oom_callback(std::function<void()> cb) {
   std::lock_guard<std::mutex> g(g_cb_mu);
