@@ -312,6 +312,10 @@ CT_API ct_status ct_tensor_dtype(ct_tensor t, ct_dtype* out);
 CT_API ct_status ct_tensor_device(ct_tensor t, ct_device_type* type, int32_t* index);
 /** Out: *out = 1 when the tensor is C-contiguous. */
 CT_API ct_status ct_tensor_is_contiguous(ct_tensor t, int32_t* out);
+/** tensor.data_ptr(): the address of the first element (host or device memory; 0 for an
+ *  empty tensor), for handing the data to other libraries. Borrowed: valid while the tensor's
+ *  storage lives. Out: *out. */
+CT_API ct_status ct_tensor_data_ptr(ct_tensor t, int64_t* out);
 /** Out: *out = 1 when a and b share the same storage (a view and its base, for instance). */
 CT_API ct_status ct_tensor_shares_storage(ct_tensor a, ct_tensor b, int32_t* out);
 /** Out: *out = 1 when a and b are the very same tensor (Python's `a is b`). */
@@ -703,7 +707,9 @@ CT_API ct_status ct_cuda_memory_snapshot(int32_t device, void* buf, int64_t cap,
 /** memory_summary(device, abbreviated): PyTorch's readable table of the statistics (current,
  *  peak, total allocated and freed, per pool unless abbreviated), into buf. */
 CT_API ct_status ct_cuda_memory_summary(int32_t device, int32_t abbreviated, void* buf, int64_t cap, int64_t* needed);
-/** empty_cache: returns every cached, unused segment of every device to CUDA. */
+/** empty_cache: returns every cached, unused segment of every device to CUDA, and the cached
+ *  pinned host blocks whose copies have finished (PyTorch keeps the latter for
+ *  torch._C._host_emptyCache). */
 CT_API ct_status ct_cuda_empty_cache(void);
 /** set_per_process_memory_fraction: the allocator reserves at most fraction (0..1) of the
  *  device's total memory; beyond it allocations fail with CT_ERR_OUT_OF_MEMORY. */

@@ -127,6 +127,7 @@ CT_API ct_status ct_cuda_empty_cache(void) {
   for (int d = 0; d < cuda::device_count(); ++d) {
     if (DeviceCachingAllocator* a = alloc::caching_allocator(d)) a->empty_cache();
   }
+  alloc::host_allocator().empty_cache();  // and the cached pinned host blocks whose copies are done
   CT_API_END
 }
 

@@ -112,6 +112,14 @@ CT_API ct_status ct_tensor_is_contiguous(ct_tensor t, int32_t* out) {
   CT_API_END
 }
 
+CT_API ct_status ct_tensor_data_ptr(ct_tensor t, int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  Tensor x = get(t);
+  *out = x->storage->data ? static_cast<int64_t>(reinterpret_cast<intptr_t>(x->data())) : 0;
+  CT_API_END
+}
+
 CT_API ct_status ct_tensor_shares_storage(ct_tensor a, ct_tensor b, int32_t* out) {
   CT_API_BEGIN
   need(out, "out");

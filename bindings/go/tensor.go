@@ -178,6 +178,14 @@ func (t *Tensor) StorageOffset() int64 {
 	return n
 }
 
+// DataPtr is tensor.data_ptr(): the address of the first element (host or device memory; 0 for
+// an empty tensor), for handing the data to other libraries. It stays valid while the tensor's
+// storage lives (keep t alive, runtime.KeepAlive, while the address is in use).
+func (t *Tensor) DataPtr() (uintptr, error) {
+	n, err := t.int64Query("data_ptr", capi.Ct_tensor_data_ptr)
+	return uintptr(n), err
+}
+
 // DType is tensor.dtype. Undefined for a closed tensor.
 func (t *Tensor) DType() DType {
 	d, err := t.int32Query("dtype", capi.Ct_tensor_dtype)

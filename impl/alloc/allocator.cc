@@ -76,7 +76,7 @@ Block allocate(int64_t nbytes, Device device, bool pinned) {
   if (device.is_cpu()) {
     if (pinned) {
       cuda::check_available();
-      if (nbytes > 0) cuda::check(cudaHostAlloc(&b.ptr, static_cast<size_t>(nbytes), cudaHostAllocDefault), "cudaHostAlloc");
+      if (nbytes > 0) b.ptr = host_allocator().malloc(static_cast<size_t>(nbytes));
       b.pinned = true;
     } else {
       b.ptr = cpu_alloc(nbytes);
@@ -112,7 +112,11 @@ void record_stream(Block& b, std::shared_ptr<void> stream) {
 void deallocate(Block& b) noexcept {
   if (b.device.is_cpu()) {
     if (b.pinned) {
-      if (b.ptr) (void)cudaFreeHost(b.ptr);
+      try {
+        host_allocator().free(b.ptr);  // cached; reused after its copies (Note [Pinned memory reuse])
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "ctorch: error while freeing pinned memory: %s\n", e.what());
+      }
     } else {
       std::free(b.ptr);
     }

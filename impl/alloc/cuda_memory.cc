@@ -18,8 +18,17 @@ namespace {
 class CudaBackend final : public DeviceBackend {
  public:
   void* malloc(int device, size_t size) override {
-    cuda::DeviceGuard g(device);
     void* p = nullptr;
+    if (device < 0) {  // pinned host memory
+      cudaError_t err = cudaHostAlloc(&p, size, cudaHostAllocDefault);
+      if (err == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        return nullptr;
+      }
+      cuda::check(err, "cudaHostAlloc");
+      return p;
+    }
+    cuda::DeviceGuard g(device);
     cudaError_t err = cudaMalloc(&p, size);
     if (err == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
@@ -29,6 +38,10 @@ class CudaBackend final : public DeviceBackend {
     return p;
   }
   void free(int device, void* p) override {
+    if (device < 0) {
+      cuda::check(cudaFreeHost(p), "cudaFreeHost");
+      return;
+    }
     cuda::DeviceGuard g(device);
     cuda::check(cudaFree(p), "cudaFree");
   }
@@ -57,10 +70,12 @@ class CudaBackend final : public DeviceBackend {
 };
 
 struct Setup {
+  Setup() : host(&cuda_backend) {}
   std::string backend = "native";
   CachingConfig config;
   std::vector<std::unique_ptr<DeviceCachingAllocator>> per_device;
   CudaBackend cuda_backend;
+  HostCachingAllocator host;
 };
 
 Setup& setup() {
@@ -78,6 +93,8 @@ Setup& setup() {
 }  // namespace
 
 const std::string& cuda_backend_name() { return setup().backend; }
+
+HostCachingAllocator& host_allocator() { return setup().host; }
 
 DeviceCachingAllocator* caching_allocator(int device) {
   Setup& s = setup();

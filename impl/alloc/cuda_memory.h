@@ -6,10 +6,12 @@
 #include <string>
 
 #include "impl/alloc/caching_allocator.h"
+#include "impl/alloc/host_allocator.h"
 
 namespace ct::alloc {
 
 const std::string& cuda_backend_name();            // "native" or "cudaMallocAsync"
 DeviceCachingAllocator* caching_allocator(int device);  // nullptr with cudaMallocAsync
+HostCachingAllocator& host_allocator();                 // pinned host memory (Note [Pinned memory reuse])
 
 }  // namespace ct::alloc

@@ -4,6 +4,7 @@
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
+#include "impl/alloc/cuda_memory.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
@@ -68,7 +69,11 @@ void copy_h2d(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   if (plain(dst, src)) {
     CudaScope sc(dst->device());
     memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyHostToDevice, sc);
-    if (!non_blocking || !src->storage->block.pinned) sync_stream(sc, "copy from host to device");
+    if (!non_blocking || !src->storage->block.pinned) {
+      sync_stream(sc, "copy from host to device");
+    } else {
+      alloc::host_allocator().record_event(src->storage->block.ptr, dst->device().index, sc.stream);
+    }
     return;
   }
   Tensor h = clone(src);  // contiguous, dst's shape, src's dtype, on the CPU
@@ -87,7 +92,11 @@ void copy_d2h(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   if (dst->is_contiguous()) {
     CudaScope sc(src->device());
     memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyDeviceToHost, sc);
-    if (!non_blocking || !dst->storage->block.pinned) sync_stream(sc, "copy from device to host");
+    if (!non_blocking || !dst->storage->block.pinned) {
+      sync_stream(sc, "copy from device to host");
+    } else {
+      alloc::host_allocator().record_event(dst->storage->block.ptr, src->device().index, sc.stream);
+    }
     return;
   }
   Tensor h = empty_tensor(dst->sizes, dst->dtype, Device{});

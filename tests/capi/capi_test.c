@@ -365,6 +365,16 @@ static void test_metadata(void) {
   OK(ct_tensor_is_contiguous(t, &c));
   EXPECT_EQ_I(c, 1);
   OK(ct_permute(t, (int64_t[]){2, 0, 1}, 3, &p));
+  /* data_ptr: a view's address is its base's plus offset * itemsize */
+  ct_tensor sel;
+  int64_t base_ptr = 0, sel_ptr = 0;
+  OK(ct_select(t, 0, 1, &sel));
+  OK(ct_tensor_data_ptr(t, &base_ptr));
+  OK(ct_tensor_data_ptr(sel, &sel_ptr));
+  EXPECT(base_ptr != 0);
+  EXPECT_EQ_I(sel_ptr - base_ptr, 12 * 8);
+  rel(sel);
+  FAILS(ct_tensor_data_ptr(NULL, &base_ptr), CT_ERR_INVALID_HANDLE, "");
   OK(ct_tensor_is_contiguous(p, &c));
   EXPECT_EQ_I(c, 0);
   EXPECT_SHAPE(p, 4, 2, 3);

@@ -124,6 +124,30 @@ static void test_reuse_and_streams(void) {
   FAILS(ct_cuda_caching_allocator_alloc(0, 0, NULL, &p), CT_ERR_ARGUMENT, "size must be positive");
 }
 
+static void test_pinned_memory_cache(void) {
+  SKIP_WITHOUT_CUDA();
+  const int64_t n = 64LL << 20; /* 256 MiB of float32: the copy takes milliseconds */
+  ct_tensor host, p1, g, p2, p3;
+  OK(ct_full(&n, 1, 2.0, CT_FLOAT32, CT_CPU, -1, &host));
+  OK(ct_tensor_pin_memory(host, &p1));
+  int64_t a1 = 0, a2 = 0, a3 = 0;
+  OK(ct_tensor_data_ptr(p1, &a1));
+  OK(ct_tensor_to(p1, CT_CUDA, 0, CT_DTYPE_UNDEFINED, 1, 0, &g)); /* in flight */
+  rel(p1);                                                       /* freed while copying */
+  OK(ct_tensor_pin_memory(host, &p2));
+  OK(ct_tensor_data_ptr(p2, &a2));
+  EXPECT(a2 != a1); /* p1's block waits for its copy */
+  OK(ct_cuda_synchronize(0));
+  rel(p2);
+  OK(ct_tensor_pin_memory(host, &p3)); /* both blocks are free now: one is reused */
+  OK(ct_tensor_data_ptr(p3, &a3));
+  EXPECT(a3 == a1 || a3 == a2);
+  ct_tensor mn;
+  OK(ct_reduce(CT_AMIN, g, NULL, 0, 0, CT_DTYPE_UNDEFINED, &mn));
+  EXPECT_VALS(mn, 0, 2);
+  rel(mn), rel(p3), rel(g), rel(host);
+}
+
 static void test_out_of_memory_and_fraction(void) {
   SKIP_WITHOUT_CUDA();
   int64_t total = 0, freeb = 0;
@@ -153,6 +177,7 @@ int main(void) {
       {"everywhere", test_everywhere},
       {"statistics", test_statistics},
       {"reuse_and_streams", test_reuse_and_streams},
+      {"pinned_memory_cache", test_pinned_memory_cache},
       {"out_of_memory_and_fraction", test_out_of_memory_and_fraction},
   };
   return run_tests(tests, (int)(sizeof tests / sizeof tests[0]));

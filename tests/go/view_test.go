@@ -81,6 +81,14 @@ func TestViewsShareStorage(t *testing.T) {
 	if sl.StorageOffset() != 1 {
 		t.Errorf("storage offset %d, want 1", sl.StorageOffset())
 	}
+	// data_ptr of a view: the base's address plus offset * itemsize (int64: 8 bytes)
+	bp, err := base.DataPtr()
+	noErr(t, err)
+	sp, err := sl.DataPtr()
+	noErr(t, err)
+	if bp == 0 || sp-bp != 8 {
+		t.Errorf("DataPtr: base %#x, slice %#x, want the slice 8 bytes further", bp, sp)
+	}
 	noErr(t, sl.Zero())
 	eqI64(t, base, 0, 0, 200, 3, 0, -1, -100, 0, 8, 9, 1000, 11)
 	neg := s.T(base.Slice(0, -3, 100, 1)) // clamps like Python

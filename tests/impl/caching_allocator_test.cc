@@ -335,3 +335,34 @@ TEST_F(Fixture, MemorySummaryTableAsPyTorchs) {
   EXPECT_EQ(ab.find("from large pool"), std::string::npos);
   a->free(b);
 }
+
+#include "impl/alloc/host_allocator.h"
+
+TEST(HostCachingAllocator, ReusesBlocksOnlyAfterTheirCopiesFinish) {
+  FakeDevice dev(1024 * MiB);
+  HostCachingAllocator h(&dev);
+  EXPECT_EQ(round_pow2(1000), 1024u);
+  EXPECT_EQ(round_pow2(1024), 1024u);
+  void* p = h.malloc(1000);  // a 1024-byte block
+  EXPECT_EQ(h.reserved_bytes(), 1024);
+  EXPECT_EQ(h.allocated_bytes(), 1024);
+  h.free(p);                 // no copy used it: cached at once
+  EXPECT_EQ(h.allocated_bytes(), 0);
+  void* q = h.malloc(600);   // same size class: the same block
+  EXPECT_EQ(q, p);
+  h.record_event(q, 0, S1);  // a non_blocking copy on S1 used it
+  h.free(q);
+  void* r = h.malloc(1024);  // S1's copy is not done: a new block
+  EXPECT_NE(r, p);
+  EXPECT_EQ(h.reserved_bytes(), 2048);
+  dev.finished.insert(S1);
+  void* s = h.malloc(700);   // events are polled: p is free again
+  EXPECT_EQ(s, p);
+  EXPECT_EQ(dev.mallocs, 2);
+  h.free(r);
+  h.free(s);
+  h.empty_cache();
+  EXPECT_EQ(h.reserved_bytes(), 0);
+  EXPECT_EQ(dev.frees, 2);
+  EXPECT_EQ(dev.live_events.size(), 0u);
+}
