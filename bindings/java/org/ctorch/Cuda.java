@@ -453,6 +453,32 @@ public final class Cuda {
         ctorch.ct_cuda_memory_snapshot(device, buf, cap, needed));
   }
 
+  /** {@code torch.cuda.memory_summary()}: the full table of the current device. */
+  public static String memorySummary() {
+    return memorySummary(-1, false);
+  }
+
+  /** {@code torch.cuda.memory_summary(abbreviated=...)} of the current device. */
+  public static String memorySummary(boolean abbreviated) {
+    return memorySummary(-1, abbreviated);
+  }
+
+  /** {@code torch.cuda.memory_summary(device)}: the full table (-1: the current device). */
+  public static String memorySummary(int device) {
+    return memorySummary(device, false);
+  }
+
+  /**
+   * {@code torch.cuda.memory_summary(device, abbreviated)}: PyTorch's readable table of the
+   * allocator's statistics (current, peak, total allocated and total freed), headed
+   * "ctorch CUDA memory summary, device ID N"; unless abbreviated, each statistic also has its
+   * "from large pool" and "from small pool" rows. -1: the current device.
+   */
+  public static String memorySummary(int device, boolean abbreviated) {
+    return Native.string((buf, cap, needed) ->
+        ctorch.ct_cuda_memory_summary(device, abbreviated ? 1 : 0, buf, cap, needed));
+  }
+
   /**
    * {@code torch.cuda.empty_cache()}: gives every cached, unused segment of every device back
    * to CUDA (memoryReserved drops; memoryAllocated does not change).

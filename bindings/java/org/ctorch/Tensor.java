@@ -307,6 +307,20 @@ public final class Tensor implements AutoCloseable {
     return out[0] != 0;
   }
 
+  /**
+   * {@code t.data_ptr()}: the address of the first element, in host memory for a CPU tensor
+   * and device memory for a CUDA one (0 for an empty tensor), for handing the data to other
+   * native libraries. A view's address is its base's plus {@code storageOffset() *
+   * elementSize()} bytes. The address is borrowed: it stays valid only while the storage
+   * lives (while this tensor or another view of the storage is open); Java never dereferences
+   * it. A closed tensor throws code 102 (CT_ERR_INVALID_HANDLE).
+   */
+  public long dataPtr() {
+    long[] out = {0};
+    run(() -> ctorch.ct_tensor_data_ptr(handle(), out));
+    return out[0];
+  }
+
   /** True when both tensors use the same storage (a view and its base, for instance). */
   public boolean sharesStorage(Tensor other) {
     int[] out = {0};

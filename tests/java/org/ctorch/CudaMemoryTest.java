@@ -14,7 +14,7 @@ import org.junit.Test;
 
 /**
  * The caching allocator's API on {@link Cuda} (section 15 of ctorch.h, torch.cuda.memory_*):
- * statistics, peaks and their resets, memory_stats, the snapshot, empty_cache, the memory
+ * statistics, peaks and their resets, memory_stats, the snapshot, the summary, empty_cache, the memory
  * fraction, raw allocations and the backend. The first group runs everywhere; "noGpu" tests
  * check the behaviour without a GPU (code 301 with the reason); "gpu" tests need one and are
  * skipped (visibly) here. Expected values follow PyTorch's policy: requests up to 1 MiB come
@@ -102,6 +102,11 @@ public class CudaMemoryTest extends CtorchTestCase {
     assertNoCuda(() -> Cuda.memoryStat(-1, "no.such.key"));
     assertNoCuda(Cuda::memorySnapshot);
     assertNoCuda(() -> Cuda.memorySnapshot(0));
+    assertNoCuda(Cuda::memorySummary);
+    assertNoCuda(() -> Cuda.memorySummary(true));
+    assertNoCuda(() -> Cuda.memorySummary(0));
+    assertNoCuda(() -> Cuda.memorySummary(0, false));
+    assertNoCuda(() -> Cuda.memorySummary(-1, true));
     assertNoCuda(Cuda::emptyCache);
     assertNoCuda(() -> Cuda.setPerProcessMemoryFraction(0.5));
     assertNoCuda(() -> Cuda.setPerProcessMemoryFraction(0.5, 0));
@@ -270,6 +275,36 @@ public class CudaMemoryTest extends CtorchTestCase {
     }
     Cuda.emptyCache();
     assertFalse(Cuda.memorySnapshot(0).contains("\"segment_type\": \"large\""));
+  }
+
+  /**
+   * memory_summary: PyTorch's table, headed with the device; the full one has per-pool rows,
+   * the abbreviated one does not.
+   */
+  @Test
+  public void gpuMemorySummary() {
+    assumeCuda();
+    Cuda.emptyCache();
+    try (Tensor t = cudaBytes(5 * MIB)) {
+      String full = Cuda.memorySummary(0, false);
+      assertTrue(full, full.contains("ctorch CUDA memory summary, device ID 0"));
+      assertTrue(full, full.contains("from large pool"));
+      assertTrue(full, full.contains("from small pool"));
+      assertTrue(full, full.contains("Allocated memory"));
+      assertTrue(full, full.contains("GPU reserved memory"));
+      String abbreviated = Cuda.memorySummary(0, true);
+      assertTrue(abbreviated, abbreviated.contains("ctorch CUDA memory summary, device ID 0"));
+      assertTrue(abbreviated, abbreviated.contains("Allocated memory"));
+      assertFalse(abbreviated, abbreviated.contains("from large pool"));
+      assertFalse(abbreviated, abbreviated.contains("from small pool"));
+      assertTrue(abbreviated.length() < full.length());
+      // The overloads: device -1 / none is the current device (0), full unless told.
+      assertEquals(full, Cuda.memorySummary(0));
+      assertEquals(full, Cuda.memorySummary());
+      assertEquals(abbreviated, Cuda.memorySummary(true));
+      assertEquals(abbreviated, Cuda.memorySummary(-1, true));
+    }
+    Cuda.emptyCache();
   }
 
   /** caching_allocator_alloc/delete: raw device memory counted like a tensor's. */

@@ -142,6 +142,8 @@ public class ErrorTest extends CtorchTestCase {
     assertEquals(102, ctorch.ct_tensor_release(0));
     assertEquals(102, ctorch.ct_unary(0, 0, out));
     assertEquals(0, out[0]); // out-params untouched on failure
+    assertEquals(102, ctorch.ct_tensor_data_ptr(0, out));
+    assertEquals(0, out[0]);
     assertEquals(102, ctorch.ct_tensor_dim(0xdeadbeefL, i));
 
     assertEquals(0, ctorch.ct_zeros(new long[] {2}, 1, 6, 0, -1, out));

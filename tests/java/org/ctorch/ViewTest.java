@@ -3,6 +3,7 @@ package org.ctorch;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
 import org.junit.Test;
@@ -63,6 +64,41 @@ public class ViewTest extends CtorchTestCase {
       everyOther.mul_(-1);
       assertLongs(b, 0, 1001, -1002, 0, -100, 1100, -1100, 0, -8, 1009, -1010, 0);
     }
+  }
+
+  /**
+   * data_ptr: a view's address is its base's plus storage_offset * itemsize bytes (CPU, so the
+   * addresses are host memory); a closed tensor is code 102, not a crash.
+   */
+  @Test
+  public void dataPtrOfViews() {
+    try (Tensor a = Tensor.arange(0, 12, 1, DType.FLOAT32, Device.CPU);
+        Tensor b = a.view(3, 4);
+        Tensor row2 = b.select(0, 2); // offset 8
+        Tensor mid = b.narrow(1, 1, 2); // offset 1
+        Tensor cell = row2.select(0, 3); // offset 11
+        Tensor d = Tensor.arange(0, 10, 1, DType.FLOAT64, Device.CPU);
+        Tensor dTail = d.narrow(0, 3, 5); // offset 3
+        Tensor s = Tensor.arange(0, 10, 1, DType.INT16, Device.CPU);
+        Tensor sTail = s.slice(0, 7, 10, 1)) { // offset 7
+      long base = a.dataPtr();
+      assertNotEquals(0, base);
+      assertEquals(base, b.dataPtr()); // a view with offset 0
+      assertEquals(8 * 4, row2.dataPtr() - base);
+      assertEquals(1 * 4, mid.dataPtr() - base);
+      assertEquals(11 * 4, cell.dataPtr() - base);
+      assertEquals(3 * 8, dTail.dataPtr() - d.dataPtr());
+      assertEquals(7 * 2, sTail.dataPtr() - s.dataPtr());
+      // The same address each time; a copy lives elsewhere.
+      assertEquals(row2.dataPtr(), row2.dataPtr());
+      try (Tensor copy = row2.clone()) {
+        assertNotEquals(row2.dataPtr(), copy.dataPtr());
+      }
+    }
+    Tensor closed = Tensor.zeros(4);
+    closed.close();
+    CtorchException e = assertStatus(CtorchException.INVALID_HANDLE, closed::dataPtr);
+    assertEquals("CT_ERR_INVALID_HANDLE", e.statusName());
   }
 
   @Test
