@@ -1,6 +1,7 @@
 // torch.cuda's memory functions (section 15 of ctorch.h, the caching allocator): memory_allocated
 // and its relatives, the peak and accumulated resets, memory_stats, memory_snapshot, empty_cache,
-// set_per_process_memory_fraction, caching_allocator_alloc / _delete, get_allocator_backend.
+// memory_summary, set_per_process_memory_fraction, caching_allocator_alloc / _delete,
+// get_allocator_backend.
 using System;
 using System.Collections.Generic;
 using Ctorch.Swig;
@@ -126,6 +127,18 @@ namespace Ctorch
 
         /// <summary>torch.cuda.memory_snapshot() of "cuda:N".</summary>
         public static string MemorySnapshot(Device device) => MemorySnapshot(IndexOf(device, nameof(device)));
+
+        /// <summary>torch.cuda.memory_summary(device, abbreviated): PyTorch's readable table of the
+        /// statistics (current, peak, total allocated and freed; with "from large pool" / "from
+        /// small pool" rows per metric unless abbreviated), headed "ctorch CUDA memory summary,
+        /// device ID N".</summary>
+        public static string MemorySummary(int device = -1, bool abbreviated = false) =>
+            Native.GetString((IntPtr buf, long cap, out long needed) =>
+                ctorch.ct_cuda_memory_summary(device, abbreviated ? 1 : 0, buf, cap, out needed));
+
+        /// <summary>torch.cuda.memory_summary("cuda:N", abbreviated).</summary>
+        public static string MemorySummary(Device device, bool abbreviated = false) =>
+            MemorySummary(IndexOf(device, nameof(device)), abbreviated);
 
         /// <summary>torch.cuda.empty_cache(): gives every cached, unused segment of every device
         /// back to CUDA (memory held by live tensors stays).</summary>

@@ -1,7 +1,7 @@
 // torch.cuda's memory functions over the caching allocator (ctorch.h section 15). What works
 // without a GPU (the backend name, argument checks, deleting an unknown address) is checked on
-// every machine, the 301 errors where there is no GPU; the statistics themselves on a GPU host
-// (skipped visibly elsewhere). Sizes follow PyTorch's policy (docs/memory.md): requests above
+// every machine, the 301 errors where there is no GPU (memory_summary included); the statistics
+// and the summary table themselves on a GPU host (skipped visibly elsewhere). Sizes follow PyTorch's policy (docs/memory.md): requests above
 // 1 MiB come from the large pool in 20 MiB segments (under 10 MiB), smaller ones from the small
 // pool in 2 MiB segments, rounded up to 512 bytes.
 using System;
@@ -79,6 +79,8 @@ namespace Ctorch.Tests
             Assert.Throws<ArgumentException>(() => Cuda.MemoryStat("allocated_bytes.all.current", cpu));
             Assert.Throws<ArgumentException>(() => Cuda.MemoryStats(cpu));
             Assert.Throws<ArgumentException>(() => Cuda.MemorySnapshot(cpu));
+            Assert.Throws<ArgumentException>(() => Cuda.MemorySummary(cpu));
+            Assert.Throws<ArgumentException>(() => Cuda.MemorySummary(cpu, true));
             Assert.Throws<ArgumentException>(() => Cuda.SetPerProcessMemoryFraction(0.5, cpu));
             Assert.Throws<ArgumentException>(() => Cuda.CachingAllocatorAlloc(512, cpu));
             Assert.Throws<ArgumentNullException>(() => Cuda.MemoryStat(null));
@@ -104,6 +106,8 @@ namespace Ctorch.Tests
                 Unavailable(() => Cuda.MemoryStat("no.such.key", d));   // the device fails first
                 Unavailable(() => Cuda.MemoryStats(d));
                 Unavailable(() => Cuda.MemorySnapshot(d));
+                Unavailable(() => Cuda.MemorySummary(d));
+                Unavailable(() => Cuda.MemorySummary(d, true));
                 Unavailable(() => Cuda.SetPerProcessMemoryFraction(0.5, d));
                 Unavailable(() => Cuda.SetPerProcessMemoryFraction(2.0, d));  // so does it here
                 Unavailable(() => Cuda.CachingAllocatorAlloc(MiB, d));
@@ -120,11 +124,14 @@ namespace Ctorch.Tests
                 Unavailable(() => Cuda.MemoryStat("reserved_bytes.all.peak", d));
                 Unavailable(() => Cuda.MemoryStats(d));
                 Unavailable(() => Cuda.MemorySnapshot(d));
+                Unavailable(() => Cuda.MemorySummary(d));
+                Unavailable(() => Cuda.MemorySummary(d, abbreviated: true));
                 Unavailable(() => Cuda.SetPerProcessMemoryFraction(0.5, d));
                 Unavailable(() => Cuda.CachingAllocatorAlloc(512, d));
             }
             Unavailable(() => Cuda.EmptyCache());
             Unavailable(() => Cuda.CachingAllocatorAlloc(100, -1, null));
+            Unavailable(() => Cuda.MemorySummary());
 
             // The raw layer: the same status.
             long v, needed, ptr;
@@ -132,6 +139,8 @@ namespace Ctorch.Tests
             Assert.AreEqual(301, ctorch.ct_cuda_memory_stat(0, "allocated_bytes.all.current", out v));
             Assert.AreEqual(301, ctorch.ct_cuda_memory_stats_keys(-1, IntPtr.Zero, 0, out needed));
             Assert.AreEqual(301, ctorch.ct_cuda_memory_snapshot(-1, IntPtr.Zero, 0, out needed));
+            Assert.AreEqual(301, ctorch.ct_cuda_memory_summary(-1, 0, IntPtr.Zero, 0, out needed));
+            Assert.AreEqual(301, ctorch.ct_cuda_memory_summary(0, 1, IntPtr.Zero, 0, out needed));
             Assert.AreEqual(301, ctorch.ct_cuda_empty_cache());
             Assert.AreEqual(301, ctorch.ct_cuda_caching_allocator_alloc(512, -1, IntPtr.Zero, out ptr));
         }
@@ -220,6 +229,51 @@ namespace Ctorch.Tests
                 Fails(StatusCode.Index, () => Cuda.MemoryStats(Cuda.DeviceCount));
                 Fails(StatusCode.Index, () => Cuda.MemoryAllocated(Cuda.DeviceCount));
             }
+        }
+
+        [Test]
+        public void MemorySummaryIsPyTorchsTable()
+        {
+            RequireGpu();
+            Cuda.EmptyCache();
+            using (Tensor t = Tensor.Empty(new[] { 5 * MiB / 4 }, DType.Float32, Device.CudaAt(0)))
+            {
+                string full = Cuda.MemorySummary(0);
+                StringAssert.Contains("ctorch CUDA memory summary, device ID 0", full);
+                StringAssert.Contains("Allocated memory", full);
+                StringAssert.Contains("GPU reserved memory", full);
+                StringAssert.Contains("from large pool", full);
+                StringAssert.Contains("from small pool", full);
+                StringAssert.StartsWith("|====", full);
+                StringAssert.EndsWith("====|\n", full);
+                foreach (string line in full.TrimEnd('\n').Split('\n'))
+                {
+                    Assert.AreEqual(77, line.Length, "every row is 75 characters between two '|': " + line);
+                    StringAssert.StartsWith("|", line);
+                    StringAssert.EndsWith("|", line);
+                }
+
+                // Abbreviated: the same header and metrics, no per-pool rows.
+                string brief = Cuda.MemorySummary(0, abbreviated: true);
+                StringAssert.Contains("ctorch CUDA memory summary, device ID 0", brief);
+                StringAssert.Contains("Allocated memory", brief);
+                StringAssert.DoesNotContain("from large pool", brief);
+                StringAssert.DoesNotContain("from small pool", brief);
+                Assert.Less(brief.Length, full.Length);
+
+                // The Device overload reads the same device (nothing allocated in between).
+                Assert.AreEqual(full, Cuda.MemorySummary(Device.CudaAt(0)));
+                Assert.AreEqual(brief, Cuda.MemorySummary(Device.CudaAt(0), true));
+                StringAssert.Contains("ctorch CUDA memory summary, device ID " + Cuda.CurrentDevice,
+                                      Cuda.MemorySummary());
+
+                // The string convention underneath: cap 0 gives CT_ERR_BUFFER_SIZE and the length.
+                long needed;
+                Assert.AreEqual(106, ctorch.ct_cuda_memory_summary(0, 0, IntPtr.Zero, 0, out needed));
+                Assert.AreEqual(full.Length, needed);
+                Fails(StatusCode.Index, () => Cuda.MemorySummary(Cuda.DeviceCount));
+            }
+            Cuda.EmptyCache();
         }
 
         [Test]

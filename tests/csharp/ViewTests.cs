@@ -1,6 +1,8 @@
 // Views share storage with their base.
 using System;
+using System.Runtime.InteropServices;
 using Ctorch;
+using Ctorch.Swig;
 using NUnit.Framework;
 
 namespace Ctorch.Tests
@@ -100,6 +102,58 @@ namespace Ctorch.Tests
             Assert.AreEqual(0, b.Select(0, 0).Select(0, 0).Dim);
             Fails(StatusCode.Index, () => b.Select(0, 2));
             Fails(StatusCode.Index, () => b.Select(2, 0));
+        }
+
+        [Test]
+        public void DataPtrOfAViewIsItsBasesPlusTheOffset()
+        {
+            // float32, 4 bytes an element: [[0,1,2,3],[4,5,6,7],[8,9,10,11]]
+            Tensor m = Tensor.Arange(12.0).View(3, 4);
+            long p = m.DataPtr;
+            Assert.AreNotEqual(0L, p);
+            Assert.AreEqual(p, m.View(12).DataPtr, "a view at offset 0 starts where its base does");
+            Assert.AreEqual(p, m.Transpose(0, 1).DataPtr);
+            using (Tensor same = m.NewReference()) Assert.AreEqual(p, same.DataPtr);
+
+            Tensor row2 = m.Select(0, 2);                 // offset 8 elements
+            Assert.AreEqual(8, row2.StorageOffset);
+            Assert.AreEqual(8 * 4, row2.DataPtr - p);
+            Assert.AreEqual(1 * 4, m.Narrow(1, 1, 2).DataPtr - p);
+            Assert.AreEqual((4 + 2) * 4, m.Select(0, 1).Narrow(0, 2, 2).DataPtr - p);
+            Assert.AreEqual(3 * 4, m.Select(1, 3).DataPtr - p);
+
+            // int64, 8 bytes an element; the address is usable as a host pointer on the CPU.
+            Tensor a = Tensor.Arange(10L);
+            Tensor n = a.Narrow(0, 3, 4);                  // [3, 4, 5, 6]
+            Assert.AreEqual(3 * 8, n.DataPtr - a.DataPtr);
+            Assert.AreEqual(3L, Marshal.ReadInt64(new IntPtr(n.DataPtr)));
+            Marshal.WriteInt64(new IntPtr(n.DataPtr), 8, -5L);  // element 1 of n = element 4 of a
+            AreEqual(new long[] { 0, 1, 2, 3, -5, 5, 6, 7, 8, 9 }, a);
+            Assert.AreEqual(9 * 8, a.Select(0, -1).DataPtr - a.DataPtr);
+
+            // Element sizes: int16 (2 bytes), float64 (8 bytes).
+            Tensor h = Tensor.Zeros(new long[] { 2, 5 }, DType.Int16);
+            Assert.AreEqual(5 * 2, h[1].DataPtr - h.DataPtr);
+            Tensor d = Tensor.Zeros(new long[] { 6 }, DType.Float64);
+            Assert.AreEqual(4 * 8, d.Narrow(0, 4, 2).DataPtr - d.DataPtr);
+
+            // contiguous() of a contiguous tensor is that tensor; of a transpose, a copy with
+            // storage of its own.
+            Assert.AreEqual(p, m.Contiguous().DataPtr);
+            Assert.AreNotEqual(p, m.Transpose(0, 1).Contiguous().DataPtr);
+        }
+
+        [Test]
+        public void DataPtrOfADisposedTensorThrows()
+        {
+            Tensor t = Tensor.Ones(3);
+            Assert.AreNotEqual(0L, t.DataPtr);
+            t.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => GC.KeepAlive(t.DataPtr));
+
+            // The C layer: a null handle is 102, not a crash.
+            long ptr;
+            Assert.AreEqual(102, ctorch.ct_tensor_data_ptr(IntPtr.Zero, out ptr));
         }
 
         [Test]
