@@ -127,9 +127,10 @@ namespace Ctorch
         }
 
         /// <summary>tensor.data_ptr(): the address of the first element, in host or device memory,
-        /// as a <c>long</c> like PyTorch's int (<c>new IntPtr(t.DataPtr)</c> for interop). A view's is its base's plus <see cref="StorageOffset"/> *
-        /// <see cref="ElementSize"/> bytes. Borrowed: valid only while the storage lives (keep this
-        /// tensor or a view of it alive while the address is in use).</summary>
+        /// as a <c>long</c> like PyTorch's int (<c>new IntPtr(t.DataPtr)</c> for interop). A view's
+        /// is its base's plus <see cref="StorageOffset"/> * <see cref="ElementSize"/> bytes.
+        /// Borrowed: valid only while the storage lives (keep this tensor or a view of it alive
+        /// while the address is in use).</summary>
         public long DataPtr
         {
             get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_data_ptr(a.Ptr, out r)); return r; } }
