@@ -1,9 +1,10 @@
 // torch.cuda's memory functions over the caching allocator (ctorch.h section 15). What works
 // without a GPU (the backend name, argument checks, deleting an unknown address) is checked on
 // every machine, the 301 errors where there is no GPU (memory_summary included); the statistics
-// and the summary table themselves on a GPU host (skipped visibly elsewhere). Sizes follow PyTorch's policy (docs/memory.md): requests above
-// 1 MiB come from the large pool in 20 MiB segments (under 10 MiB), smaller ones from the small
-// pool in 2 MiB segments, rounded up to 512 bytes.
+// and the summary table themselves on a GPU host (skipped visibly elsewhere). Sizes follow
+// PyTorch's policy (docs/memory.md): requests above 1 MiB come from the large pool in 20 MiB
+// segments (under 10 MiB), smaller ones from the small pool in 2 MiB segments, rounded up to
+// 512 bytes.
 using System;
 using System.Collections.Generic;
 using System.Linq;
