@@ -116,7 +116,8 @@ CT_API ct_status ct_tensor_data_ptr(ct_tensor t, int64_t* out) {
   CT_API_BEGIN
   need(out, "out");
   Tensor x = get(t);
-  *out = x->storage->data ? static_cast<int64_t>(reinterpret_cast<intptr_t>(x->data())) : 0;
+  // an empty tensor has no data: 0, as torch.empty(0).data_ptr()
+  *out = (x->storage->data && x->numel() > 0) ? static_cast<int64_t>(reinterpret_cast<intptr_t>(x->data())) : 0;
   CT_API_END
 }
 

@@ -375,6 +375,11 @@ static void test_metadata(void) {
   EXPECT_EQ_I(sel_ptr - base_ptr, 12 * 8);
   rel(sel);
   FAILS(ct_tensor_data_ptr(NULL, &base_ptr), CT_ERR_INVALID_HANDLE, "");
+  ct_tensor empty0;
+  OK(ct_empty((int64_t[]){0}, 1, CT_FLOAT32, CT_CPU, -1, &empty0));
+  OK(ct_tensor_data_ptr(empty0, &base_ptr));
+  EXPECT_EQ_I(base_ptr, 0);
+  rel(empty0);
   OK(ct_tensor_is_contiguous(p, &c));
   EXPECT_EQ_I(c, 0);
   EXPECT_SHAPE(p, 4, 2, 3);
