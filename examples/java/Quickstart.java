@@ -40,7 +40,6 @@ public final class Quickstart {
 
     // Pick the device once; everything below runs unchanged on either.
     Device device = Device.parse(Cuda.isAvailable() ? "cuda" : "cpu");
-    device = usable(device);
     System.out.println("device: " + device);
 
     // try-with-resources closes every tensor (forgotten ones are freed by the GC eventually).
@@ -100,26 +99,6 @@ public final class Quickstart {
       current.waitStream(side); // before the current stream reads total
       System.out.printf("on %s: sum = %.1f in %.3f ms%n", side, total.item(),
           start.elapsedTime(end));
-    }
-  }
-
-  /**
-   * A library built without CUDA tensor support fails with CT_ERR_NOT_SUPPORTED (code 500)
-   * for a CUDA tensor: fall back to the CPU then, as the C quickstart does.
-   */
-  private static Device usable(Device device) {
-    if (!device.isCuda()) {
-      return device;
-    }
-    try {
-      Tensor.zeros(new long[] {1}, DType.FLOAT32, device).close();
-      return device;
-    } catch (CtorchException e) {
-      if (e.code() != CtorchException.NOT_SUPPORTED) {
-        throw e;
-      }
-      System.out.println("note: " + e.detail());
-      return Device.CPU;
     }
   }
 }
