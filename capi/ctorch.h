@@ -721,7 +721,23 @@ CT_API ct_status ct_cuda_caching_allocator_alloc(int64_t size, int32_t device, c
 /** Frees memory from ct_cuda_caching_allocator_alloc. Errors: CT_ERR_ARGUMENT for an address
  *  that did not come from it (or was freed already). */
 CT_API ct_status ct_cuda_caching_allocator_delete(int64_t ptr);
-/** get_allocator_backend: "native" or "cudaMallocAsync", into buf. */
+/** A pluggable CUDA allocator (CUDAPluggableAllocator + change_current_allocator): every CUDA
+ *  tensor's memory then comes from alloc and goes back through free; stream is the
+ *  cudaStream_t's bits of the current stream; ctx is passed through. No caching, no statistics
+ *  (the statistics calls fail with CT_ERR_NOT_SUPPORTED). alloc returns NULL when out of
+ *  memory. */
+typedef void* (*ct_cuda_alloc_fn)(int64_t size, int32_t device, int64_t stream, void* ctx);
+typedef void (*ct_cuda_free_fn)(void* ptr, int64_t size, int32_t device, int64_t stream, void* ctx);
+/** Installs alloc/free. Only before the first CUDA allocation of the process: afterwards
+ *  CT_ERR_STATE. Errors: CT_ERR_NULL_POINTER for a NULL function. */
+CT_API ct_status ct_cuda_set_allocator(ct_cuda_alloc_fn alloc, ct_cuda_free_fn free_fn, void* ctx);
+/** The same with functions loaded from a shared library by name, with PyTorch's signatures
+ *  (`void* alloc(size_t size, int device, cudaStream_t stream)`, `void free(void* ptr, size_t
+ *  size, int device, cudaStream_t stream)`), so an allocator written for
+ *  torch.cuda.memory.CUDAPluggableAllocator works as it is. Errors: CT_ERR_ARGUMENT when the
+ *  library or a symbol cannot be loaded (with dlerror's message), CT_ERR_STATE as above. */
+CT_API ct_status ct_cuda_load_allocator(const char* path, const char* alloc_symbol, const char* free_symbol);
+/** get_allocator_backend: "native", "cudaMallocAsync" or "pluggable", into buf. */
 CT_API ct_status ct_cuda_get_allocator_backend(void* buf, int64_t cap, int64_t* needed);
 
 /* ============================================================================================

@@ -1,4 +1,6 @@
 // Section 15 of ctorch.h: the caching allocator's statistics and controls.
+#include <dlfcn.h>
+
 #include <mutex>
 #include <unordered_map>
 
@@ -171,6 +173,44 @@ CT_API ct_status ct_cuda_caching_allocator_delete(int64_t ptr) {
   DeviceCachingAllocator* a = alloc::caching_allocator(device);
   a->free(a->find_allocated(p));
   CT_API_END
+}
+
+CT_API ct_status ct_cuda_set_allocator(ct_cuda_alloc_fn alloc_fn, ct_cuda_free_fn free_fn, void* ctx) {
+  CT_API_BEGIN
+  CT_CHECK(alloc_fn != nullptr, CT_ERR_NULL_POINTER, "argument 'alloc' is NULL (expected a function)");
+  CT_CHECK(free_fn != nullptr, CT_ERR_NULL_POINTER, "argument 'free_fn' is NULL (expected a function)");
+  alloc::PluggableAllocator p;
+  p.alloc = alloc_fn;
+  p.free = free_fn;
+  p.ctx = ctx;
+  alloc::set_pluggable_allocator(p);
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_load_allocator(const char* path, const char* alloc_symbol, const char* free_symbol) {
+  CT_API_BEGIN
+  need(path, "path");
+  need(alloc_symbol, "alloc_symbol");
+  need(free_symbol, "free_symbol");
+  void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  CT_CHECK(h != nullptr, CT_ERR_ARGUMENT, "cannot load the allocator library '", path, "': ", dlerror());
+  void* a = dlsym(h, alloc_symbol);
+  void* f = dlsym(h, free_symbol);
+  if (!a || !f) {
+    std::string which = !a ? alloc_symbol : free_symbol;
+    dlclose(h);
+    fail(CT_ERR_ARGUMENT, "the allocator library '", path, "' has no function '", which, "'");
+  }
+  alloc::PluggableAllocator p;
+  p.torch_alloc = reinterpret_cast<void* (*)(size_t, int, void*)>(a);
+  p.torch_free = reinterpret_cast<void (*)(void*, size_t, int, void*)>(f);
+  try {
+    alloc::set_pluggable_allocator(p);
+  } catch (...) {
+    dlclose(h);
+    throw;
+  }
+  CT_API_END  // the library stays loaded for the life of the process
 }
 
 CT_API ct_status ct_cuda_get_allocator_backend(void* buf, int64_t cap, int64_t* needed) {

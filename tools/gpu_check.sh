@@ -13,6 +13,9 @@ echo "== CPU/CUDA parity and CUDA behaviour (device_test)"; "$A/device_test" || 
 echo "== CUDA runtime API (cuda_test)"; "$A/cuda_test" || rc=1
 echo "== cuda_test with CUDA_LAUNCH_BLOCKING=1"; CUDA_LAUNCH_BLOCKING=1 "$A/cuda_test" || rc=1
 echo "== caching allocator (memory_test)"; "$A/memory_test" || rc=1
+echo "== pluggable allocator (function pointers, then loaded from libmyalloc.so)"
+"$A/pluggable_test" || rc=1
+"$A/pluggable_test" load "$PWD/$A/libmyalloc.so" || rc=1
 echo "== memory_stats, ctorch vs torch (tests/gpu/alloc_compare.py)"
 python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1

@@ -86,6 +86,17 @@ Block allocate(int64_t nbytes, Device device, bool pinned) {
   cuda::DeviceGuard g(device.index);
   cuda::Stream s = cuda::current_stream(device.index);
   b.stream = s;
+  note_cuda_allocation();
+  if (const PluggableAllocator* p = pluggable_allocator()) {
+    b.pluggable = true;
+    if (nbytes == 0) return b;
+    int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(s->stream));
+    b.ptr = p->alloc ? p->alloc(nbytes, device.index, st, p->ctx)
+                     : p->torch_alloc(static_cast<size_t>(nbytes), device.index, s->stream);
+    CT_CHECK(b.ptr != nullptr, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory: the pluggable allocator returned NULL for ",
+             format_size(nbytes), " on cuda:", device.index);
+    return b;
+  }
   if (DeviceCachingAllocator* ca = caching_allocator(device.index)) {
     if (nbytes == 0) return b;  // no block for empty tensors (as PyTorch)
     CBlock* cb = ca->malloc(static_cast<size_t>(nbytes), s->stream, s);
@@ -120,6 +131,15 @@ void deallocate(Block& b) noexcept {
     } else {
       std::free(b.ptr);
     }
+    return;
+  }
+  if (b.pluggable) {
+    if (!b.ptr) return;
+    const PluggableAllocator* p = pluggable_allocator();
+    auto* own = static_cast<cuda::StreamImpl*>(b.stream.get());
+    int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(own->stream));
+    if (p->free) p->free(b.ptr, b.nbytes, b.device.index, st, p->ctx);
+    else p->torch_free(b.ptr, static_cast<size_t>(b.nbytes), b.device.index, own->stream);
     return;
   }
   if (b.cblock) {

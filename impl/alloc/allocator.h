@@ -27,6 +27,7 @@ struct Block {
   std::shared_ptr<void> stream;                // cuda::StreamImpl the block was allocated on
   std::vector<std::shared_ptr<void>> used_on;  // streams from record_stream (cudaMallocAsync backend)
   void* cblock = nullptr;                      // the caching allocator's block (native backend)
+  bool pluggable = false;                      // from the user's allocator (Note [Pluggable allocator])
 };
 
 Block allocate(int64_t nbytes, Device device, bool pinned = false);  // throws OOM / CUDA errors

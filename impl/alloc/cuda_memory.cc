@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -92,11 +93,39 @@ Setup& setup() {
 
 }  // namespace
 
-const std::string& cuda_backend_name() { return setup().backend; }
+namespace {
+std::mutex g_plug_mu;
+std::unique_ptr<PluggableAllocator> g_plug;
+std::atomic<bool> g_allocated{false};
+}  // namespace
+
+void set_pluggable_allocator(const PluggableAllocator& a) {
+  std::lock_guard<std::mutex> g(g_plug_mu);
+  CT_CHECK(!g_allocated.load(), CT_ERR_STATE,
+           "the CUDA allocator can only be changed before the first CUDA allocation of the process "
+           "(as torch.cuda.memory.change_current_allocator)");
+  g_plug.reset(new PluggableAllocator(a));
+}
+
+const PluggableAllocator* pluggable_allocator() { return g_plug.get(); }
+
+void note_cuda_allocation() {
+  if (!g_allocated.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> g(g_plug_mu);
+    g_allocated.store(true);
+  }
+}
+
+const std::string& cuda_backend_name() {
+  static const std::string pluggable = "pluggable";
+  if (g_plug) return pluggable;
+  return setup().backend;
+}
 
 HostCachingAllocator& host_allocator() { return setup().host; }
 
 DeviceCachingAllocator* caching_allocator(int device) {
+  if (g_plug) return nullptr;
   Setup& s = setup();
   if (s.backend != "native") return nullptr;
   CT_CHECK(device >= 0 && device < static_cast<int>(s.per_device.size()), CT_ERR_INDEX, "Invalid CUDA device index ",

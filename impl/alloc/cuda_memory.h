@@ -10,7 +10,23 @@
 
 namespace ct::alloc {
 
-const std::string& cuda_backend_name();            // "native" or "cudaMallocAsync"
+const std::string& cuda_backend_name();            // "native", "cudaMallocAsync" or "pluggable"
+
+// Note [Pluggable allocator]: a user's allocate/free pair replaces the CUDA allocator, as
+// torch.cuda.memory.CUDAPluggableAllocator + change_current_allocator: every CUDA tensor's
+// memory then comes from it (no caching, no statistics). It can be set only before the first
+// CUDA allocation of the process.
+struct PluggableAllocator {
+  void* (*alloc)(int64_t size, int32_t device, int64_t stream, void* ctx) = nullptr;
+  void (*free)(void* ptr, int64_t size, int32_t device, int64_t stream, void* ctx) = nullptr;
+  void* ctx = nullptr;
+  // functions loaded from a shared library use PyTorch's signatures (no ctx):
+  void* (*torch_alloc)(size_t size, int device, void* stream) = nullptr;
+  void (*torch_free)(void* ptr, size_t size, int device, void* stream) = nullptr;
+};
+void set_pluggable_allocator(const PluggableAllocator& a);  // CT_ERR_STATE after the first allocation
+const PluggableAllocator* pluggable_allocator();             // nullptr when none
+void note_cuda_allocation();                                 // the first one freezes the choice
 DeviceCachingAllocator* caching_allocator(int device);  // nullptr with cudaMallocAsync
 HostCachingAllocator& host_allocator();                 // pinned host memory (Note [Pinned memory reuse])
 
