@@ -37,6 +37,19 @@ func TestAllocatorBackend(t *testing.T) {
 	}
 }
 
+// Only the failures: a successful LoadAllocator would change the allocator of this test process.
+func TestLoadAllocatorErrors(t *testing.T) {
+	e := wantErr(t, cuda.LoadAllocator("/nonexistent/liballoc.so", "a", "f"), ctorch.ErrArgument)
+	if e != nil && !strings.Contains(e.Message, "cannot load the allocator library") {
+		t.Errorf("message %q", e.Message)
+	}
+	e = wantErr(t, cuda.LoadAllocator("libm.so.6", "no_such_alloc", "cos"), ctorch.ErrArgument)
+	if e != nil && !strings.Contains(e.Message, "has no function 'no_such_alloc'") {
+		t.Errorf("message %q", e.Message)
+	}
+	wantErr(t, cuda.LoadAllocator("lib\x00m.so", "a", "f"), ctorch.ErrArgument)
+}
+
 // Raw memory arguments are checked before CUDA is needed, so these errors are the same on any
 // machine.
 func TestCachingAllocatorArguments(t *testing.T) {

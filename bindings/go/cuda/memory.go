@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 
+	"ctorch.dev/ctorch"
 	"ctorch.dev/ctorch/internal/capi"
 )
 
@@ -250,8 +251,24 @@ func CachingAllocatorDelete(ptr uintptr) error {
 	return call("cuda_caching_allocator_delete", func() int { return capi.Ct_cuda_caching_allocator_delete(int64(ptr)) })
 }
 
-// AllocatorBackend is torch.cuda.get_allocator_backend(): "native" (the caching allocator) or
-// "cudaMallocAsync" (CTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync). Works without a GPU.
+// LoadAllocator is torch.cuda.memory.CUDAPluggableAllocator(path, alloc, free) followed by
+// change_current_allocator: every CUDA tensor's memory then comes from the library's functions,
+// which have PyTorch's signatures (void* alloc(size_t, int, cudaStream_t) and
+// void free(void*, size_t, int, cudaStream_t)). Only before the first CUDA allocation of the
+// process (ctorch.ErrState afterwards); ctorch.ErrArgument when the library or a symbol cannot
+// be loaded.
+func LoadAllocator(path, allocSymbol, freeSymbol string) error {
+	for _, s := range []string{path, allocSymbol, freeSymbol} {
+		if strings.IndexByte(s, 0) >= 0 {
+			return goError("cuda_load_allocator", ctorch.CodeArgument, "argument contains a NUL byte")
+		}
+	}
+	return call("cuda_load_allocator", func() int { return capi.Ct_cuda_load_allocator(path, allocSymbol, freeSymbol) })
+}
+
+// AllocatorBackend is torch.cuda.get_allocator_backend(): "native" (the caching allocator),
+// "cudaMallocAsync" (CTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync) or "pluggable"
+// (LoadAllocator). Works without a GPU.
 func AllocatorBackend() (string, error) {
 	return stringCall("cuda_get_allocator_backend", capi.Ct_cuda_get_allocator_backend)
 }
