@@ -4,10 +4,6 @@
 
 namespace ct::capi {
 
-namespace {
-using TensorTable = HandleTable<Tensor, ct_tensor, 0x5>;
-}
-
 ct_tensor new_handle(Tensor t) { return TensorTable::get().add(std::move(t)); }
 Tensor get(ct_tensor h, const char* arg) { return TensorTable::get().lookup(h, arg); }
 void retain(ct_tensor h) { TensorTable::get().retain(h); }

@@ -12,9 +12,15 @@
 #include <mutex>
 #include <vector>
 
+#include "capi/ctorch.h"
 #include "impl/core/error.h"
+#include "impl/core/tensor.h"
+#include "impl/cuda/stream.h"
 
 namespace ct::capi {
+
+// The kind tags of the handle values (one per handle type of ctorch.h).
+constexpr uint64_t kTensorTag = 0x5, kStreamTag = 0x6, kEventTag = 0x7;
 
 template <typename Obj, typename Handle, uint64_t Tag>
 class HandleTable {
@@ -79,7 +85,7 @@ class HandleTable {
   };
 
   static const char* kind_name() {
-    return Tag == 0x5 ? "tensor" : Tag == 0x6 ? "stream" : Tag == 0x7 ? "event" : "object";
+    return Tag == kTensorTag ? "tensor" : Tag == kStreamTag ? "stream" : Tag == kEventTag ? "event" : "object";
   }
 
   Slot& find(Handle h, const char* arg) {
@@ -101,5 +107,9 @@ class HandleTable {
   std::vector<uint32_t> free_;
   int64_t live_ = 0;
 };
+
+using TensorTable = HandleTable<Tensor, ct_tensor, kTensorTag>;
+using StreamTable = HandleTable<cuda::Stream, ct_stream, kStreamTag>;
+using EventTable = HandleTable<cuda::Event, ct_event, kEventTag>;
 
 }  // namespace ct::capi

@@ -33,8 +33,6 @@ int64_t stat(int32_t device, const char* key) {
   return it->second;
 }
 
-using StreamTable = HandleTable<cuda::Stream, ct_stream, 0x6>;
-
 // Addresses handed out by ct_cuda_caching_allocator_alloc (and only those may be deleted).
 std::mutex g_raw_mu;
 std::unordered_map<void*, int>& raw_blocks() {

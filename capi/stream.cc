@@ -9,9 +9,6 @@ using namespace ct;
 using namespace ct::capi;
 
 namespace {
-using StreamTable = HandleTable<cuda::Stream, ct_stream, 0x6>;
-using EventTable = HandleTable<cuda::Event, ct_event, 0x7>;
-
 cuda::Stream stream_arg(ct_stream s, const char* name = "stream") { return StreamTable::get().lookup(s, name); }
 cuda::Event event_arg(ct_event e, const char* name = "event") { return EventTable::get().lookup(e, name); }
 // NULL means the current stream of the current device (torch's default for record/wait).

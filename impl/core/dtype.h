@@ -52,6 +52,10 @@ DType to_complex(DType d);  // float64 -> complex128, other real -> complex64
 
 // torch.promote_types
 DType promote_types(DType a, DType b);
+// Note [Compute dtype]: kernels compute float16/bfloat16 in float32, every other dtype as is.
+inline DType compute_dtype(DType d) {
+  return (d == DType::Float16 || d == DType::BFloat16) ? DType::Float32 : d;
+}
 // torch.can_cast(from, to)
 bool can_cast(DType from, DType to);
 

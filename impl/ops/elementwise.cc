@@ -25,16 +25,7 @@ using cpu::is_complex_v;
 
 namespace {
 
-DType compute_of(DType d) {
-  return (d == DType::Float16 || d == DType::BFloat16) ? DType::Float32 : d;
-}
-
-Tensor as_dtype(const Tensor& t, DType d) {
-  if (t->dtype == d) return t;
-  Tensor out = empty_tensor(t->sizes, d, t->device());
-  copy_(out, t);
-  return out;
-}
+Tensor as_dtype(const Tensor& t, DType d) { return to(t, t->device(), d, false); }
 
 [[noreturn]] void not_implemented(const char* op, DType d) {
   fail(CT_ERR_DTYPE, "\"", op, "\" not implemented for '", dtype_short(d), "'");
@@ -203,9 +194,9 @@ void run_unary(ct_unary_op op, const Tensor& out, const Tensor& a) {
 Tensor unary_impl(ct_unary_op op, const Tensor& a) {
   check_unary_op(op);
   DType res = unary_result(op, a->dtype);
-  DType comp_in = compute_of(is_float_op(op) ? res : (op == CT_SQUARE ? res : a->dtype));
+  DType comp_in = compute_dtype(is_float_op(op) ? res : (op == CT_SQUARE ? res : a->dtype));
   if (op == CT_ABS && is_complex(a->dtype)) comp_in = a->dtype;
-  if (op == CT_LOGICAL_NOT) comp_in = compute_of(a->dtype);
+  if (op == CT_LOGICAL_NOT) comp_in = compute_dtype(a->dtype);
   Tensor x = as_dtype(a, comp_in);
   DType comp_out = (op == CT_LOGICAL_NOT) ? DType::Bool : (op == CT_ABS && is_complex(comp_in) ? to_real(comp_in) : comp_in);
   Tensor tmp = empty_tensor(a->sizes, comp_out, a->device());
@@ -240,7 +231,7 @@ BinaryPlan binary_plan(ct_binary_op op, const Tensor& a, const Tensor& b) {
   if (is_logical(op)) return {DType::Bool, DType::Bool};
   if (is_comparison(op)) {
     if (is_complex(common) && op != CT_EQ && op != CT_NE) not_implemented(name, common);
-    return {DType::Bool, compute_of(common)};
+    return {DType::Bool, compute_dtype(common)};
   }
   switch (op) {
     case CT_SUB:
@@ -266,7 +257,7 @@ BinaryPlan binary_plan(ct_binary_op op, const Tensor& a, const Tensor& b) {
     default:
       break;
   }
-  return {common, compute_of(common)};
+  return {common, compute_dtype(common)};
 }
 
 template <typename T>

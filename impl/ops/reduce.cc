@@ -104,7 +104,6 @@ template <typename T> bool isnan_(T v) {
   else return false;
 }
 
-DType compute_of(DType d) { return (d == DType::Float16 || d == DType::BFloat16) ? DType::Float32 : d; }
 
 Tensor finish(const Tensor& tmp, const Layout& L, DType out_dtype) {
   Tensor shaped = make_view(tmp, L.out_shape, contiguous_strides(L.out_shape), 0);
@@ -184,7 +183,7 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
     CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, name, "(): does not support complex input");
     out_dtype = t->dtype;
   }
-  DType comp = compute_of(out_dtype);
+  DType comp = compute_dtype(out_dtype);
   Layout L = layout(t, mask, keepdim, comp);
   if (op == CT_AMAX || op == CT_AMIN) check_nonempty(t, L, name);
   Tensor tmp = empty_tensor({L.O}, comp, t->device());
@@ -238,7 +237,7 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
   std::vector<bool> mask;
   if (all) mask = dim_mask(t, {});
   else mask = dim_mask(t, {dim});
-  DType comp = compute_of(t->dtype);
+  DType comp = compute_dtype(t->dtype);
   Layout L = layout(t, mask, keepdim && !all, comp);
   if (all) L.out_shape.clear();
   if (L.R == 0) {
