@@ -739,6 +739,32 @@ CT_API ct_status ct_cuda_set_allocator(ct_cuda_alloc_fn alloc, ct_cuda_free_fn f
 CT_API ct_status ct_cuda_load_allocator(const char* path, const char* alloc_symbol, const char* free_symbol);
 /** get_allocator_backend: "native", "cudaMallocAsync" or "pluggable", into buf. */
 CT_API ct_status ct_cuda_get_allocator_backend(void* buf, int64_t cap, int64_t* needed);
+/** Out-of-memory hooks (docs/memory.md, "Out of memory"). When a CUDA allocation finds no room
+ *  even after the cached blocks went back to the device, ctorch calls every hook, in the order
+ *  added, on the allocating thread and with no ctorch lock held; then it returns the cache
+ *  again and retries once before failing with CT_ERR_OUT_OF_MEMORY. A hook's job is to make
+ *  memory come back: the bindings' hooks run their language's garbage collector and wait for
+ *  its finalizers, so tensors dropped without ct_tensor_release give their memory back. A hook
+ *  may call any ctorch function; an allocation made inside a hook that runs out of memory
+ *  fails without calling the hooks again. requested_bytes is the size of the failed request,
+ *  ctx is passed through. Hooks serve the native and cudaMallocAsync backends (not a
+ *  pluggable allocator). */
+typedef void (*ct_oom_hook_fn)(int32_t device, int64_t requested_bytes, void* ctx);
+/** Adds a hook; *id names it for ct_cuda_remove_oom_hook. Needs no GPU. Errors:
+ *  CT_ERR_NULL_POINTER for a NULL hook or id. */
+CT_API ct_status ct_cuda_add_oom_hook(ct_oom_hook_fn hook, void* ctx, int64_t* id);
+/** Removes a hook: later failures no longer call it (a call already under way on another
+ *  thread may still be running). Errors: CT_ERR_ARGUMENT for an id not added or removed
+ *  already. */
+CT_API ct_status ct_cuda_remove_oom_hook(int64_t id);
+/** Per-stream figures, which PyTorch lacks: a memory_stats-style value of the blocks and
+ *  segments allocated while stream s was current on its device. key: one of allocation,
+ *  allocated_bytes, requested_bytes, active, active_bytes, segment, reserved_bytes, then
+ *  .current, .peak, .allocated or .freed, e.g. "allocated_bytes.current". Peaks and totals
+ *  reset with the device's (ct_cuda_reset_peak_memory_stats,
+ *  ct_cuda_reset_accumulated_memory_stats). A stream that never allocated has zeros. Errors:
+ *  CT_ERR_ARGUMENT for an unknown key, CT_ERR_NOT_SUPPORTED without the native allocator. */
+CT_API ct_status ct_cuda_memory_stream_stat(ct_stream s, const char* key, int64_t* out);
 
 /* ============================================================================================
  * 12. Threads (CPU kernels)

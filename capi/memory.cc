@@ -217,4 +217,36 @@ CT_API ct_status ct_cuda_get_allocator_backend(void* buf, int64_t cap, int64_t* 
   CT_API_END
 }
 
+CT_API ct_status ct_cuda_add_oom_hook(ct_oom_hook_fn hook, void* ctx, int64_t* id) {
+  CT_API_BEGIN
+  need(reinterpret_cast<const void*>(hook), "hook");
+  need(id, "id");
+  *id = alloc::add_oom_hook([hook, ctx](int device, size_t bytes) {
+    hook(static_cast<int32_t>(device), static_cast<int64_t>(bytes), ctx);
+  });
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_remove_oom_hook(int64_t id) {
+  CT_API_BEGIN
+  CT_CHECK(alloc::remove_oom_hook(id), CT_ERR_ARGUMENT, "remove_oom_hook: no out-of-memory hook has id ", id,
+           " (expected an id from ct_cuda_add_oom_hook that was not removed yet)");
+  CT_API_END
+}
+
+CT_API ct_status ct_cuda_memory_stream_stat(ct_stream stream, const char* key, int64_t* out) {
+  CT_API_BEGIN
+  need(key, "key");
+  need(out, "out");
+  cuda::Stream s = StreamTable::get().lookup(stream, "stream");
+  DeviceCachingAllocator* a = allocator_of(s->device);
+  auto m = alloc::stream_stats_map(a->stream_stats(s->stream));
+  auto it = m.find(key);
+  CT_CHECK(it != m.end(), CT_ERR_ARGUMENT, "unknown per-stream memory statistic '", key,
+           "' (expected allocation, allocated_bytes, requested_bytes, active, active_bytes, segment or "
+           "reserved_bytes followed by .current, .peak, .allocated or .freed)");
+  *out = it->second;
+  CT_API_END
+}
+
 }  // extern "C"

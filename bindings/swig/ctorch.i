@@ -201,4 +201,8 @@ CT_HANDLE(ct_generator)
                          int32_t* least, int32_t* greatest, int32_t* prev, int32_t* prev_device };
 %apply double* F64OUT { double* out, double* re, double* im };
 
+/* Out-of-memory hooks take a C function pointer that calls back into the language: each
+ * binding registers its own hook in hand-written native code (JNI, a C# delegate, cgo). */
+%ignore ct_cuda_add_oom_hook;
+
 %include "capi/ctorch.h"

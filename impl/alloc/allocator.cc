@@ -46,14 +46,22 @@ void* cuda_alloc(int64_t nbytes, int device, cudaStream_t stream) {
   void* p = nullptr;
   if (nbytes == 0) return nullptr;
   cudaError_t err = cudaMallocAsync(&p, static_cast<size_t>(nbytes), stream);
+  cudaMemPool_t pool;
   if (err == cudaErrorMemoryAllocation) {
     // Free the cached memory of the pool and try once more (as PyTorch's allocator does).
     (void)cudaGetLastError();
-    cudaMemPool_t pool;
     cuda::check(cudaDeviceGetDefaultMemPool(&pool, device), "cudaDeviceGetDefaultMemPool");
     cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     cuda::check(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo");
     err = cudaMallocAsync(&p, static_cast<size_t>(nbytes), stream);
+  }
+  if (err == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    if (run_oom_hooks(device, static_cast<size_t>(nbytes))) {  // Note [Out-of-memory hooks]
+      cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+      cuda::check(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo");
+      err = cudaMallocAsync(&p, static_cast<size_t>(nbytes), stream);
+    }
   }
   if (err == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();

@@ -17,16 +17,64 @@ constexpr size_t kLargeBuffer = 20 << 20;      // large pool segment for 1-10 Mi
 constexpr size_t kMinLargeAlloc = 10 << 20;
 constexpr size_t kRoundLarge = 2 << 20;
 
-std::mutex g_cb_mu;
-std::vector<std::function<void()>>& oom_callbacks() {
-  static auto* v = new std::vector<std::function<void()>>();
+std::mutex g_hook_mu;
+int64_t g_next_hook_id = 1;
+std::vector<std::pair<int64_t, OomHook>>& oom_hooks() {
+  static auto* v = new std::vector<std::pair<int64_t, OomHook>>();
   return *v;
 }
+thread_local bool t_in_hooks = false;
 }  // namespace
 
+int64_t add_oom_hook(OomHook hook) {
+  std::lock_guard<std::mutex> g(g_hook_mu);
+  int64_t id = g_next_hook_id++;
+  oom_hooks().emplace_back(id, std::move(hook));
+  return id;
+}
+
+bool remove_oom_hook(int64_t id) {
+  std::lock_guard<std::mutex> g(g_hook_mu);
+  auto& v = oom_hooks();
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (it->first == id) {
+      v.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+void clear_oom_hooks() {
+  std::lock_guard<std::mutex> g(g_hook_mu);
+  oom_hooks().clear();
+}
+
+bool run_oom_hooks(int device, size_t bytes) {
+  if (t_in_hooks) return false;
+  std::vector<std::pair<int64_t, OomHook>> hooks;
+  {
+    std::lock_guard<std::mutex> g(g_hook_mu);
+    hooks = oom_hooks();
+  }
+  if (hooks.empty()) return false;
+  t_in_hooks = true;
+  struct Reset {
+    ~Reset() { t_in_hooks = false; }
+  } reset;
+  for (auto& [id, hook] : hooks) {
+    try {
+      hook(device, bytes);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ctorch: an out-of-memory hook failed: %s\n", e.what());
+    }
+  }
+  return true;
+}
+
 struct CBlock {
-  CBlock(int d, void* st, std::shared_ptr<void> ref, size_t sz, void* p, bool sm)
-      : device(d), stream(st), stream_ref(std::move(ref)), size(sz), ptr(p), small(sm) {}
+  CBlock(int d, void* st, std::shared_ptr<void> ref, size_t sz, void* p, bool sm, StreamStats* s = nullptr)
+      : device(d), stream(st), stream_ref(std::move(ref)), size(sz), ptr(p), small(sm), ss(s) {}
   int device;
   void* stream;
   std::shared_ptr<void> stream_ref;
@@ -34,6 +82,7 @@ struct CBlock {
   size_t requested = 0;
   void* ptr;
   bool small;
+  StreamStats* ss;  // the figures of the block's stream
   bool allocated = false;
   int event_count = 0;
   std::map<void*, std::shared_ptr<void>> stream_uses;  // stream -> keeps the stream object alive
@@ -79,14 +128,38 @@ DeviceCachingAllocator::~DeviceCachingAllocator() {
   for (CBlock* b : all) delete b;
 }
 
-void DeviceCachingAllocator::add_oom_callback(std::function<void()> cb) {
-  std::lock_guard<std::mutex> g(g_cb_mu);
-  oom_callbacks().push_back(std::move(cb));
+StreamStats* DeviceCachingAllocator::stream_stats_for(void* stream) {
+  auto& p = stream_stats_[stream];
+  if (!p) p.reset(new StreamStats());
+  return p.get();
 }
 
-void DeviceCachingAllocator::clear_oom_callbacks() {
-  std::lock_guard<std::mutex> g(g_cb_mu);
-  oom_callbacks().clear();
+StreamStats DeviceCachingAllocator::stream_stats(void* stream) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = stream_stats_.find(stream);
+  return it == stream_stats_.end() ? StreamStats{} : *it->second;
+}
+
+void DeviceCachingAllocator::forget_stream(void* stream) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = stream_stats_.find(stream);
+  if (it != stream_stats_.end() && it->second->segment.current == 0) stream_stats_.erase(it);
+}
+
+std::map<std::string, int64_t> stream_stats_map(const StreamStats& s) {
+  std::map<std::string, int64_t> m;
+  const std::pair<const char*, const Stat*> all[] = {
+      {"allocation", &s.allocation}, {"allocated_bytes", &s.allocated_bytes}, {"requested_bytes", &s.requested_bytes},
+      {"active", &s.active},         {"active_bytes", &s.active_bytes},       {"segment", &s.segment},
+      {"reserved_bytes", &s.reserved_bytes}};
+  for (auto& [name, st] : all) {
+    std::string n(name);
+    m[n + ".current"] = st->current;
+    m[n + ".peak"] = st->peak;
+    m[n + ".allocated"] = st->allocated;
+    m[n + ".freed"] = st->freed;
+  }
+  return m;
 }
 
 size_t DeviceCachingAllocator::round_size(size_t size, const CachingConfig& config) {
@@ -158,7 +231,9 @@ CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void
     return nullptr;
   }
   stats_.num_device_alloc++;
-  auto* b = new CBlock(device_, stream, std::move(ref), alloc_size, p, pool.small);
+  auto* b = new CBlock(device_, stream, std::move(ref), alloc_size, p, pool.small, stream_stats_for(stream));
+  b->ss->segment.add(1);
+  b->ss->reserved_bytes.add(static_cast<int64_t>(alloc_size));
   update(stats_.segment, pool.small, 1);
   update(stats_.reserved_bytes, pool.small, static_cast<int64_t>(alloc_size));
   if (alloc_size >= config_.max_split_size) stats_.oversize_segments.add(1);
@@ -172,6 +247,8 @@ void DeviceCachingAllocator::release_block(CBlock* b) {
   pool.blocks.erase(b);
   update(stats_.segment, b->small, -1);
   update(stats_.reserved_bytes, b->small, -static_cast<int64_t>(b->size));
+  b->ss->segment.add(-1);
+  b->ss->reserved_bytes.add(-static_cast<int64_t>(b->size));
   if (b->size >= config_.max_split_size) stats_.oversize_segments.add(-1);
   delete b;
 }
@@ -253,7 +330,7 @@ void DeviceCachingAllocator::synchronize_and_free_events() {
 }
 
 CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shared_ptr<void> stream_ref) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::unique_lock<std::mutex> g(mu_);
   process_events();
   size_t size = round_size(orig_size, config_);
   Pool& pool = pool_for(size);
@@ -277,14 +354,12 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shar
   }
   if (!found) {
     // Tensors the program dropped without closing them may still hold memory until their
-    // language's collector runs: run the bindings' callbacks, then try everything once more.
-    std::vector<std::function<void()>> cbs;
-    {
-      std::lock_guard<std::mutex> cg(g_cb_mu);
-      cbs = oom_callbacks();
-    }
-    if (!cbs.empty()) {
-      for (auto& cb : cbs) cb();
+    // language's collector runs: run the hooks (Note [Out-of-memory hooks]) without the lock,
+    // then try everything once more.
+    g.unlock();
+    bool ran = run_oom_hooks(device_, orig_size);
+    g.lock();
+    if (ran) {
       process_events();
       found = get_free_block(size, stream, pool, &block);
       if (!found) {
@@ -311,7 +386,7 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shar
   const bool already_split = block->is_split();
   if (should_split(block, size)) {
     CBlock* remaining = block;
-    block = new CBlock(device_, stream, remaining->stream_ref, size, remaining->ptr, pool.small);
+    block = new CBlock(device_, stream, remaining->stream_ref, size, remaining->ptr, pool.small, remaining->ss);
     block->prev = remaining->prev;
     if (block->prev) block->prev->next = block;
     block->next = remaining;
@@ -338,11 +413,17 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shar
   update(stats_.active_bytes, pool.small, static_cast<int64_t>(block->size));
   update(stats_.requested_bytes, pool.small, static_cast<int64_t>(orig_size));
   if (block->size >= config_.max_split_size) stats_.oversize_allocations.add(1);
+  StreamStats* ss = block->ss;
+  ss->allocation.add(1);
+  ss->allocated_bytes.add(static_cast<int64_t>(block->size));
+  ss->requested_bytes.add(static_cast<int64_t>(orig_size));
+  ss->active.add(1);
+  ss->active_bytes.add(static_cast<int64_t>(block->size));
   return block;
 }
 
 void DeviceCachingAllocator::free(CBlock* b) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   // Record the events first: if that fails, the block is left as it was.
   std::vector<void*> evs;
   for (auto& [s, ref] : b->stream_uses) evs.push_back(backend_->record_event(device_, s));
@@ -352,6 +433,9 @@ void DeviceCachingAllocator::free(CBlock* b) {
   update(stats_.allocated_bytes, b->small, -static_cast<int64_t>(b->size));
   update(stats_.requested_bytes, b->small, -static_cast<int64_t>(b->requested));
   if (b->size >= config_.max_split_size) stats_.oversize_allocations.add(-1);
+  b->ss->allocation.add(-1);
+  b->ss->allocated_bytes.add(-static_cast<int64_t>(b->size));
+  b->ss->requested_bytes.add(-static_cast<int64_t>(b->requested));
   if (!evs.empty()) {
     for (void* ev : evs) {
       events_.emplace_back(ev, b);
@@ -364,7 +448,7 @@ void DeviceCachingAllocator::free(CBlock* b) {
 }
 
 void DeviceCachingAllocator::record_stream(CBlock* b, void* stream, std::shared_ptr<void> stream_ref) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   if (stream == b->stream) return;  // uses on the allocation stream need nothing
   b->stream_uses.emplace(stream, std::move(stream_ref));
 }
@@ -406,17 +490,19 @@ void DeviceCachingAllocator::free_block(CBlock* b) {
   update(stats_.inactive_split_bytes, pool.small, d_bytes);
   update(stats_.active, pool.small, -1);
   update(stats_.active_bytes, pool.small, -static_cast<int64_t>(original));
+  b->ss->active.add(-1);
+  b->ss->active_bytes.add(-static_cast<int64_t>(original));
 }
 
 void DeviceCachingAllocator::empty_cache() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   release_cached_blocks();
 }
 
 void DeviceCachingAllocator::set_memory_fraction(double fraction) {
   CT_CHECK(fraction >= 0.0 && fraction <= 1.0, CT_ERR_ARGUMENT, "Invalid fraction ", fraction,
            " for set_per_process_memory_fraction: it must be between 0 and 1");
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   size_t f = 0, t = 0;
   backend_->mem_info(device_, &f, &t);
   allowed_max_ = static_cast<size_t>(fraction * static_cast<double>(t));
@@ -424,22 +510,26 @@ void DeviceCachingAllocator::set_memory_fraction(double fraction) {
 }
 
 DeviceStats DeviceCachingAllocator::stats() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   return stats_;
 }
 
 void DeviceCachingAllocator::reset_peak_stats() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   for (StatArray* a : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
                        &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
                        &stats_.inactive_split_bytes, &stats_.requested_bytes})
     for (Stat& s : *a) s.peak = s.current;
   stats_.oversize_allocations.peak = stats_.oversize_allocations.current;
   stats_.oversize_segments.peak = stats_.oversize_segments.current;
+  for (auto& [st, ss] : stream_stats_)
+    for (Stat* x : {&ss->allocation, &ss->allocated_bytes, &ss->requested_bytes, &ss->active, &ss->active_bytes,
+                    &ss->segment, &ss->reserved_bytes})
+      x->peak = x->current;
 }
 
 void DeviceCachingAllocator::reset_accumulated_stats() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   for (StatArray* a : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
                        &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
                        &stats_.inactive_split_bytes, &stats_.requested_bytes})
@@ -448,10 +538,14 @@ void DeviceCachingAllocator::reset_accumulated_stats() {
   stats_.oversize_segments.allocated = stats_.oversize_segments.freed = 0;
   stats_.num_alloc_retries = stats_.num_ooms = stats_.num_sync_all_streams = 0;
   stats_.num_device_alloc = stats_.num_device_free = 0;
+  for (auto& [st, ss] : stream_stats_)
+    for (Stat* x : {&ss->allocation, &ss->allocated_bytes, &ss->requested_bytes, &ss->active, &ss->active_bytes,
+                    &ss->segment, &ss->reserved_bytes})
+      x->allocated = x->freed = 0;
 }
 
 std::vector<DeviceCachingAllocator::SegmentInfo> DeviceCachingAllocator::snapshot() {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   std::set<CBlock*> all;
   for (Pool* p : {small_.get(), large_.get()}) all.insert(p->blocks.begin(), p->blocks.end());
   for (auto& [ptr, b] : active_) all.insert(b);
@@ -499,7 +593,7 @@ std::string DeviceCachingAllocator::snapshot_json() {
 }
 
 CBlock* DeviceCachingAllocator::find_allocated(void* ptr) {
-  std::lock_guard<std::recursive_mutex> g(mu_);
+  std::lock_guard<std::mutex> g(mu_);
   auto it = active_.find(ptr);
   return it == active_.end() ? nullptr : it->second;
 }

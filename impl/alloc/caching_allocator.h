@@ -17,7 +17,14 @@
 //  - When the device has no room: free one cached segment big enough and retry, then free all
 //    cached segments and retry, then run the out-of-memory callbacks (the bindings' garbage
 //    collectors) and retry once more, then fail with PyTorch's message.
-//  - The statistics follow PyTorch's memory_stats keys exactly.
+//  - The statistics follow PyTorch's memory_stats keys exactly. Per-stream figures (which
+//    PyTorch lacks) count each block and segment on the stream it was allocated on.
+//
+// Note [Out-of-memory hooks]: the bindings register hooks that run their language's garbage
+// collector and wait for its finalizers, so tensors a program dropped without closing give
+// their memory back. The hooks run on the allocating thread with the allocator's lock released
+// (the finalizers free blocks on other threads), in the order they were added, at most once per
+// allocation; an allocation made while this thread runs the hooks never runs them again.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -66,6 +73,22 @@ struct DeviceStats {
   int64_t num_alloc_retries = 0, num_ooms = 0, num_sync_all_streams = 0, num_device_alloc = 0, num_device_free = 0;
 };
 
+// Per-stream figures (allocation, allocated_bytes, requested_bytes, active, active_bytes, segment,
+// reserved_bytes; no pools).
+struct StreamStats {
+  Stat allocation, allocated_bytes, requested_bytes, active, active_bytes, segment, reserved_bytes;
+};
+std::map<std::string, int64_t> stream_stats_map(const StreamStats& s);  // "allocated_bytes.current", ...
+
+// The out-of-memory hooks (process-wide, all devices). add returns the hook's id.
+using OomHook = std::function<void(int device, size_t bytes)>;
+int64_t add_oom_hook(OomHook hook);
+bool remove_oom_hook(int64_t id);  // false: no such hook
+void clear_oom_hooks();
+// Runs the hooks for a failed request of `bytes` on `device`; false when none ran (none
+// registered, or this thread is already running them).
+bool run_oom_hooks(int device, size_t bytes);
+
 struct CachingConfig {
   size_t max_split_size = SIZE_MAX;             // max_split_size_mb
   double garbage_collection_threshold = 0.0;    // 0: off
@@ -109,9 +132,10 @@ class DeviceCachingAllocator {
     std::vector<BlockInfo> blocks;
   };
   std::vector<SegmentInfo> snapshot();
-  // The callbacks run on out of memory before the last retry (the bindings' collectors).
-  static void add_oom_callback(std::function<void()> cb);
-  static void clear_oom_callbacks();
+  // The figures of one stream (zero for a stream that never allocated).
+  StreamStats stream_stats(void* stream);
+  // An owned stream was destroyed (no block can be cached on it): its figures go.
+  void forget_stream(void* stream);
 
   const CachingConfig& config() const { return config_; }
   static size_t round_size(size_t size, const CachingConfig& config);
@@ -136,7 +160,11 @@ class DeviceCachingAllocator {
   int device_;
   DeviceBackend* backend_;
   CachingConfig config_;
-  mutable std::recursive_mutex mu_;
+  StreamStats* stream_stats_for(void* stream);
+  void stat_block(CBlock* b, int64_t sign);  // allocation/allocated/requested ± for b
+
+  mutable std::mutex mu_;
+  std::unordered_map<void*, std::unique_ptr<StreamStats>> stream_stats_;
   std::unique_ptr<Pool> small_, large_;
   std::unordered_map<void*, CBlock*> active_;
   std::deque<std::pair<void*, CBlock*>> events_;

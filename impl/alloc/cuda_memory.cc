@@ -10,6 +10,7 @@
 
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
+#include "impl/cuda/stream.h"
 
 namespace ct::alloc {
 
@@ -86,6 +87,9 @@ Setup& setup() {
     if (env) st->config = parse_alloc_conf(env, &st->backend);  // throws a clear error at first use
     int n = cuda::device_count();
     for (int d = 0; d < n; ++d) st->per_device.emplace_back(new DeviceCachingAllocator(d, &st->cuda_backend, st->config));
+    cuda::set_stream_destroyed_hook([](int device, cudaStream_t s) {
+      if (DeviceCachingAllocator* a = caching_allocator(device)) a->forget_stream(s);
+    });
     return st;
   }();
   return *s;

@@ -1,5 +1,6 @@
 #include "impl/cuda/stream.h"
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -27,10 +28,15 @@ int resolve(int device) {
   return device;
 }
 
+std::atomic<void (*)(int, cudaStream_t)> g_destroyed_hook{nullptr};
+
 }  // namespace
+
+void set_stream_destroyed_hook(void (*hook)(int device, cudaStream_t s)) { g_destroyed_hook.store(hook); }
 
 StreamImpl::~StreamImpl() {
   if (owned && stream) {
+    if (auto hook = g_destroyed_hook.load()) hook(device, stream);
     (void)cudaSetDevice(device);
     (void)cudaStreamDestroy(stream);
   }

@@ -22,6 +22,9 @@ struct StreamImpl {
 };
 using Stream = std::shared_ptr<StreamImpl>;
 
+// Called when a stream ctorch created is destroyed (the allocator drops its per-stream figures).
+void set_stream_destroyed_hook(void (*hook)(int device, cudaStream_t s));
+
 Stream default_stream(int device);
 Stream current_stream(int device);       // device < 0: the current device
 void set_current_stream(const Stream& s);

@@ -17,12 +17,29 @@ static ct_tensor bytes(int64_t n) {
   return t;
 }
 
+static void noop_hook(int32_t device, int64_t bytes, void* ctx) {
+  (void)device, (void)bytes;
+  if (ctx) ++*(int*)ctx;
+}
+
 static void test_everywhere(void) {
   char buf[32];
   int64_t need;
   OK(ct_cuda_get_allocator_backend(buf, sizeof buf, &need));
   EXPECT_STR(buf, "native");
   FAILS(ct_cuda_caching_allocator_delete(12345), CT_ERR_ARGUMENT, "is not memory from ct_cuda_caching_allocator_alloc");
+  /* hooks can be added and removed without a GPU */
+  int64_t id1 = -1, id2 = -1;
+  FAILS(ct_cuda_add_oom_hook(NULL, NULL, &id1), CT_ERR_NULL_POINTER, "hook");
+  FAILS(ct_cuda_add_oom_hook(noop_hook, NULL, NULL), CT_ERR_NULL_POINTER, "id");
+  OK(ct_cuda_add_oom_hook(noop_hook, NULL, &id1));
+  OK(ct_cuda_add_oom_hook(noop_hook, NULL, &id2));
+  EXPECT(id1 != id2);
+  OK(ct_cuda_remove_oom_hook(id1));
+  FAILS(ct_cuda_remove_oom_hook(id1), CT_ERR_ARGUMENT, "no out-of-memory hook has id");
+  OK(ct_cuda_remove_oom_hook(id2));
+  int64_t sv;
+  FAILS(ct_cuda_memory_stream_stat(NULL, "allocated_bytes.current", &sv), CT_ERR_INVALID_HANDLE, "stream");
   if (g_cuda) return;
   int64_t v;
   FAILS(ct_cuda_memory_allocated(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
@@ -169,6 +186,106 @@ static void test_out_of_memory_and_fraction(void) {
   OK(ct_cuda_empty_cache());
 }
 
+/* Tensors "dropped" by the program: the hook releases them, as a binding's collector would. */
+typedef struct {
+  ct_tensor dropped[64];
+  int n, calls;
+  int64_t last_request;
+} dropped_list;
+
+static void release_dropped(int32_t device, int64_t bytes, void* ctx) {
+  dropped_list* d = (dropped_list*)ctx;
+  EXPECT_EQ_I(device, 0);
+  d->calls++;
+  d->last_request = bytes;
+  for (int i = 0; i < d->n; ++i) ct_tensor_release(d->dropped[i]);
+  d->n = 0;
+}
+
+static void test_oom_hooks(void) {
+  SKIP_WITHOUT_CUDA();
+  int64_t total = 0, freeb = 0;
+  OK(ct_cuda_mem_get_info(0, &freeb, &total));
+  OK(ct_cuda_empty_cache());
+  OK(ct_cuda_set_per_process_memory_fraction(0.01, 0));
+  int64_t n = total / 400; /* a quarter of the allowed memory */
+  int64_t ooms = st("num_ooms");
+  dropped_list d = {{0}, 0, 0, 0};
+  int64_t id;
+  OK(ct_cuda_add_oom_hook(release_dropped, &d, &id));
+  for (int i = 0; i < 20; ++i) { /* five times what fits, never released by the loop */
+    ct_tensor t = NULL;
+    OK(ct_empty(&n, 1, CT_UINT8, CT_CUDA, 0, &t));
+    d.dropped[d.n++] = t;
+  }
+  EXPECT(d.calls >= 4);
+  EXPECT_EQ_I(d.last_request, n);
+  EXPECT_EQ_I(st("num_ooms"), ooms);
+  OK(ct_cuda_remove_oom_hook(id));
+  /* without the hook, the same program runs out of memory, with PyTorch's message */
+  ct_tensor t = NULL;
+  int calls = 0;
+  OK(ct_cuda_add_oom_hook(noop_hook, &calls, &id));
+  for (int i = 0; i < 20 && d.n < 64; ++i) {
+    ct_status s = ct_empty(&n, 1, CT_UINT8, CT_CUDA, 0, &t);
+    if (s != CT_OK) {
+      EXPECT_EQ_I(s, CT_ERR_OUT_OF_MEMORY);
+      EXPECT(strstr(ct_last_error_message(), "is allocated by ctorch") != NULL);
+      break;
+    }
+    d.dropped[d.n++] = t;
+  }
+  EXPECT_EQ_I(calls, 1);
+  EXPECT_EQ_I(st("num_ooms"), ooms + 1);
+  OK(ct_cuda_remove_oom_hook(id));
+  for (int i = 0; i < d.n; ++i) rel(d.dropped[i]);
+  OK(ct_cuda_set_per_process_memory_fraction(1.0, 0));
+  OK(ct_cuda_empty_cache());
+}
+
+static int64_t sst(ct_stream s, const char* key) {
+  int64_t v = -1;
+  OK(ct_cuda_memory_stream_stat(s, key, &v));
+  return v;
+}
+
+static void test_stream_stats(void) {
+  SKIP_WITHOUT_CUDA();
+  OK(ct_cuda_empty_cache());
+  ct_stream s, def, prev;
+  int32_t pd;
+  OK(ct_stream_create(0, 0, &s));
+  OK(ct_stream_default(0, &def));
+  EXPECT_EQ_I(sst(s, "allocation.allocated"), 0);
+  int64_t def_alloc = sst(def, "allocated_bytes.current");
+  OK(ct_stream_guard_enter(s, &prev, &pd));
+  ct_tensor a = bytes(1000), b = bytes(3 * MiB);
+  OK(ct_stream_guard_exit(prev, pd));
+  ct_tensor c = bytes(512); /* on the default stream */
+  EXPECT_EQ_I(sst(s, "allocation.current"), 2);
+  EXPECT_EQ_I(sst(s, "allocated_bytes.current"), 1024 + 3 * MiB);
+  EXPECT_EQ_I(sst(s, "requested_bytes.current"), 1000 + 3 * MiB);
+  EXPECT_EQ_I(sst(s, "segment.current"), 2);
+  EXPECT_EQ_I(sst(s, "reserved_bytes.current"), 22 * MiB);
+  EXPECT_EQ_I(sst(def, "allocated_bytes.current") - def_alloc, 512);
+  rel(a);
+  rel(b);
+  EXPECT_EQ_I(sst(s, "allocated_bytes.current"), 0);
+  EXPECT_EQ_I(sst(s, "allocated_bytes.peak"), 1024 + 3 * MiB);
+  EXPECT_EQ_I(sst(s, "allocated_bytes.freed"), 1024 + 3 * MiB);
+  EXPECT_EQ_I(sst(s, "reserved_bytes.current"), 22 * MiB); /* cached */
+  int64_t v;
+  FAILS(ct_cuda_memory_stream_stat(s, "allocated_bytes.all.current", &v), CT_ERR_ARGUMENT, "unknown per-stream");
+  OK(ct_cuda_empty_cache());
+  EXPECT_EQ_I(sst(s, "reserved_bytes.current"), 0);
+  OK(ct_cuda_reset_peak_memory_stats(0));
+  EXPECT_EQ_I(sst(s, "allocated_bytes.peak"), 0);
+  rel(c);
+  ct_stream_release(s);
+  ct_stream_release(def);
+  OK(ct_cuda_empty_cache());
+}
+
 int main(void) {
   int32_t n = 0;
   ct_cuda_device_count(&n);
@@ -179,6 +296,8 @@ int main(void) {
       {"reuse_and_streams", test_reuse_and_streams},
       {"pinned_memory_cache", test_pinned_memory_cache},
       {"out_of_memory_and_fraction", test_out_of_memory_and_fraction},
+      {"oom_hooks", test_oom_hooks},
+      {"stream_stats", test_stream_stats},
   };
   return run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
 }

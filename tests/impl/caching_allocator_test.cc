@@ -3,6 +3,7 @@
 
 #include <map>
 #include <set>
+#include <thread>
 
 #include "impl/alloc/caching_allocator.h"
 #include "impl/core/error.h"
@@ -75,7 +76,7 @@ struct Fixture : ::testing::Test {
     a.reset(new DeviceCachingAllocator(0, &dev, c));
   }
   DeviceStats st() { return a->stats(); }
-  void TearDown() override { DeviceCachingAllocator::clear_oom_callbacks(); }
+  void TearDown() override { clear_oom_hooks(); }
 };
 
 }  // namespace
@@ -215,18 +216,92 @@ TEST_F(Fixture, OutOfMemoryFreesTheCacheAndRetries) {
   a->free(c);
 }
 
-TEST_F(Fixture, OutOfMemoryCallbacksRecoverDroppedBlocks) {
+TEST_F(Fixture, OutOfMemoryHooksRecoverDroppedBlocks) {
   reset(40 * MiB);
   CBlock* leaked = a->malloc(30 * MiB, S1, nullptr);  // "dropped without closing"
   int calls = 0;
-  DeviceCachingAllocator::add_oom_callback([&] {
+  size_t asked = 0;
+  add_oom_hook([&](int device, size_t bytes) {
     ++calls;
-    if (leaked) a->free(leaked), leaked = nullptr;  // the collector finalizes it
+    asked = bytes;
+    EXPECT_EQ(device, 0);
+    // The collector's finalizer runs on another thread: the allocator's lock must be free.
+    std::thread finalizer([&] { a->free(leaked); });
+    finalizer.join();
+    leaked = nullptr;
   });
-  CBlock* c = a->malloc(30 * MiB, S1, nullptr);
+  CBlock* c = a->malloc(30 * MiB - 100, S1, nullptr);
   EXPECT_EQ(calls, 1);
+  EXPECT_EQ(asked, 30 * MiB - 100);
   EXPECT_EQ(st().num_ooms, 0);
+  EXPECT_EQ(st().allocated_bytes[kAll].current, static_cast<int64_t>(30 * MiB));
   a->free(c);
+}
+
+TEST_F(Fixture, OutOfMemoryHooksRunInOrderOnceAndCanBeRemoved) {
+  reset(40 * MiB);
+  CBlock* held = a->malloc(30 * MiB, S1, nullptr);
+  std::vector<int> order;
+  int64_t h1 = add_oom_hook([&](int, size_t) { order.push_back(1); });
+  int64_t h2 = add_oom_hook([&](int, size_t) {
+    order.push_back(2);
+    // An allocation inside a hook that runs out of memory fails without running the hooks again.
+    EXPECT_THROW(a->malloc(30 * MiB, S1, nullptr), Error);
+  });
+  EXPECT_NE(h1, h2);
+  EXPECT_THROW(a->malloc(30 * MiB, S1, nullptr), Error);
+  EXPECT_EQ(order, (std::vector<int>{1, 2}));
+  EXPECT_EQ(st().num_ooms, 2);
+  EXPECT_TRUE(remove_oom_hook(h2));
+  EXPECT_FALSE(remove_oom_hook(h2));
+  order.clear();
+  EXPECT_THROW(a->malloc(30 * MiB, S1, nullptr), Error);
+  EXPECT_EQ(order, (std::vector<int>{1}));
+  EXPECT_TRUE(remove_oom_hook(h1));
+  EXPECT_FALSE(run_oom_hooks(0, 1));  // none left
+  a->free(held);
+}
+
+TEST_F(Fixture, PerStreamStatisticsCountEachStreamsBlocksAndSegments) {
+  CBlock* a1 = a->malloc(1000, S1, nullptr);     // 1024 bytes, new 2 MiB segment on S1
+  CBlock* a2 = a->malloc(3 * MiB, S1, nullptr);  // 20 MiB segment on S1
+  CBlock* b1 = a->malloc(512, S2, nullptr);      // 2 MiB segment on S2
+  StreamStats s1 = a->stream_stats(S1), s2 = a->stream_stats(S2);
+  EXPECT_EQ(s1.allocation.current, 2);
+  EXPECT_EQ(s1.allocated_bytes.current, static_cast<int64_t>(1024 + 3 * MiB));
+  EXPECT_EQ(s1.requested_bytes.current, static_cast<int64_t>(1000 + 3 * MiB));
+  EXPECT_EQ(s1.segment.current, 2);
+  EXPECT_EQ(s1.reserved_bytes.current, static_cast<int64_t>(22 * MiB));
+  EXPECT_EQ(s2.allocation.current, 1);
+  EXPECT_EQ(s2.allocated_bytes.current, 512);
+  EXPECT_EQ(s2.reserved_bytes.current, static_cast<int64_t>(2 * MiB));
+  // A block used on S2 stays active (not allocated) on S1 until S2's work is done.
+  a->record_stream(a1, S2);
+  a->free(a1);
+  a->free(a2);
+  s1 = a->stream_stats(S1);
+  EXPECT_EQ(s1.allocation.current, 0);
+  EXPECT_EQ(s1.allocation.peak, 2);
+  EXPECT_EQ(s1.allocated_bytes.freed, static_cast<int64_t>(1024 + 3 * MiB));
+  EXPECT_EQ(s1.active.current, 1);
+  EXPECT_EQ(s1.active_bytes.current, 1024);
+  a->free(b1);
+  a->empty_cache();
+  s1 = a->stream_stats(S1);
+  s2 = a->stream_stats(S2);
+  EXPECT_EQ(s1.active.current, 0);
+  EXPECT_EQ(s1.segment.current, 0);
+  EXPECT_EQ(s1.reserved_bytes.current, 0);
+  EXPECT_EQ(s1.reserved_bytes.peak, static_cast<int64_t>(22 * MiB));
+  EXPECT_EQ(s2.reserved_bytes.freed, static_cast<int64_t>(2 * MiB));
+  a->reset_peak_stats();
+  EXPECT_EQ(a->stream_stats(S1).reserved_bytes.peak, 0);
+  a->reset_accumulated_stats();
+  EXPECT_EQ(a->stream_stats(S2).reserved_bytes.freed, 0);
+  // The per-stream figures add up to the device's.
+  EXPECT_EQ(a->stream_stats(reinterpret_cast<void*>(0x300)).allocation.allocated, 0);
+  a->forget_stream(S1);
+  EXPECT_EQ(a->stream_stats(S1).reserved_bytes.peak, 0);
 }
 
 TEST_F(Fixture, MemoryFractionLimitsReservedMemory) {
