@@ -14,6 +14,7 @@
 
 #include "capi/ctorch.h"
 #include "impl/core/error.h"
+#include "impl/core/spin_mutex.h"
 #include "impl/core/tensor.h"
 #include "impl/cuda/stream.h"
 
@@ -31,7 +32,7 @@ class HandleTable {
   }
 
   Handle add(Obj obj) {
-    std::lock_guard<std::mutex> g(mu_);
+    std::lock_guard<SpinMutex> g(mu_);
     uint32_t idx;
     if (!free_.empty()) {
       idx = free_.back();
@@ -49,18 +50,18 @@ class HandleTable {
   }
 
   Obj lookup(Handle h, const char* arg) {
-    std::lock_guard<std::mutex> g(mu_);
+    std::lock_guard<SpinMutex> g(mu_);
     return find(h, arg).obj;
   }
 
   void retain(Handle h) {
-    std::lock_guard<std::mutex> g(mu_);
+    std::lock_guard<SpinMutex> g(mu_);
     ++find(h, kind_name()).refs;
   }
 
   void release(Handle h) {
     Obj drop;  // destroyed after the lock is released
-    std::lock_guard<std::mutex> g(mu_);
+    std::lock_guard<SpinMutex> g(mu_);
     Slot& s = find(h, kind_name());
     if (--s.refs > 0) return;
     drop = std::move(s.obj);
@@ -72,7 +73,7 @@ class HandleTable {
   }
 
   int64_t live() {
-    std::lock_guard<std::mutex> g(mu_);
+    std::lock_guard<SpinMutex> g(mu_);
     return live_;
   }
 
@@ -102,7 +103,7 @@ class HandleTable {
          " handle (foreign or corrupted value 0x", std::hex, v, ")");
   }
 
-  std::mutex mu_;
+  SpinMutex mu_;  // Note [Spin mutex]
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;
   int64_t live_ = 0;

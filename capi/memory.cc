@@ -35,8 +35,8 @@ int64_t stat(int32_t device, const char* key) {
 
 // Addresses handed out by ct_cuda_caching_allocator_alloc (and only those may be deleted).
 std::mutex g_raw_mu;
-std::unordered_map<void*, int>& raw_blocks() {
-  static auto* m = new std::unordered_map<void*, int>();
+std::unordered_map<void*, std::pair<int, alloc::CBlock*>>& raw_blocks() {
+  static auto* m = new std::unordered_map<void*, std::pair<int, alloc::CBlock*>>();
   return *m;
 }
 
@@ -150,7 +150,7 @@ CT_API ct_status ct_cuda_caching_allocator_alloc(int64_t size, int32_t device, c
   void* p = alloc::block_ptr(b);
   {
     std::lock_guard<std::mutex> g(g_raw_mu);
-    raw_blocks()[p] = d;
+    raw_blocks()[p] = {d, b};
   }
   *ptr = static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
   CT_API_END
@@ -160,16 +160,17 @@ CT_API ct_status ct_cuda_caching_allocator_delete(int64_t ptr) {
   CT_API_BEGIN
   void* p = reinterpret_cast<void*>(static_cast<intptr_t>(ptr));
   int device = -1;
+  alloc::CBlock* block = nullptr;
   {
     std::lock_guard<std::mutex> g(g_raw_mu);
     auto it = raw_blocks().find(p);
     CT_CHECK(it != raw_blocks().end(), CT_ERR_ARGUMENT, "caching_allocator_delete: 0x", std::hex, ptr,
              " is not memory from ct_cuda_caching_allocator_alloc (or it was freed already)");
-    device = it->second;
+    device = it->second.first;
+    block = it->second.second;
     raw_blocks().erase(it);
   }
-  DeviceCachingAllocator* a = alloc::caching_allocator(device);
-  a->free(a->find_allocated(p));
+  alloc::caching_allocator(device)->free(block);
   CT_API_END
 }
 

@@ -91,10 +91,19 @@ Block allocate(int64_t nbytes, Device device, bool pinned) {
     }
     return b;
   }
-  cuda::DeviceGuard g(device.index);
-  cuda::Stream s = cuda::current_stream(device.index);
+  // No device guard on the caching allocator's fast path: a cached block needs no CUDA call,
+  // and the backend sets the device itself when it has to call cudaMalloc.
+  const cuda::Stream& s = cuda::current_stream(device.index);
   b.stream = s;
   note_cuda_allocation();
+  if (DeviceCachingAllocator* ca = caching_allocator(device.index)) {
+    if (nbytes == 0) return b;  // no block for empty tensors (as PyTorch)
+    CBlock* cb = ca->malloc(static_cast<size_t>(nbytes), s->stream, s);
+    b.cblock = cb;
+    b.ptr = block_ptr(cb);
+    return b;
+  }
+  cuda::DeviceGuard g(device.index);
   if (const PluggableAllocator* p = pluggable_allocator()) {
     b.pluggable = true;
     if (nbytes == 0) return b;
@@ -103,13 +112,6 @@ Block allocate(int64_t nbytes, Device device, bool pinned) {
                      : p->torch_alloc(static_cast<size_t>(nbytes), device.index, s->stream);
     CT_CHECK(b.ptr != nullptr, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory: the pluggable allocator returned NULL for ",
              format_size(nbytes), " on cuda:", device.index);
-    return b;
-  }
-  if (DeviceCachingAllocator* ca = caching_allocator(device.index)) {
-    if (nbytes == 0) return b;  // no block for empty tensors (as PyTorch)
-    CBlock* cb = ca->malloc(static_cast<size_t>(nbytes), s->stream, s);
-    b.cblock = cb;
-    b.ptr = block_ptr(cb);
     return b;
   }
   b.ptr = cuda_alloc(nbytes, device.index, s->stream);

@@ -85,11 +85,59 @@ struct CBlock {
   StreamStats* ss;  // the figures of the block's stream
   bool allocated = false;
   int event_count = 0;
-  std::map<void*, std::shared_ptr<void>> stream_uses;  // stream -> keeps the stream object alive
-  CBlock* prev = nullptr;
+  // streams from record_stream (each kept alive until the free); usually empty
+  std::vector<std::pair<void*, std::shared_ptr<void>>> stream_uses;
+  CBlock* prev = nullptr;  // neighbours in the segment
   CBlock* next = nullptr;
+  CBlock* all_prev = nullptr;  // every live block of the allocator (snapshots, destructor)
+  CBlock* all_next = nullptr;
   bool is_split() const { return prev || next; }
 };
+
+namespace {
+// Note [Allocator bookkeeping without malloc]: a create+free of a small tensor splits a cached
+// segment and merges it back, which costs a block object and two tree nodes. Both are recycled
+// through free lists kept under the allocator's lock, so the steady state calls no malloc.
+struct FreeList {
+  std::vector<void*> chunks;
+  size_t chunk_size = 0;
+  ~FreeList() {
+    for (void* p : chunks) ::operator delete(p);
+  }
+};
+constexpr size_t kMaxFree = 4096;
+
+template <typename T>
+struct NodeAlloc {
+  using value_type = T;
+  FreeList* fl;
+  explicit NodeAlloc(FreeList* f) : fl(f) {}
+  template <typename U>
+  NodeAlloc(const NodeAlloc<U>& o) : fl(o.fl) {}
+  T* allocate(size_t n) {
+    if (n == 1 && (fl->chunk_size == 0 || fl->chunk_size == sizeof(T))) {
+      fl->chunk_size = sizeof(T);
+      if (!fl->chunks.empty()) {
+        void* p = fl->chunks.back();
+        fl->chunks.pop_back();
+        return static_cast<T*>(p);
+      }
+    }
+    return static_cast<T*>(::operator new(n * sizeof(T)));
+  }
+  void deallocate(T* p, size_t n) {
+    if (n == 1 && fl->chunk_size == sizeof(T) && fl->chunks.size() < kMaxFree) {
+      fl->chunks.push_back(p);
+      return;
+    }
+    ::operator delete(p);
+  }
+  template <typename U>
+  bool operator==(const NodeAlloc<U>& o) const { return fl == o.fl; }
+  template <typename U>
+  bool operator!=(const NodeAlloc<U>& o) const { return fl != o.fl; }
+};
+}  // namespace
 
 void* block_ptr(const CBlock* b) { return b->ptr; }
 
@@ -101,10 +149,47 @@ struct DeviceCachingAllocator::Pool {
       return reinterpret_cast<uintptr_t>(a->ptr) < reinterpret_cast<uintptr_t>(b->ptr);
     }
   };
-  explicit Pool(bool s) : small(s) {}
+  explicit Pool(bool s) : small(s), blocks(Less(), NodeAlloc<CBlock*>(&nodes)) {}
   bool small;
-  std::set<CBlock*, Less> blocks;
+  FreeList nodes;  // declared before blocks: destroyed after it
+  std::set<CBlock*, Less, NodeAlloc<CBlock*>> blocks;
 };
+
+CBlock* DeviceCachingAllocator::new_block(void* stream, const std::shared_ptr<void>& ref, size_t size, void* ptr,
+                                          bool small, StreamStats* ss) {
+  CBlock* b;
+  if (!free_blocks_.empty()) {
+    b = free_blocks_.back();
+    free_blocks_.pop_back();
+    b->stream = stream;
+    b->stream_ref = ref;
+    b->size = size;
+    b->requested = 0;
+    b->ptr = ptr;
+    b->small = small;
+    b->ss = ss;
+    b->allocated = false;
+    b->event_count = 0;
+    b->prev = b->next = nullptr;
+  } else {
+    b = new CBlock(device_, stream, ref, size, ptr, small, ss);
+  }
+  b->all_prev = nullptr;
+  b->all_next = all_blocks_;
+  if (all_blocks_) all_blocks_->all_prev = b;
+  all_blocks_ = b;
+  return b;
+}
+
+void DeviceCachingAllocator::delete_block(CBlock* b) {
+  if (b->all_prev) b->all_prev->all_next = b->all_next;
+  else all_blocks_ = b->all_next;
+  if (b->all_next) b->all_next->all_prev = b->all_prev;
+  b->stream_ref.reset();
+  b->stream_uses.clear();
+  if (free_blocks_.size() < kMaxFree) free_blocks_.push_back(b);
+  else delete b;
+}
 
 std::string format_size(int64_t size) {
   char buf[64];
@@ -121,11 +206,12 @@ DeviceCachingAllocator::DeviceCachingAllocator(int device, DeviceBackend* backen
 // Frees the allocator's own bookkeeping only: device memory is not returned (the process-wide
 // allocators live until exit; tests destroy theirs with the fake device).
 DeviceCachingAllocator::~DeviceCachingAllocator() {
-  std::set<CBlock*> all;
-  for (Pool* p : {small_.get(), large_.get()}) all.insert(p->blocks.begin(), p->blocks.end());
-  for (auto& [ptr, b] : active_) all.insert(b);
-  for (auto& [ev, b] : events_) all.insert(b);
-  for (CBlock* b : all) delete b;
+  for (CBlock* b = all_blocks_; b;) {
+    CBlock* n = b->all_next;
+    delete b;
+    b = n;
+  }
+  for (CBlock* b : free_blocks_) delete b;
 }
 
 StreamStats* DeviceCachingAllocator::stream_stats_for(void* stream) {
@@ -135,13 +221,13 @@ StreamStats* DeviceCachingAllocator::stream_stats_for(void* stream) {
 }
 
 StreamStats DeviceCachingAllocator::stream_stats(void* stream) {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   auto it = stream_stats_.find(stream);
   return it == stream_stats_.end() ? StreamStats{} : *it->second;
 }
 
 void DeviceCachingAllocator::forget_stream(void* stream) {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   auto it = stream_stats_.find(stream);
   if (it != stream_stats_.end() && it->second->segment.current == 0) stream_stats_.erase(it);
 }
@@ -193,7 +279,7 @@ DeviceCachingAllocator::Pool& DeviceCachingAllocator::pool_for(size_t size) {
 }
 
 namespace {
-void update(StatArray& a, bool small, int64_t amount) {
+inline void update(StatArray& a, bool small, int64_t amount) {
   a[kAll].add(amount);
   a[small ? kSmallPool : kLargePool].add(amount);
 }
@@ -218,7 +304,7 @@ bool DeviceCachingAllocator::get_free_block(size_t size, void* stream, Pool& poo
   return true;
 }
 
-CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void* stream, std::shared_ptr<void> ref,
+CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void* stream, const std::shared_ptr<void>& ref,
                                             Pool& pool, bool* oom) {
   (void)size;
   if (set_fraction_ && static_cast<size_t>(total_reserved()) + alloc_size > allowed_max_) {
@@ -231,7 +317,7 @@ CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void
     return nullptr;
   }
   stats_.num_device_alloc++;
-  auto* b = new CBlock(device_, stream, std::move(ref), alloc_size, p, pool.small, stream_stats_for(stream));
+  CBlock* b = new_block(stream, ref, alloc_size, p, pool.small, stream_stats_for(stream));
   b->ss->segment.add(1);
   b->ss->reserved_bytes.add(static_cast<int64_t>(alloc_size));
   update(stats_.segment, pool.small, 1);
@@ -250,7 +336,7 @@ void DeviceCachingAllocator::release_block(CBlock* b) {
   b->ss->segment.add(-1);
   b->ss->reserved_bytes.add(-static_cast<int64_t>(b->size));
   if (b->size >= config_.max_split_size) stats_.oversize_segments.add(-1);
-  delete b;
+  delete_block(b);
 }
 
 bool DeviceCachingAllocator::release_available_cached_blocks(size_t size, Pool& pool) {
@@ -329,8 +415,8 @@ void DeviceCachingAllocator::synchronize_and_free_events() {
   events_.clear();
 }
 
-CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shared_ptr<void> stream_ref) {
-  std::unique_lock<std::mutex> g(mu_);
+CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std::shared_ptr<void>& stream_ref) {
+  std::unique_lock<SpinMutex> g(mu_);
   process_events();
   size_t size = round_size(orig_size, config_);
   Pool& pool = pool_for(size);
@@ -386,7 +472,7 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shar
   const bool already_split = block->is_split();
   if (should_split(block, size)) {
     CBlock* remaining = block;
-    block = new CBlock(device_, stream, remaining->stream_ref, size, remaining->ptr, pool.small, remaining->ss);
+    block = new_block(stream, remaining->stream_ref, size, remaining->ptr, pool.small, remaining->ss);
     block->prev = remaining->prev;
     if (block->prev) block->prev->next = block;
     block->next = remaining;
@@ -406,7 +492,6 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shar
   }
   block->allocated = true;
   block->requested = orig_size;
-  active_[block->ptr] = block;
   update(stats_.allocation, pool.small, 1);
   update(stats_.allocated_bytes, pool.small, static_cast<int64_t>(block->size));
   update(stats_.active, pool.small, 1);
@@ -423,12 +508,11 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, std::shar
 }
 
 void DeviceCachingAllocator::free(CBlock* b) {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   // Record the events first: if that fails, the block is left as it was.
   std::vector<void*> evs;
   for (auto& [s, ref] : b->stream_uses) evs.push_back(backend_->record_event(device_, s));
   b->allocated = false;
-  active_.erase(b->ptr);
   update(stats_.allocation, b->small, -1);
   update(stats_.allocated_bytes, b->small, -static_cast<int64_t>(b->size));
   update(stats_.requested_bytes, b->small, -static_cast<int64_t>(b->requested));
@@ -448,9 +532,11 @@ void DeviceCachingAllocator::free(CBlock* b) {
 }
 
 void DeviceCachingAllocator::record_stream(CBlock* b, void* stream, std::shared_ptr<void> stream_ref) {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   if (stream == b->stream) return;  // uses on the allocation stream need nothing
-  b->stream_uses.emplace(stream, std::move(stream_ref));
+  for (auto& [s, ref] : b->stream_uses)
+    if (s == stream) return;
+  b->stream_uses.emplace_back(stream, std::move(stream_ref));
 }
 
 size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
@@ -466,7 +552,7 @@ size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
   size_t subsumed = src->size;
   dst->size += subsumed;
   pool.blocks.erase(src);
-  delete src;
+  delete_block(src);
   return subsumed;
 }
 
@@ -495,14 +581,14 @@ void DeviceCachingAllocator::free_block(CBlock* b) {
 }
 
 void DeviceCachingAllocator::empty_cache() {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   release_cached_blocks();
 }
 
 void DeviceCachingAllocator::set_memory_fraction(double fraction) {
   CT_CHECK(fraction >= 0.0 && fraction <= 1.0, CT_ERR_ARGUMENT, "Invalid fraction ", fraction,
            " for set_per_process_memory_fraction: it must be between 0 and 1");
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   size_t f = 0, t = 0;
   backend_->mem_info(device_, &f, &t);
   allowed_max_ = static_cast<size_t>(fraction * static_cast<double>(t));
@@ -510,12 +596,12 @@ void DeviceCachingAllocator::set_memory_fraction(double fraction) {
 }
 
 DeviceStats DeviceCachingAllocator::stats() {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   return stats_;
 }
 
 void DeviceCachingAllocator::reset_peak_stats() {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   for (StatArray* a : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
                        &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
                        &stats_.inactive_split_bytes, &stats_.requested_bytes})
@@ -529,7 +615,7 @@ void DeviceCachingAllocator::reset_peak_stats() {
 }
 
 void DeviceCachingAllocator::reset_accumulated_stats() {
-  std::lock_guard<std::mutex> g(mu_);
+  std::lock_guard<SpinMutex> g(mu_);
   for (StatArray* a : {&stats_.allocation, &stats_.segment, &stats_.active, &stats_.inactive_split,
                        &stats_.allocated_bytes, &stats_.reserved_bytes, &stats_.active_bytes,
                        &stats_.inactive_split_bytes, &stats_.requested_bytes})
@@ -545,13 +631,9 @@ void DeviceCachingAllocator::reset_accumulated_stats() {
 }
 
 std::vector<DeviceCachingAllocator::SegmentInfo> DeviceCachingAllocator::snapshot() {
-  std::lock_guard<std::mutex> g(mu_);
-  std::set<CBlock*> all;
-  for (Pool* p : {small_.get(), large_.get()}) all.insert(p->blocks.begin(), p->blocks.end());
-  for (auto& [ptr, b] : active_) all.insert(b);
-  for (auto& [ev, b] : events_) all.insert(b);
+  std::lock_guard<SpinMutex> g(mu_);
   std::vector<SegmentInfo> out;
-  for (CBlock* head : all) {
+  for (CBlock* head = all_blocks_; head; head = head->all_next) {
     if (head->prev) continue;
     SegmentInfo s{head->ptr, 0, 0, 0, !head->small, head->stream, {}};
     for (CBlock* b = head; b; b = b->next) {
@@ -593,9 +675,10 @@ std::string DeviceCachingAllocator::snapshot_json() {
 }
 
 CBlock* DeviceCachingAllocator::find_allocated(void* ptr) {
-  std::lock_guard<std::mutex> g(mu_);
-  auto it = active_.find(ptr);
-  return it == active_.end() ? nullptr : it->second;
+  std::lock_guard<SpinMutex> g(mu_);
+  for (CBlock* b = all_blocks_; b; b = b->all_next)
+    if (b->ptr == ptr && b->allocated) return b;
+  return nullptr;
 }
 
 std::map<std::string, int64_t> stats_map(const DeviceStats& s, const CachingConfig& config) {

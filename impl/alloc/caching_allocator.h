@@ -38,6 +38,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "impl/core/spin_mutex.h"
+
 namespace ct::alloc {
 
 // Device memory and stream events, as the allocator sees them.
@@ -106,7 +108,7 @@ class DeviceCachingAllocator {
 
   // Returns the block for `size` bytes on `stream`; stream_ref keeps the stream object alive
   // while blocks are cached on it. Throws CT_ERR_OUT_OF_MEMORY with PyTorch's message.
-  CBlock* malloc(size_t size, void* stream, std::shared_ptr<void> stream_ref);
+  CBlock* malloc(size_t size, void* stream, const std::shared_ptr<void>& stream_ref);
   void free(CBlock* block);
   // Marks block as used on stream (stream_ref keeps that stream alive until the free).
   void record_stream(CBlock* block, void* stream, std::shared_ptr<void> stream_ref = nullptr);
@@ -116,7 +118,7 @@ class DeviceCachingAllocator {
   void reset_peak_stats();
   void reset_accumulated_stats();
   std::string snapshot_json();
-  CBlock* find_allocated(void* ptr);  // nullptr when ptr is not an allocated block's address
+  CBlock* find_allocated(void* ptr);  // nullptr when ptr is not an allocated block's address (linear)
   // (size, allocated, stream, segment start) of every block, segment by segment (for tests).
   struct BlockInfo {
     size_t size;
@@ -145,7 +147,11 @@ class DeviceCachingAllocator {
   struct Pool;
   Pool& pool_for(size_t size);
   bool get_free_block(size_t size, void* stream, Pool& pool, CBlock** out);
-  CBlock* alloc_block(size_t size, size_t alloc_size, void* stream, std::shared_ptr<void> ref, Pool& pool, bool* oom);
+  CBlock* alloc_block(size_t size, size_t alloc_size, void* stream, const std::shared_ptr<void>& ref, Pool& pool,
+                      bool* oom);
+  CBlock* new_block(void* stream, const std::shared_ptr<void>& ref, size_t size, void* ptr, bool small,
+                    StreamStats* ss);
+  void delete_block(CBlock* b);
   void release_block(CBlock* b);
   bool release_available_cached_blocks(size_t size, Pool& pool);
   void release_cached_blocks();
@@ -163,10 +169,11 @@ class DeviceCachingAllocator {
   StreamStats* stream_stats_for(void* stream);
   void stat_block(CBlock* b, int64_t sign);  // allocation/allocated/requested ± for b
 
-  mutable std::mutex mu_;
+  mutable SpinMutex mu_;  // Note [Spin mutex]
   std::unordered_map<void*, std::unique_ptr<StreamStats>> stream_stats_;
   std::unique_ptr<Pool> small_, large_;
-  std::unordered_map<void*, CBlock*> active_;
+  CBlock* all_blocks_ = nullptr;       // intrusive list of every live block
+  std::vector<CBlock*> free_blocks_;  // recycled block objects (Note [Allocator bookkeeping without malloc])
   std::deque<std::pair<void*, CBlock*>> events_;
   DeviceStats stats_;
   bool set_fraction_ = false;

@@ -74,6 +74,7 @@ class CudaBackend final : public DeviceBackend {
 struct Setup {
   Setup() : host(&cuda_backend) {}
   std::string backend = "native";
+  bool native = true;
   CachingConfig config;
   std::vector<std::unique_ptr<DeviceCachingAllocator>> per_device;
   CudaBackend cuda_backend;
@@ -85,6 +86,7 @@ Setup& setup() {
     auto* st = new Setup();  // never destroyed: tensors may be freed during exit
     const char* env = std::getenv("CTORCH_CUDA_ALLOC_CONF");
     if (env) st->config = parse_alloc_conf(env, &st->backend);  // throws a clear error at first use
+    st->native = st->backend == "native";
     int n = cuda::device_count();
     for (int d = 0; d < n; ++d) st->per_device.emplace_back(new DeviceCachingAllocator(d, &st->cuda_backend, st->config));
     cuda::set_stream_destroyed_hook([](int device, cudaStream_t s) {
@@ -131,7 +133,7 @@ HostCachingAllocator& host_allocator() { return setup().host; }
 DeviceCachingAllocator* caching_allocator(int device) {
   if (g_plug) return nullptr;
   Setup& s = setup();
-  if (s.backend != "native") return nullptr;
+  if (!s.native) return nullptr;
   CT_CHECK(device >= 0 && device < static_cast<int>(s.per_device.size()), CT_ERR_INDEX, "Invalid CUDA device index ",
            device, " for the caching allocator");
   return s.per_device[device].get();

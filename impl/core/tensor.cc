@@ -60,15 +60,15 @@ std::string shape_str(const Shape& s) {
   return os.str();
 }
 
-Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, bool pinned) {
+Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
   int64_t n = numel_of(sizes);
   int64_t isz = itemsize(dtype);
   CT_CHECK(n <= INT64_MAX / isz, CT_ERR_OUT_OF_MEMORY, "shape ", shape_str(sizes),
            " needs more bytes than fit in int64");
   auto t = std::make_shared<TensorImpl>();
   t->storage = std::make_shared<Storage>(n * isz, device, pinned);
-  t->sizes = sizes;
   t->strides = contiguous_strides(sizes);
+  t->sizes = std::move(sizes);
   t->dtype = dtype;
   return t;
 }

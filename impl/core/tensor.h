@@ -49,7 +49,7 @@ int64_t numel_of(const Shape& sizes);  // checks sizes >= 0 and overflow
 std::string shape_str(const Shape& s);  // "[2, 3]"
 
 // A new contiguous tensor with uninitialized data. device must be resolved.
-Tensor empty_tensor(const Shape& sizes, DType dtype, Device device, bool pinned = false);
+Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned = false);
 // A view of base's storage.
 Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset);
 // A 0-dim "wrapped number" scalar tensor on the CPU.

@@ -61,7 +61,7 @@ Stream default_stream(int device) {
   return (*defaults)[device];
 }
 
-Stream current_stream(int device) {
+const Stream& current_stream(int device) {
   device = resolve(device);
   Stream& s = per_thread().current[device];
   if (!s) s = default_stream(device);

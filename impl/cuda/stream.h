@@ -26,7 +26,9 @@ using Stream = std::shared_ptr<StreamImpl>;
 void set_stream_destroyed_hook(void (*hook)(int device, cudaStream_t s));
 
 Stream default_stream(int device);
-Stream current_stream(int device);       // device < 0: the current device
+// The calling thread's current stream of device (< 0: the current device); the reference stays
+// valid until the thread changes that stream.
+const Stream& current_stream(int device);
 void set_current_stream(const Stream& s);
 Stream create_stream(int device, int priority);
 Stream external_stream(cudaStream_t s, int device);

@@ -28,7 +28,7 @@ void fill_indexed(const Tensor& t, F f, int kind, double a, double b, int64_t c,
 }
 }  // namespace
 
-Tensor empty(const Shape& sizes, DType dtype, Device dev) { return empty_tensor(sizes, dtype, dev); }
+Tensor empty(Shape sizes, DType dtype, Device dev) { return empty_tensor(std::move(sizes), dtype, dev); }
 
 Tensor full(const Shape& sizes, double value, DType dtype, Device dev) {
   Tensor t = empty_tensor(sizes, dtype, dev);

@@ -17,7 +17,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b);
 Device common_device(const std::vector<Tensor>& ts, const char* op);
 
 // ---- factories (devices resolved by the caller)
-Tensor empty(const Shape& sizes, DType dtype, Device dev);
+Tensor empty(Shape sizes, DType dtype, Device dev);
 Tensor full(const Shape& sizes, double value, DType dtype, Device dev);
 Tensor arange(double start, double end, double step, DType dtype, Device dev);
 Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev);
