@@ -18,6 +18,9 @@ echo "== pluggable allocator (function pointers, then loaded from libmyalloc.so)
 "$A/pluggable_test" load "$PWD/$A/libmyalloc.so" || rc=1
 echo "== memory_stats, ctorch vs torch (tests/gpu/alloc_compare.py)"
 python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
+echo "== memory_stats with expandable segments, ctorch vs torch"
+PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CTORCH_CUDA_ALLOC_CONF=expandable_segments:True \
+  python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 if [ "${SANITIZE:-1}" = 1 ]; then
   CS=/usr/local/cuda/bin/compute-sanitizer

@@ -84,6 +84,8 @@ struct CBlock {
   bool small;
   StreamStats* ss;  // the figures of the block's stream
   bool allocated = false;
+  bool mapped = true;                          // false: unmapped space of an expandable segment
+  DeviceCachingAllocator::ExpSeg* es = nullptr;  // the expandable segment it lies in, if any
   int event_count = 0;
   // streams from record_stream (each kept alive until the free); usually empty
   std::vector<std::pair<void*, std::shared_ptr<void>>> stream_uses;
@@ -149,10 +151,19 @@ struct DeviceCachingAllocator::Pool {
       return reinterpret_cast<uintptr_t>(a->ptr) < reinterpret_cast<uintptr_t>(b->ptr);
     }
   };
-  explicit Pool(bool s) : small(s), blocks(Less(), NodeAlloc<CBlock*>(&nodes)) {}
+  explicit Pool(bool s) : small(s), blocks(Less(), NodeAlloc<CBlock*>(&nodes)), unmapped(Less(), NodeAlloc<CBlock*>(&nodes)) {}
   bool small;
-  FreeList nodes;  // declared before blocks: destroyed after it
+  FreeList nodes;  // declared before the sets: destroyed after them
   std::set<CBlock*, Less, NodeAlloc<CBlock*>> blocks;
+  std::set<CBlock*, Less, NodeAlloc<CBlock*>> unmapped;  // unmapped space of expandable segments
+};
+
+struct DeviceCachingAllocator::ExpSeg {
+  char* base;
+  size_t page;    // bytes per mapped page
+  size_t npages;  // the reserved range is npages * page bytes
+  std::vector<bool> mapped;
+  size_t size() const { return page * npages; }
 };
 
 CBlock* DeviceCachingAllocator::new_block(void* stream, const std::shared_ptr<void>& ref, size_t size, void* ptr,
@@ -170,6 +181,8 @@ CBlock* DeviceCachingAllocator::new_block(void* stream, const std::shared_ptr<vo
     b->ss = ss;
     b->allocated = false;
     b->event_count = 0;
+    b->mapped = true;
+    b->es = nullptr;
     b->prev = b->next = nullptr;
   } else {
     b = new CBlock(device_, stream, ref, size, ptr, small, ss);
@@ -295,6 +308,15 @@ bool DeviceCachingAllocator::get_free_block(size_t size, void* stream, Pool& poo
   CBlock key(device_, stream, nullptr, size, nullptr, pool.small);
   auto it = pool.blocks.lower_bound(&key);
   if (it == pool.blocks.end() || (*it)->stream != stream) return false;
+  if ((*it)->es) {
+    // In an expandable segment, a block's size for best fit is what it can grow to: its size
+    // plus the unmapped space right after it.
+    auto expandable_size = [](const CBlock* b) { return b->size + (b->next && !b->next->mapped ? b->next->size : 0); };
+    auto next = std::next(it);
+    while ((*it)->es && next != pool.blocks.end() && (*next)->stream == stream &&
+           expandable_size(*next) < expandable_size(*it))
+      it = next++;
+  }
   // no oversize block for a request below max_split_size; oversize blocks only for requests
   // within kLargeBuffer of their size
   if (size < config_.max_split_size && (*it)->size >= config_.max_split_size) return false;
@@ -306,10 +328,14 @@ bool DeviceCachingAllocator::get_free_block(size_t size, void* stream, Pool& poo
 
 CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void* stream, const std::shared_ptr<void>& ref,
                                             Pool& pool, bool* oom) {
-  (void)size;
   if (set_fraction_ && static_cast<size_t>(total_reserved()) + alloc_size > allowed_max_) {
     *oom = true;
     return nullptr;
+  }
+  if (config_.expandable_segments) {
+    CBlock* b = try_allocate_expandable(size, stream, ref, pool);
+    if (!b) *oom = true;
+    return b;
   }
   void* p = backend_->malloc(device_, alloc_size);
   if (!p) {
@@ -339,12 +365,12 @@ void DeviceCachingAllocator::release_block(CBlock* b) {
   delete_block(b);
 }
 
-bool DeviceCachingAllocator::release_available_cached_blocks(size_t size, Pool& pool) {
+bool DeviceCachingAllocator::release_available_cached_blocks(size_t size, void* stream, Pool& pool) {
   // Free one whole cached segment big enough for the request (or several oversize ones).
   if (config_.max_split_size == SIZE_MAX) return false;
   CBlock* best = nullptr;
   for (CBlock* b : pool.blocks) {
-    if (b->is_split() || b->size < config_.max_split_size) continue;
+    if (b->stream != stream || b->es || b->is_split() || b->size < config_.max_split_size) continue;
     if (b->size >= size && (!best || b->size < best->size)) best = b;
   }
   if (best) {
@@ -354,7 +380,7 @@ bool DeviceCachingAllocator::release_available_cached_blocks(size_t size, Pool& 
   size_t freed = 0;
   std::vector<CBlock*> big;
   for (CBlock* b : pool.blocks)
-    if (!b->is_split() && b->size >= config_.max_split_size) big.push_back(b);
+    if (b->stream == stream && !b->es && !b->is_split() && b->size >= config_.max_split_size) big.push_back(b);
   std::sort(big.begin(), big.end(), [](CBlock* a, CBlock* c) { return a->size > c->size; });
   for (CBlock* b : big) {
     if (freed >= size) break;
@@ -367,10 +393,18 @@ bool DeviceCachingAllocator::release_available_cached_blocks(size_t size, Pool& 
 void DeviceCachingAllocator::release_cached_blocks() {
   synchronize_and_free_events();
   for (Pool* pool : {large_.get(), small_.get()}) {
-    std::vector<CBlock*> whole;
-    for (CBlock* b : pool->blocks)
-      if (!b->is_split()) whole.push_back(b);
+    std::vector<CBlock*> whole, to_unmap;
+    for (CBlock* b : pool->blocks) {
+      if (b->es) to_unmap.push_back(b);
+      else if (!b->is_split()) whole.push_back(b);
+    }
     for (CBlock* b : whole) release_block(b);
+    for (CBlock* b : to_unmap) unmap_block(b, *pool);
+    // Address ranges with nothing mapped go back too (also one whose first mapping failed).
+    std::vector<CBlock*> empty;
+    for (CBlock* b : pool->unmapped)
+      if (!b->prev && !b->next) empty.push_back(b);
+    for (CBlock* b : empty) release_expandable_segment(b, *pool);
   }
 }
 
@@ -380,7 +414,7 @@ void DeviceCachingAllocator::garbage_collect() {
   std::vector<CBlock*> whole;
   for (Pool* pool : {large_.get(), small_.get()})
     for (CBlock* b : pool->blocks)
-      if (!b->is_split()) whole.push_back(b);
+      if (!b->es && !b->is_split()) whole.push_back(b);
   std::sort(whole.begin(), whole.end(), [](CBlock* a, CBlock* b) { return a->size > b->size; });
   for (CBlock* b : whole) {
     if (static_cast<double>(total_reserved()) <= target) break;
@@ -388,9 +422,155 @@ void DeviceCachingAllocator::garbage_collect() {
   }
 }
 
+// ---- expandable segments (Note [Expandable segments])
+
+namespace {
+// Links b between prev and next (either may be null).
+void splice(CBlock* b, CBlock* prev, CBlock* next) {
+  b->prev = prev;
+  b->next = next;
+  if (prev) prev->next = b;
+  if (next) next->prev = b;
+}
+bool allocatable(const CBlock* b) { return b && !b->allocated && b->event_count == 0 && b->stream_uses.empty(); }
+}  // namespace
+
+CBlock* DeviceCachingAllocator::find_expandable_block(size_t size, void* stream, const std::shared_ptr<void>& ref,
+                                                      Pool& pool) {
+  auto has_room = [size](const CBlock* b) {
+    size_t bytes = 0;
+    while (bytes < size && allocatable(b)) {
+      bytes += b->size;
+      b = b->next;
+    }
+    return bytes >= size;
+  };
+  CBlock key(device_, stream, nullptr, 0, nullptr, pool.small);
+  for (auto it = pool.unmapped.lower_bound(&key); it != pool.unmapped.end() && (*it)->stream == stream; ++it) {
+    CBlock* c = *it;
+    if (allocatable(c->prev)) c = c->prev;  // a free mapped block right before the unmapped space
+    if (has_room(c)) return c;
+  }
+  // A new segment: address space for 9/8 of the device's memory, mapped page by page.
+  size_t dev_free = 0, dev_total = 0;
+  backend_->mem_info(device_, &dev_free, &dev_total);
+  size_t page = pool.small ? kSmallBuffer : kLargeBuffer;
+  size_t want = dev_total + dev_total / 8;
+  size_t npages = std::max<size_t>(1, (want + page - 1) / page);
+  void* base = backend_->vm_reserve(device_, npages * page);
+  CT_CHECK(base != nullptr, CT_ERR_CUDA, "expandable_segments: could not reserve ", format_size(static_cast<int64_t>(npages * page)),
+           " of virtual address space on device ", device_, " (CTORCH_CUDA_ALLOC_CONF)");
+  expandable_.emplace_back(new ExpSeg{static_cast<char*>(base), page, npages, std::vector<bool>(npages, false)});
+  ExpSeg* es = expandable_.back().get();
+  CBlock* c = new_block(stream, ref, es->size(), base, pool.small, stream_stats_for(stream));
+  c->mapped = false;
+  c->es = es;
+  pool.unmapped.insert(c);
+  return c;
+}
+
+bool DeviceCachingAllocator::map_block(CBlock* b, size_t size, Pool& pool) {
+  ExpSeg* es = b->es;
+  size_t off = static_cast<size_t>(static_cast<char*>(b->ptr) - es->base);
+  size_t first = off / es->page, last = (off + size + es->page - 1) / es->page;
+  for (size_t i = first; i < last; ++i) {
+    if (!backend_->vm_map(device_, es->base + i * es->page, es->page)) {
+      for (size_t j = first; j < i; ++j) backend_->vm_unmap(device_, es->base + j * es->page, es->page);
+      return false;
+    }
+    es->mapped[i] = true;
+  }
+  size_t mapped_size = (last - first) * es->page;
+  pool.unmapped.erase(b);
+  b->mapped = true;
+  if (mapped_size < b->size) {
+    // b -> rest (unmapped) -> b->next
+    CBlock* rest = new_block(b->stream, b->stream_ref, b->size - mapped_size, static_cast<char*>(b->ptr) + mapped_size,
+                             pool.small, b->ss);
+    rest->mapped = false;
+    rest->es = es;
+    splice(rest, b, b->next);
+    pool.unmapped.insert(rest);
+    b->size = mapped_size;
+  }
+  try_merge(b, b->prev, pool);
+  try_merge(b, b->next, pool);
+  pool.blocks.insert(b);
+  update(stats_.reserved_bytes, pool.small, static_cast<int64_t>(mapped_size));
+  b->ss->reserved_bytes.add(static_cast<int64_t>(mapped_size));
+  stats_.num_device_alloc++;
+  return true;
+}
+
+CBlock* DeviceCachingAllocator::try_allocate_expandable(size_t size, void* stream, const std::shared_ptr<void>& ref,
+                                                        Pool& pool) {
+  // The candidate starts a run of free and unmapped blocks with room for size bytes:
+  // unmapped | unmapped -> free -> ... | free -> unmapped -> ...
+  CBlock* c = find_expandable_block(size, stream, ref, pool);
+  if (!c->mapped && !map_block(c, std::min(c->size, size), pool)) return nullptr;
+  while (c->size < size) {
+    CBlock* n = c->next;  // unmapped: mapping it merges c into it
+    if (!map_block(n, std::min(size - c->size, n->size), pool)) return nullptr;
+    c = n;
+  }
+  pool.blocks.erase(c);
+  return c;
+}
+
+void DeviceCachingAllocator::unmap_block(CBlock* b, Pool& pool) {
+  ExpSeg* es = b->es;
+  size_t off = static_cast<size_t>(static_cast<char*>(b->ptr) - es->base);
+  size_t first = (off + es->page - 1) / es->page, last = (off + b->size) / es->page;  // whole pages inside b
+  if (first >= last) return;
+  pool.blocks.erase(b);
+  char* uptr = es->base + first * es->page;
+  size_t usize = (last - first) * es->page;
+  size_t before = static_cast<size_t>(uptr - static_cast<char*>(b->ptr));
+  if (before > 0) {  // prev -> before -> b
+    CBlock* bf = new_block(b->stream, b->stream_ref, before, b->ptr, pool.small, b->ss);
+    bf->es = es;
+    splice(bf, b->prev, b);
+    pool.blocks.insert(bf);
+  }
+  size_t after = b->size - before - usize;
+  if (after > 0) {  // b -> after -> next
+    CBlock* af = new_block(b->stream, b->stream_ref, after, uptr + usize, pool.small, b->ss);
+    af->es = es;
+    splice(af, b, b->next);
+    pool.blocks.insert(af);
+  }
+  b->ptr = uptr;
+  b->size = usize;
+  b->mapped = false;
+  backend_->synchronize(device_);  // unmapping does not wait for the work that used the pages
+  for (size_t i = first; i < last; ++i) {
+    backend_->vm_unmap(device_, es->base + i * es->page, es->page);
+    es->mapped[i] = false;
+  }
+  try_merge(b, b->prev, pool);
+  try_merge(b, b->next, pool);
+  pool.unmapped.insert(b);
+  update(stats_.reserved_bytes, pool.small, -static_cast<int64_t>(usize));
+  b->ss->reserved_bytes.add(-static_cast<int64_t>(usize));
+  stats_.num_device_free++;
+}
+
+void DeviceCachingAllocator::release_expandable_segment(CBlock* b, Pool& pool) {
+  ExpSeg* es = b->es;
+  pool.unmapped.erase(b);
+  backend_->vm_release(device_, es->base, es->size());
+  for (auto it = expandable_.begin(); it != expandable_.end(); ++it) {
+    if (it->get() == es) {
+      expandable_.erase(it);
+      break;
+    }
+  }
+  delete_block(b);
+}
+
 bool DeviceCachingAllocator::should_split(const CBlock* b, size_t size) const {
   size_t remaining = b->size - size;
-  if (b->small) return remaining >= kMinBlockSize;
+  if (b->small || config_.expandable_segments) return remaining >= kMinBlockSize;
   return size < config_.max_split_size && remaining > kSmallSize;
 }
 
@@ -427,7 +607,7 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
   if (!found) block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom), found = block != nullptr;
   if (!found) {
     oom = false;
-    if (release_available_cached_blocks(size, pool)) {
+    if (release_available_cached_blocks(size, stream, pool)) {
       block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom);
       found = block != nullptr;
     }
@@ -479,14 +659,17 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
     remaining->prev = block;
     remaining->ptr = static_cast<char*>(remaining->ptr) + size;
     remaining->size -= size;
+    block->es = remaining->es;
     pool.blocks.insert(remaining);
-    if (already_split) {
+    if (block->es) {
+      // expandable blocks are left out of inactive_split (Note [Expandable segments])
+    } else if (already_split) {
       update(stats_.inactive_split_bytes, pool.small, -static_cast<int64_t>(block->size));
     } else {
       update(stats_.inactive_split_bytes, pool.small, static_cast<int64_t>(remaining->size));
       update(stats_.inactive_split, pool.small, 1);
     }
-  } else if (already_split) {
+  } else if (already_split && !block->es) {
     update(stats_.inactive_split_bytes, pool.small, -static_cast<int64_t>(block->size));
     update(stats_.inactive_split, pool.small, -1);
   }
@@ -540,7 +723,7 @@ void DeviceCachingAllocator::record_stream(CBlock* b, void* stream, std::shared_
 }
 
 size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
-  if (!src || src->allocated || src->event_count > 0 || !src->stream_uses.empty()) return 0;
+  if (!src || src->allocated || src->event_count > 0 || !src->stream_uses.empty() || src->mapped != dst->mapped) return 0;
   if (dst->prev == src) {
     dst->ptr = src->ptr;
     dst->prev = src->prev;
@@ -551,7 +734,8 @@ size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
   }
   size_t subsumed = src->size;
   dst->size += subsumed;
-  pool.blocks.erase(src);
+  if (src->mapped) pool.blocks.erase(src);
+  else pool.unmapped.erase(src);
   delete_block(src);
   return subsumed;
 }
@@ -572,8 +756,10 @@ void DeviceCachingAllocator::free_block(CBlock* b) {
     d_blocks += 1;
     d_bytes += static_cast<int64_t>(b->size);
   }
-  update(stats_.inactive_split, pool.small, d_blocks);
-  update(stats_.inactive_split_bytes, pool.small, d_bytes);
+  if (!b->es) {
+    update(stats_.inactive_split, pool.small, d_blocks);
+    update(stats_.inactive_split_bytes, pool.small, d_bytes);
+  }
   update(stats_.active, pool.small, -1);
   update(stats_.active_bytes, pool.small, -static_cast<int64_t>(original));
   b->ss->active.add(-1);
@@ -634,9 +820,11 @@ std::vector<DeviceCachingAllocator::SegmentInfo> DeviceCachingAllocator::snapsho
   std::lock_guard<SpinMutex> g(mu_);
   std::vector<SegmentInfo> out;
   for (CBlock* head = all_blocks_; head; head = head->all_next) {
-    if (head->prev) continue;
+    // A segment starts at a block with no mapped predecessor: the head of a cudaMalloc'd
+    // segment, or the first mapped block of a run inside an expandable segment.
+    if (!head->mapped || (head->prev && head->prev->mapped)) continue;
     SegmentInfo s{head->ptr, 0, 0, 0, !head->small, head->stream, {}};
-    for (CBlock* b = head; b; b = b->next) {
+    for (CBlock* b = head; b && b->mapped; b = b->next) {
       bool active = b->allocated || b->event_count > 0 || !b->stream_uses.empty();
       s.blocks.push_back({b->size, b->allocated, active, b->ptr});
       s.total_size += b->size;
@@ -861,11 +1049,8 @@ CachingConfig parse_alloc_conf(const std::string& conf, std::string* backend) {
         if (val != "native" && val != "cudaMallocAsync") bad(it, "backend must be 'native' or 'cudaMallocAsync'");
         if (backend) *backend = val;
       } else if (key == "expandable_segments") {
-        if (val == "True") {
-          fail(CT_ERR_NOT_SUPPORTED, "CTORCH_CUDA_ALLOC_CONF: expandable_segments:True is not supported by this version "
-               "of ctorch (segments are fixed-size, as with expandable_segments:False)");
-        }
-        if (val != "False") bad(it, "expandable_segments must be True or False");
+        if (val != "True" && val != "False") bad(it, "expandable_segments must be True or False");
+        c.expandable_segments = val == "True";
       } else {
         bad(it, "unknown key (expected max_split_size_mb, garbage_collection_threshold, "
                 "roundup_power2_divisions, expandable_segments or backend)");

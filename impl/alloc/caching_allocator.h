@@ -20,6 +20,16 @@
 //  - The statistics follow PyTorch's memory_stats keys exactly. Per-stream figures (which
 //    PyTorch lacks) count each block and segment on the stream it was allocated on.
 //
+// Note [Expandable segments] (CTORCH_CUDA_ALLOC_CONF=expandable_segments:True, as PyTorch's):
+// instead of one cudaMalloc per segment, each (stream, pool) gets an address range as large as
+// 9/8 of the device's memory, reserved once, into which physical pages (2 MiB for the small
+// pool, 20 MiB for the large one) are mapped on demand at its end, so a growing workload keeps
+// one contiguous segment instead of many fixed ones that fragment. A block may then grow into
+// the unmapped space after it (best fit counts that space), blocks always split when 512 bytes
+// or more remain, and empty_cache (or an out-of-memory retry) unmaps the whole pages of free
+// blocks. As in PyTorch, mapping counts in reserved_bytes and num_device_alloc but not in
+// "segment", and expandable blocks are left out of inactive_split.
+//
 // Note [Out-of-memory hooks]: the bindings register hooks that run their language's garbage
 // collector and wait for its finalizers, so tensors a program dropped without closing give
 // their memory back. The hooks run on the allocating thread with the allocator's lock released
@@ -53,6 +63,14 @@ class DeviceBackend {
   virtual bool event_done(void* event) = 0;
   virtual void event_wait(void* event) = 0;
   virtual void event_destroy(void* event) = 0;
+  // Virtual memory for expandable segments (Note [Expandable segments]): reserve an address
+  // range, map and unmap physical pages of `page` bytes inside it, release the range. The
+  // defaults say "not supported" (nullptr / false).
+  virtual void* vm_reserve(int device, size_t size) { (void)device, (void)size; return nullptr; }
+  virtual bool vm_map(int device, void* ptr, size_t page) { (void)device, (void)ptr, (void)page; return false; }
+  virtual void vm_unmap(int device, void* ptr, size_t page) { (void)device, (void)ptr, (void)page; }
+  virtual void vm_release(int device, void* ptr, size_t size) { (void)device, (void)ptr, (void)size; }
+  virtual void synchronize(int device) { (void)device; }  // before pages are unmapped
 };
 
 struct Stat {
@@ -95,6 +113,7 @@ struct CachingConfig {
   size_t max_split_size = SIZE_MAX;             // max_split_size_mb
   double garbage_collection_threshold = 0.0;    // 0: off
   std::vector<size_t> roundup_power2_divisions;  // per power-of-two interval (empty: off)
+  bool expandable_segments = false;              // Note [Expandable segments]
 };
 
 struct CBlock;
@@ -140,6 +159,7 @@ class DeviceCachingAllocator {
   void forget_stream(void* stream);
 
   const CachingConfig& config() const { return config_; }
+  struct ExpSeg;  // an expandable segment (Note [Expandable segments])
   static size_t round_size(size_t size, const CachingConfig& config);
   static size_t allocation_size(size_t size);
 
@@ -153,7 +173,7 @@ class DeviceCachingAllocator {
                     StreamStats* ss);
   void delete_block(CBlock* b);
   void release_block(CBlock* b);
-  bool release_available_cached_blocks(size_t size, Pool& pool);
+  bool release_available_cached_blocks(size_t size, void* stream, Pool& pool);
   void release_cached_blocks();
   void free_block(CBlock* b);
   size_t try_merge(CBlock* dst, CBlock* src, Pool& pool);
@@ -166,6 +186,12 @@ class DeviceCachingAllocator {
   int device_;
   DeviceBackend* backend_;
   CachingConfig config_;
+  CBlock* try_allocate_expandable(size_t size, void* stream, const std::shared_ptr<void>& ref, Pool& pool);
+  CBlock* find_expandable_block(size_t size, void* stream, const std::shared_ptr<void>& ref, Pool& pool);
+  bool map_block(CBlock* b, size_t size, Pool& pool);
+  void unmap_block(CBlock* b, Pool& pool);
+  void release_expandable_segment(CBlock* b, Pool& pool);
+  std::vector<std::unique_ptr<ExpSeg>> expandable_;
   StreamStats* stream_stats_for(void* stream);
   void stat_block(CBlock* b, int64_t sign);  // allocation/allocated/requested ± for b
 

@@ -1,6 +1,10 @@
 #include "impl/alloc/cuda_memory.h"
 
+#include <cuda.h>  // driver API types only (Note [Expandable segments])
 #include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <unordered_map>
 
 #include <atomic>
 #include <cstdlib>
@@ -69,6 +73,116 @@ class CudaBackend final : public DeviceBackend {
   }
   void event_wait(void* ev) override { cuda::check(cudaEventSynchronize(static_cast<cudaEvent_t>(ev)), "cudaEventSynchronize"); }
   void event_destroy(void* ev) override { (void)cudaEventDestroy(static_cast<cudaEvent_t>(ev)); }
+
+  // Expandable segments through the driver's virtual memory API, reached through the runtime's
+  // entry-point query, so libctorch.so still has no link-time dependency on libcuda.
+  void* vm_reserve(int device, size_t size) override {
+    const Vmm& v = vmm();
+    cuda::DeviceGuard g(device);
+    cuda::check(cudaFree(nullptr), "cudaFree(0)");  // the device's context exists and is current
+    CUdeviceptr p = 0;
+    drv(v.reserve(&p, size, 0, 0, 0), "cuMemAddressReserve");
+    return reinterpret_cast<void*>(p);
+  }
+  bool vm_map(int device, void* ptr, size_t page) override {
+    const Vmm& v = vmm();
+    cuda::DeviceGuard g(device);
+    CUmemAllocationProp prop = {};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    CUmemGenericAllocationHandle h = 0;
+    CUresult r = v.create(&h, page, &prop, 0);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) return false;
+    drv(r, "cuMemCreate");
+    CUdeviceptr p = reinterpret_cast<CUdeviceptr>(ptr);
+    r = v.map(p, page, 0, h, 0);
+    if (r != CUDA_SUCCESS) {
+      (void)v.release(h);
+      if (r == CUDA_ERROR_OUT_OF_MEMORY) return false;
+      drv(r, "cuMemMap");
+    }
+    CUmemAccessDesc access = {};
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    r = v.set_access(p, page, &access, 1);
+    if (r != CUDA_SUCCESS) {
+      (void)v.unmap(p, page);
+      (void)v.release(h);
+      if (r == CUDA_ERROR_OUT_OF_MEMORY) return false;
+      drv(r, "cuMemSetAccess");
+    }
+    std::lock_guard<std::mutex> lk(vm_mu_);
+    handles_[ptr] = h;
+    return true;
+  }
+  void vm_unmap(int device, void* ptr, size_t page) override {
+    const Vmm& v = vmm();
+    cuda::DeviceGuard g(device);
+    CUmemGenericAllocationHandle h;
+    {
+      std::lock_guard<std::mutex> lk(vm_mu_);
+      auto it = handles_.find(ptr);
+      CT_CHECK(it != handles_.end(), CT_ERR_INTERNAL, "expandable segment page not mapped");
+      h = it->second;
+      handles_.erase(it);
+    }
+    drv(v.unmap(reinterpret_cast<CUdeviceptr>(ptr), page), "cuMemUnmap");
+    drv(v.release(h), "cuMemRelease");
+  }
+  void vm_release(int device, void* ptr, size_t size) override {
+    cuda::DeviceGuard g(device);
+    drv(vmm().address_free(reinterpret_cast<CUdeviceptr>(ptr), size), "cuMemAddressFree");
+  }
+  void synchronize(int device) override {
+    cuda::DeviceGuard g(device);
+    cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
+
+ private:
+  struct Vmm {
+    CUresult (*reserve)(CUdeviceptr*, size_t, size_t, CUdeviceptr, unsigned long long);
+    CUresult (*address_free)(CUdeviceptr, size_t);
+    CUresult (*create)(CUmemGenericAllocationHandle*, size_t, const CUmemAllocationProp*, unsigned long long);
+    CUresult (*release)(CUmemGenericAllocationHandle);
+    CUresult (*map)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long);
+    CUresult (*unmap)(CUdeviceptr, size_t);
+    CUresult (*set_access)(CUdeviceptr, size_t, const CUmemAccessDesc*, size_t);
+    CUresult (*error_string)(CUresult, const char**);
+  };
+  static const Vmm& vmm() {
+    static const Vmm v = [] {
+      Vmm x{};
+      auto get = [](const char* name, void* slot) {
+        void* fn = nullptr;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+        cuda::check(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q),
+                    "cudaGetDriverEntryPointByVersion");
+        CT_CHECK(q == cudaDriverEntryPointSuccess && fn, CT_ERR_NOT_SUPPORTED,
+                 "expandable_segments: the CUDA driver does not provide ", name);
+        std::memcpy(slot, &fn, sizeof fn);
+      };
+      get("cuMemAddressReserve", &x.reserve);
+      get("cuMemAddressFree", &x.address_free);
+      get("cuMemCreate", &x.create);
+      get("cuMemRelease", &x.release);
+      get("cuMemMap", &x.map);
+      get("cuMemUnmap", &x.unmap);
+      get("cuMemSetAccess", &x.set_access);
+      get("cuGetErrorString", &x.error_string);
+      return x;
+    }();
+    return v;
+  }
+  static void drv(CUresult r, const char* what) {
+    if (r == CUDA_SUCCESS) return;
+    const char* msg = nullptr;
+    if (vmm().error_string) (void)vmm().error_string(r, &msg);
+    fail(CT_ERR_CUDA, "CUDA driver error: ", msg ? msg : "unknown", " (", static_cast<int>(r), " in ", what,
+         ", expandable_segments)");
+  }
+  std::mutex vm_mu_;
+  std::unordered_map<void*, CUmemGenericAllocationHandle> handles_;
 };
 
 struct Setup {

@@ -42,6 +42,32 @@ class FakeDevice : public DeviceBackend {
     live_events.insert(e);
     return e;
   }
+  void* vm_reserve(int, size_t size) override {
+    char* p = reinterpret_cast<char*>(next_);
+    next_ += size + (1 << 24);
+    reserved_ranges[p] = size;
+    return p;
+  }
+  bool vm_map(int, void* p, size_t page) override {
+    if (used_ + page > capacity_ || mapped_pages.count(p)) return false;
+    used_ += page;
+    mapped_pages.insert(p);
+    return true;
+  }
+  void vm_unmap(int, void* p, size_t page) override {
+    EXPECT_EQ(mapped_pages.erase(p), 1u);
+    used_ -= page;
+    syncs_before_unmap += synced ? 1 : 0;
+  }
+  void vm_release(int, void* p, size_t size) override {
+    EXPECT_EQ(reserved_ranges.at(p), size);
+    reserved_ranges.erase(p);
+  }
+  void synchronize(int) override { synced = true; }
+  std::set<void*> mapped_pages;
+  std::map<void*, size_t> reserved_ranges;
+  bool synced = false;
+  int syncs_before_unmap = 0;
   bool event_done(void* e) override { return static_cast<Ev*>(e)->done || finished.count(static_cast<Ev*>(e)->stream); }
   void event_wait(void* e) override { static_cast<Ev*>(e)->done = true; }
   void event_destroy(void* e) override {
@@ -304,6 +330,86 @@ TEST_F(Fixture, PerStreamStatisticsCountEachStreamsBlocksAndSegments) {
   EXPECT_EQ(a->stream_stats(S1).reserved_bytes.peak, 0);
 }
 
+CachingConfig expandable() {
+  CachingConfig c;
+  c.expandable_segments = true;
+  return c;
+}
+
+TEST_F(Fixture, ExpandableSegmentsGrowOneSegmentInPlace) {
+  reset(1000 * MiB, expandable());
+  CBlock* a1 = a->malloc(5 * MiB, S1, nullptr);  // maps one 20 MiB page of a new large segment
+  EXPECT_EQ(dev.reserved_ranges.size(), 1u);
+  EXPECT_EQ(dev.reserved_ranges.begin()->second, 1140 * MiB);  // 9/8 of the device, in 20 MiB pages
+  EXPECT_EQ(st().reserved_bytes[kLargePool].current, static_cast<int64_t>(20 * MiB));
+  EXPECT_EQ(st().segment[kAll].current, 0);  // as PyTorch: mapping is not a segment
+  EXPECT_EQ(st().num_device_alloc, 1);
+  CBlock* a2 = a->malloc(18 * MiB, S1, nullptr);  // the 15 MiB free after a1 plus one more page
+  EXPECT_EQ(block_ptr(a2), static_cast<char*>(block_ptr(a1)) + 5 * MiB);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, static_cast<int64_t>(40 * MiB));
+  EXPECT_EQ(st().num_device_alloc, 2);
+  EXPECT_EQ(st().inactive_split[kAll].current, 0);  // expandable blocks are not counted there
+  CBlock* s1 = a->malloc(1000, S1, nullptr);  // small pool: its own segment with 2 MiB pages
+  EXPECT_EQ(dev.reserved_ranges.size(), 2u);
+  EXPECT_EQ(st().reserved_bytes[kSmallPool].current, static_cast<int64_t>(2 * MiB));
+  CBlock* s2 = a->malloc(1000, S2, nullptr);  // another stream: another segment
+  EXPECT_EQ(dev.reserved_ranges.size(), 3u);
+  void* p1 = block_ptr(a1);
+  a->free(a1);
+  CBlock* a3 = a->malloc(4 * MiB, S1, nullptr);  // reuses a1's place (best fit)
+  EXPECT_EQ(block_ptr(a3), p1);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, static_cast<int64_t>(44 * MiB));
+  std::vector<DeviceCachingAllocator::SegmentInfo> snap = a->snapshot();
+  ASSERT_EQ(snap.size(), 3u);  // one mapped run per expandable segment
+  size_t total = 0;
+  for (auto& seg : snap) total += seg.total_size;
+  EXPECT_EQ(total, 44 * MiB);
+  for (CBlock* b : {a2, a3, s1, s2}) a->free(b);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, static_cast<int64_t>(44 * MiB));  // cached
+  a->empty_cache();  // unmaps every page and gives the address ranges back
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+  EXPECT_EQ(st().num_device_free, 3);
+  EXPECT_TRUE(dev.mapped_pages.empty());
+  EXPECT_TRUE(dev.reserved_ranges.empty());
+  EXPECT_GT(dev.syncs_before_unmap, 0);
+  EXPECT_EQ(dev.used_, 0u);
+  EXPECT_EQ(st().allocated_bytes[kAll].current, 0);
+}
+
+TEST_F(Fixture, ExpandableSegmentsOutOfMemoryUnmapsFreePagesAndRetries) {
+  reset(60 * MiB, expandable());
+  CBlock* a1 = a->malloc(30 * MiB, S1, nullptr);  // two 20 MiB pages
+  EXPECT_EQ(st().reserved_bytes[kAll].current, static_cast<int64_t>(40 * MiB));
+  a->free(a1);  // cached: the pages stay mapped
+  EXPECT_EQ(dev.used_, 40 * MiB);
+  // Another stream needs two pages of its own: only after S1's free pages are unmapped (and
+  // S1's emptied address range given back) do they fit.
+  CBlock* b1 = a->malloc(30 * MiB, S2, nullptr);
+  EXPECT_EQ(st().num_alloc_retries, 1);
+  EXPECT_EQ(st().num_ooms, 0);
+  EXPECT_EQ(dev.used_, 40 * MiB);
+  EXPECT_EQ(dev.reserved_ranges.size(), 1u);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, static_cast<int64_t>(40 * MiB));
+  CBlock* b2 = a->malloc(30 * MiB, S2, nullptr);  // the 10 MiB left plus one more page
+  EXPECT_EQ(block_ptr(b2), static_cast<char*>(block_ptr(b1)) + 30 * MiB);
+  EXPECT_EQ(dev.used_, 60 * MiB);
+  EXPECT_THROW(a->malloc(1000, S2, nullptr), Error);  // a 2 MiB small page does not fit
+  EXPECT_EQ(st().num_ooms, 1);
+  a->free(b1);
+  a->free(b2);
+  a->empty_cache();
+  EXPECT_TRUE(dev.mapped_pages.empty());
+  EXPECT_TRUE(dev.reserved_ranges.empty());
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+}
+
+TEST(CachingAllocatorConfig, ExpandableSegmentsParse) {
+  std::string backend;
+  EXPECT_TRUE(parse_alloc_conf("expandable_segments:True", &backend).expandable_segments);
+  EXPECT_FALSE(parse_alloc_conf("expandable_segments:False", &backend).expandable_segments);
+  EXPECT_THROW(parse_alloc_conf("expandable_segments:yes", &backend), Error);
+}
+
 TEST_F(Fixture, MemoryFractionLimitsReservedMemory) {
   reset(100 * MiB);
   a->set_memory_fraction(0.5);
@@ -388,7 +494,6 @@ TEST(AllocConf, ParsesPyTorchSyntaxAndRejectsBadValues) {
       EXPECT_NE(std::string(e.what()).find("CTORCH_CUDA_ALLOC_CONF"), std::string::npos);
     }
   }
-  EXPECT_THROW(parse_alloc_conf("expandable_segments:True", &backend), Error);
 }
 
 TEST_F(Fixture, MemorySummaryTableAsPyTorchs) {
