@@ -21,6 +21,9 @@ python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
 echo "== memory_stats with expandable segments, ctorch vs torch"
 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CTORCH_CUDA_ALLOC_CONF=expandable_segments:True \
   python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
+echo "== device_test with expandable segments (every CUDA tensor in mapped pages)"
+CTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$A/device_test" > /tmp/dev_exp.txt 2>&1 || rc=1
+tail -2 /tmp/dev_exp.txt
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 if [ "${SANITIZE:-1}" = 1 ]; then
   CS=/usr/local/cuda/bin/compute-sanitizer

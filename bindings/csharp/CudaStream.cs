@@ -279,6 +279,30 @@ namespace Ctorch
             return ev;
         }
 
+        // ---------------------------------------------------------------- memory
+
+        /// <summary>A per-stream memory figure (which PyTorch lacks), in the style of
+        /// <see cref="Cuda.MemoryStat(string, int)"/>: a value for the blocks and segments the
+        /// caching allocator handed out while this stream was current on its device. key is one of
+        /// allocation, allocated_bytes, requested_bytes, active, active_bytes, segment,
+        /// reserved_bytes followed by .current, .peak, .allocated or .freed, e.g.
+        /// "allocated_bytes.current". Peaks and totals reset with the device's
+        /// (<see cref="Cuda.ResetPeakMemoryStats(int)"/>,
+        /// <see cref="Cuda.ResetAccumulatedMemoryStats(int)"/>); a stream that never allocated
+        /// reads 0. An unknown key is CtorchException (Argument), a null key
+        /// ArgumentNullException; without the native allocator (cudaMallocAsync, pluggable)
+        /// CtorchException (NotSupported).</summary>
+        public long MemoryStat(string key)
+        {
+            if (key == null) throw new ArgumentNullException(nameof(key));
+            using (var a = Use())
+            {
+                long r;
+                Native.Check(ctorch.ct_cuda_memory_stream_stat(a.Ptr, key, out r));
+                return r;
+            }
+        }
+
         // ---------------------------------------------------------------- equality
 
         /// <summary>True when both stand for the same CUDA stream (same device and cudaStream_t).</summary>

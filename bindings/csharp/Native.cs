@@ -10,6 +10,9 @@ namespace Ctorch
 {
     internal static class Native
     {
+        // The first call through the idiomatic layer registers the out-of-memory hook.
+        static Native() { OomHook.EnsureRegistered(); }
+
         /// <summary>Throws the CtorchException for a non-zero status (reads the thread's last
         /// error message at once).</summary>
         internal static void Check(int status)

@@ -12,6 +12,10 @@ namespace Ctorch
     /// </summary>
     public sealed class TensorHandle : SafeHandle
     {
+        // Before the first tensor exists (also one adopted from the raw layer), the binding's
+        // out-of-memory hook is registered: it is what brings dropped tensors' memory back.
+        static TensorHandle() { OomHook.EnsureRegistered(); }
+
         /// <summary>An invalid (zero) handle, as P/Invoke marshalling needs.</summary>
         public TensorHandle() : base(IntPtr.Zero, true) { }
 

@@ -22,6 +22,12 @@ import (
 // not race with other uses of it (as in PyTorch). A Tensor must not be copied by value.
 type Tensor struct {
 	h atomic.Int64
+	// Padding to 16 bytes. Go's tiny allocator packs objects under 16 bytes without pointers
+	// into shared 16-byte blocks, and a finalizer of such an object runs only once the whole
+	// block is unreachable: a dropped Tensor next to a small object that stays alive would
+	// never be released (and its memory would not come back on out-of-memory, see
+	// internal/capi/oomhook.go).
+	_ [8]byte
 }
 
 // wrap takes ownership of a new reference.

@@ -198,7 +198,11 @@ void DeviceCachingAllocator::delete_block(CBlock* b) {
   if (b->all_prev) b->all_prev->all_next = b->all_next;
   else all_blocks_ = b->all_next;
   if (b->all_next) b->all_next->all_prev = b->all_prev;
-  b->stream_ref.reset();
+  // Note [Stream references]: dropping the last reference to a stream destroys it, and that
+  // calls back into the allocator (forget_stream); so references are only dropped after the
+  // lock is released (graveyard_ is emptied by the public entry points).
+  if (b->stream_ref) graveyard_.push_back(std::move(b->stream_ref));
+  for (auto& u : b->stream_uses) graveyard_.push_back(std::move(u.second));
   b->stream_uses.clear();
   if (free_blocks_.size() < kMaxFree) free_blocks_.push_back(b);
   else delete b;
@@ -596,6 +600,7 @@ void DeviceCachingAllocator::synchronize_and_free_events() {
 }
 
 CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std::shared_ptr<void>& stream_ref) {
+  std::vector<std::shared_ptr<void>> dead;  // dropped after the lock (Note [Stream references])
   std::unique_lock<SpinMutex> g(mu_);
   process_events();
   size_t size = round_size(orig_size, config_);
@@ -687,10 +692,12 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
   ss->requested_bytes.add(static_cast<int64_t>(orig_size));
   ss->active.add(1);
   ss->active_bytes.add(static_cast<int64_t>(block->size));
+  if (!graveyard_.empty()) dead.swap(graveyard_);
   return block;
 }
 
 void DeviceCachingAllocator::free(CBlock* b) {
+  std::vector<std::shared_ptr<void>> dead;  // dropped after the lock (Note [Stream references])
   std::lock_guard<SpinMutex> g(mu_);
   // Record the events first: if that fails, the block is left as it was.
   std::vector<void*> evs;
@@ -708,10 +715,12 @@ void DeviceCachingAllocator::free(CBlock* b) {
       events_.emplace_back(ev, b);
       b->event_count++;
     }
-    b->stream_uses.clear();  // the events are recorded: the streams may go now
+    for (auto& u : b->stream_uses) graveyard_.push_back(std::move(u.second));  // the events are recorded:
+    b->stream_uses.clear();                                                    // the streams may go now
   } else {
     free_block(b);
   }
+  if (!graveyard_.empty()) dead.swap(graveyard_);
 }
 
 void DeviceCachingAllocator::record_stream(CBlock* b, void* stream, std::shared_ptr<void> stream_ref) {
@@ -767,8 +776,10 @@ void DeviceCachingAllocator::free_block(CBlock* b) {
 }
 
 void DeviceCachingAllocator::empty_cache() {
+  std::vector<std::shared_ptr<void>> dead;  // dropped after the lock (Note [Stream references])
   std::lock_guard<SpinMutex> g(mu_);
   release_cached_blocks();
+  dead.swap(graveyard_);
 }
 
 void DeviceCachingAllocator::set_memory_fraction(double fraction) {

@@ -199,6 +199,7 @@ class DeviceCachingAllocator {
   std::unordered_map<void*, std::unique_ptr<StreamStats>> stream_stats_;
   std::unique_ptr<Pool> small_, large_;
   CBlock* all_blocks_ = nullptr;       // intrusive list of every live block
+  std::vector<std::shared_ptr<void>> graveyard_;  // Note [Stream references]
   std::vector<CBlock*> free_blocks_;  // recycled block objects (Note [Allocator bookkeeping without malloc])
   std::deque<std::pair<void*, CBlock*>> events_;
   DeviceStats stats_;

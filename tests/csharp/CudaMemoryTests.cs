@@ -88,6 +88,37 @@ namespace Ctorch.Tests
             Assert.Throws<ArgumentNullException>(() => Cuda.MemoryStat(null, Device.Cuda));
         }
 
+        // Only the failures: a successful LoadAllocator would change the allocator of this test
+        // process. The library and its symbols are checked before anything else, so these are
+        // the same on every machine.
+        [Test]
+        public void LoadAllocatorFailures()
+        {
+            CtorchException e = Fails(StatusCode.Argument, () => Cuda.LoadAllocator("/nonexistent/liballoc.so", "a", "f"));
+            StringAssert.Contains("cannot load the allocator library '/nonexistent/liballoc.so'", e.NativeMessage);
+            e = Fails(StatusCode.Argument, () => Cuda.LoadAllocator("libm.so.6", "no_such_alloc", "cos"));
+            StringAssert.Contains("has no function 'no_such_alloc'", e.NativeMessage);
+            e = Fails(StatusCode.Argument, () => Cuda.LoadAllocator("libm.so.6", "cos", "no_such_free"));
+            StringAssert.Contains("has no function 'no_such_free'", e.NativeMessage);
+            Assert.AreEqual(100, ctorch.ct_cuda_load_allocator("/nonexistent/liballoc.so", "a", "f"));
+
+            // Checked in C# before the call: null, and a NUL that would cut the C string short.
+            Assert.Throws<ArgumentNullException>(() => Cuda.LoadAllocator(null, "a", "f"));
+            Assert.Throws<ArgumentNullException>(() => Cuda.LoadAllocator("libm.so.6", null, "f"));
+            Assert.Throws<ArgumentNullException>(() => Cuda.LoadAllocator("libm.so.6", "a", null));
+            var x = Assert.Throws<ArgumentException>(() => Cuda.LoadAllocator("lib\0m.so", "a", "f"));
+            Assert.AreEqual("path", x.ParamName);
+            x = Assert.Throws<ArgumentException>(() => Cuda.LoadAllocator("libm.so.6", "co\0s", "sin"));
+            Assert.AreEqual("allocSymbol", x.ParamName);
+            x = Assert.Throws<ArgumentException>(() => Cuda.LoadAllocator("libm.so.6", "cos", "si\0n"));
+            Assert.AreEqual("freeSymbol", x.ParamName);
+
+            // Nothing was installed.
+            string conf = Environment.GetEnvironmentVariable("CTORCH_CUDA_ALLOC_CONF") ?? "";
+            Assert.AreEqual(conf.Contains("backend:cudaMallocAsync") ? "cudaMallocAsync" : "native",
+                            Cuda.GetAllocatorBackend());
+        }
+
         // ------------------------------------------------------------ without a GPU
 
         [Test]
@@ -410,6 +441,73 @@ namespace Ctorch.Tests
             Cuda.SetPerProcessMemoryFraction(1.0, Device.Cuda);
             using (Tensor t = CudaBytes(64 * MiB))
                 Assert.AreEqual(64 * MiB, Cuda.MemoryStat(LargeAllocated));
+            Cuda.EmptyCache();
+        }
+
+        [Test]
+        public void LoadAllocatorAfterTheFirstCudaAllocationIsAStateError()
+        {
+            RequireGpu();
+            // After this allocation the choice is frozen, so valid symbols are refused too (and
+            // nothing is installed).
+            using (Tensor t = CudaBytes(1024)) { }
+            CtorchException e = Fails(StatusCode.State, () => Cuda.LoadAllocator("libm.so.6", "cos", "sin"));
+            StringAssert.Contains("before the first CUDA allocation", e.NativeMessage);
+            Assert.AreNotEqual("pluggable", Cuda.GetAllocatorBackend());
+        }
+
+        [Test]
+        public void PerStreamStatistics()
+        {
+            RequireGpu();
+            Cuda.EmptyCache();
+            Cuda.ResetPeakMemoryStats();
+            Cuda.ResetAccumulatedMemoryStats();
+            using (var s = new CudaStream())
+            using (CudaStream def = CudaStream.Default())
+            {
+                Assert.AreEqual(0, s.MemoryStat("allocation.allocated"), "a new stream has allocated nothing");
+                Assert.AreEqual(0, s.MemoryStat("reserved_bytes.current"));
+                long defAllocated = def.MemoryStat("allocated_bytes.current");
+                Tensor a, b;
+                using (Cuda.UseStream(s))
+                {
+                    a = Tensor.Empty(new long[] { 1000 }, DType.UInt8, Device.Cuda);
+                    b = Tensor.Empty(new long[] { 3 * MiB }, DType.UInt8, Device.Cuda);
+                }
+                using (Tensor c = Tensor.Empty(new long[] { 512 }, DType.UInt8, Device.Cuda))   // the default stream
+                {
+                    Assert.AreEqual(2, s.MemoryStat("allocation.current"));
+                    Assert.AreEqual(1024 + 3 * MiB, s.MemoryStat("allocated_bytes.current"));
+                    Assert.AreEqual(1000 + 3 * MiB, s.MemoryStat("requested_bytes.current"));
+                    Assert.AreEqual(2, s.MemoryStat("segment.current"));
+                    // A 2 MiB small-pool segment and a 20 MiB large-pool one.
+                    Assert.AreEqual(22 * MiB, s.MemoryStat("reserved_bytes.current"));
+                    Assert.AreEqual(512, def.MemoryStat("allocated_bytes.current") - defAllocated);
+                    Assert.AreEqual(2, s.MemoryStat("active.current"));
+
+                    a.Dispose();
+                    b.Dispose();
+                    Assert.AreEqual(0, s.MemoryStat("allocated_bytes.current"));
+                    Assert.AreEqual(1024 + 3 * MiB, s.MemoryStat("allocated_bytes.peak"));
+                    Assert.AreEqual(1024 + 3 * MiB, s.MemoryStat("allocated_bytes.freed"));
+                    Assert.AreEqual(2, s.MemoryStat("allocation.allocated"));
+                    Assert.AreEqual(22 * MiB, s.MemoryStat("reserved_bytes.current"), "cached, still reserved");
+
+                    CtorchException e = Fails(StatusCode.Argument, () => s.MemoryStat("allocated_bytes.all.current"));
+                    StringAssert.Contains("unknown per-stream memory statistic 'allocated_bytes.all.current'", e.NativeMessage);
+                    Fails(StatusCode.Argument, () => s.MemoryStat(""));
+                    Fails(StatusCode.Argument, () => s.MemoryStat("allocated_bytes"));
+                    Assert.Throws<ArgumentNullException>(() => s.MemoryStat(null));
+
+                    Cuda.EmptyCache();
+                    Assert.AreEqual(0, s.MemoryStat("reserved_bytes.current"));
+                    Cuda.ResetPeakMemoryStats();
+                    Assert.AreEqual(0, s.MemoryStat("allocated_bytes.peak"));
+                }
+                s.Dispose();
+                Assert.Throws<ObjectDisposedException>(() => s.MemoryStat("allocated_bytes.current"));
+            }
             Cuda.EmptyCache();
         }
 

@@ -341,6 +341,40 @@ namespace Ctorch.Tests
         }
 
         [Test]
+        public void MemoryStatOfANullForeignOrDisposedStream()
+        {
+            // The per-stream statistics (ct_cuda_memory_stream_stat) check the handle first,
+            // so these errors are the same with or without a GPU.
+            using (var ev = new CudaEvent())
+            using (Tensor t = F(1))
+            {
+                long v;
+                foreach (IntPtr bad in new[] { IntPtr.Zero, ev.Handle.DangerousGetHandle(),
+                                               t.Handle.DangerousGetHandle(), (IntPtr)0x12345678 })
+                {
+                    Assert.AreEqual(102, ctorch.ct_cuda_memory_stream_stat(bad, "allocated_bytes.current", out v));
+                    StringAssert.Contains(bad == IntPtr.Zero ? "NULL" : "not a ctorch stream handle",
+                                          ctorch.ct_last_error_message());
+                    Assert.AreEqual(102, ctorch.ct_cuda_memory_stream_stat(bad, "no.such.key", out v));
+                }
+
+                using (CudaStream ghost = ForeignStream(ev))
+                {
+                    CtorchException e = Fails(StatusCode.InvalidHandle, () => ghost.MemoryStat("allocated_bytes.current"));
+                    StringAssert.Contains("not a ctorch stream handle", e.NativeMessage);
+                    Fails(StatusCode.InvalidHandle, () => ghost.MemoryStat("segment.peak"));
+                    Assert.Throws<ArgumentNullException>(() => ghost.MemoryStat(null));
+                }
+
+                CudaStream s = ForeignStream(ev);   // not owning: disposing it releases nothing
+                s.Dispose();
+                Assert.Throws<ObjectDisposedException>(() => s.MemoryStat("allocated_bytes.current"));
+                Assert.Throws<ArgumentNullException>(() => s.MemoryStat(null));
+                Assert.IsTrue(ev.Query());
+            }
+        }
+
+        [Test]
         public void StreamAndEventConstantsMatchTheHeader()
         {
             Assert.AreEqual(3, ctorch.CT_EVENT_ENABLE_TIMING | ctorch.CT_EVENT_BLOCKING);

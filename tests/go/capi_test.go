@@ -151,6 +151,7 @@ func TestRawStreamAndEventHandles(t *testing.T) {
 		"tensor_pin_memory":    func() int { return capi.Ct_tensor_pin_memory(0, i64) },
 		"tensor_is_pinned":     func() int { return capi.Ct_tensor_is_pinned(0, i32) },
 		"exchange_device_of":   func() int { return capi.Ct_cuda_exchange_device_of(0, i32) },
+		"memory_stream_stat":   func() int { return capi.Ct_cuda_memory_stream_stat(0, "allocation.current", i64) },
 	}
 	for name, f := range null {
 		if c := code(f); c != capi.CT_ERR_INVALID_HANDLE {
@@ -178,6 +179,7 @@ func TestRawStreamAndEventHandles(t *testing.T) {
 		"event_record(e, tensor)":    func() int { return capi.Ct_event_record(e, x) },
 		"event_elapsed_time(e, t)":   func() int { return capi.Ct_event_elapsed_time(e, x, f64) },
 		"stream_wait_event(t, e)":    func() int { return capi.Ct_stream_wait_event(x, e) },
+		"memory_stream_stat(event)":  func() int { return capi.Ct_cuda_memory_stream_stat(e, "allocation.current", i64) },
 	}
 	for name, f := range crossed {
 		if c := code(f); c != capi.CT_ERR_INVALID_HANDLE {

@@ -288,6 +288,26 @@ TEST_F(Fixture, OutOfMemoryHooksRunInOrderOnceAndCanBeRemoved) {
   a->free(held);
 }
 
+// A stream object whose destruction calls back into the allocator (as ctorch's streams do,
+// through forget_stream) must not be destroyed under the allocator's lock.
+TEST_F(Fixture, StreamDestroyedByTheAllocatorCallsBackWithoutDeadlock) {
+  int destroyed = 0;
+  {
+    std::shared_ptr<void> stream_obj(reinterpret_cast<void*>(0x1), [&](void*) {
+      a->forget_stream(S2);
+      ++destroyed;
+    });
+    CBlock* b = a->malloc(1000, S2, stream_obj);
+    CBlock* c = a->malloc(1000, S1, nullptr);
+    a->record_stream(c, S2, stream_obj);
+    a->free(b);
+    a->free(c);  // an event for S2: c keeps stream_obj until the event is polled
+  }
+  EXPECT_EQ(destroyed, 0);  // cached blocks keep the stream alive
+  a->empty_cache();         // drops the last references
+  EXPECT_EQ(destroyed, 1);
+}
+
 TEST_F(Fixture, PerStreamStatisticsCountEachStreamsBlocksAndSegments) {
   CBlock* a1 = a->malloc(1000, S1, nullptr);     // 1024 bytes, new 2 MiB segment on S1
   CBlock* a2 = a->malloc(3 * MiB, S1, nullptr);  // 20 MiB segment on S1

@@ -1,8 +1,9 @@
 // Package cuda is torch.cuda for ctorch: CUDA availability, device enumeration and device
 // properties, the current device and its guards, streams, events, synchronization, memory
 // information, the caching allocator's statistics and controls (MemoryAllocated, MemoryStats,
-// EmptyCache, ...) and the sync debug mode. (Devices themselves are ctorch.Device values:
-// ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1").)
+// EmptyCache, ...), per-stream memory figures (Stream.MemoryStat), out-of-memory hooks
+// (AddOOMHook, OOMHookRuns) and the sync debug mode. (Devices themselves are ctorch.Device
+// values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1").)
 //
 // The library reaches CUDA through the statically linked CUDA runtime, so it runs on CPU on a
 // machine without a GPU or a driver: there IsAvailable is false, DeviceCount is 0, and every

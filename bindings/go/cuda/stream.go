@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync/atomic"
 
 	"ctorch.dev/ctorch"
@@ -25,6 +26,7 @@ import (
 // A Stream must not be copied by value.
 type Stream struct {
 	h atomic.Int64
+	_ [8]byte // 16 bytes: out of reach of the tiny allocator (see ctorch.Tensor)
 }
 
 func wrapStream(h int64) *Stream {
@@ -334,6 +336,30 @@ func (s *Stream) RecordEvent(e *Event) (*Event, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// MemoryStat is a per-stream figure of the caching allocator, which PyTorch lacks
+// (ct_cuda_memory_stream_stat): a memory_stats-style value of the blocks and segments
+// allocated while s was the current stream of its device. key is one of allocation,
+// allocated_bytes, requested_bytes, active, active_bytes, segment, reserved_bytes, followed by
+// .current, .peak, .allocated or .freed, e.g. "allocated_bytes.current" (no ".all" or pool
+// part). Peaks and totals reset with the device's (ResetPeakMemoryStats,
+// ResetAccumulatedMemoryStats); a stream that never allocated has zeros. ctorch.ErrArgument for
+// an unknown key, ctorch.ErrNotSupported without the native allocator backend,
+// ctorch.ErrInvalidHandle for a nil or closed Stream.
+func (s *Stream) MemoryStat(key string) (int64, error) {
+	const op = "cuda_memory_stream_stat"
+	h, err := s.handle(op)
+	if err != nil {
+		return 0, err
+	}
+	if strings.IndexByte(key, 0) >= 0 {
+		return 0, goError(op, ctorch.CodeArgument, "key %q contains a NUL byte", key)
+	}
+	out := []int64{0}
+	err = call(op, func() int { return capi.Ct_cuda_memory_stream_stat(h, key, out) })
+	runtime.KeepAlive(s)
+	return out[0], err
 }
 
 // Equal is stream == other in PyTorch: both are open and stand for the same CUDA stream (the

@@ -13,13 +13,15 @@ import org.ctorch.swig.ctorch;
 
 /**
  * {@code torch.cuda}: devices, their properties, the current device and its guard, device
- * synchronization and memory, the caching allocator's statistics and cache, the build's
- * architectures, the sync debug mode, and the {@code torch.cuda.*} functions about streams
- * ({@link Stream} and {@link Event} are their own classes). On a machine without a GPU or
- * driver {@link #isAvailable()} is false, {@link #deviceCount()} is 0, and everything that
- * needs a GPU throws a {@link CtorchException} with code 301 (CT_ERR_CUDA_UNAVAILABLE) saying
- * why; {@link #archList()}, {@link #gencodeFlags()}, the sync debug mode and
- * {@link #allocatorBackend()} work without one.
+ * synchronization and memory, the caching allocator's statistics and cache, a pluggable
+ * allocator ({@link #loadAllocator}), the out-of-memory hook's counter
+ * ({@link #outOfMemoryHookRuns()}), the build's architectures, the sync debug mode, and the
+ * {@code torch.cuda.*} functions about streams ({@link Stream} and {@link Event} are their own
+ * classes). On a machine without a GPU or driver {@link #isAvailable()} is false,
+ * {@link #deviceCount()} is 0, and everything that needs a GPU throws a
+ * {@link CtorchException} with code 301 (CT_ERR_CUDA_UNAVAILABLE) saying why;
+ * {@link #archList()}, {@link #gencodeFlags()}, the sync debug mode,
+ * {@link #allocatorBackend()} and {@link #outOfMemoryHookRuns()} work without one.
  *
  * <p>The current device and the current streams belong to the calling thread, as in CUDA and
  * PyTorch; a guard ({@link #device(int)}, {@link #deviceOf(Tensor)}, {@link #stream(Stream)})
@@ -533,11 +535,62 @@ public final class Cuda {
   }
 
   /**
-   * {@code torch.cuda.get_allocator_backend()}: "native" (the caching allocator) or
-   * "cudaMallocAsync" (chosen by CTORCH_CUDA_ALLOC_CONF). Works without a GPU.
+   * {@code torch.cuda.get_allocator_backend()}: "native" (the caching allocator),
+   * "cudaMallocAsync" (chosen by CTORCH_CUDA_ALLOC_CONF) or "pluggable" (after
+   * {@link #loadAllocator}). Works without a GPU.
    */
   public static String allocatorBackend() {
     return Native.string(ctorch::ct_cuda_get_allocator_backend);
+  }
+
+  /**
+   * {@code torch.cuda.memory.CUDAPluggableAllocator(path, alloc, free)} followed by
+   * {@code change_current_allocator}: every CUDA tensor's memory then comes from the shared
+   * library's functions, which have PyTorch's signatures ({@code void* alloc(size_t size, int
+   * device, cudaStream_t stream)}, {@code void free(void* ptr, size_t size, int device,
+   * cudaStream_t stream)}); no caching, and the statistics throw code 500
+   * (CT_ERR_NOT_SUPPORTED). Only before the first CUDA allocation of the process: afterwards
+   * code 200 (CT_ERR_STATE). Code 100 (CT_ERR_ARGUMENT) when the library or a symbol cannot be
+   * loaded (with dlopen's reason), or when an argument contains a NUL character. The strings
+   * reach C as JNI's modified UTF-8 (the same bytes as UTF-8 except for NUL and characters
+   * outside the Basic Multilingual Plane). Null arguments throw {@link NullPointerException}.
+   * The out-of-memory hook ({@link #outOfMemoryHookRuns()}) does not serve a pluggable
+   * allocator.
+   */
+  public static void loadAllocator(String path, String allocSymbol, String freeSymbol) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(allocSymbol, "allocSymbol");
+    Objects.requireNonNull(freeSymbol, "freeSymbol");
+    for (String arg : new String[] {path, allocSymbol, freeSymbol}) {
+      if (arg.indexOf('\0') >= 0) {
+        throw new CtorchException(CtorchException.ARGUMENT,
+            CtorchException.statusName(CtorchException.ARGUMENT),
+            "loadAllocator: argument contains a NUL character: \""
+                + arg.replace("\0", "\\0") + "\"");
+      }
+    }
+    Native.check(ctorch.ct_cuda_load_allocator(path, allocSymbol, freeSymbol));
+  }
+
+  /* ============================================================================================
+   * Memory recovery: the out-of-memory hook
+   * ========================================================================================== */
+
+  /**
+   * How many times the binding's out-of-memory hook has run in this process: a diagnostic.
+   *
+   * <p>When the binding's JNI library is loaded it registers one hook with ctorch
+   * (ct_cuda_add_oom_hook). When a CUDA allocation fails even after the caching allocator gave
+   * its cached memory back, ctorch calls the hook on the allocating thread: it runs
+   * {@code System.gc()} and waits (at most about one second) until the {@link
+   * java.lang.ref.Cleaner} has released the tensors that became unreachable without
+   * {@code close()}, and then ctorch retries the allocation once. Only if that fails too does
+   * the allocation throw {@link CtorchOutOfMemoryException} (and {@code num_ooms} grow). So a
+   * program that drops tensors gets their memory back when it is needed, at the price of a
+   * collection; closing tensors stays the fast way. Works (reads 0) without a GPU.
+   */
+  public static long outOfMemoryHookRuns() {
+    return OutOfMemoryHook.runs();
   }
 
   /* ============================================================================================

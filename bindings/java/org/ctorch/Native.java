@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 import org.ctorch.swig.ctorch;
 
 /**
- * The one place that touches the JNI library: loads it, turns statuses into exceptions and
- * reads NUL-terminated strings with the "call with cap 0 to get the length" pattern.
+ * The one place that touches the JNI library: loads it (and installs the
+ * {@link OutOfMemoryHook}), turns statuses into exceptions and reads NUL-terminated strings
+ * with the "call with cap 0 to get the length" pattern.
  *
  * <p>Every class of {@code org.ctorch} calls the generated {@link ctorch} wrapper only
  * after {@link #ensureLoaded()} ran (each does so in its static initializer), so the first
@@ -25,9 +26,15 @@ final class Native {
 
   static {
     System.loadLibrary("ctorch_jni");
+    // Before any class can make a tensor: CUDA allocations that run out of memory first
+    // collect the tensors dropped without close() (OutOfMemoryHook; once per process).
+    OutOfMemoryHook.install();
   }
 
-  /** Does nothing; calling it runs the static initializer that loads the JNI library. */
+  /**
+   * Does nothing; calling it runs the static initializer that loads the JNI library and
+   * installs the out-of-memory hook.
+   */
   static void ensureLoaded() {}
 
   /**

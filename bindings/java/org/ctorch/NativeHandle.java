@@ -52,6 +52,7 @@ final class NativeHandle implements Runnable {
     long h = take();
     if (h != 0) {
       release.release(h);
+      OutOfMemoryHook.cleanupDone();
     }
   }
 }

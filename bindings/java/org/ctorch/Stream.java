@@ -296,6 +296,30 @@ public final class Stream implements AutoCloseable {
     }
   }
 
+  /**
+   * A per-stream memory figure, which PyTorch lacks (ct_cuda_memory_stream_stat): a
+   * {@code memory_stats}-style value of the blocks and segments the caching allocator handed
+   * out while this stream was current on its device. {@code key} is one of
+   * {@code allocation}, {@code allocated_bytes}, {@code requested_bytes}, {@code active},
+   * {@code active_bytes}, {@code segment}, {@code reserved_bytes}, followed by
+   * {@code .current}, {@code .peak}, {@code .allocated} or {@code .freed}, e.g.
+   * {@code "allocated_bytes.current"}. Peaks and totals reset with the device's
+   * ({@link Cuda#resetPeakMemoryStats(int)}, {@link Cuda#resetAccumulatedMemoryStats(int)}); a
+   * stream that never allocated reads 0. An unknown key throws code 100 (CT_ERR_ARGUMENT), a
+   * closed stream code 102, another backend than the native caching allocator code 500
+   * (CT_ERR_NOT_SUPPORTED); a null key {@link NullPointerException}.
+   */
+  public long memoryStat(String key) {
+    Objects.requireNonNull(key, "key");
+    long[] out = {0};
+    try {
+      Native.check(ctorch.ct_cuda_memory_stream_stat(handle(), key, out));
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    return out[0];
+  }
+
   /* ============================================================================================
    * Lifetime, equality, printing
    * ========================================================================================== */

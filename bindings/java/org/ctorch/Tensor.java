@@ -67,6 +67,7 @@ public final class Tensor implements AutoCloseable {
       handle = 0;
       if (h != 0) {
         ctorch.ct_tensor_release(h);
+        OutOfMemoryHook.cleanupDone();
       }
     }
   }

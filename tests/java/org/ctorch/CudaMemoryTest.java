@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.ctorch.swig.ctorch;
 import org.junit.Test;
 
 /**
  * The caching allocator's API on {@link Cuda} (section 15 of ctorch.h, torch.cuda.memory_*):
  * statistics, peaks and their resets, memory_stats, the snapshot, the summary, empty_cache, the memory
- * fraction, raw allocations and the backend. The first group runs everywhere; "noGpu" tests
+ * fraction, raw allocations, the backend, loadAllocator's failures and the per-stream figures
+ * ({@link Stream#memoryStat}). The first group runs everywhere; "noGpu" tests
  * check the behaviour without a GPU (code 301 with the reason); "gpu" tests need one and are
  * skipped (visibly) here. Expected values follow PyTorch's policy: requests up to 1 MiB come
  * from 2 MiB small-pool segments, 1 to 10 MiB requests from 20 MiB large-pool segments, sizes
@@ -66,6 +68,63 @@ public class CudaMemoryTest extends CtorchTestCase {
   @Test
   public void memoryStatNullKey() {
     assertThrows(NullPointerException.class, () -> Cuda.memoryStat(0, null));
+  }
+
+  /**
+   * loadAllocator's failures (its success would change this process's allocator): a library
+   * or a symbol that cannot be loaded is code 100 with dlopen's reason, before anything looks
+   * at the allocator's state; a NUL character is refused in Java (code 100), null with
+   * NullPointerException. The backend stays "native".
+   */
+  @Test
+  public void loadAllocatorErrors() {
+    CtorchException e = assertStatus(CtorchException.ARGUMENT,
+        () -> Cuda.loadAllocator("/nonexistent/liballoc.so", "a", "f"));
+    assertTrue(e.detail(), e.detail().contains("cannot load the allocator library '/nonexistent/liballoc.so'"));
+    e = assertStatus(CtorchException.ARGUMENT,
+        () -> Cuda.loadAllocator("libm.so.6", "no_such_alloc", "cos"));
+    assertTrue(e.detail(), e.detail().contains("has no function 'no_such_alloc'"));
+    e = assertStatus(CtorchException.ARGUMENT,
+        () -> Cuda.loadAllocator("libm.so.6", "cos", "no_such_free"));
+    assertTrue(e.detail(), e.detail().contains("has no function 'no_such_free'"));
+    for (String[] args : new String[][] {
+        {"lib\0m.so", "a", "f"}, {"libm.so.6", "co\0s", "cos"}, {"libm.so.6", "cos", "\0"}}) {
+      e = assertStatus(CtorchException.ARGUMENT, () -> Cuda.loadAllocator(args[0], args[1], args[2]));
+      assertTrue(e.detail(), e.detail().contains("contains a NUL character"));
+    }
+    assertThrows(NullPointerException.class, () -> Cuda.loadAllocator(null, "a", "f"));
+    assertThrows(NullPointerException.class, () -> Cuda.loadAllocator("libm.so.6", null, "f"));
+    assertThrows(NullPointerException.class, () -> Cuda.loadAllocator("libm.so.6", "a", null));
+    assertEquals("native", Cuda.allocatorBackend());
+  }
+
+  /**
+   * Stream.memoryStat on a closed stream is code 102 from the Java layer; on a handle the C
+   * layer never gave out (or a null one, through the raw layer) code 102 from C; a null key
+   * NullPointerException. No GPU needed: the stream objects are adopted over foreign handles.
+   */
+  @Test
+  public void streamMemoryStatOnClosedAndForeignStreams() {
+    Stream closed = Stream.adopt(StreamEventTest.FOREIGN_STREAM, 0, 0);
+    closed.close();
+    CtorchException e = assertStatus(CtorchException.INVALID_HANDLE,
+        () -> closed.memoryStat("allocated_bytes.current"));
+    assertEquals("the Stream is closed", e.detail());
+    Stream foreign = Stream.adopt(StreamEventTest.FOREIGN_STREAM, 0, 0);
+    try {
+      for (String key : new String[] {"allocated_bytes.current", "no.such.key"}) {
+        e = assertStatus(CtorchException.INVALID_HANDLE, () -> foreign.memoryStat(key));
+        assertTrue(e.detail(), e.detail().contains("stream handle"));
+      }
+      assertThrows(NullPointerException.class, () -> foreign.memoryStat(null));
+    } finally {
+      foreign.close();
+    }
+    long[] out = {0};
+    assertEquals(CtorchException.INVALID_HANDLE,
+        ctorch.ct_cuda_memory_stream_stat(0, "allocated_bytes.current", out));
+    assertTrue(Torch.lastErrorMessage(), Torch.lastErrorMessage().contains("stream"));
+    Torch.clearError();
   }
 
   /* ============================================================================================
@@ -355,6 +414,58 @@ public class CudaMemoryTest extends CtorchTestCase {
     try (Stream s = Stream.create(1)) {
       assertStatus(CtorchException.DEVICE, () -> Cuda.cachingAllocatorAlloc(64, 0, s));
     }
+  }
+
+  /**
+   * Per-stream figures (Stream.memoryStat): a 1000-byte and a 3 MiB tensor made under a
+   * stream guard count for that stream (a 2 MiB small and a 20 MiB large segment), a 512-byte
+   * one made afterwards for the default stream; after closing, the current values are 0 and
+   * the peaks and totals stay until the device's are reset.
+   */
+  @Test
+  public void gpuPerStreamStats() {
+    assumeCuda();
+    Cuda.emptyCache();
+    try (Stream s = Stream.create(0); Stream def = Stream.defaultStream(0)) {
+      assertEquals(0, s.memoryStat("allocation.allocated"));
+      assertEquals(0, s.memoryStat("reserved_bytes.current"));
+      long defAllocated = def.memoryStat("allocated_bytes.current");
+      Tensor[] onS = new Tensor[2];
+      try {
+        try (Cuda.StreamGuard g = Cuda.stream(s)) {
+          onS[0] = cudaBytes(1000);
+          onS[1] = cudaBytes(3 * MIB);
+        }
+        try (Tensor c = cudaBytes(512)) { // on the default stream
+          assertEquals(2, s.memoryStat("allocation.current"));
+          assertEquals(1024 + 3 * MIB, s.memoryStat("allocated_bytes.current"));
+          assertEquals(1000 + 3 * MIB, s.memoryStat("requested_bytes.current"));
+          assertEquals(2, s.memoryStat("segment.current"));
+          assertEquals(22 * MIB, s.memoryStat("reserved_bytes.current"));
+          assertEquals(512, def.memoryStat("allocated_bytes.current") - defAllocated);
+        }
+      } finally {
+        for (Tensor t : onS) {
+          if (t != null) {
+            t.close();
+          }
+        }
+      }
+      assertEquals(0, s.memoryStat("allocated_bytes.current"));
+      assertEquals(1024 + 3 * MIB, s.memoryStat("allocated_bytes.peak"));
+      assertEquals(1024 + 3 * MIB, s.memoryStat("allocated_bytes.freed"));
+      assertEquals(2, s.memoryStat("allocation.freed"));
+      assertEquals(22 * MIB, s.memoryStat("reserved_bytes.current")); // cached
+      for (String bad : new String[] {"allocated_bytes.all.current", "allocated_bytes", ""}) {
+        CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> s.memoryStat(bad));
+        assertTrue(e.detail(), e.detail().contains("unknown per-stream memory statistic '" + bad + "'"));
+      }
+      Cuda.emptyCache();
+      assertEquals(0, s.memoryStat("reserved_bytes.current"));
+      Cuda.resetPeakMemoryStats(0);
+      assertEquals(0, s.memoryStat("allocated_bytes.peak"));
+    }
+    Cuda.emptyCache();
   }
 
   /** set_per_process_memory_fraction limits what the allocator may reserve. */

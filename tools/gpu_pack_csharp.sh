@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Packs the C# suite for the GPU host (which has no Mono) into gpu_csharp/ (git-ignored): the
+# Mono runtime and the few framework assemblies the suite loads, the nunit-console runner, the
+# test and binding assemblies, libctorch.so and libctorch_csharp.so, Mono's configuration, and
+# run.sh. Carry gpu_csharp and run
+#   bash gpu_csharp/run.sh            # both processes of the suite (as the two Bazel targets)
+#   bash gpu_csharp/run.sh -run=Ctorch.Tests.CudaMemoryTests   # extra args go to nunit-console
+# The last line reads "csharp: N passed, N failed, M skipped". Needs only glibc (and libstdc++ /
+# libgomp for libctorch.so, as the native suites of gpu_pack.sh do) on the GPU host. Mono here
+# (Debian 12) wants glibc 2.36; on an older glibc, run.sh starts it through the carried glibc.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bazel build //tests/csharp:CtorchTests.dll //bindings/csharp:Ctorch.dll //bindings/swig:libctorch_csharp.so //capi:libctorch.so
+B=$(bazel info bazel-bin)
+P=gpu_csharp
+rm -rf "$P"
+mkdir -p "$P/bin" "$P/lib/mono/4.5" "$P/lib/native" "$P/lib/glibc" "$P/etc/mono/4.5" "$P/tests"
+
+# The runtime. Its RUNPATH-free binary needs only libc, libm and libgcc_s.
+cp -L "$(readlink -f /usr/bin/mono)" "$P/bin/mono"
+
+# The framework assemblies the suite loads (MONO_LOG_MASK=asm on a run of both processes, with
+# failing tests too): nothing else of /usr/lib/mono (about 200 MB) is needed.
+for a in mscorlib System System.Core System.Numerics System.Xml System.Configuration \
+         System.Runtime.Remoting System.Drawing; do
+  cp -L "/usr/lib/mono/4.5/$a.dll" "$P/lib/mono/4.5/"
+done
+
+# libmono-native.so ("System.Native": file system calls of mscorlib) and what it links besides
+# glibc (Kerberos, for System.Net.Security.Native); found through LD_LIBRARY_PATH.
+cp -L /usr/lib/libmono-native.so "$P/lib/native/"
+for l in libgssapi_krb5.so.2 libkrb5.so.3 libk5crypto.so.3 libcom_err.so.2 libkrb5support.so.0 libkeyutils.so.1; do
+  cp -L "/lib/x86_64-linux-gnu/$l" "$P/lib/native/"
+done
+cp -L "$B/capi/libctorch.so" "$B/bindings/swig/libctorch_csharp.so" "$P/lib/native/"
+
+# glibc itself, used only where the host's is older than what the files above need.
+for l in ld-linux-x86-64.so.2 libc.so.6 libm.so.6 libpthread.so.0 libdl.so.2 librt.so.1 libresolv.so.2 libutil.so.1; do
+  cp -L "/lib/x86_64-linux-gnu/$l" "$P/lib/glibc/"
+done
+
+# Mono's configuration: machine.config (System.Configuration reads it) and a config whose
+# dllmaps name libraries by file name only (LD_LIBRARY_PATH finds them in lib/native).
+cp -L /etc/mono/4.5/machine.config "$P/etc/mono/4.5/"
+cat > "$P/etc/mono/config" <<'CONFIG'
+<configuration>
+	<dllmap dll="i:cygwin1.dll" target="libc.so.6" os="!windows" />
+	<dllmap dll="libc" target="libc.so.6" os="!windows"/>
+	<dllmap dll="i:msvcrt" target="libc.so.6" os="!windows"/>
+	<dllmap dll="i:msvcrt.dll" target="libc.so.6" os="!windows"/>
+	<dllmap dll="System.Native" target="libmono-native.so" os="!windows" />
+	<dllmap dll="System.Net.Security.Native" target="libmono-native.so" os="!windows" />
+</configuration>
+CONFIG
+
+# The runner (nunit 2.6.4 assemblies; the test assembly references nunit.framework 2.6.4.0)
+# and the assemblies under test, side by side: the runner loads everything from its folder.
+cp -L /usr/lib/nunit/nunit-console.exe /usr/lib/nunit/nunit-console.exe.config "$P/tests/"
+for a in nunit-console-runner nunit.core nunit.core.interfaces nunit.util nunit.framework; do
+  cp -L "/usr/lib/cli/$a-2.6.3/$a.dll" "$P/tests/"
+done
+cp -L "$B/tests/csharp/CtorchTests.dll" "$B/bindings/csharp/Ctorch.dll" "$P/tests/"
+chmod -R u+w "$P"
+
+# The newest glibc symbol version any carried file needs (run.sh compares the host's with it).
+need=$(for f in "$P/bin/mono" "$P"/lib/native/*; do objdump -T "$f"; done | grep -o 'GLIBC_[0-9][0-9.]*' |
+       sed 's/GLIBC_//' | sort -uV | tail -1)
+
+cat > "$P/run.sh" <<RUN
+#!/bin/bash
+# The C# suite on the GPU host with the carried Mono (tools/gpu_pack_csharp.sh made this folder):
+# two processes, as //tests/csharp:csharp_test (everything but the "gc" category) and
+# //tests/csharp:csharp_gc_test (the "gc" category). Arguments go to nunit-console.
+# Nothing of a system Mono is used: the runtime, its assemblies (MONO_PATH) and its
+# configuration (MONO_CONFIG, MONO_CFG_DIR) all come from this folder.
+set -uo pipefail
+D="\$(cd "\$(dirname "\$0")" && pwd)"
+W="\$(mktemp -d "\${TMPDIR:-/tmp}/gpu_csharp.XXXXXX")"
+trap 'rm -rf "\$W"' EXIT
+unset MONO_GAC_PREFIX MONO_ENV_OPTIONS MONO_DEBUG MONO_IOMAP
+export MONO_PATH="\$D/lib/mono/4.5"
+export MONO_CONFIG="\$D/etc/mono/config"
+export MONO_CFG_DIR="\$D/etc"
+export MONO_REGISTRY_PATH="\$W/registry"
+export HOME="\$W"   # nunit and Mono keep settings under \$HOME: a throwaway one
+export LD_LIBRARY_PATH="\$D/lib/native\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+need=$need
+have=\$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print \$2}')
+if [ -z "\${CTORCH_CARRIED_GLIBC:-}" ] && [ -n "\$have" ] &&
+   [ "\$(printf '%s\n%s\n' "\$need" "\$have" | sort -V | head -1)" = "\$need" ]; then
+  mono=("\$D/bin/mono")
+else
+  echo "glibc \${have:-unknown} here, the carried files need \$need: running Mono with the carried glibc"
+  mono=("\$D/lib/glibc/ld-linux-x86-64.so.2" --library-path "\$D/lib/glibc:\$LD_LIBRARY_PATH" "\$D/bin/mono")
+fi
+cp "\$D"/tests/* "\$W/"
+cd "\$W"
+passed=0; failed=0; skipped=0
+for run in "-exclude=gc" "-include=gc"; do
+  xml="\$W/result\$run.xml"
+  "\${mono[@]}" --config "\$MONO_CONFIG" nunit-console.exe -nologo -noshadow -labels "-xml=\$xml" "\$run" "\$@" CtorchTests.dll
+  rc=\$?
+  if [ -f "\$xml" ]; then
+    attr() { sed -n "s/.*<test-results[^>]* \$1=\"\([0-9]*\)\".*/\1/p" "\$xml" | head -1; }
+    t=\$(attr total); e=\$(attr errors); f=\$(attr failures); i=\$(attr ignored)
+    passed=\$((passed + \${t:-0} - \${e:-0} - \${f:-0})); failed=\$((failed + \${e:-0} + \${f:-0})); skipped=\$((skipped + \${i:-0}))
+    echo "csharp (\$run): \$((\${t:-0} - \${e:-0} - \${f:-0})) passed, \$((\${e:-0} + \${f:-0})) failed, \${i:-0} skipped (rc \$rc)"
+    if [ "\$rc" -ne 0 ] && [ \$((\${e:-0} + \${f:-0})) -eq 0 ]; then failed=\$((failed + 1)); fi
+  else
+    echo "csharp (\$run): the runner ended without a result (rc \$rc): counted as 1 failed"
+    failed=\$((failed + 1))
+  fi
+done
+echo "csharp: \$passed passed, \$failed failed, \$skipped skipped"
+[ "\$failed" -eq 0 ]
+RUN
+chmod +x "$P/run.sh"
+du -sh "$P"
