@@ -16,9 +16,33 @@ constexpr int kMaxDevices = 64;
 struct PerThread {
   Stream current[kMaxDevices];
 };
-PerThread& per_thread() {
-  thread_local PerThread t;
-  return t;
+
+// Note [Current-stream lookup]: every CUDA allocation reads the thread's current stream. A
+// function-local thread_local object with a constructor and destructor costs a guard check
+// and more than one TLS lookup per access in a shared library; a plain pointer costs one.
+// (The initial-exec TLS model would make it a single load, but it marks the library
+// STATIC_TLS, and the static cudart's 8 KiB TLS block would then not fit when the JVM or Mono
+// load libctorch.so with dlopen.) The object is owned by a thread_local freed at thread exit.
+thread_local PerThread* t_per_thread = nullptr;
+
+struct PerThreadOwner {
+  PerThread* p = nullptr;
+  ~PerThreadOwner() {
+    t_per_thread = nullptr;
+    delete p;
+  }
+};
+
+PerThread& per_thread_slow() {
+  thread_local PerThreadOwner owner;
+  if (!owner.p) owner.p = new PerThread();
+  t_per_thread = owner.p;
+  return *owner.p;
+}
+
+inline PerThread& per_thread() {
+  PerThread* p = t_per_thread;
+  return p ? *p : per_thread_slow();
 }
 
 int resolve(int device) {
