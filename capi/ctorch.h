@@ -175,7 +175,7 @@ typedef struct ct_tensor_s* ct_tensor;
 /** A CUDA stream (section 13) and a CUDA event (section 14). */
 typedef struct ct_stream_s* ct_stream;
 typedef struct ct_event_s* ct_event;
-/** Reserved for the random number generators. */
+/** A random number generator (section 16). */
 typedef struct ct_generator_s* ct_generator;
 
 /* ============================================================================================
@@ -765,6 +765,95 @@ CT_API ct_status ct_cuda_remove_oom_hook(int64_t id);
  *  ct_cuda_reset_accumulated_memory_stats). A stream that never allocated has zeros. Errors:
  *  CT_ERR_ARGUMENT for an unknown key, CT_ERR_NOT_SUPPORTED without the native allocator. */
 CT_API ct_status ct_cuda_memory_stream_stat(ct_stream s, const char* key, int64_t* out);
+
+/* ============================================================================================
+ * 16. Random numbers (torch.Generator, torch.manual_seed, torch.cuda.*_rng_state, torch.rand...)
+ *
+ * Every device draws from a Philox4x32-10 generator whose state is a seed and an offset, as
+ * torch.cuda's (docs/random.md): with the same seed and the same calls, CUDA tensors get the
+ * same bits as torch.cuda on the same GPU, and CPU tensors get the same values as CUDA tensors
+ * would (uniform and integer draws bit for bit; normal draws within a few ulp, because the GPU
+ * computes sine and cosine with its fast approximations). Unlike PyTorch's, the CPU generator is
+ * therefore not a Mersenne Twister, and its state is the same 16 bytes as a CUDA generator's.
+ * Seeds are 64-bit values passed as int64_t (a negative value stands for the same bits, as
+ * torch.manual_seed(-1)). Every op that draws takes a generator; NULL means the default
+ * generator of the tensor's device. Generators are thread-safe.
+ * ========================================================================================== */
+
+/** Size of a generator state in bytes: the seed (uint64) then the Philox offset (int64),
+ *  little-endian, as torch.cuda.get_rng_state. */
+#define CT_RNG_STATE_SIZE 16
+/** The default seed of every generator (PyTorch's 67280421310721). */
+#define CT_DEFAULT_SEED 67280421310721LL
+
+/** A new generator for device (type, index; index -1: the current CUDA device), seeded with
+ *  CT_DEFAULT_SEED (torch.Generator(device)). [new reference] */
+CT_API ct_status ct_generator_create(ct_device_type type, int32_t index, ct_generator* out);
+/** The default generator of a device (torch.cuda.default_generators[i], or the CPU's).
+ *  [new reference] */
+CT_API ct_status ct_default_generator(ct_device_type type, int32_t index, ct_generator* out);
+CT_API ct_status ct_generator_retain(ct_generator g);
+CT_API ct_status ct_generator_release(ct_generator g);
+/** Out: the generator's device. */
+CT_API ct_status ct_generator_device(ct_generator g, ct_device_type* type, int32_t* index);
+/** manual_seed: sets the seed; the offset starts again at 0. */
+CT_API ct_status ct_generator_manual_seed(ct_generator g, int64_t seed);
+/** seed(): sets a non-deterministic seed and returns it in *out. */
+CT_API ct_status ct_generator_seed(ct_generator g, int64_t* out);
+/** initial_seed(): the current seed (the one last set). */
+CT_API ct_status ct_generator_initial_seed(ct_generator g, int64_t* out);
+/** The Philox offset (in 32-bit values; it advances by a multiple of 4 with every random op). */
+CT_API ct_status ct_generator_offset(ct_generator g, int64_t* out);
+/** get_state: CT_RNG_STATE_SIZE bytes into buf (cap >= 16; *needed = 16). */
+CT_API ct_status ct_generator_get_state(ct_generator g, void* buf, int64_t cap, int64_t* needed);
+/** set_state from get_state's bytes. Errors: CT_ERR_ARGUMENT for a size other than 16 or an
+ *  offset that is negative or not a multiple of 4. */
+CT_API ct_status ct_generator_set_state(ct_generator g, const void* data, int64_t len);
+/** torch.manual_seed: seeds the CPU's and every CUDA device's default generator. */
+CT_API ct_status ct_manual_seed(int64_t seed);
+/** torch.seed: a non-deterministic seed for all default generators, returned in *out. */
+CT_API ct_status ct_seed(int64_t* out);
+/** torch.initial_seed: the CPU default generator's seed. */
+CT_API ct_status ct_initial_seed(int64_t* out);
+/** torch.cuda.manual_seed (the current device's default generator) and manual_seed_all
+ *  (every device's). Without CUDA they do nothing and succeed, as in torch. */
+CT_API ct_status ct_cuda_manual_seed(int64_t seed);
+CT_API ct_status ct_cuda_manual_seed_all(int64_t seed);
+/** torch.cuda.seed / seed_all (non-deterministic) and initial_seed (of the current device). */
+CT_API ct_status ct_cuda_seed(void);
+CT_API ct_status ct_cuda_seed_all(void);
+CT_API ct_status ct_cuda_initial_seed(int64_t* out);
+/** torch.cuda.get_rng_state(device) / set_rng_state(state, device) (device -1: current):
+ *  CT_RNG_STATE_SIZE bytes. */
+CT_API ct_status ct_cuda_get_rng_state(int32_t device, void* buf, int64_t cap, int64_t* needed);
+CT_API ct_status ct_cuda_set_rng_state(const void* data, int64_t len, int32_t device);
+/** get_rng_state_all / set_rng_state_all: the devices' states one after the other
+ *  (16 * device count bytes). */
+CT_API ct_status ct_cuda_get_rng_state_all(void* buf, int64_t cap, int64_t* needed);
+CT_API ct_status ct_cuda_set_rng_state_all(const void* data, int64_t len);
+
+/** torch.rand / randn: a new tensor of uniform values in [0, 1) / standard normal values, for
+ *  float32, float64, float16 and bfloat16. [new reference] */
+CT_API ct_status ct_rand(const int64_t* sizes, int32_t ndim, ct_dtype dtype, ct_device_type dev_type, int32_t dev_index,
+                         ct_generator gen, ct_tensor* out);
+CT_API ct_status ct_randn(const int64_t* sizes, int32_t ndim, ct_dtype dtype, ct_device_type dev_type,
+                          int32_t dev_index, ct_generator gen, ct_tensor* out);
+/** torch.randint(low, high, size): integers in [low, high), for every real dtype (int64 as
+ *  torch's default). [new reference] */
+CT_API ct_status ct_randint(int64_t low, int64_t high, const int64_t* sizes, int32_t ndim, ct_dtype dtype,
+                            ct_device_type dev_type, int32_t dev_index, ct_generator gen, ct_tensor* out);
+/** rand_like / randn_like (dtype CT_DTYPE_UNDEFINED: t's). [new reference] */
+CT_API ct_status ct_rand_like(ct_tensor t, ct_dtype dtype, ct_generator gen, ct_tensor* out);
+CT_API ct_status ct_randn_like(ct_tensor t, ct_dtype dtype, ct_generator gen, ct_tensor* out);
+/** In place: uniform_(from, to) (from <= to), normal_(mean, std) (std >= 0); float dtypes. */
+CT_API ct_status ct_tensor_uniform_(ct_tensor t, double from, double to, ct_generator gen);
+CT_API ct_status ct_tensor_normal_(ct_tensor t, double mean, double std, ct_generator gen);
+/** random_(): integers over the dtype's range (bool: 0/1; floats: [0, 2^mantissa bits]);
+ *  random_range_(from, to): integers in [from, to). Every real dtype. */
+CT_API ct_status ct_tensor_random_(ct_tensor t, ct_generator gen);
+CT_API ct_status ct_tensor_random_range_(ct_tensor t, int64_t from, int64_t to, ct_generator gen);
+/** bernoulli_(p): 1 with probability p (0 <= p <= 1), else 0; every real dtype. */
+CT_API ct_status ct_tensor_bernoulli_(ct_tensor t, double p, ct_generator gen);
 
 /* ============================================================================================
  * 12. Threads (CPU kernels)

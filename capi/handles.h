@@ -17,11 +17,12 @@
 #include "impl/core/spin_mutex.h"
 #include "impl/core/tensor.h"
 #include "impl/cuda/stream.h"
+#include "impl/rng/generator.h"
 
 namespace ct::capi {
 
 // The kind tags of the handle values (one per handle type of ctorch.h).
-constexpr uint64_t kTensorTag = 0x5, kStreamTag = 0x6, kEventTag = 0x7;
+constexpr uint64_t kTensorTag = 0x5, kStreamTag = 0x6, kEventTag = 0x7, kGeneratorTag = 0x8;
 
 template <typename Obj, typename Handle, uint64_t Tag>
 class HandleTable {
@@ -86,7 +87,7 @@ class HandleTable {
   };
 
   static const char* kind_name() {
-    return Tag == kTensorTag ? "tensor" : Tag == kStreamTag ? "stream" : Tag == kEventTag ? "event" : "object";
+    return Tag == kTensorTag ? "tensor" : Tag == kStreamTag ? "stream" : Tag == kEventTag ? "event" : Tag == kGeneratorTag ? "generator" : "object";
   }
 
   Slot& find(Handle h, const char* arg) {
@@ -112,5 +113,6 @@ class HandleTable {
 using TensorTable = HandleTable<Tensor, ct_tensor, kTensorTag>;
 using StreamTable = HandleTable<cuda::Stream, ct_stream, kStreamTag>;
 using EventTable = HandleTable<cuda::Event, ct_event, kEventTag>;
+using GeneratorTable = HandleTable<rng::GeneratorPtr, ct_generator, kGeneratorTag>;
 
 }  // namespace ct::capi

@@ -185,11 +185,13 @@ CT_HANDLE(ct_tensor)
 CT_HANDLE(ct_stream)
 CT_HANDLE(ct_event)
 CT_HANDLE(ct_generator)
+CT_HANDLE(ct_generator)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
 %apply ct_stream* OUT { ct_stream* out, ct_stream* prev_stream };
 %apply ct_event* OUT { ct_event* out };
+%apply ct_generator* OUT { ct_generator* out };
 %apply const ct_tensor* ARRAY { const ct_tensor* tensors };
 %apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims };
 %apply int64_t* ARRAYOUT { int64_t* dst };

@@ -7,6 +7,7 @@
 
 #include "capi/ctorch.h"
 #include "impl/core/tensor.h"
+#include "impl/rng/generator.h"
 
 namespace ct::ops {
 
@@ -75,5 +76,17 @@ Tensor stack(const std::vector<Tensor>& ts, int64_t dim);
 
 // ---- printing
 std::string repr(const Tensor& t);
+
+
+// ---- random (impl/ops/random.cc; Note [Random launch geometry]). gen may be null: the
+// default generator of the tensor's device.
+void uniform_(const Tensor& t, double from, double to, const rng::GeneratorPtr& gen);
+void normal_(const Tensor& t, double mean, double std, const rng::GeneratorPtr& gen);
+void random_(const Tensor& t, const rng::GeneratorPtr& gen);  // the dtype's range
+void random_range_(const Tensor& t, int64_t from, int64_t to, const rng::GeneratorPtr& gen);  // [from, to)
+void bernoulli_(const Tensor& t, double p, const rng::GeneratorPtr& gen);
+Tensor rand(Shape sizes, DType dtype, Device dev, const rng::GeneratorPtr& gen);
+Tensor randn(Shape sizes, DType dtype, Device dev, const rng::GeneratorPtr& gen);
+Tensor randint(int64_t low, int64_t high, Shape sizes, DType dtype, Device dev, const rng::GeneratorPtr& gen);
 
 }  // namespace ct::ops

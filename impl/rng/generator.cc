@@ -1,0 +1,120 @@
+#include "impl/rng/generator.h"
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "capi/ctorch.h"
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+
+namespace ct::rng {
+
+void Generator::manual_seed(uint64_t seed) {
+  std::lock_guard<std::mutex> g(mu_);
+  seed_ = seed;
+  offset_ = 0;
+}
+
+uint64_t nondeterministic_seed() {
+  std::random_device rd;
+  return (static_cast<uint64_t>(rd()) << 32) | rd();
+}
+
+uint64_t Generator::seed() {
+  uint64_t s = nondeterministic_seed();
+  manual_seed(s);
+  return s;
+}
+
+uint64_t Generator::initial_seed() {
+  std::lock_guard<std::mutex> g(mu_);
+  return seed_;
+}
+
+uint64_t Generator::offset() {
+  std::lock_guard<std::mutex> g(mu_);
+  return offset_;
+}
+
+std::array<uint8_t, kStateSize> Generator::get_state() {
+  std::lock_guard<std::mutex> g(mu_);
+  std::array<uint8_t, kStateSize> s{};
+  int64_t off = static_cast<int64_t>(offset_);
+  std::memcpy(s.data(), &seed_, 8);
+  std::memcpy(s.data() + 8, &off, 8);
+  return s;
+}
+
+void Generator::set_state(const uint8_t* state, int64_t size) {
+  CT_CHECK(size == kStateSize, CT_ERR_ARGUMENT, "RNG state is wrong size: expected ", kStateSize,
+           " bytes (seed and Philox offset, as torch.cuda.get_rng_state), got ", size);
+  uint64_t seed;
+  int64_t off;
+  std::memcpy(&seed, state, 8);
+  std::memcpy(&off, state + 8, 8);
+  CT_CHECK(off >= 0 && off % 4 == 0, CT_ERR_ARGUMENT, "RNG state has an invalid Philox offset ", off,
+           " (expected a non-negative multiple of 4)");
+  std::lock_guard<std::mutex> g(mu_);
+  seed_ = seed;
+  offset_ = static_cast<uint64_t>(off);
+}
+
+PhiloxArgs Generator::philox(uint64_t increment) {
+  increment = (increment + 3) / 4 * 4;
+  std::lock_guard<std::mutex> g(mu_);
+  PhiloxArgs a{seed_, offset_};
+  offset_ += increment;
+  return a;
+}
+
+const GeneratorPtr& default_generator(Device d) {
+  static std::once_flag once;
+  static std::vector<GeneratorPtr>* gens;  // [0]: CPU, [1 + i]: cuda:i; never destroyed
+  std::call_once(once, [] {
+    gens = new std::vector<GeneratorPtr>();
+    gens->push_back(std::make_shared<Generator>(Device{DeviceType::CPU, -1}));
+    int n = cuda::is_available() ? cuda::device_count() : 0;
+    for (int i = 0; i < n; ++i) gens->push_back(std::make_shared<Generator>(Device{DeviceType::CUDA, i}));
+  });
+  if (d.is_cpu()) return (*gens)[0];
+  cuda::check_device_index(d.index);
+  return (*gens)[1 + d.index];
+}
+
+namespace {
+struct DeviceFigures {
+  int sms, threads_per_sm;
+};
+DeviceFigures figures(int device) {
+  static std::once_flag once;
+  static std::vector<DeviceFigures>* figs;
+  std::call_once(once, [] {
+    figs = new std::vector<DeviceFigures>();
+    int n = cuda::is_available() ? cuda::device_count() : 0;
+    for (int i = 0; i < n; ++i)
+      figs->push_back({static_cast<int>(cuda::device_property(i, CT_PROP_MULTIPROCESSOR_COUNT)),
+                       static_cast<int>(cuda::device_property(i, CT_PROP_MAX_THREADS_PER_MULTIPROCESSOR))});
+  });
+  if (device < 0 || device >= static_cast<int>(figs->size())) return {kRefMultiprocessors, kRefThreadsPerMultiprocessor};
+  return (*figs)[device];
+}
+}  // namespace
+
+Geometry geometry(int64_t numel, int unroll, int cuda_device) {
+  constexpr uint64_t kBlock = 256;
+  int dev = cuda_device;
+  if (dev < 0 && cuda::is_available()) dev = cuda::current_device();
+  DeviceFigures f = figures(dev);
+  uint64_t n = static_cast<uint64_t>(numel);
+  uint64_t grid = (n + kBlock - 1) / kBlock;
+  uint64_t max_grid = static_cast<uint64_t>(f.sms) * (static_cast<uint64_t>(f.threads_per_sm) / kBlock);
+  if (grid > max_grid) grid = max_grid;
+  Geometry g;
+  g.grid = static_cast<uint32_t>(grid);
+  g.threads = static_cast<int64_t>(grid * kBlock);
+  g.counter_offset = ((n - 1) / (kBlock * grid * static_cast<uint64_t>(unroll)) + 1) * 4;
+  return g;
+}
+
+}  // namespace ct::rng
