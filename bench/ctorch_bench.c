@@ -98,6 +98,32 @@ int main(void) {
   ms = gpu_ms() / iters;
   printf("sum_64M_f32 %.4f ms %.1f GB/s\n", ms, 1.0 * n * 4 / (ms * 1e6));
 
+  /* random numbers: rand_ (uniform_) and randn_ (normal_) of 64M float32 in place */
+  CK(ct_empty((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &c));
+  for (int i = 0; i < 3; ++i) CK(ct_tensor_uniform_(c, 0.0, 1.0, NULL));
+  CK(ct_event_record(ev0, NULL));
+  for (int i = 0; i < iters; ++i) CK(ct_tensor_uniform_(c, 0.0, 1.0, NULL));
+  CK(ct_event_record(ev1, NULL));
+  ms = gpu_ms() / iters;
+  printf("rand_64M_f32 %.4f ms %.1f GB/s\n", ms, 1.0 * n * 4 / (ms * 1e6));
+  for (int i = 0; i < 3; ++i) CK(ct_tensor_normal_(c, 0.0, 1.0, NULL));
+  CK(ct_event_record(ev0, NULL));
+  for (int i = 0; i < iters; ++i) CK(ct_tensor_normal_(c, 0.0, 1.0, NULL));
+  CK(ct_event_record(ev1, NULL));
+  ms = gpu_ms() / iters;
+  printf("randn_64M_f32 %.4f ms %.1f GB/s\n", ms, 1.0 * n * 4 / (ms * 1e6));
+  CK(ct_tensor_release(c));
+  {
+    const int64_t m = 16LL << 20;
+    ct_tensor h;
+    CK(ct_empty((int64_t[]){m}, 1, CT_FLOAT32, CT_CPU, 0, &h));
+    CK(ct_tensor_normal_(h, 0.0, 1.0, NULL));
+    double h0 = now_us();
+    for (int i = 0; i < 5; ++i) CK(ct_tensor_normal_(h, 0.0, 1.0, NULL));
+    printf("cpu_randn_16M_f32 %.4f ms\n", (now_us() - h0) / 5 / 1e3);
+    CK(ct_tensor_release(h));
+  }
+
   /* device to device copy of 256 MiB */
   CK(ct_empty((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &c));
   for (int i = 0; i < 3; ++i) CK(ct_tensor_copy_(c, a, 0));

@@ -44,6 +44,23 @@ ms = gpu_ms() / 20
 print(f"sum_64M_f32 {ms:.4f} ms {n * 4 / (ms * 1e6):.1f} GB/s")
 
 c = torch.empty(n, device=dev)
+for fn, name in ((lambda: c.uniform_(), "rand_64M_f32"), (lambda: c.normal_(), "randn_64M_f32")):
+    for _ in range(3):
+        fn()
+    e0.record()
+    for _ in range(20):
+        fn()
+    e1.record()
+    ms = gpu_ms() / 20
+    print(f"{name} {ms:.4f} ms {n * 4 / (ms * 1e6):.1f} GB/s")
+h = torch.empty(16 << 20)
+h.normal_()
+t0 = time.perf_counter()
+for _ in range(5):
+    h.normal_()
+print(f"cpu_randn_16M_f32 {(time.perf_counter() - t0) / 5 * 1e3:.4f} ms")
+
+c = torch.empty(n, device=dev)
 for _ in range(3):
     c.copy_(a)
 e0.record()

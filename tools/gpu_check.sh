@@ -24,6 +24,10 @@ PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CTORCH_CUDA_ALLOC_CONF=expandab
 echo "== device_test with expandable segments (every CUDA tensor in mapped pages)"
 CTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$A/device_test" > /tmp/dev_exp.txt 2>&1 || rc=1
 tail -2 /tmp/dev_exp.txt
+echo "== random numbers (random_test; the CPU half also checks torch's golden vectors)"
+"$A/random_test" || rc=1
+echo "== random numbers, ctorch vs torch.cuda (tests/gpu/rng_compare.py)"
+python3 tests/gpu/rng_compare.py "$A/libctorch.so" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 if [ "${SANITIZE:-1}" = 1 ]; then
   CS=/usr/local/cuda/bin/compute-sanitizer
@@ -32,6 +36,9 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   tail -3 /tmp/cs_dev.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_dev.txt; }
   $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/cuda_test" > /tmp/cs_cuda.txt 2>&1; r=$?
   tail -3 /tmp/cs_cuda.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_cuda.txt; }
+  echo "== compute-sanitizer memcheck: random_test"
+  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/random_test" > /tmp/cs_rng.txt 2>&1; r=$?
+  tail -3 /tmp/cs_rng.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_rng.txt; }
   echo "== compute-sanitizer racecheck: device_test"
   $CS --tool racecheck --error-exitcode 9 "$A/device_test" > /tmp/cs_race.txt 2>&1; r=$?
   tail -3 /tmp/cs_race.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_race.txt; }
