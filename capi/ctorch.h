@@ -794,6 +794,8 @@ CT_API ct_status ct_generator_create(ct_device_type type, int32_t index, ct_gene
 CT_API ct_status ct_default_generator(ct_device_type type, int32_t index, ct_generator* out);
 CT_API ct_status ct_generator_retain(ct_generator g);
 CT_API ct_status ct_generator_release(ct_generator g);
+/** Number of live generator handles (leak checks). */
+CT_API ct_status ct_live_generator_count(int64_t* out);
 /** Out: the generator's device. */
 CT_API ct_status ct_generator_device(ct_generator g, ct_device_type* type, int32_t* index);
 /** manual_seed: sets the seed; the offset starts again at 0. */

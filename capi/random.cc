@@ -77,6 +77,13 @@ CT_API ct_status ct_generator_release(ct_generator g) {
   CT_API_END
 }
 
+CT_API ct_status ct_live_generator_count(int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = GeneratorTable::get().live();
+  CT_API_END
+}
+
 CT_API ct_status ct_generator_device(ct_generator g, ct_device_type* type, int32_t* index) {
   CT_API_BEGIN
   need(type, "type");

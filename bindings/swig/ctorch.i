@@ -185,7 +185,6 @@ CT_HANDLE(ct_tensor)
 CT_HANDLE(ct_stream)
 CT_HANDLE(ct_event)
 CT_HANDLE(ct_generator)
-CT_HANDLE(ct_generator)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };

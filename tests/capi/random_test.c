@@ -51,6 +51,8 @@ static void test_reference_values_and_offsets(void) {
 
 static void test_generators(void) {
   ct_generator a, b, d;
+  int64_t live0 = -1, live = -1;
+  OK(ct_live_generator_count(&live0));
   OK(ct_generator_create(CT_CPU, -1, &a));
   OK(ct_generator_create(CT_CPU, -1, &b));
   OK(ct_default_generator(CT_CPU, -1, &d));
@@ -114,8 +116,12 @@ static void test_generators(void) {
   FAILS(ct_generator_manual_seed(a, 1), CT_ERR_INVALID_HANDLE, "already released");
   FAILS(ct_generator_offset((ct_generator)(intptr_t)0x12345, &s), CT_ERR_INVALID_HANDLE, "not a ctorch generator");
   FAILS(ct_rand(&n, 1, CT_FLOAT32, CT_CPU, 0, (ct_generator)(intptr_t)0x777, &x), CT_ERR_INVALID_HANDLE, "gen");
+  OK(ct_live_generator_count(&live));
+  EXPECT_EQ_I(live, live0 + 2); /* b and d */
   OK(ct_generator_release(b));
   OK(ct_generator_release(d));
+  OK(ct_live_generator_count(&live));
+  EXPECT_EQ_I(live, live0);
 }
 
 static void test_ops_and_errors(void) {

@@ -4,9 +4,9 @@ import org.ctorch.swig.ctorch;
 
 /**
  * Library-wide functions of the {@code torch} namespace that are not about one tensor:
- * version, CPU threads, leak checking (tensors, streams, events) and the C library's error
- * state. Tensor factories and
- * operations are on {@link Tensor}.
+ * version, CPU threads, the seeds of the default random number generators, leak checking
+ * (tensors, streams, events) and the C library's error state. Tensor factories and
+ * operations are on {@link Tensor}; generators are {@link Generator}.
  */
 public final class Torch {
   static {
@@ -42,6 +42,37 @@ public final class Torch {
   /** {@code torch.set_num_threads(n)}; n >= 1 (else CT_ERR_ARGUMENT). */
   public static void setNumThreads(int n) {
     Native.check(ctorch.ct_set_num_threads(n));
+  }
+
+  /**
+   * {@code torch.manual_seed(seed)}: seeds the default generator of the CPU and of every CUDA
+   * device (their offsets start again at 0), so the ops that are given no {@link Generator}
+   * repeat their values. Any 64 bits: a negative seed stands for the same bits, as
+   * {@code torch.manual_seed(-1)}. (torch returns the CPU's default generator; get it with
+   * {@link Generator#defaultGenerator()}.)
+   */
+  public static void manualSeed(long seed) {
+    Native.check(ctorch.ct_manual_seed(seed));
+  }
+
+  /**
+   * {@code torch.seed()}: seeds the default generator of the CPU and of every CUDA device with
+   * one non-deterministic seed, and returns it (its 64 bits as a {@code long}).
+   */
+  public static long seed() {
+    long[] out = {0};
+    Native.check(ctorch.ct_seed(out));
+    return out[0];
+  }
+
+  /**
+   * {@code torch.initial_seed()}: the seed of the CPU's default generator (its 64 bits as a
+   * {@code long}; {@link Generator#DEFAULT_SEED} until seeded).
+   */
+  public static long initialSeed() {
+    long[] out = {0};
+    Native.check(ctorch.ct_initial_seed(out));
+    return out[0];
   }
 
   /**
