@@ -41,6 +41,42 @@ namespace Ctorch
             }
         }
 
+        /// <summary>The same pattern for raw bytes (generator states): a first call with a buffer
+        /// of guess bytes; when the library answers CT_ERR_BUFFER_SIZE, a second one with the
+        /// needed size. Returns exactly the needed bytes.</summary>
+        internal static unsafe byte[] GetBytes(StringCall call, long guess)
+        {
+            for (int attempt = 0; ; attempt++)
+            {
+                var buf = new byte[guess];
+                long needed;
+                int st;
+                fixed (byte* p = buf) st = call(buf.Length == 0 ? IntPtr.Zero : (IntPtr)p, buf.Length, out needed);
+                if (st == (int)StatusCode.BufferSize && attempt == 0 && needed > guess && needed <= int.MaxValue)
+                {
+                    guess = needed;
+                    continue;
+                }
+                Check(st);
+                if (needed < 0 || needed > buf.Length)
+                    throw new InvalidOperationException("ctorch reported an invalid buffer size " + needed);
+                if (needed == buf.Length) return buf;
+                var r = new byte[needed];
+                Array.Copy(buf, r, needed);
+                return r;
+            }
+        }
+
+        private static readonly byte[] s_noBytes = new byte[1];
+
+        /// <summary>Passes data (pinned) and its length to call and checks the status. An empty
+        /// array still goes as a valid pointer with length 0, so that the library reports the
+        /// length, not a NULL pointer.</summary>
+        internal static unsafe void PassBytes(byte[] data, Func<IntPtr, long, int> call)
+        {
+            fixed (byte* p = data.Length == 0 ? s_noBytes : data) Check(call((IntPtr)p, data.Length));
+        }
+
         /// <summary>The dtype of a managed element type, or throws ArgumentException.</summary>
         internal static DType DTypeOf(Type t)
         {
@@ -62,10 +98,10 @@ namespace Ctorch
         internal static int Rank(long[] a) => a == null ? 0 : a.Length;
     }
 
-    /// <summary>Holds one DangerousAddRef on a handle (tensor, stream or event) for the duration
-    /// of a native call, so a concurrent Dispose or the finalizer cannot release the object
-    /// under the call. default(Lease) stands for "no object" (Ptr is zero, Dispose does nothing):
-    /// the C API's NULL for optional stream arguments.</summary>
+    /// <summary>Holds one DangerousAddRef on a handle (tensor, stream, event or generator) for
+    /// the duration of a native call, so a concurrent Dispose or the finalizer cannot release the
+    /// object under the call. default(Lease) stands for "no object" (Ptr is zero, Dispose does
+    /// nothing): the C API's NULL for optional stream and generator arguments.</summary>
     internal struct Lease : IDisposable
     {
         private readonly SafeHandle _handle;

@@ -1,4 +1,5 @@
-// Library-wide functions: version, threads, leak counter, error state.
+// Library-wide functions: version, threads, leak counter, error state, seeds of the default
+// generators.
 using System;
 using Ctorch.Swig;
 
@@ -64,6 +65,61 @@ namespace Ctorch
             {
                 long r;
                 Native.Check(ctorch.ct_live_event_count(out r));
+                return r;
+            }
+        }
+
+        // ---------------------------------------------------------------- random numbers
+
+        /// <summary>torch.manual_seed(seed): seeds the default generator of the CPU and of every
+        /// CUDA device (each starts again at offset 0). Every 64-bit value is a seed: a negative
+        /// one stands for the same bits, as torch.manual_seed(-1).</summary>
+        public static void ManualSeed(long seed) => Native.Check(ctorch.ct_manual_seed(seed));
+
+        /// <summary>torch.seed(): seeds every default generator (CPU and CUDA) with one
+        /// non-deterministic seed and returns it.</summary>
+        public static long Seed()
+        {
+            long r;
+            Native.Check(ctorch.ct_seed(out r));
+            return r;
+        }
+
+        /// <summary>torch.initial_seed(): the seed of the CPU's default generator.</summary>
+        public static long InitialSeed
+        {
+            get
+            {
+                long r;
+                Native.Check(ctorch.ct_initial_seed(out r));
+                return r;
+            }
+        }
+
+        /// <summary>torch.get_rng_state(): the CPU default generator's state, 16 bytes (the seed,
+        /// then the Philox offset), as <see cref="Generator.GetState"/>.</summary>
+        public static byte[] GetRngState()
+        {
+            using (Generator g = Generator.Default(Device.Cpu)) return g.GetState();
+        }
+
+        /// <summary>torch.set_rng_state(state): restores the CPU default generator from
+        /// <see cref="GetRngState"/>'s bytes (CtorchException, Argument, for anything but 16
+        /// bytes with a valid offset).</summary>
+        public static void SetRngState(byte[] state)
+        {
+            if (state == null) throw new ArgumentNullException(nameof(state));
+            using (Generator g = Generator.Default(Device.Cpu)) g.SetState(state);
+        }
+
+        /// <summary>Number of live native generator handles (ct_live_generator_count, for leak
+        /// checks). The default generators count only while a Generator object holds one.</summary>
+        public static long LiveGeneratorCount
+        {
+            get
+            {
+                long r;
+                Native.Check(ctorch.ct_live_generator_count(out r));
                 return r;
             }
         }

@@ -1,4 +1,5 @@
-// The GC safety net: tensors that are never disposed are released by the finalizer.
+// The GC safety net: tensors (and events, generators) that are never disposed are released by
+// the finalizer.
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -76,6 +77,17 @@ namespace Ctorch.Tests
             }
         }
 
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void ChurnGenerators(int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                var g = new Generator().ManualSeed(i);
+                if (g.Offset != 0) throw new InvalidOperationException("a seeded generator starts at offset 0");
+                if (i % 3 == 0) g.Dispose();      // the rest are left to the GC
+            }
+        }
+
         // Collects until the count is back at target, or has stayed within Residue of it for
         // a while; returns the count (of tensors, or of what count reads).
         private static long WaitForCount(long target, Func<long> count = null)
@@ -129,6 +141,16 @@ namespace Ctorch.Tests
             OnOwnThread(() => ChurnEvents(3000));
             long left = WaitForCount(start, () => Torch.LiveEventCount) - start;
             Assert.That(left, Is.InRange(0L, Residue), "events still alive after GC");
+        }
+
+        [Test]
+        public void GeneratorsWithoutDisposeAreReleasedByTheGC()
+        {
+            // GeneratorHandle's finalizer releases generators: 3,000 made, 2,000 never disposed.
+            long start = Torch.LiveGeneratorCount;
+            OnOwnThread(() => ChurnGenerators(3000));
+            long left = WaitForCount(start, () => Torch.LiveGeneratorCount) - start;
+            Assert.That(left, Is.InRange(0L, Residue), "generators still alive after GC");
         }
 
         [Test]

@@ -1,6 +1,6 @@
 // Shared set-up for every fixture: a DisposeScope per test that disposes whatever the test
-// left, and a leak check: the live native tensor, stream and event counts return to their
-// starting values. Process-wide CUDA state (sync debug mode; the current device on a GPU host)
+// left, and a leak check: the live native tensor, stream, event and generator counts return to
+// their starting values. Process-wide CUDA state (sync debug mode; the current device on a GPU host)
 // must be as the test found it.
 using System;
 using System.Linq;
@@ -11,7 +11,7 @@ namespace Ctorch.Tests
 {
     public abstract class TestBase
     {
-        private long _startCount, _startStreams, _startEvents;
+        private long _startCount, _startStreams, _startEvents, _startGenerators;
         private int _startDevice = -1;
         protected long StartCount => _startCount;
         private DisposeScope _scope;
@@ -33,6 +33,7 @@ namespace Ctorch.Tests
             _startCount = Torch.LiveTensorCount;
             _startStreams = Torch.LiveStreamCount;
             _startEvents = Torch.LiveEventCount;
+            _startGenerators = Torch.LiveGeneratorCount;
             _startDevice = Cuda.IsAvailable ? Cuda.CurrentDevice : -1;
             _scope = UseScope ? DisposeScope.Begin() : null;
         }
@@ -47,17 +48,21 @@ namespace Ctorch.Tests
             int device = _startDevice >= 0 ? Cuda.CurrentDevice : -1;
             if (device != _startDevice) Cuda.SetDevice(_startDevice);
             long end = Torch.LiveTensorCount, streams = Torch.LiveStreamCount, events = Torch.LiveEventCount;
+            long generators = Torch.LiveGeneratorCount;
             if (LeakTolerance == 0)
             {
                 Assert.AreEqual(_startCount, end, "live tensor count after the test");
                 Assert.AreEqual(_startStreams, streams, "live stream count after the test");
                 Assert.AreEqual(_startEvents, events, "live event count after the test");
+                Assert.AreEqual(_startGenerators, generators, "live generator count after the test");
             }
             else
             {
                 Assert.That(end, Is.InRange(_startCount, _startCount + LeakTolerance), "live tensor count after the test");
                 Assert.That(streams, Is.InRange(_startStreams, _startStreams + LeakTolerance), "live stream count after the test");
                 Assert.That(events, Is.InRange(_startEvents, _startEvents + LeakTolerance), "live event count after the test");
+                Assert.That(generators, Is.InRange(_startGenerators, _startGenerators + LeakTolerance),
+                            "live generator count after the test");
             }
             Assert.AreEqual(SyncDebugMode.Default, mode, "the test left the sync debug mode changed");
             Assert.AreEqual(_startDevice, device, "the test left another current CUDA device");
