@@ -14,5 +14,7 @@
 //
 // Every fallible call returns an error (an *Error carrying the library's status code, name and
 // message; compare with errors.Is(err, ctorch.ErrShape) and friends). Tensors own a native
-// handle: Close them (a finalizer is only a safety net). See docs/go.md.
+// handle: Close them (a finalizer is only a safety net). Random numbers: ManualSeed, Rand,
+// Randn, Randint, the in-place fills (Tensor.UniformInPlace, ...) and Generator, whose values
+// are the same on the CPU as on CUDA (see Generator). See docs/go.md.
 package ctorch

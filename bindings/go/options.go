@@ -10,6 +10,8 @@ package ctorch
 //	ctorch.Zeros([]int64{2, 3}, ctorch.Float64, ctorch.CUDA)
 //
 // WithDType and WithDevice spell the same thing out. Factories default to Float32 on CPU.
+// A *Generator is an Option too, for the random factories (Rand, Randn, Randint, RandLike,
+// RandnLike): ctorch.Rand([]int64{3}, gen).
 type Option interface {
 	apply(*options)
 }

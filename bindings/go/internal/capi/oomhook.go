@@ -198,7 +198,11 @@ func runOOMHook(token uintptr, device int32, requested int64) {
 //     every finalizer queued in step 1 has run, so every dropped Tensor's ct_tensor_release is
 //     done (they run on the finalizer goroutine's thread, which can take the allocator's lock:
 //     hooks run without it);
-//  3. as a safety net against a runtime that orders finalizers otherwise, the hook then waits
+//  3. but the finalizer goroutine can take a batch while a collection is still queuing
+//     finalizers, so one collection's finalizers may be split across batches (a generator
+//     option in a shared struct was enough to make that happen in the tests). So the hook
+//     makes at least three rounds, and more while a round still released tensors;
+//  4. as a safety net against a runtime that orders finalizers otherwise, the hook then waits
 //     until ct_live_tensor_count has stopped changing for collectorSettle.
 //
 // The whole wait is bounded by collectorBudget: if the finalizer goroutine is blocked (or the
@@ -209,12 +213,31 @@ func runOOMHook(token uintptr, device int32, requested int64) {
 func collect() {
 	collectorRuns.Add(1)
 	deadline := time.Now().Add(collectorBudget)
-	for i := 0; i < 2; i++ {
+	// At least three rounds, then more while a round still released tensors: the finalizer
+	// goroutine may take a batch while a collection is still queuing finalizers, so the
+	// finalizers of one collection can be split across batches and run after the next
+	// round's sentinel.
+	prev := liveTensors()
+	for i := 0; time.Now().Before(deadline); i++ {
 		if !gcAndWaitForSentinel(deadline) {
 			return
 		}
+		cur := liveTensors()
+		if i >= 2 && cur == prev {
+			break
+		}
+		prev = cur
 	}
 	waitLiveTensorCountSettles(deadline)
+}
+
+// liveTensors is ct_live_tensor_count (-1 if it fails).
+func liveTensors() int64 {
+	out := []int64{0}
+	if Ct_live_tensor_count(out) != 0 {
+		return -1
+	}
+	return out[0]
 }
 
 // sentinel is big enough, and has a pointer, so that it is not batched by the tiny allocator
