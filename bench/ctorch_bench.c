@@ -2,6 +2,7 @@
  * Prints "name value unit" lines. GPU times come from CUDA events around N iterations after
  * a warm-up; host costs from a monotonic clock around N calls followed by a synchronize. */
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -31,24 +32,12 @@ static double gpu_ms(void) {
   return ms;
 }
 
-int main(void) {
-  const int64_t n = 64LL << 20; /* 64M float32 = 256 MiB */
-  CK(ct_event_create(CT_EVENT_ENABLE_TIMING, &ev0));
-  CK(ct_event_create(CT_EVENT_ENABLE_TIMING, &ev1));
-  ct_tensor a, b, c, s;
-
-  /* host cost of a small op: the time the caller spends per call, stream kept busy */
-  CK(ct_ones((int64_t[]){1}, 1, CT_FLOAT32, CT_CUDA, 0, &a));
-  for (int i = 0; i < 1000; ++i) { CK(ct_binary(CT_ADD, a, a, &c)); CK(ct_tensor_release(c)); }
-  CK(ct_cuda_synchronize(0));
-  const int small_iters = 20000;
-  double t0 = now_us();
-  for (int i = 0; i < small_iters; ++i) { CK(ct_binary(CT_ADD, a, a, &c)); CK(ct_tensor_release(c)); }
-  double t1 = now_us();
-  CK(ct_cuda_synchronize(0));
-  printf("small_add_host %.3f us\n", (t1 - t0) / small_iters);
-  CK(ct_tensor_release(a));
-
+/* The allocator benchmarks (also run alone, `ctorch_bench alloc`, alternating with torch's in
+ * bench/run.sh): create + free of a 256-float CUDA tensor, and allocations alternating
+ * between four streams. */
+static void alloc_benches(void) {
+  ct_tensor c;
+  double t0, t1;
   /* create + free of a 256-float CUDA tensor (the caching allocator's fast path) */
   for (int i = 0; i < 1000; ++i) { CK(ct_empty((int64_t[]){256}, 1, CT_FLOAT32, CT_CUDA, 0, &c)); CK(ct_tensor_release(c)); }
   const int cf_iters = 100000;
@@ -80,6 +69,31 @@ int main(void) {
     printf("multistream_alloc_free %.3f us\n", (t1 - t0) / count);
     for (int k = 0; k < 4; ++k) CK(ct_stream_release(st[k]));
   }
+}
+
+int main(int argc, char** argv) {
+  const int64_t n = 64LL << 20; /* 64M float32 = 256 MiB */
+  if (argc > 1 && !strcmp(argv[1], "alloc")) {
+    alloc_benches();
+    return 0;
+  }
+  CK(ct_event_create(CT_EVENT_ENABLE_TIMING, &ev0));
+  CK(ct_event_create(CT_EVENT_ENABLE_TIMING, &ev1));
+  ct_tensor a, b, c, s;
+
+  /* host cost of a small op: the time the caller spends per call, stream kept busy */
+  CK(ct_ones((int64_t[]){1}, 1, CT_FLOAT32, CT_CUDA, 0, &a));
+  for (int i = 0; i < 1000; ++i) { CK(ct_binary(CT_ADD, a, a, &c)); CK(ct_tensor_release(c)); }
+  CK(ct_cuda_synchronize(0));
+  const int small_iters = 20000;
+  double t0 = now_us();
+  for (int i = 0; i < small_iters; ++i) { CK(ct_binary(CT_ADD, a, a, &c)); CK(ct_tensor_release(c)); }
+  double t1 = now_us();
+  CK(ct_cuda_synchronize(0));
+  printf("small_add_host %.3f us\n", (t1 - t0) / small_iters);
+  CK(ct_tensor_release(a));
+
+  alloc_benches();
 
   /* add and sum of 64M float32 */
   CK(ct_ones((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &a));

@@ -17,6 +17,12 @@ if g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$(python3 -c "import torch; print
      -o "$T/torch_alloc_bench" -L"$TP/lib" -Wl,-rpath,"$TP/lib" -ltorch -ltorch_cpu -ltorch_cuda -lc10 -lc10_cuda \
      -L/usr/local/cuda/lib64 -lcudart 2> "$T/gxx.txt"; then
   "$T/torch_alloc_bench" >> "$T/torch.txt"
+  # the allocator benchmarks again, ctorch and torch alternating, 5 rounds (host timings move
+  # with the host's load: the median of the per-round ratios is the figure to compare)
+  for r in 1 2 3 4 5; do
+    "$A/ctorch_bench" alloc | sed "s/^/ctorch /" >> "$T/alloc_rounds.txt"
+    "$T/torch_alloc_bench" | sed "s/^/torch /" >> "$T/alloc_rounds.txt"
+  done
 else
   echo "torch C++ benchmark did not build:"; tail -5 "$T/gxx.txt"
 fi
@@ -36,4 +42,16 @@ for k in c:
     tv = t.get(k, (float('nan'), unit))[0]
     print(f"{k:24} {cv:10.4f} {unit:3} {tv:10.4f} {unit:3} {cv / tv:12.2f}x")
 print(f"{'launch_floor':24} {fl['launch_floor'][0]:10.4f} us  (bare empty-kernel launch)")
+import os, statistics
+rounds = f"{d}/alloc_rounds.txt"
+if os.path.exists(rounds):
+    vals = {}
+    for line in open(rounds):
+        who, name, v, _ = line.split()
+        vals.setdefault(name, {}).setdefault(who, []).append(float(v))
+    print("allocator, 5 alternating rounds (median; per-round ratios):")
+    for name, w in vals.items():
+        ratios = [c / t for c, t in zip(w["ctorch"], w["torch"])]
+        print(f"  {name:24} ctorch {statistics.median(w['ctorch']):.3f} us  torch {statistics.median(w['torch']):.3f} us"
+              f"  median ratio {statistics.median(ratios):.2f}x  ({', '.join(f'{x:.2f}' for x in ratios)})")
 PY

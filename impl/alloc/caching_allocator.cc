@@ -200,7 +200,9 @@ void DeviceCachingAllocator::delete_block(CBlock* b) {
   if (b->all_next) b->all_next->all_prev = b->all_prev;
   // Note [Stream references]: dropping the last reference to a stream destroys it, and that
   // calls back into the allocator (forget_stream); so references are only dropped after the
-  // lock is released (graveyard_ is emptied by the public entry points).
+  // lock is released (graveyard_ is emptied by the public entry points). One block of each
+  // segment holds the reference (the segment's first block; a merge hands it on), so a split
+  // and a merge, the create+free path, touch no reference count.
   if (b->stream_ref) graveyard_.push_back(std::move(b->stream_ref));
   for (auto& u : b->stream_uses) graveyard_.push_back(std::move(u.second));
   b->stream_uses.clear();
@@ -296,7 +298,7 @@ DeviceCachingAllocator::Pool& DeviceCachingAllocator::pool_for(size_t size) {
 }
 
 namespace {
-inline void update(StatArray& a, bool small, int64_t amount) {
+__attribute__((always_inline)) inline void update(StatArray& a, bool small, int64_t amount) {
   a[kAll].add(amount);
   a[small ? kSmallPool : kLargePool].add(amount);
 }
@@ -489,7 +491,7 @@ bool DeviceCachingAllocator::map_block(CBlock* b, size_t size, Pool& pool) {
   b->mapped = true;
   if (mapped_size < b->size) {
     // b -> rest (unmapped) -> b->next
-    CBlock* rest = new_block(b->stream, b->stream_ref, b->size - mapped_size, static_cast<char*>(b->ptr) + mapped_size,
+    CBlock* rest = new_block(b->stream, nullptr, b->size - mapped_size, static_cast<char*>(b->ptr) + mapped_size,
                              pool.small, b->ss);
     rest->mapped = false;
     rest->es = es;
@@ -531,14 +533,14 @@ void DeviceCachingAllocator::unmap_block(CBlock* b, Pool& pool) {
   size_t usize = (last - first) * es->page;
   size_t before = static_cast<size_t>(uptr - static_cast<char*>(b->ptr));
   if (before > 0) {  // prev -> before -> b
-    CBlock* bf = new_block(b->stream, b->stream_ref, before, b->ptr, pool.small, b->ss);
+    CBlock* bf = new_block(b->stream, nullptr, before, b->ptr, pool.small, b->ss);
     bf->es = es;
     splice(bf, b->prev, b);
     pool.blocks.insert(bf);
   }
   size_t after = b->size - before - usize;
   if (after > 0) {  // b -> after -> next
-    CBlock* af = new_block(b->stream, b->stream_ref, after, uptr + usize, pool.small, b->ss);
+    CBlock* af = new_block(b->stream, nullptr, after, uptr + usize, pool.small, b->ss);
     af->es = es;
     splice(af, b, b->next);
     pool.blocks.insert(af);
@@ -657,7 +659,7 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
   const bool already_split = block->is_split();
   if (should_split(block, size)) {
     CBlock* remaining = block;
-    block = new_block(stream, remaining->stream_ref, size, remaining->ptr, pool.small, remaining->ss);
+    block = new_block(stream, nullptr, size, remaining->ptr, pool.small, remaining->ss);
     block->prev = remaining->prev;
     if (block->prev) block->prev->next = block;
     block->next = remaining;
@@ -745,6 +747,7 @@ size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
   dst->size += subsumed;
   if (src->mapped) pool.blocks.erase(src);
   else pool.unmapped.erase(src);
+  if (src->stream_ref) dst->stream_ref = std::move(src->stream_ref);  // the segment's reference
   delete_block(src);
   return subsumed;
 }
