@@ -858,6 +858,43 @@ CT_API ct_status ct_tensor_random_range_(ct_tensor t, int64_t from, int64_t to, 
 CT_API ct_status ct_tensor_bernoulli_(ct_tensor t, double p, ct_generator gen);
 
 /* ============================================================================================
+ * 17. Linear algebra (torch.matmul, mm, bmm, addmm, dot, mv; torch.backends.cuda.matmul)
+ *
+ * Matrix products run through OpenBLAS on the CPU and cuBLAS on CUDA devices, both loaded at
+ * first use (docs/linalg.md): without them the products fail with CT_ERR_NOT_SUPPORTED naming
+ * the missing library, and everything else still works. dtypes: float32, float64, float16,
+ * bfloat16, complex64, complex128, the same for both operands (CT_ERR_DTYPE otherwise);
+ * operands on one device (CT_ERR_DEVICE). Shapes follow PyTorch (CT_ERR_SHAPE with its
+ * messages).
+ * ========================================================================================== */
+
+/** torch.matmul: 1-D x 1-D is dot, 2-D x 2-D is mm, 1-D operands are a row (left) or a
+ *  column (right) removed from the result, and more dimensions are batches that broadcast.
+ *  [new reference] */
+CT_API ct_status ct_matmul(ct_tensor a, ct_tensor b, ct_tensor* out);
+/** torch.mm (2-D x 2-D), torch.bmm (3-D x 3-D, same batch), torch.dot (1-D, same length,
+ *  0-dim result), torch.mv (2-D x 1-D). [new reference] */
+CT_API ct_status ct_mm(ct_tensor a, ct_tensor b, ct_tensor* out);
+CT_API ct_status ct_bmm(ct_tensor a, ct_tensor b, ct_tensor* out);
+CT_API ct_status ct_dot(ct_tensor a, ct_tensor b, ct_tensor* out);
+CT_API ct_status ct_mv(ct_tensor a, ct_tensor v, ct_tensor* out);
+/** torch.addmm(input, m1, m2, beta=beta, alpha=alpha): beta * input + alpha * (m1 @ m2), input
+ *  broadcast to the product's shape; with beta 0 the input is ignored (NaN in it does not
+ *  propagate). [new reference] */
+CT_API ct_status ct_addmm(ct_tensor input, ct_tensor m1, ct_tensor m2, double beta, double alpha, ct_tensor* out);
+/** torch.backends.cuda.matmul.allow_tf32 (default 0: float32 products in full float32) and
+ *  allow_fp16/bf16_reduced_precision_reduction (default 1), process-wide. */
+CT_API ct_status ct_set_allow_tf32(int32_t on);
+CT_API ct_status ct_get_allow_tf32(int32_t* out);
+CT_API ct_status ct_set_allow_fp16_reduced_precision_reduction(int32_t on);
+CT_API ct_status ct_get_allow_fp16_reduced_precision_reduction(int32_t* out);
+CT_API ct_status ct_set_allow_bf16_reduced_precision_reduction(int32_t on);
+CT_API ct_status ct_get_allow_bf16_reduced_precision_reduction(int32_t* out);
+/** torch.cuda.current_blas_handle: the calling thread's cuBLAS handle of the current device
+ *  (created on first use, bound to the current stream), as the bits of a cublasHandle_t. */
+CT_API ct_status ct_cuda_current_blas_handle(int64_t* out);
+
+/* ============================================================================================
  * 12. Threads (CPU kernels)
  * ========================================================================================== */
 

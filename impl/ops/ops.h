@@ -89,4 +89,12 @@ Tensor rand(Shape sizes, DType dtype, Device dev, const rng::GeneratorPtr& gen);
 Tensor randn(Shape sizes, DType dtype, Device dev, const rng::GeneratorPtr& gen);
 Tensor randint(int64_t low, int64_t high, Shape sizes, DType dtype, Device dev, const rng::GeneratorPtr& gen);
 
+// ---- matrix products (impl/ops/matmul.cc, impl/blas): OpenBLAS on the CPU, cuBLAS on CUDA
+Tensor matmul(const Tensor& a, const Tensor& b);
+Tensor mm(const Tensor& a, const Tensor& b);
+Tensor bmm(const Tensor& a, const Tensor& b);
+Tensor dot(const Tensor& a, const Tensor& b);
+Tensor mv(const Tensor& a, const Tensor& v);
+Tensor addmm(const Tensor& input, const Tensor& m1, const Tensor& m2, double beta, double alpha);
+
 }  // namespace ct::ops

@@ -1,0 +1,205 @@
+// CUDA matrix products through cuBLAS, loaded at first use (Note [BLAS libraries load on
+// first use]), and the dispatch of blas::gemm.
+//
+// Note [cuBLAS handles]: as PyTorch, one handle per (device, host thread), created lazily and
+// bound to the current stream before every call; its workspace comes from the caching
+// allocator, one per (handle, stream) (so work on one stream never overwrites a workspace in
+// use on another), and lives as long as the thread. TF32 and the reduced-precision reductions
+// of half types follow the process-wide switches, as torch.backends.cuda.matmul.
+#include <cublas_api.h>
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "impl/alloc/allocator.h"
+#include "impl/blas/blas.h"
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+#include "impl/cuda/stream.h"
+
+namespace ct::blas {
+
+void cpu_gemm(DType dtype, int64_t batch, int64_t n, int64_t m, int64_t k, const void* A, const void* B, void* C);
+
+namespace {
+
+std::atomic<bool> g_tf32{false}, g_fp16_reduced{true}, g_bf16_reduced{true};
+
+struct Cublas {
+  cublasStatus_t (*create)(cublasHandle_t*) = nullptr;
+  cublasStatus_t (*destroy)(cublasHandle_t) = nullptr;
+  cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t) = nullptr;
+  cublasStatus_t (*set_workspace)(cublasHandle_t, void*, size_t) = nullptr;
+  cublasStatus_t (*set_math_mode)(cublasHandle_t, cublasMath_t) = nullptr;
+  cublasStatus_t (*gemm_strided_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                         const void*, const void*, cudaDataType, int, long long, const void*,
+                                         cudaDataType, int, long long, const void*, void*, cudaDataType, int, long long,
+                                         int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  const char* (*status_string)(cublasStatus_t) = nullptr;
+};
+
+const Cublas& cublas() {
+  static Cublas lib;
+  static std::string error;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::string tried;
+    void* h = nullptr;
+    std::string home = std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
+    for (std::string name : {std::string("libcublas.so.13"), home + "/lib64/libcublas.so.13", std::string("libcublas.so")}) {
+      h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (h) break;
+      const char* e = dlerror();
+      tried += str_cat("\n  ", name, ": ", e ? e : "not found");
+    }
+    if (!h) {
+      error = str_cat("CUDA matrix products need cuBLAS (libcublas.so.13, CUDA 13), which could not be loaded:", tried);
+      return;
+    }
+    auto sym = [&](const char* n) {
+      void* p = dlsym(h, n);
+      if (!p && error.empty()) error = str_cat("libcublas.so.13 has no ", n);
+      return p;
+    };
+    lib.create = reinterpret_cast<decltype(lib.create)>(sym("cublasCreate_v2"));
+    lib.destroy = reinterpret_cast<decltype(lib.destroy)>(sym("cublasDestroy_v2"));
+    lib.set_stream = reinterpret_cast<decltype(lib.set_stream)>(sym("cublasSetStream_v2"));
+    lib.set_workspace = reinterpret_cast<decltype(lib.set_workspace)>(sym("cublasSetWorkspace_v2"));
+    lib.set_math_mode = reinterpret_cast<decltype(lib.set_math_mode)>(sym("cublasSetMathMode"));
+    lib.gemm_strided_batched = reinterpret_cast<decltype(lib.gemm_strided_batched)>(sym("cublasGemmStridedBatchedEx"));
+    lib.status_string = reinterpret_cast<decltype(lib.status_string)>(sym("cublasGetStatusString"));
+    if (!error.empty()) lib = Cublas{};
+  });
+  CT_CHECK(lib.create != nullptr, CT_ERR_NOT_SUPPORTED, error);
+  return lib;
+}
+
+void check(cublasStatus_t s, const char* what) {
+  if (s == CUBLAS_STATUS_SUCCESS) return;
+  const char* msg = cublas().status_string ? cublas().status_string(s) : "";
+  CT_CHECK(s != CUBLAS_STATUS_ALLOC_FAILED, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory in cuBLAS (", what, "): ", msg);
+  fail(CT_ERR_CUDA, "cuBLAS error: ", msg, " (", static_cast<int>(s), " in ", what, ")");
+}
+
+// The calling thread's handles and workspaces (Note [cuBLAS handles]). Never destroyed at
+// process exit (the driver may be gone by then; PyTorch leaks them too).
+struct ThreadHandles {
+  std::map<int, cublasHandle_t> handles;
+  std::map<std::pair<int, cudaStream_t>, alloc::Block> workspaces;
+  ~ThreadHandles() {
+    for (auto& [key, b] : workspaces) alloc::deallocate(b);
+    for (auto& [d, h] : handles) (void)cublas().destroy(h);
+  }
+};
+
+size_t workspace_size(int device) {
+  // PyTorch's defaults: 32 MiB on Hopper and newer, else 4 MiB x 2 + 16 KiB x 8
+  return cuda::device_property(device, CT_PROP_MAJOR) >= 9 ? (32u << 20) : (4096u * 1024 * 2 + 16u * 1024 * 8);
+}
+
+cublasHandle_t handle_for(int device, cudaStream_t stream) {
+  thread_local ThreadHandles t;
+  const Cublas& lib = cublas();
+  auto it = t.handles.find(device);
+  if (it == t.handles.end()) {
+    cublasHandle_t h = nullptr;
+    check(lib.create(&h), "cublasCreate");
+    it = t.handles.emplace(device, h).first;
+  }
+  cublasHandle_t h = it->second;
+  check(lib.set_stream(h, stream), "cublasSetStream");
+  auto key = std::make_pair(device, stream);
+  auto w = t.workspaces.find(key);
+  if (w == t.workspaces.end()) {
+    alloc::Block b = alloc::allocate(static_cast<int64_t>(workspace_size(device)), Device{DeviceType::CUDA, device});
+    w = t.workspaces.emplace(key, std::move(b)).first;
+  }
+  check(lib.set_workspace(h, w->second.ptr, static_cast<size_t>(w->second.nbytes)), "cublasSetWorkspace");
+  return h;
+}
+
+void cuda_gemm(DType dtype, int device, int64_t batch, int64_t n, int64_t m, int64_t k, const void* A, const void* B,
+               void* C) {
+  cuda::DeviceGuard g(device);
+  cudaStream_t stream = static_cast<cudaStream_t>(cuda::current_stream(device)->stream);
+  cublasHandle_t h = handle_for(device, stream);
+  const Cublas& lib = cublas();
+  CT_CHECK(n <= INT32_MAX && m <= INT32_MAX && k <= INT32_MAX && batch <= INT32_MAX, CT_ERR_NOT_SUPPORTED,
+           "CUDA matrix product: sizes beyond 2^31 - 1 are not supported");
+  cudaDataType t;
+  cublasComputeType_t compute;
+  cublasMath_t math = CUBLAS_DEFAULT_MATH;
+  float f1[2] = {1, 0}, f0[2] = {0, 0};
+  double d1[2] = {1, 0}, d0[2] = {0, 0};
+  const void *alpha = f1, *beta = f0;
+  switch (dtype) {
+    case DType::Float32:
+      t = CUDA_R_32F;
+      compute = g_tf32.load() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+      if (g_tf32.load()) math = CUBLAS_TF32_TENSOR_OP_MATH;
+      break;
+    case DType::Float64: t = CUDA_R_64F, compute = CUBLAS_COMPUTE_64F, alpha = d1, beta = d0; break;
+    case DType::Float16:
+      t = CUDA_R_16F, compute = CUBLAS_COMPUTE_32F;
+      if (!g_fp16_reduced.load()) math = CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+      break;
+    case DType::BFloat16:
+      t = CUDA_R_16BF, compute = CUBLAS_COMPUTE_32F;
+      if (!g_bf16_reduced.load()) math = CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+      break;
+    case DType::Complex64: t = CUDA_C_32F, compute = CUBLAS_COMPUTE_32F; break;
+    case DType::Complex128: t = CUDA_C_64F, compute = CUBLAS_COMPUTE_64F, alpha = d1, beta = d0; break;
+    default: fail(CT_ERR_INTERNAL, "cuda_gemm: unexpected dtype");
+  }
+  check(lib.set_math_mode(h, math), "cublasSetMathMode");
+  // Row-major C = A B is column-major C^T = B^T A^T: swap the operands (no transposes).
+  int M = static_cast<int>(m), N = static_cast<int>(n), K = static_cast<int>(k);
+  check(lib.gemm_strided_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, M, N, K, alpha, B, t, M > 0 ? M : 1, k * m, A, t,
+                                 K > 0 ? K : 1, n * k, beta, C, t, M > 0 ? M : 1, n * m, static_cast<int>(batch),
+                                 compute, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmStridedBatchedEx");
+}
+
+}  // namespace
+
+void gemm(DType dtype, Device dev, int64_t batch, int64_t n, int64_t m, int64_t k, const void* A, const void* B,
+          void* C) {
+  if (batch == 0 || n == 0 || m == 0) return;
+  if (dev.is_cuda()) {
+    if (k == 0) {
+      cuda::DeviceGuard g(dev.index);
+      cuda::check(cudaMemsetAsync(C, 0, static_cast<size_t>(batch * n * m * itemsize(dtype)),
+                                  static_cast<cudaStream_t>(cuda::current_stream(dev.index)->stream)),
+                  "cudaMemsetAsync");
+      return;
+    }
+    cuda_gemm(dtype, dev.index, batch, n, m, k, A, B, C);
+    return;
+  }
+  if (k == 0) {
+    std::memset(C, 0, static_cast<size_t>(batch * n * m * itemsize(dtype)));
+    return;
+  }
+  cpu_gemm(dtype, batch, n, m, k, A, B, C);
+}
+
+void set_allow_tf32(bool on) { g_tf32.store(on); }
+bool allow_tf32() { return g_tf32.load(); }
+void set_allow_fp16_reduced_precision(bool on) { g_fp16_reduced.store(on); }
+bool allow_fp16_reduced_precision() { return g_fp16_reduced.load(); }
+void set_allow_bf16_reduced_precision(bool on) { g_bf16_reduced.store(on); }
+bool allow_bf16_reduced_precision() { return g_bf16_reduced.load(); }
+
+int64_t current_blas_handle(int device) {
+  cuda::DeviceGuard g(device);
+  cudaStream_t stream = static_cast<cudaStream_t>(cuda::current_stream(device)->stream);
+  return static_cast<int64_t>(reinterpret_cast<intptr_t>(handle_for(device, stream)));
+}
+
+}  // namespace ct::blas
