@@ -138,6 +138,32 @@ int main(int argc, char** argv) {
     CK(ct_tensor_release(h));
   }
 
+  /* matrix products: 8192 x 8192 (and 4096) in float32, TF32, bfloat16, float16 */
+  {
+    const int64_t sizes[2] = {8192, 4096};
+    const struct { const char* name; ct_dtype dt; int tf32; } kinds[4] = {
+        {"fp32", CT_FLOAT32, 0}, {"tf32", CT_FLOAT32, 1}, {"bf16", CT_BFLOAT16, 0}, {"fp16", CT_FLOAT16, 0}};
+    for (int si = 0; si < 2; ++si) {
+      int64_t N = sizes[si];
+      for (int ki = 0; ki < 4; ++ki) {
+        ct_tensor x, y, z;
+        CK(ct_rand((int64_t[]){N, N}, 2, kinds[ki].dt, CT_CUDA, 0, NULL, &x));
+        CK(ct_rand((int64_t[]){N, N}, 2, kinds[ki].dt, CT_CUDA, 0, NULL, &y));
+        CK(ct_set_allow_tf32(kinds[ki].tf32));
+        for (int i = 0; i < 3; ++i) { CK(ct_mm(x, y, &z)); CK(ct_tensor_release(z)); }
+        const int mi = 10;
+        CK(ct_event_record(ev0, NULL));
+        for (int i = 0; i < mi; ++i) { CK(ct_mm(x, y, &z)); CK(ct_tensor_release(z)); }
+        CK(ct_event_record(ev1, NULL));
+        ms = gpu_ms() / mi;
+        printf("matmul_%lld_%s %.4f ms %.1f TFLOPS\n", (long long)N, kinds[ki].name, ms, 2.0 * N * N * N / (ms * 1e9));
+        CK(ct_set_allow_tf32(0));
+        CK(ct_tensor_release(x));
+        CK(ct_tensor_release(y));
+      }
+    }
+  }
+
   /* device to device copy of 256 MiB */
   CK(ct_empty((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &c));
   for (int i = 0; i < 3; ++i) CK(ct_tensor_copy_(c, a, 0));

@@ -43,6 +43,23 @@ e1.record()
 ms = gpu_ms() / 20
 print(f"sum_64M_f32 {ms:.4f} ms {n * 4 / (ms * 1e6):.1f} GB/s")
 
+for N in (8192, 4096):
+    for kind, dt, tf32 in (("fp32", torch.float32, False), ("tf32", torch.float32, True),
+                           ("bf16", torch.bfloat16, False), ("fp16", torch.float16, False)):
+        x = torch.rand(N, N, device=dev, dtype=dt)
+        y = torch.rand(N, N, device=dev, dtype=dt)
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        for _ in range(3):
+            z = x @ y
+        e0.record()
+        for _ in range(10):
+            z = x @ y
+        e1.record()
+        ms = gpu_ms() / 10
+        print(f"matmul_{N}_{kind} {ms:.4f} ms {2.0 * N ** 3 / (ms * 1e9):.1f} TFLOPS")
+        torch.backends.cuda.matmul.allow_tf32 = False
+        del x, y, z
+
 c = torch.empty(n, device=dev)
 for fn, name in ((lambda: c.uniform_(), "rand_64M_f32"), (lambda: c.normal_(), "randn_64M_f32")):
     for _ in range(3):
