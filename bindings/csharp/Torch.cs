@@ -6,7 +6,7 @@ using Ctorch.Swig;
 namespace Ctorch
 {
     /// <summary>Process-wide ctorch functions.</summary>
-    public static class Torch
+    public static partial class Torch
     {
         /// <summary>The version of the loaded native library (ct_version).</summary>
         public static Version Version

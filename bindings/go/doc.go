@@ -16,5 +16,6 @@
 // message; compare with errors.Is(err, ctorch.ErrShape) and friends). Tensors own a native
 // handle: Close them (a finalizer is only a safety net). Random numbers: ManualSeed, Rand,
 // Randn, Randint, the in-place fills (Tensor.UniformInPlace, ...) and Generator, whose values
-// are the same on the CPU as on CUDA (see Generator). See docs/go.md.
+// are the same on the CPU as on CUDA (see Generator). Matrix products: Tensor.Matmul, Mm, Bmm,
+// Dot, Mv and Addmm. See docs/go.md.
 package ctorch

@@ -132,9 +132,10 @@ Tensor addmm(const Tensor& input, const Tensor& m1, const Tensor& m2, double bet
   CT_CHECK(input->dtype == m1->dtype, CT_ERR_DTYPE, "self and mat2 must have the same dtype, but got ",
            c_name(input->dtype), " and ", c_name(m1->dtype));
   Tensor p = mm(m1, m2);
-  (void)broadcast_shapes(input->sizes, p->sizes);  // PyTorch's message for a shape that does not broadcast
-  CT_CHECK(input->dim() <= 2, CT_ERR_SHAPE, "addmm: the input must broadcast to ", dims_str(p->sizes), ", got ",
-           dims_str(input->sizes));
+  // the input broadcasts to the product's shape (not the other way round)
+  CT_CHECK(input->dim() <= 2 && broadcast_shapes(input->sizes, p->sizes) == p->sizes, CT_ERR_SHAPE,
+           "The expanded size of the tensor must match: addmm's input of shape [", dims_str(input->sizes),
+           "] cannot be broadcast to the product's shape [", dims_str(p->sizes), "]");
   if (alpha != 1.0) p = binary(CT_MUL, p, wrapped_scalar_double(alpha));
   if (beta == 0.0) return p;  // input is ignored (NaN and inf in it do not propagate), as PyTorch
   Tensor in = beta == 1.0 ? input : binary(CT_MUL, input, wrapped_scalar_double(beta));

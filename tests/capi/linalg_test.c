@@ -181,6 +181,15 @@ static void run_products(ct_device_type dev) {
   g = read_f64(r, &cnt);
   for (int i = 0; i < 6; ++i) EXPECT(!isnan(g[i]));
   free(g), rel(r), rel(nanin);
+  /* the input must broadcast to the product, not the product to the input */
+  ct_tensor big = make((int64_t[]){4, 3}, 2, CT_FLOAT64, 13, dev), col = make((int64_t[]){2, 1}, 2, CT_FLOAT64, 14, dev);
+  FAILS(ct_addmm(big, a2, m2, 1.0, 1.0, &r), CT_ERR_SHAPE, "must match");
+  ct_tensor row = make((int64_t[]){1, 4}, 2, CT_FLOAT64, 15, dev), in23 = make((int64_t[]){2, 3}, 2, CT_FLOAT64, 16, dev);
+  FAILS(ct_addmm(in23, row, m2, 1.0, 1.0, &r), CT_ERR_SHAPE, "cannot be broadcast to the product's shape [1x3]");
+  rel(row), rel(in23);
+  OK(ct_addmm(col, a2, m2, 1.0, 1.0, &r)); /* (2,1) broadcasts to (2,3) */
+  EXPECT_SHAPE(r, 2, 3);
+  rel(r), rel(big), rel(col);
   /* complex128: (1+2i)(3-1i) = 5+5i */
   double cz[2] = {1, 2}, cw[2] = {3, -1};
   ct_tensor za, zb, zh, zr;

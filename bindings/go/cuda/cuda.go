@@ -2,11 +2,14 @@
 // properties, the current device and its guards, streams, events, synchronization, memory
 // information, the caching allocator's statistics and controls (MemoryAllocated, MemoryStats,
 // EmptyCache, ...), per-stream memory figures (Stream.MemoryStat), out-of-memory hooks
-// (AddOOMHook, OOMHookRuns), the sync debug mode, and the seeds and states of the devices'
+// (AddOOMHook, OOMHookRuns), the sync debug mode, the seeds and states of the devices'
 // default random number generators (ManualSeed, ManualSeedAll, Seed, SeedAll, InitialSeed,
-// GetRngState, SetRngState, GetRngStateAll, SetRngStateAll). (Devices themselves are
-// ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1");
-// generators are ctorch.Generator values.)
+// GetRngState, SetRngState, GetRngStateAll, SetRngStateAll), the matrix product switches of
+// torch.backends.cuda.matmul (SetAllowTF32, SetAllowFP16ReducedPrecisionReduction,
+// SetAllowBF16ReducedPrecisionReduction and their getters) and CurrentBLASHandle. (Devices
+// themselves are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1),
+// ctorch.ParseDevice("cuda:1"); generators are ctorch.Generator values; the matrix products
+// are ctorch.Tensor methods.)
 //
 // The library reaches CUDA through the statically linked CUDA runtime, so it runs on CPU on a
 // machine without a GPU or a driver: there IsAvailable is false, DeviceCount is 0, and every

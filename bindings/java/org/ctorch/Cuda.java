@@ -17,12 +17,13 @@ import org.ctorch.swig.ctorch;
  * synchronization and memory, the caching allocator's statistics and cache, a pluggable
  * allocator ({@link #loadAllocator}), the out-of-memory hook's counter
  * ({@link #outOfMemoryHookRuns()}), the seeds and states of the devices' default random number
- * generators, the build's architectures, the sync debug mode, and the
- * {@code torch.cuda.*} functions about streams ({@link Stream} and {@link Event} are their own
- * classes). On a machine without a GPU or driver {@link #isAvailable()} is false,
+ * generators, the build's architectures, the sync debug mode, the switches of
+ * {@code torch.backends.cuda.matmul} ({@link #setAllowTf32}, ...), the cuBLAS handle
+ * ({@link #currentBlasHandle()}), and the {@code torch.cuda.*} functions about streams
+ * ({@link Stream} and {@link Event} are their own classes). On a machine without a GPU or driver {@link #isAvailable()} is false,
  * {@link #deviceCount()} is 0, and everything that needs a GPU throws a
  * {@link CtorchException} with code 301 (CT_ERR_CUDA_UNAVAILABLE) saying why;
- * {@link #archList()}, {@link #gencodeFlags()}, the sync debug mode,
+ * {@link #archList()}, {@link #gencodeFlags()}, the sync debug mode, the matmul switches,
  * {@link #allocatorBackend()}, {@link #outOfMemoryHookRuns()} and the seeding functions that
  * torch lets do nothing without CUDA ({@link #manualSeed}, {@link #manualSeedAll},
  * {@link #seed()}, {@link #seedAll()}, {@link #getRngStateAll()}, {@link #setRngStateAll})
@@ -841,6 +842,83 @@ public final class Cuda {
     int[] out = {0};
     Native.check(ctorch.ct_cuda_get_sync_debug_mode(out));
     return SyncDebugMode.fromCode(out[0]);
+  }
+
+  /* ============================================================================================
+   * Matrix products: torch.backends.cuda.matmul's switches (process-wide; no GPU needed) and
+   * torch.cuda.current_blas_handle
+   * ========================================================================================== */
+
+  /**
+   * {@code torch.backends.cuda.matmul.allow_tf32 = on}: whether float32 matrix products on
+   * CUDA devices ({@link Tensor#mm}, {@link Tensor#matmul}, ...) may use TF32 tensor cores
+   * (inputs rounded to 10 mantissa bits: faster, less precise). Process-wide,
+   * for every thread and device; CPU products are unaffected. Works without a GPU.
+   */
+  public static void setAllowTf32(boolean on) {
+    Native.check(ctorch.ct_set_allow_tf32(on ? 1 : 0));
+  }
+
+  /**
+   * {@code torch.backends.cuda.matmul.allow_tf32}: false by default (float32 products in full
+   * float32, as PyTorch since 1.12).
+   */
+  public static boolean getAllowTf32() {
+    int[] out = {0};
+    Native.check(ctorch.ct_get_allow_tf32(out));
+    return out[0] != 0;
+  }
+
+  /**
+   * {@code torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = on}: whether
+   * float16 matrix products on CUDA devices may accumulate partial sums in reduced precision.
+   * Process-wide; works without a GPU.
+   */
+  public static void setAllowFp16ReducedPrecisionReduction(boolean on) {
+    Native.check(ctorch.ct_set_allow_fp16_reduced_precision_reduction(on ? 1 : 0));
+  }
+
+  /**
+   * {@code torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction}: true by
+   * default, as in PyTorch.
+   */
+  public static boolean getAllowFp16ReducedPrecisionReduction() {
+    int[] out = {0};
+    Native.check(ctorch.ct_get_allow_fp16_reduced_precision_reduction(out));
+    return out[0] != 0;
+  }
+
+  /**
+   * {@code torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = on}: the same
+   * for bfloat16 products. Process-wide; works without a GPU.
+   */
+  public static void setAllowBf16ReducedPrecisionReduction(boolean on) {
+    Native.check(ctorch.ct_set_allow_bf16_reduced_precision_reduction(on ? 1 : 0));
+  }
+
+  /**
+   * {@code torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction}: true by
+   * default, as in PyTorch.
+   */
+  public static boolean getAllowBf16ReducedPrecisionReduction() {
+    int[] out = {0};
+    Native.check(ctorch.ct_get_allow_bf16_reduced_precision_reduction(out));
+    return out[0] != 0;
+  }
+
+  /**
+   * {@code torch.cuda.current_blas_handle()}: the calling thread's cuBLAS handle for the
+   * current device (created on first use and bound to the current stream), as the bits of a
+   * {@code cublasHandle_t} in a {@code long}, for handing to other native libraries; Java never
+   * dereferences it. The same value on every call from one thread for one device. ctorch owns
+   * the handle and it belongs to the calling thread (ctorch destroys it when the thread ends):
+   * do not destroy it or hand it to another thread. Code 301 without CUDA; code 500
+   * (CT_ERR_NOT_SUPPORTED) when cuBLAS cannot be loaded.
+   */
+  public static long currentBlasHandle() {
+    long[] out = {0};
+    Native.check(ctorch.ct_cuda_current_blas_handle(out));
+    return out[0];
   }
 
   /* ============================================================================================
