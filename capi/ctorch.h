@@ -895,6 +895,65 @@ CT_API ct_status ct_get_allow_bf16_reduced_precision_reduction(int32_t* out);
 CT_API ct_status ct_cuda_current_blas_handle(int64_t* out);
 
 /* ============================================================================================
+ * 18. FFT (torch.fft; torch.backends.cuda.cufft_plan_cache)
+ *
+ * Through FFTW 3 on the CPU (loaded at first use: it is GPL-licensed, so libctorch.so does not
+ * link it) and cuFFT on CUDA devices (also loaded at first use), docs/fft.md. Real inputs of
+ * float32 (and integer/bool, promoted to float32) give complex64, float64 gives complex128;
+ * float16/bfloat16 are not supported (CT_ERR_DTYPE). n / s entries of -1 keep the input's size;
+ * a smaller size cuts the input, a larger one pads it with zeros, as PyTorch.
+ * ========================================================================================== */
+
+typedef int32_t ct_fft_norm;
+enum {
+  CT_FFT_NORM_BACKWARD = 0, /* torch's default: forward unscaled, inverse scaled by 1/n        */
+  CT_FFT_NORM_FORWARD = 1,  /* forward scaled by 1/n, inverse unscaled                        */
+  CT_FFT_NORM_ORTHO = 2     /* both scaled by 1/sqrt(n)                                        */
+};
+
+/** torch.fft.fft / ifft over dim, with n points (-1: the input's size). [new reference] */
+CT_API ct_status ct_fft_fft(ct_tensor t, int64_t n, int64_t dim, ct_fft_norm norm, ct_tensor* out);
+CT_API ct_status ct_fft_ifft(ct_tensor t, int64_t n, int64_t dim, ct_fft_norm norm, ct_tensor* out);
+/** torch.fft.rfft (real input; n / 2 + 1 outputs along dim), irfft (n real outputs; default
+ *  2 * (m - 1)), hfft (the FFT of a Hermitian signal given by its first half: n real
+ *  outputs). [new reference] */
+CT_API ct_status ct_fft_rfft(ct_tensor t, int64_t n, int64_t dim, ct_fft_norm norm, ct_tensor* out);
+CT_API ct_status ct_fft_irfft(ct_tensor t, int64_t n, int64_t dim, ct_fft_norm norm, ct_tensor* out);
+CT_API ct_status ct_fft_hfft(ct_tensor t, int64_t n, int64_t dim, ct_fft_norm norm, ct_tensor* out);
+/** torch.fft.fftn / ifftn / rfftn / irfftn: s (ns values, NULL/0: none) and dims (ndims values,
+ *  NULL/0: the last len(s) dims, or all dims). [new reference] */
+CT_API ct_status ct_fft_fftn(ct_tensor t, const int64_t* s, int32_t ns, const int64_t* dims, int32_t ndims,
+                             ct_fft_norm norm, ct_tensor* out);
+CT_API ct_status ct_fft_ifftn(ct_tensor t, const int64_t* s, int32_t ns, const int64_t* dims, int32_t ndims,
+                              ct_fft_norm norm, ct_tensor* out);
+CT_API ct_status ct_fft_rfftn(ct_tensor t, const int64_t* s, int32_t ns, const int64_t* dims, int32_t ndims,
+                              ct_fft_norm norm, ct_tensor* out);
+CT_API ct_status ct_fft_irfftn(ct_tensor t, const int64_t* s, int32_t ns, const int64_t* dims, int32_t ndims,
+                               ct_fft_norm norm, ct_tensor* out);
+/** torch.fft.fft2 / ifft2: fftn with dims defaulting to the last two. [new reference] */
+CT_API ct_status ct_fft_fft2(ct_tensor t, const int64_t* s, int32_t ns, const int64_t* dims, int32_t ndims,
+                             ct_fft_norm norm, ct_tensor* out);
+CT_API ct_status ct_fft_ifft2(ct_tensor t, const int64_t* s, int32_t ns, const int64_t* dims, int32_t ndims,
+                              ct_fft_norm norm, ct_tensor* out);
+/** torch.fft.fftfreq(n, d): the sample frequencies [0, 1, ..., -1] / (d * n), in dtype
+ *  (CT_DTYPE_UNDEFINED: float32) on a device. [new reference] */
+CT_API ct_status ct_fft_fftfreq(int64_t n, double d, ct_dtype dtype, ct_device_type dev_type, int32_t dev_index,
+                                ct_tensor* out);
+/** torch.fft.fftshift / ifftshift over dims (NULL/0: all). [new reference] */
+CT_API ct_status ct_fft_fftshift(ct_tensor t, const int64_t* dims, int32_t ndims, ct_tensor* out);
+CT_API ct_status ct_fft_ifftshift(ct_tensor t, const int64_t* dims, int32_t ndims, ct_tensor* out);
+/** torch.backends.cuda.cufft_plan_cache[device]: max_size (default 4096; 0 disables caching),
+ *  size, clear(); and a byte budget for the cached plans' work areas (0: none, the default),
+ *  which PyTorch lacks. device -1: current. */
+CT_API ct_status ct_cufft_plan_cache_max_size(int32_t device, int64_t* out);
+CT_API ct_status ct_cufft_plan_cache_set_max_size(int32_t device, int64_t max_size);
+CT_API ct_status ct_cufft_plan_cache_size(int32_t device, int64_t* out);
+CT_API ct_status ct_cufft_plan_cache_clear(int32_t device);
+CT_API ct_status ct_cufft_plan_cache_max_bytes(int32_t device, int64_t* out);
+CT_API ct_status ct_cufft_plan_cache_set_max_bytes(int32_t device, int64_t max_bytes);
+CT_API ct_status ct_cufft_plan_cache_bytes(int32_t device, int64_t* out);
+
+/* ============================================================================================
  * 12. Threads (CPU kernels)
  * ========================================================================================== */
 

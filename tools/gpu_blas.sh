@@ -10,7 +10,7 @@ case "${1:-}" in
     set -e
     cd "$(dirname "${BASH_SOURCE[0]}")/.."
     rm -rf gpu_blas && mkdir -p gpu_blas
-    for f in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0; do
+    for f in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libfftw3.so.3 libfftw3f.so.3; do
       p=$(ldconfig -p | awk -v n="$f" '$1 == n && /x86-64/ {print $NF; exit}')
       [ -n "$p" ] && xz -9 -T2 -c "$(readlink -f "$p")" > "gpu_blas/$f.xz"
     done

@@ -33,6 +33,10 @@ echo "== matrix products (linalg_test: OpenBLAS and cuBLAS against double-precis
 "$A/linalg_test" || rc=1
 echo "== matrix products, ctorch vs torch.cuda (tests/gpu/linalg_compare.py)"
 python3 tests/gpu/linalg_compare.py "$A/libctorch.so" || rc=1
+echo "== FFT (fft_test: FFTW and cuFFT against double-precision DFTs; the plan cache)"
+"$A/fft_test" || rc=1
+echo "== FFT, ctorch vs torch.cuda (tests/gpu/fft_compare.py)"
+python3 tests/gpu/fft_compare.py "$A/libctorch.so" || rc=1
 echo "== random numbers (random_test; the CPU half also checks torch's golden vectors)"
 "$A/random_test" || rc=1
 echo "== random numbers, ctorch vs torch.cuda (tests/gpu/rng_compare.py)"

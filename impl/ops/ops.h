@@ -97,4 +97,13 @@ Tensor dot(const Tensor& a, const Tensor& b);
 Tensor mv(const Tensor& a, const Tensor& v);
 Tensor addmm(const Tensor& input, const Tensor& m1, const Tensor& m2, double beta, double alpha);
 
+// ---- FFT (impl/ops/fft.cc, impl/fft): norm 0 "backward", 1 "forward", 2 "ortho"; s / dims
+// empty mean "all" (PyTorch's rules); n = -1 means the input's size.
+Tensor fftn_c2c(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> dims, int norm, bool forward);
+Tensor rfftn(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> dims, int norm);
+Tensor irfftn(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> dims, int norm);
+Tensor hfft(const Tensor& x, int64_t n, int64_t dim, int norm);
+Tensor fftfreq(int64_t n, double d, DType dtype, Device dev);
+Tensor fftshift(const Tensor& x, std::vector<int64_t> dims, bool inverse);
+
 }  // namespace ct::ops

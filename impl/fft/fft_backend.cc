@@ -1,0 +1,344 @@
+// The FFT backends (impl/fft/fft.h): FFTW on the CPU, cuFFT with a plan cache on CUDA devices.
+//
+// Note [cuFFT plan cache]: as torch.backends.cuda.cufft_plan_cache[i], one LRU cache of cuFFT
+// plans per device, keyed by the transform (kind, precision, signal sizes, batch), max_size
+// 4096 by default (0 disables caching: plans are made and destroyed per call). Beyond PyTorch,
+// a byte budget (max_bytes, 0 = none) bounds the sum of the cached plans' work-area sizes,
+// evicting least recently used plans first. Plans are made without auto-allocation: each
+// execution takes its work area from the caching allocator on the current stream and frees it
+// at once (stream-ordered reuse makes that safe). The cache's lock is held while a plan is
+// bound to the stream and launched, so one plan is never used by two threads at once.
+#include <cufft.h>
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "impl/alloc/allocator.h"
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+#include "impl/cuda/stream.h"
+#include "impl/fft/fft.h"
+
+namespace ct::fft {
+
+namespace {
+
+// ---- FFTW (double: libfftw3.so.3, float: libfftw3f.so.3)
+struct Fftw {
+  void* (*plan_dft)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, int,
+                    unsigned) = nullptr;
+  void* (*plan_r2c)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, unsigned) = nullptr;
+  void* (*plan_c2r)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, unsigned) = nullptr;
+  void (*execute)(void*) = nullptr;
+  void (*destroy)(void*) = nullptr;
+};
+
+std::mutex g_fftw_planner;  // FFTW's planner is not thread-safe; execution is
+
+const Fftw& fftw(bool dbl) {
+  static Fftw libs[2];
+  static std::string errors[2];
+  static std::once_flag once[2];
+  int i = dbl ? 1 : 0;
+  std::call_once(once[i], [i] {
+    const char* name = i ? "libfftw3.so.3" : "libfftw3f.so.3";
+    const char* pre = i ? "fftw_" : "fftwf_";
+    void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char* e = dlerror();
+      errors[i] = str_cat("CPU FFTs need FFTW 3 (", name, ", Debian package ", i ? "libfftw3-double3" : "libfftw3-single3",
+                          "): ", e ? e : "not found");
+      return;
+    }
+    auto sym = [&](const char* s) { return dlsym(h, (std::string(pre) + s).c_str()); };
+    Fftw& l = libs[i];
+    l.plan_dft = reinterpret_cast<decltype(l.plan_dft)>(sym("plan_many_dft"));
+    l.plan_r2c = reinterpret_cast<decltype(l.plan_r2c)>(sym("plan_many_dft_r2c"));
+    l.plan_c2r = reinterpret_cast<decltype(l.plan_c2r)>(sym("plan_many_dft_c2r"));
+    l.execute = reinterpret_cast<decltype(l.execute)>(sym("execute"));
+    l.destroy = reinterpret_cast<decltype(l.destroy)>(sym("destroy_plan"));
+    if (!l.plan_dft || !l.plan_r2c || !l.plan_c2r || !l.execute || !l.destroy) {
+      errors[i] = str_cat(name, " lacks the plan_many functions");
+      l = Fftw{};
+    }
+  });
+  CT_CHECK(libs[i].execute != nullptr, CT_ERR_NOT_SUPPORTED, errors[i]);
+  return libs[i];
+}
+
+int to_int(int64_t v) {
+  CT_CHECK(v <= INT32_MAX, CT_ERR_NOT_SUPPORTED, "CPU FFT: size ", v, " is beyond FFTW's 32-bit interface");
+  return static_cast<int>(v);
+}
+
+void cpu_execute(Kind kind, bool forward, bool dbl, int64_t batch, const std::vector<int64_t>& n, void* in, void* out) {
+  const Fftw& l = fftw(dbl);
+  std::vector<int> ni;
+  int64_t total = 1;
+  for (int64_t s : n) ni.push_back(to_int(s)), total *= s;
+  int64_t half = total / n.back() * (n.back() / 2 + 1);
+  int rank = static_cast<int>(n.size());
+  constexpr unsigned kEstimate = 1u << 6;  // FFTW_ESTIMATE: plans without touching the arrays
+  void* plan;
+  {
+    std::lock_guard<std::mutex> g(g_fftw_planner);
+    if (kind == kC2C)
+      plan = l.plan_dft(rank, ni.data(), to_int(batch), in, nullptr, 1, to_int(total), out, nullptr, 1, to_int(total),
+                        forward ? -1 : 1, kEstimate);
+    else if (kind == kR2C)
+      plan = l.plan_r2c(rank, ni.data(), to_int(batch), in, nullptr, 1, to_int(total), out, nullptr, 1, to_int(half),
+                        kEstimate);
+    else
+      plan = l.plan_c2r(rank, ni.data(), to_int(batch), in, nullptr, 1, to_int(half), out, nullptr, 1, to_int(total),
+                        kEstimate);
+  }
+  CT_CHECK(plan != nullptr, CT_ERR_INTERNAL, "FFTW could not plan the transform");
+  l.execute(plan);
+  std::lock_guard<std::mutex> g(g_fftw_planner);
+  l.destroy(plan);
+}
+
+// ---- cuFFT
+struct Cufft {
+  cufftResult (*create)(cufftHandle*) = nullptr;
+  cufftResult (*destroy)(cufftHandle) = nullptr;
+  cufftResult (*set_auto)(cufftHandle, int) = nullptr;
+  cufftResult (*make_many64)(cufftHandle, int, long long*, long long*, long long, long long, long long*, long long,
+                             long long, cufftType, long long, size_t*) = nullptr;
+  cufftResult (*set_work)(cufftHandle, void*) = nullptr;
+  cufftResult (*set_stream)(cufftHandle, cudaStream_t) = nullptr;
+  cufftResult (*c2c)(cufftHandle, cufftComplex*, cufftComplex*, int) = nullptr;
+  cufftResult (*z2z)(cufftHandle, cufftDoubleComplex*, cufftDoubleComplex*, int) = nullptr;
+  cufftResult (*r2c)(cufftHandle, cufftReal*, cufftComplex*) = nullptr;
+  cufftResult (*d2z)(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*) = nullptr;
+  cufftResult (*c2r)(cufftHandle, cufftComplex*, cufftReal*) = nullptr;
+  cufftResult (*z2d)(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*) = nullptr;
+};
+
+const Cufft& cufft() {
+  static Cufft lib;
+  static std::string error;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::string tried;
+    void* h = nullptr;
+    std::string home = std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
+    for (std::string name : {std::string("libcufft.so.12"), home + "/lib64/libcufft.so.12", std::string("libcufft.so")}) {
+      h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (h) break;
+      const char* e = dlerror();
+      tried += str_cat("\n  ", name, ": ", e ? e : "not found");
+    }
+    if (!h) {
+      error = str_cat("CUDA FFTs need cuFFT (libcufft.so.12, CUDA 13), which could not be loaded:", tried);
+      return;
+    }
+    auto sym = [&](const char* s) {
+      void* p = dlsym(h, s);
+      if (!p && error.empty()) error = str_cat("libcufft.so.12 has no ", s);
+      return p;
+    };
+    lib.create = reinterpret_cast<decltype(lib.create)>(sym("cufftCreate"));
+    lib.destroy = reinterpret_cast<decltype(lib.destroy)>(sym("cufftDestroy"));
+    lib.set_auto = reinterpret_cast<decltype(lib.set_auto)>(sym("cufftSetAutoAllocation"));
+    lib.make_many64 = reinterpret_cast<decltype(lib.make_many64)>(sym("cufftMakePlanMany64"));
+    lib.set_work = reinterpret_cast<decltype(lib.set_work)>(sym("cufftSetWorkArea"));
+    lib.set_stream = reinterpret_cast<decltype(lib.set_stream)>(sym("cufftSetStream"));
+    lib.c2c = reinterpret_cast<decltype(lib.c2c)>(sym("cufftExecC2C"));
+    lib.z2z = reinterpret_cast<decltype(lib.z2z)>(sym("cufftExecZ2Z"));
+    lib.r2c = reinterpret_cast<decltype(lib.r2c)>(sym("cufftExecR2C"));
+    lib.d2z = reinterpret_cast<decltype(lib.d2z)>(sym("cufftExecD2Z"));
+    lib.c2r = reinterpret_cast<decltype(lib.c2r)>(sym("cufftExecC2R"));
+    lib.z2d = reinterpret_cast<decltype(lib.z2d)>(sym("cufftExecZ2D"));
+    if (!error.empty()) lib = Cufft{};
+  });
+  CT_CHECK(lib.create != nullptr, CT_ERR_NOT_SUPPORTED, error);
+  return lib;
+}
+
+void check(cufftResult r, const char* what) {
+  if (r == CUFFT_SUCCESS) return;
+  CT_CHECK(r != CUFFT_ALLOC_FAILED, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory in cuFFT (", what, ")");
+  fail(CT_ERR_CUDA, "cuFFT error ", static_cast<int>(r), " in ", what);
+}
+
+struct Key {
+  int kind;
+  bool dbl;
+  std::vector<int64_t> n;
+  int64_t batch;
+  bool operator<(const Key& o) const {
+    if (kind != o.kind) return kind < o.kind;
+    if (dbl != o.dbl) return dbl < o.dbl;
+    if (batch != o.batch) return batch < o.batch;
+    return n < o.n;
+  }
+};
+
+struct Plan {
+  cufftHandle handle;
+  size_t work;
+};
+
+struct PlanCache {
+  std::mutex mu;
+  int64_t max_size = 4096;
+  int64_t max_bytes = 0;
+  int64_t bytes = 0;
+  std::list<std::pair<Key, Plan>> lru;  // most recent first
+  std::map<Key, std::list<std::pair<Key, Plan>>::iterator> index;
+  // byte_budget < 0: none
+  void evict_to(int64_t size, int64_t byte_budget) {
+    while (!lru.empty() && (static_cast<int64_t>(lru.size()) > size || (byte_budget >= 0 && bytes > byte_budget))) {
+      auto& [k, p] = lru.back();
+      (void)cufft().destroy(p.handle);
+      bytes -= static_cast<int64_t>(p.work);
+      index.erase(k);
+      lru.pop_back();
+    }
+  }
+};
+
+PlanCache& cache(int device) {
+  static std::once_flag once;
+  static std::vector<std::unique_ptr<PlanCache>>* caches;  // never destroyed (plans leak at exit, as PyTorch's)
+  std::call_once(once, [] {
+    caches = new std::vector<std::unique_ptr<PlanCache>>();
+    int n = cuda::is_available() ? cuda::device_count() : 0;
+    for (int i = 0; i < n; ++i) caches->emplace_back(new PlanCache());
+  });
+  cuda::check_device_index(device);
+  return *(*caches)[device];
+}
+
+void cuda_execute(Kind kind, bool forward, bool dbl, int device, int64_t batch, const std::vector<int64_t>& n, void* in,
+                  void* out) {
+  const Cufft& lib = cufft();
+  cuda::DeviceGuard g(device);
+  cudaStream_t stream = static_cast<cudaStream_t>(cuda::current_stream(device)->stream);
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> lk(pc.mu);
+  Key key{kind, dbl, n, batch};
+  Plan plan{};
+  bool cached = false;
+  auto it = pc.index.find(key);
+  if (it != pc.index.end()) {
+    pc.lru.splice(pc.lru.begin(), pc.lru, it->second);  // most recently used
+    plan = it->second->second;
+    cached = true;
+  } else {
+    check(lib.create(&plan.handle), "cufftCreate");
+    check(lib.set_auto(plan.handle, 0), "cufftSetAutoAllocation");
+    std::vector<long long> nn(n.begin(), n.end());
+    cufftType type = kind == kC2C ? (dbl ? CUFFT_Z2Z : CUFFT_C2C)
+                     : kind == kR2C ? (dbl ? CUFFT_D2Z : CUFFT_R2C)
+                                    : (dbl ? CUFFT_Z2D : CUFFT_C2R);
+    cufftResult r = lib.make_many64(plan.handle, static_cast<int>(n.size()), nn.data(), nullptr, 1, 0, nullptr, 1, 0,
+                                    type, batch, &plan.work);
+    if (r != CUFFT_SUCCESS) {
+      (void)lib.destroy(plan.handle);
+      check(r, "cufftMakePlanMany64");
+    }
+    bool fits = pc.max_bytes == 0 || static_cast<int64_t>(plan.work) <= pc.max_bytes;
+    if (pc.max_size > 0 && fits) {
+      // make room first (least recently used out), so the new plan itself is never evicted
+      pc.evict_to(pc.max_size - 1, pc.max_bytes == 0 ? -1 : pc.max_bytes - static_cast<int64_t>(plan.work));
+      pc.lru.emplace_front(key, plan);
+      pc.index[key] = pc.lru.begin();
+      pc.bytes += static_cast<int64_t>(plan.work);
+      cached = true;
+    }
+  }
+  alloc::Block work;
+  if (plan.work > 0) work = alloc::allocate(static_cast<int64_t>(plan.work), Device{DeviceType::CUDA, device});
+  struct Release {
+    alloc::Block& b;
+    ~Release() { alloc::deallocate(b); }
+  } release{work};
+  struct Destroy {
+    bool on;
+    cufftHandle h;
+    ~Destroy() {
+      if (on) (void)cufft().destroy(h);
+    }
+  } destroy{!cached, plan.handle};
+  check(lib.set_work(plan.handle, work.ptr), "cufftSetWorkArea");
+  check(lib.set_stream(plan.handle, stream), "cufftSetStream");
+  int dir = forward ? CUFFT_FORWARD : CUFFT_INVERSE;
+  if (kind == kC2C) {
+    if (dbl) check(lib.z2z(plan.handle, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleComplex*>(out), dir), "cufftExecZ2Z");
+    else check(lib.c2c(plan.handle, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out), dir), "cufftExecC2C");
+  } else if (kind == kR2C) {
+    if (dbl) check(lib.d2z(plan.handle, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out)), "cufftExecD2Z");
+    else check(lib.r2c(plan.handle, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out)), "cufftExecR2C");
+  } else {
+    if (dbl) check(lib.z2d(plan.handle, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleReal*>(out)), "cufftExecZ2D");
+    else check(lib.c2r(plan.handle, static_cast<cufftComplex*>(in), static_cast<cufftReal*>(out)), "cufftExecC2R");
+  }
+}
+
+}  // namespace
+
+void execute(Kind kind, bool forward, DType real, Device dev, int64_t batch, const std::vector<int64_t>& n, void* in,
+             void* out) {
+  if (batch == 0) return;
+  for (int64_t s : n)
+    if (s == 0) return;
+  bool dbl = real == DType::Float64;
+  if (dev.is_cuda()) cuda_execute(kind, forward, dbl, dev.index, batch, n, in, out);
+  else cpu_execute(kind, forward, dbl, batch, n, in, out);
+}
+
+int64_t plan_cache_max_size(int device) {
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> g(pc.mu);
+  return pc.max_size;
+}
+
+void set_plan_cache_max_size(int device, int64_t n) {
+  CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_size must be non-negative, got ", n);
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> g(pc.mu);
+  pc.max_size = n;
+  pc.evict_to(n, pc.max_bytes == 0 ? -1 : pc.max_bytes);
+}
+
+int64_t plan_cache_size(int device) {
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> g(pc.mu);
+  return static_cast<int64_t>(pc.lru.size());
+}
+
+void plan_cache_clear(int device) {
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> g(pc.mu);
+  pc.evict_to(0, -1);
+}
+
+int64_t plan_cache_max_bytes(int device) {
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> g(pc.mu);
+  return pc.max_bytes;
+}
+
+void set_plan_cache_max_bytes(int device, int64_t bytes) {
+  CT_CHECK(bytes >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_bytes must be non-negative, got ", bytes);
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> g(pc.mu);
+  pc.max_bytes = bytes;
+  pc.evict_to(pc.max_size, bytes == 0 ? -1 : bytes);
+}
+
+int64_t plan_cache_bytes(int device) {
+  PlanCache& pc = cache(device);
+  std::lock_guard<std::mutex> g(pc.mu);
+  return pc.bytes;
+}
+
+}  // namespace ct::fft
