@@ -164,6 +164,25 @@ int main(int argc, char** argv) {
     }
   }
 
+  /* FFT: c2c of 2^24 complex64, and 4096 batched transforms of 1024 */
+  {
+    const struct { const char* name; int64_t sizes[2]; int nd; } ffts[2] = {{"fft_c2c_2p24", {1 << 24, 0}, 1},
+                                                                             {"fft_c2c_4096x1024", {4096, 1024}, 2}};
+    for (int fi = 0; fi < 2; ++fi) {
+      ct_tensor x, y;
+      CK(ct_randn(ffts[fi].sizes, ffts[fi].nd, CT_FLOAT32, CT_CUDA, 0, NULL, &y));
+      CK(ct_tensor_to(y, CT_CUDA, 0, CT_COMPLEX64, 0, 0, &x));
+      CK(ct_tensor_release(y));
+      for (int i = 0; i < 3; ++i) { CK(ct_fft_fft(x, -1, -1, 0, &y)); CK(ct_tensor_release(y)); }
+      CK(ct_event_record(ev0, NULL));
+      for (int i = 0; i < iters; ++i) { CK(ct_fft_fft(x, -1, -1, 0, &y)); CK(ct_tensor_release(y)); }
+      CK(ct_event_record(ev1, NULL));
+      ms = gpu_ms() / iters;
+      printf("%s %.4f ms\n", ffts[fi].name, ms);
+      CK(ct_tensor_release(x));
+    }
+  }
+
   /* device to device copy of 256 MiB */
   CK(ct_empty((int64_t[]){n}, 1, CT_FLOAT32, CT_CUDA, 0, &c));
   for (int i = 0; i < 3; ++i) CK(ct_tensor_copy_(c, a, 0));

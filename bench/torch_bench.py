@@ -43,6 +43,17 @@ e1.record()
 ms = gpu_ms() / 20
 print(f"sum_64M_f32 {ms:.4f} ms {n * 4 / (ms * 1e6):.1f} GB/s")
 
+for name, shape in (("fft_c2c_2p24", (1 << 24,)), ("fft_c2c_4096x1024", (4096, 1024))):
+    x = torch.randn(shape, device=dev).to(torch.complex64)
+    for _ in range(3):
+        y = torch.fft.fft(x)
+    e0.record()
+    for _ in range(20):
+        y = torch.fft.fft(x)
+    e1.record()
+    print(f"{name} {gpu_ms() / 20:.4f} ms")
+    del x, y
+
 for N in (8192, 4096):
     for kind, dt, tf32 in (("fp32", torch.float32, False), ("tf32", torch.float32, True),
                            ("bf16", torch.bfloat16, False), ("fp16", torch.float16, False)):

@@ -11,7 +11,7 @@ chmod u+w gpu_artifacts/*
 # OpenBLAS (and its Fortran runtime) and FFTW for the CPU matrix products and FFTs, compressed: the GPU host may
 # not have them, and the device tool carries at most 64 MiB (gpu_check.sh unpacks them).
 mkdir -p gpu_artifacts/blas
-for f in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0; do
+for f in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libfftw3.so.3 libfftw3f.so.3; do
   p=$(ldconfig -p | awk -v n="$f" '$1 == n && /x86-64/ {print $NF; exit}')
   [ -n "$p" ] && gzip -9 -c "$(readlink -f "$p")" > "gpu_artifacts/blas/$f.gz"
 done
