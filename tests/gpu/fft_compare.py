@@ -84,7 +84,8 @@ for prec in (torch.float32, torch.float64):
                 want = getattr(torch.fft, op)(x, n=None if n == -1 else n, dim=kw["dim"], norm=norm)
             else:
                 s, dims = kw.get("s"), kw.get("dims")
-                want = getattr(torch.fft, op)(x, s=s, dim=dims, norm=norm) if dims or s else getattr(torch.fft, op)(x, norm=norm)
+                extra = {k: v for k, v in (("s", s), ("dim", dims)) if v is not None}
+                want = getattr(torch.fft, op)(x, norm=norm, **extra)
             for dev in (CUDA, CPU):
                 h, out = to_ct(x, dev), vp()
                 if op in ("fft", "ifft", "rfft", "irfft", "hfft"):
