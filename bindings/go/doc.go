@@ -17,5 +17,7 @@
 // handle: Close them (a finalizer is only a safety net). Random numbers: ManualSeed, Rand,
 // Randn, Randint, the in-place fills (Tensor.UniformInPlace, ...) and Generator, whose values
 // are the same on the CPU as on CUDA (see Generator). Matrix products: Tensor.Matmul, Mm, Bmm,
-// Dot, Mv and Addmm. See docs/go.md.
+// Dot, Mv and Addmm. torch.fft: FFT, IFFT, RFFT, IRFFT, HFFT, FFTN, IFFTN, RFFTN, IRFFTN,
+// FFT2, IFFT2, FFTFreq, FFTShift and IFFTShift (options FFTLength, FFTDim, FFTSizes, FFTDims
+// and a FFTNorm). See docs/go.md.
 package ctorch

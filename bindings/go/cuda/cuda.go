@@ -6,10 +6,11 @@
 // default random number generators (ManualSeed, ManualSeedAll, Seed, SeedAll, InitialSeed,
 // GetRngState, SetRngState, GetRngStateAll, SetRngStateAll), the matrix product switches of
 // torch.backends.cuda.matmul (SetAllowTF32, SetAllowFP16ReducedPrecisionReduction,
-// SetAllowBF16ReducedPrecisionReduction and their getters) and CurrentBLASHandle. (Devices
-// themselves are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1),
-// ctorch.ParseDevice("cuda:1"); generators are ctorch.Generator values; the matrix products
-// are ctorch.Tensor methods.)
+// SetAllowBF16ReducedPrecisionReduction and their getters), CurrentBLASHandle and the cuFFT
+// plan cache of torch.backends.cuda.cufft_plan_cache (CUFFTPlanCache). (Devices themselves
+// are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1");
+// generators are ctorch.Generator values; the matrix products are ctorch.Tensor methods and
+// the FFTs functions of package ctorch.)
 //
 // The library reaches CUDA through the statically linked CUDA runtime, so it runs on CPU on a
 // machine without a GPU or a driver: there IsAvailable is false, DeviceCount is 0, and every
