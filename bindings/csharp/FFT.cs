@@ -38,8 +38,7 @@ namespace Ctorch
     {
         private delegate int OneDimCall(IntPtr t, long n, long dim, int norm, out IntPtr r);
 
-        private delegate int NDimCall(IntPtr t, SWIGTYPE_p_long_long s, int ns, long[] dims, int ndims, int norm,
-                                      out IntPtr r);
+        private delegate int NDimCall(IntPtr t, long[] s, int ns, long[] dims, int ndims, int norm, out IntPtr r);
 
         private delegate int ShiftCall(IntPtr t, long[] dims, int ndims, out IntPtr r);
 
@@ -53,21 +52,13 @@ namespace Ctorch
             }
         }
 
-        private static unsafe Tensor NDim(NDimCall call, Tensor input, long[] s, long[] dim, FftNorm norm)
+        private static Tensor NDim(NDimCall call, Tensor input, long[] s, long[] dim, FftNorm norm)
         {
             using (var a = new Lease(input, nameof(input)))
             {
                 IntPtr r;
-                // The header's `const int64_t* s` reaches C# as an opaque pointer type (the SWIG
-                // interface maps only parameters named sizes/dims to long[]): pass the pinned
-                // array's address through it.
-                fixed (long* ps = s)
-                {
-                    var sp = new SWIGTYPE_p_long_long((IntPtr)ps, false);
-                    int st = call(a.Ptr, sp, s == null ? 0 : s.Length, dim, dim == null ? 0 : dim.Length, (int)norm,
-                                  out r);
-                    Native.Check(st);
-                }
+                Native.Check(call(a.Ptr, s, s == null ? 0 : s.Length, dim, dim == null ? 0 : dim.Length, (int)norm,
+                                  out r));
                 return Tensor.Own(r);
             }
         }

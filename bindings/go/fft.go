@@ -138,7 +138,7 @@ func fft1(op string, f fft1Func, t *Tensor, opts []FFTOption) (*Tensor, error) {
 	return newTensor(op, func(out []int64) int { return f(h, o.n, int64(o.dim), int(o.norm), out) }, t)
 }
 
-type fftnFunc func(h int64, s *int64, ns int, dims []int64, ndims int, norm int, out []int64) int
+type fftnFunc func(h int64, s []int64, ns int, dims []int64, ndims int, norm int, out []int64) int
 
 func fftn(op string, f fftnFunc, t *Tensor, opts []FFTNOption) (*Tensor, error) {
 	var o fftnOptions
@@ -161,14 +161,8 @@ func fftn(op string, f fftnFunc, t *Tensor, opts []FFTNOption) (*Tensor, error) 
 	if err != nil {
 		return nil, err
 	}
-	// The wrapper takes s as a plain pointer (it is not an ARRAY parameter in ctorch.i): the
-	// first element of o.s, which the call keeps alive; nil for none.
-	var s *int64
-	if len(o.s) > 0 {
-		s = &o.s[0]
-	}
 	return newTensor(op, func(out []int64) int {
-		return f(h, s, len(o.s), dims, len(dims), int(o.norm), out)
+		return f(h, o.s, len(o.s), dims, len(dims), int(o.norm), out)
 	}, t)
 }
 

@@ -192,7 +192,7 @@ CT_HANDLE(ct_generator)
 %apply ct_event* OUT { ct_event* out };
 %apply ct_generator* OUT { ct_generator* out };
 %apply const ct_tensor* ARRAY { const ct_tensor* tensors };
-%apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims };
+%apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims, const int64_t* s };
 %apply int64_t* ARRAYOUT { int64_t* dst };
 %apply void* BUFFER { void* buf, void* data, const void* data };
 

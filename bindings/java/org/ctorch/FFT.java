@@ -1,10 +1,8 @@
 package org.ctorch;
 
 import java.lang.ref.Reference;
-import java.nio.ByteBuffer;
 import java.util.Objects;
 
-import org.ctorch.swig.SWIGTYPE_p_long_long;
 import org.ctorch.swig.ctorch;
 
 /**
@@ -80,20 +78,7 @@ public final class FFT {
 
   @FunctionalInterface
   private interface NDimCall {
-    int call(long t, SWIGTYPE_p_long_long s, int ns, long[] dims, int ndims, int norm, long[] out);
-  }
-
-  /**
-   * The address of int64 values for the {@code s} parameter of {@code ct_fft_*n}. ctorch.i maps
-   * only parameters named {@code sizes} and {@code dims} to {@code long[]}, so SWIG gives
-   * {@code s} as an opaque {@code SWIGTYPE_p_long_long}; this subclass uses its protected
-   * constructor to pass an address: that of an int64 CPU tensor holding the values, alive for
-   * the duration of the call (see {@link #nDim}).
-   */
-  private static final class Int64Pointer extends SWIGTYPE_p_long_long {
-    Int64Pointer(long address) {
-      super(address, false);
-    }
+    int call(long t, long[] s, int ns, long[] dims, int ndims, int norm, long[] out);
   }
 
   private static int normCode(Norm norm) {
@@ -127,32 +112,9 @@ public final class FFT {
     long[] d = toLongs(dims);
     int nd = d == null ? 0 : d.length;
     long[] out = {0};
-    int status;
+    int ns = s == null ? 0 : s.length;
     try {
-      if (s == null || s.length == 0) {
-        status = c.call(t.handle(), null, 0, d, nd, normCode(norm), out);
-      } else {
-        // The values of s in an int64 CPU tensor whose data pointer is handed to C (a raw
-        // handle, released below, so that no TensorScope sees it).
-        ByteBuffer buf = Native.hostBuffer(8L * s.length);
-        buf.asLongBuffer().put(s);
-        long[] holder = {0};
-        Native.check(ctorch.ct_from_buffer(buf, buf.limit(), new long[] {s.length}, 1,
-            DType.INT64.code(), DeviceType.CPU.code(), -1, holder));
-        try {
-          long[] addr = {0};
-          Native.check(ctorch.ct_tensor_data_ptr(holder[0], addr));
-          status = c.call(t.handle(), new Int64Pointer(addr[0]), s.length, d, nd,
-              normCode(norm), out);
-          if (status != Native.CT_OK) {
-            // The message is thread-local: read it before the release below.
-            throw Native.lastError(status);
-          }
-        } finally {
-          ctorch.ct_tensor_release(holder[0]);
-        }
-      }
-      Native.check(status);
+      Native.check(c.call(t.handle(), ns == 0 ? null : s, ns, d, nd, normCode(norm), out));
     } finally {
       Reference.reachabilityFence(t);
     }
