@@ -16,6 +16,8 @@ static void expect_string(ct_status (*fn)(void*, int64_t, int64_t*), const char*
 }
 
 static void test_everywhere(void) {
+  FAILS(ct_stream_retain(NULL), CT_ERR_INVALID_HANDLE, "is a NULL stream handle");
+  FAILS(ct_stream_retain((ct_stream)(intptr_t)0x1234), CT_ERR_INVALID_HANDLE, "is not a ctorch stream handle");
   expect_string(ct_cuda_get_arch_list, "sm_80 sm_90 compute_90");
   expect_string(ct_cuda_get_gencode_flags,
                 "-gencode compute=compute_80,code=sm_80 -gencode compute=compute_90,code=sm_90 "
@@ -168,6 +170,11 @@ static void test_streams(void) {
   EXPECT_EQ_I(h_def, 0); /* the legacy default stream */
   EXPECT_EQ_I(h_cur, 0);
   OK(ct_stream_create(0, 0, &s));
+  OK(ct_stream_retain(s)); /* two references: the stream lives until both are released */
+  OK(ct_stream_release(s));
+  int64_t h_retained = 0;
+  OK(ct_stream_cuda_handle(s, &h_retained));
+  EXPECT(h_retained != 0);
   OK(ct_stream_create(0, -1000, &hi)); /* clamped to the highest priority */
   int32_t pr = 0, dev = -1;
   OK(ct_stream_priority(hi, &pr));

@@ -175,8 +175,17 @@ static void run_fft(ct_device_type dev) {
         }
       }
     }
-    free(got), rel(y);
+    free(got);
     ct_tensor z;
+    OK(ct_fft_ifft2(y, NULL, 0, NULL, 0, CT_FFT_NORM_BACKWARD, &z)); /* back over the last two dims */
+    got = values(z, CT_COMPLEX128, &cnt);
+    EXPECT(maxdiff(got, x, 48) < 1e-12);
+    free(got), rel(z);
+    OK(ct_fft_ifft2(y, (int64_t[]){3, 5}, 2, NULL, 0, 0, &z)); /* s pads the last dim */
+    EXPECT_SHAPE(z, 2, 3, 5);
+    rel(z);
+    FAILS(ct_fft_ifft2(y, (int64_t[]){3}, 1, (int64_t[]){0, 1}, 2, 0, &z), CT_ERR_ARGUMENT, "must have the same length");
+    rel(y);
     OK(ct_fft_fftn(t, NULL, 0, (int64_t[]){0, 2}, 2, CT_FFT_NORM_ORTHO, &y));
     OK(ct_fft_ifftn(y, NULL, 0, (int64_t[]){2, 0}, 2, CT_FFT_NORM_ORTHO, &z));
     got = values(z, CT_COMPLEX128, &cnt);

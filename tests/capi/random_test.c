@@ -116,6 +116,11 @@ static void test_generators(void) {
   FAILS(ct_generator_manual_seed(a, 1), CT_ERR_INVALID_HANDLE, "already released");
   FAILS(ct_generator_offset((ct_generator)(intptr_t)0x12345, &s), CT_ERR_INVALID_HANDLE, "not a ctorch generator");
   FAILS(ct_rand(&n, 1, CT_FLOAT32, CT_CPU, 0, (ct_generator)(intptr_t)0x777, &x), CT_ERR_INVALID_HANDLE, "gen");
+  OK(ct_generator_retain(b)); /* a second reference: the same handle, released twice */
+  OK(ct_generator_release(b));
+  OK(ct_generator_initial_seed(b, &s));
+  EXPECT_EQ_I(s, 1234);
+  FAILS(ct_generator_retain(NULL), CT_ERR_INVALID_HANDLE, "is a NULL generator handle");
   OK(ct_live_generator_count(&live));
   EXPECT_EQ_I(live, live0 + 2); /* b and d */
   OK(ct_generator_release(b));
