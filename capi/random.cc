@@ -234,10 +234,8 @@ CT_API ct_status ct_cuda_set_rng_state_all(const void* data, int64_t len) {
   if (total == 0) return CT_OK;
   need(data, "data");
   // validate all first, so a bad state changes nothing
-  for (size_t i = 0; i < gens.size(); ++i) {
-    rng::Generator probe(Device{DeviceType::CPU, -1});
-    probe.set_state(static_cast<const uint8_t*>(data) + i * rng::kStateSize, rng::kStateSize);
-  }
+  for (size_t i = 0; i < gens.size(); ++i)
+    rng::Generator::check_state(static_cast<const uint8_t*>(data) + i * rng::kStateSize, rng::kStateSize);
   for (size_t i = 0; i < gens.size(); ++i)
     gens[i]->set_state(static_cast<const uint8_t*>(data) + i * rng::kStateSize, rng::kStateSize);
   CT_API_END

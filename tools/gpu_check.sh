@@ -24,11 +24,7 @@ PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CTORCH_CUDA_ALLOC_CONF=expandab
 echo "== device_test with expandable segments (every CUDA tensor in mapped pages)"
 CTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$A/device_test" > /tmp/dev_exp.txt 2>&1 || rc=1
 tail -2 /tmp/dev_exp.txt
-if [ -d "$A/blas" ]; then  # OpenBLAS carried by gpu_pack.sh (the host may lack it)
-  mkdir -p /tmp/ctblas
-  for f in "$A"/blas/*.gz; do gunzip -c "$f" > "/tmp/ctblas/$(basename "$f" .gz)"; done
-  export LD_LIBRARY_PATH="/tmp/ctblas${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+[ -d "$A/blas" ] && source tools/gpu_blas.sh unpack "$A/blas"  # OpenBLAS, FFTW (gpu_pack.sh)
 echo "== matrix products (linalg_test: OpenBLAS and cuBLAS against double-precision references)"
 "$A/linalg_test" || rc=1
 echo "== matrix products, ctorch vs torch.cuda (tests/gpu/linalg_compare.py)"

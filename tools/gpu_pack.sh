@@ -8,13 +8,9 @@ rm -rf gpu_artifacts && mkdir -p gpu_artifacts
 B=$(bazel info bazel-bin)
 cp -L "$B/capi/libctorch.so" "$B/tests/capi/capi_test" "$B/tests/capi/device_test" "$B/tests/capi/cuda_test" "$B/tests/impl/core_test" "$B/examples/c/quickstart" "$B/bench/ctorch_bench" "$B/tests/gpu/alloc_trace" "$B/tests/capi/memory_test" "$B/tests/capi/pluggable_test" "$B/tests/capi/random_test" "$B/tests/capi/linalg_test" "$B/tests/capi/fft_test" "$B/tests/gpu/libmyalloc.so" gpu_artifacts/
 chmod u+w gpu_artifacts/*
-# OpenBLAS (and its Fortran runtime) and FFTW for the CPU matrix products and FFTs, compressed: the GPU host may
-# not have them, and the device tool carries at most 64 MiB (gpu_check.sh unpacks them).
-mkdir -p gpu_artifacts/blas
-for f in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libfftw3.so.3 libfftw3f.so.3; do
-  p=$(ldconfig -p | awk -v n="$f" '$1 == n && /x86-64/ {print $NF; exit}')
-  [ -n "$p" ] && gzip -9 -c "$(readlink -f "$p")" > "gpu_artifacts/blas/$f.gz"
-done
+# OpenBLAS and FFTW for the CPU products and FFTs (the GPU host may lack them; the device tool
+# carries at most 64 MiB): compressed, unpacked by gpu_check.sh
+bash tools/gpu_blas.sh pack gpu_artifacts/blas
 du -sh gpu_artifacts
 
 # The Go binding's test binary too (the GPU host has no Go toolchain; the binary needs only

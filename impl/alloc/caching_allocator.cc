@@ -253,17 +253,12 @@ void DeviceCachingAllocator::forget_stream(void* stream) {
 
 std::map<std::string, int64_t> stream_stats_map(const StreamStats& s) {
   std::map<std::string, int64_t> m;
-  const std::pair<const char*, const Stat*> all[] = {
-      {"allocation", &s.allocation}, {"allocated_bytes", &s.allocated_bytes}, {"requested_bytes", &s.requested_bytes},
-      {"active", &s.active},         {"active_bytes", &s.active_bytes},       {"segment", &s.segment},
-      {"reserved_bytes", &s.reserved_bytes}};
-  for (auto& [name, st] : all) {
-    std::string n(name);
-    m[n + ".current"] = st->current;
-    m[n + ".peak"] = st->peak;
-    m[n + ".allocated"] = st->allocated;
-    m[n + ".freed"] = st->freed;
-  }
+  StreamStats::for_each(s, [&m](const std::string& n, const Stat& st) {
+    m[n + ".current"] = st.current;
+    m[n + ".peak"] = st.peak;
+    m[n + ".allocated"] = st.allocated;
+    m[n + ".freed"] = st.freed;
+  });
   return m;
 }
 
@@ -808,10 +803,7 @@ void DeviceCachingAllocator::reset_peak_stats() {
     for (Stat& s : *a) s.peak = s.current;
   stats_.oversize_allocations.peak = stats_.oversize_allocations.current;
   stats_.oversize_segments.peak = stats_.oversize_segments.current;
-  for (auto& [st, ss] : stream_stats_)
-    for (Stat* x : {&ss->allocation, &ss->allocated_bytes, &ss->requested_bytes, &ss->active, &ss->active_bytes,
-                    &ss->segment, &ss->reserved_bytes})
-      x->peak = x->current;
+  for (auto& [st, ss] : stream_stats_) StreamStats::for_each(*ss, [](const char*, Stat& x) { x.peak = x.current; });
 }
 
 void DeviceCachingAllocator::reset_accumulated_stats() {
@@ -824,10 +816,7 @@ void DeviceCachingAllocator::reset_accumulated_stats() {
   stats_.oversize_segments.allocated = stats_.oversize_segments.freed = 0;
   stats_.num_alloc_retries = stats_.num_ooms = stats_.num_sync_all_streams = 0;
   stats_.num_device_alloc = stats_.num_device_free = 0;
-  for (auto& [st, ss] : stream_stats_)
-    for (Stat* x : {&ss->allocation, &ss->allocated_bytes, &ss->requested_bytes, &ss->active, &ss->active_bytes,
-                    &ss->segment, &ss->reserved_bytes})
-      x->allocated = x->freed = 0;
+  for (auto& [st, ss] : stream_stats_) StreamStats::for_each(*ss, [](const char*, Stat& x) { x.allocated = x.freed = 0; });
 }
 
 std::vector<DeviceCachingAllocator::SegmentInfo> DeviceCachingAllocator::snapshot() {

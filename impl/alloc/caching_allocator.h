@@ -97,6 +97,13 @@ struct DeviceStats {
 // reserved_bytes; no pools).
 struct StreamStats {
   Stat allocation, allocated_bytes, requested_bytes, active, active_bytes, segment, reserved_bytes;
+  // f(name, stat) for each figure, in one place for the reports and the resets
+  template <typename Self, typename F>  // Self: StreamStats or const StreamStats
+  static void for_each(Self& s, F f) {
+    f("allocation", s.allocation), f("allocated_bytes", s.allocated_bytes), f("requested_bytes", s.requested_bytes);
+    f("active", s.active), f("active_bytes", s.active_bytes), f("segment", s.segment);
+    f("reserved_bytes", s.reserved_bytes);
+  }
 };
 std::map<std::string, int64_t> stream_stats_map(const StreamStats& s);  // "allocated_bytes.current", ...
 

@@ -13,7 +13,9 @@
 #include <mutex>
 #include <vector>
 
+#include "impl/blas/backends.h"
 #include "impl/blas/blas.h"
+#include "impl/core/dynlib.h"
 #include "impl/core/error.h"
 #include "impl/core/half.h"
 
@@ -39,15 +41,11 @@ const OpenBlas& openblas() {
   static std::string error;
   static std::once_flag once;
   std::call_once(once, [] {
-    void* h = nullptr;
-    for (const char* name : {"libopenblas.so.0", "libopenblas.so"}) {
-      h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-      if (h) break;
-    }
+    std::string tried;
+    void* h = open_library({"libopenblas.so.0", "libopenblas.so"}, &tried);
     if (!h) {
-      const char* e = dlerror();
-      error = str_cat("CPU matrix products need OpenBLAS (libopenblas.so.0, Debian package libopenblas0): ",
-                      e ? e : "not found");
+      error = str_cat("CPU matrix products need OpenBLAS (libopenblas.so.0, Debian package libopenblas0), which "
+                      "could not be loaded:", tried);
       return;
     }
     lib.sgemm = reinterpret_cast<sgemm_t>(dlsym(h, "cblas_sgemm"));

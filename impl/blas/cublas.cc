@@ -1,5 +1,5 @@
 // CUDA matrix products through cuBLAS, loaded at first use (Note [BLAS libraries load on
-// first use]), and the dispatch of blas::gemm.
+// first use]); blas::gemm (impl/blas/blas.cc) dispatches here for CUDA tensors.
 //
 // Note [cuBLAS handles]: as PyTorch, one handle per (device, host thread), created lazily and
 // bound to the current stream before every call; its workspace comes from the caching
@@ -11,25 +11,23 @@
 #include <dlfcn.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
 
 #include "impl/alloc/allocator.h"
+#include "impl/blas/backends.h"
 #include "impl/blas/blas.h"
+#include "impl/core/dynlib.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 
 namespace ct::blas {
 
-void cpu_gemm(DType dtype, int64_t batch, int64_t n, int64_t m, int64_t k, const void* A, const void* B, void* C);
-
 namespace {
 
-std::atomic<bool> g_tf32{false}, g_fp16_reduced{true}, g_bf16_reduced{true};
 
 struct Cublas {
   cublasStatus_t (*create)(cublasHandle_t*) = nullptr;
@@ -50,14 +48,7 @@ const Cublas& cublas() {
   static std::once_flag once;
   std::call_once(once, [] {
     std::string tried;
-    void* h = nullptr;
-    std::string home = std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
-    for (std::string name : {std::string("libcublas.so.13"), home + "/lib64/libcublas.so.13", std::string("libcublas.so")}) {
-      h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (h) break;
-      const char* e = dlerror();
-      tried += str_cat("\n  ", name, ": ", e ? e : "not found");
-    }
+    void* h = open_library(cuda_library_names("libcublas.so.13", "libcublas.so"), &tried);
     if (!h) {
       error = str_cat("CUDA matrix products need cuBLAS (libcublas.so.13, CUDA 13), which could not be loaded:", tried);
       return;
@@ -124,6 +115,8 @@ cublasHandle_t handle_for(int device, cudaStream_t stream) {
   return h;
 }
 
+}  // namespace
+
 void cuda_gemm(DType dtype, int device, int64_t batch, int64_t n, int64_t m, int64_t k, const void* A, const void* B,
                void* C) {
   cuda::DeviceGuard g(device);
@@ -166,35 +159,6 @@ void cuda_gemm(DType dtype, int device, int64_t batch, int64_t n, int64_t m, int
         "cublasGemmStridedBatchedEx");
 }
 
-}  // namespace
-
-void gemm(DType dtype, Device dev, int64_t batch, int64_t n, int64_t m, int64_t k, const void* A, const void* B,
-          void* C) {
-  if (batch == 0 || n == 0 || m == 0) return;
-  if (dev.is_cuda()) {
-    if (k == 0) {
-      cuda::DeviceGuard g(dev.index);
-      cuda::check(cudaMemsetAsync(C, 0, static_cast<size_t>(batch * n * m * itemsize(dtype)),
-                                  static_cast<cudaStream_t>(cuda::current_stream(dev.index)->stream)),
-                  "cudaMemsetAsync");
-      return;
-    }
-    cuda_gemm(dtype, dev.index, batch, n, m, k, A, B, C);
-    return;
-  }
-  if (k == 0) {
-    std::memset(C, 0, static_cast<size_t>(batch * n * m * itemsize(dtype)));
-    return;
-  }
-  cpu_gemm(dtype, batch, n, m, k, A, B, C);
-}
-
-void set_allow_tf32(bool on) { g_tf32.store(on); }
-bool allow_tf32() { return g_tf32.load(); }
-void set_allow_fp16_reduced_precision(bool on) { g_fp16_reduced.store(on); }
-bool allow_fp16_reduced_precision() { return g_fp16_reduced.load(); }
-void set_allow_bf16_reduced_precision(bool on) { g_bf16_reduced.store(on); }
-bool allow_bf16_reduced_precision() { return g_bf16_reduced.load(); }
 
 int64_t current_blas_handle(int device) {
   cuda::DeviceGuard g(device);

@@ -12,7 +12,6 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <list>
 #include <map>
 #include <memory>
@@ -20,6 +19,7 @@
 #include <string>
 
 #include "impl/alloc/allocator.h"
+#include "impl/core/dynlib.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
@@ -49,11 +49,11 @@ const Fftw& fftw(bool dbl) {
   std::call_once(once[i], [i] {
     const char* name = i ? "libfftw3.so.3" : "libfftw3f.so.3";
     const char* pre = i ? "fftw_" : "fftwf_";
-    void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    std::string tried;
+    void* h = open_library({name}, &tried);
     if (!h) {
-      const char* e = dlerror();
       errors[i] = str_cat("CPU FFTs need FFTW 3 (", name, ", Debian package ", i ? "libfftw3-double3" : "libfftw3-single3",
-                          "): ", e ? e : "not found");
+                          "), which could not be loaded:", tried);
       return;
     }
     auto sym = [&](const char* s) { return dlsym(h, (std::string(pre) + s).c_str()); };
@@ -127,14 +127,7 @@ const Cufft& cufft() {
   static std::once_flag once;
   std::call_once(once, [] {
     std::string tried;
-    void* h = nullptr;
-    std::string home = std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
-    for (std::string name : {std::string("libcufft.so.12"), home + "/lib64/libcufft.so.12", std::string("libcufft.so")}) {
-      h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (h) break;
-      const char* e = dlerror();
-      tried += str_cat("\n  ", name, ": ", e ? e : "not found");
-    }
+    void* h = open_library(cuda_library_names("libcufft.so.12", "libcufft.so"), &tried);
     if (!h) {
       error = str_cat("CUDA FFTs need cuFFT (libcufft.so.12, CUDA 13), which could not be loaded:", tried);
       return;

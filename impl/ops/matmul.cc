@@ -10,10 +10,7 @@ namespace ct::ops {
 
 namespace {
 
-bool blas_dtype(DType d) {
-  return d == DType::Float32 || d == DType::Float64 || d == DType::Float16 || d == DType::BFloat16 ||
-         d == DType::Complex64 || d == DType::Complex128;
-}
+bool blas_dtype(DType d) { return is_floating(d) || is_complex(d); }
 
 const char* c_name(DType d) {  // as PyTorch's "expected ... same dtype, but got: float != double"
   switch (d) {

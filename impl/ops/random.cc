@@ -16,10 +16,6 @@ namespace {
 
 using rng::GeneratorPtr;
 
-bool is_float(DType d) {
-  return d == DType::Float32 || d == DType::Float64 || d == DType::Float16 || d == DType::BFloat16;
-}
-
 rng::Generator& generator_for(const Tensor& t, const GeneratorPtr& gen) {
   Device d = t->device();
   if (!gen) return *rng::default_generator(d);
@@ -50,7 +46,7 @@ void fill(const Tensor& t, int draw, const rng::Params& p, const GeneratorPtr& g
 }
 
 void need_float(const Tensor& t, const char* op) {
-  CT_CHECK(is_float(t->dtype), CT_ERR_DTYPE, "\"", op, "\" not implemented for '", dtype_short(t->dtype),
+  CT_CHECK(is_floating(t->dtype), CT_ERR_DTYPE, "\"", op, "\" not implemented for '", dtype_short(t->dtype),
            "' (expected float32, float64, float16 or bfloat16)");
 }
 
@@ -92,8 +88,7 @@ void uniform_(const Tensor& t, double from, double to, const GeneratorPtr& gen) 
   p.mode = rng::kModeUniform;
   p.b = round_to(t->dtype, from);
   p.c = round_to(t->dtype, to);
-  p.a = round_to(t->dtype == DType::Float64 ? DType::Float64 : t->dtype, p.c - p.b);  // (to - from) in the dtype
-  if (t->dtype != DType::Float64) p.a = static_cast<float>(p.a);
+  p.a = round_to(t->dtype, p.c - p.b);  // (to - from) in the dtype, as PyTorch's range
   fill(t, t->dtype == DType::Float64 ? rng::kUniform2Double : rng::kUniform4, p, gen, "uniform_");
 }
 

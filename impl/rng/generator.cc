@@ -46,15 +46,21 @@ std::array<uint8_t, kStateSize> Generator::get_state() {
   return s;
 }
 
-void Generator::set_state(const uint8_t* state, int64_t size) {
+void Generator::check_state(const uint8_t* state, int64_t size) {
   CT_CHECK(size == kStateSize, CT_ERR_ARGUMENT, "RNG state is wrong size: expected ", kStateSize,
            " bytes (seed and Philox offset, as torch.cuda.get_rng_state), got ", size);
+  int64_t off;
+  std::memcpy(&off, state + 8, 8);
+  CT_CHECK(off >= 0 && off % 4 == 0, CT_ERR_ARGUMENT, "RNG state has an invalid Philox offset ", off,
+           " (expected a non-negative multiple of 4)");
+}
+
+void Generator::set_state(const uint8_t* state, int64_t size) {
+  check_state(state, size);
   uint64_t seed;
   int64_t off;
   std::memcpy(&seed, state, 8);
   std::memcpy(&off, state + 8, 8);
-  CT_CHECK(off >= 0 && off % 4 == 0, CT_ERR_ARGUMENT, "RNG state has an invalid Philox offset ", off,
-           " (expected a non-negative multiple of 4)");
   std::lock_guard<std::mutex> g(mu_);
   seed_ = seed;
   offset_ = static_cast<uint64_t>(off);

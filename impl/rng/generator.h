@@ -29,6 +29,8 @@ class Generator {
   uint64_t offset();
   std::array<uint8_t, kStateSize> get_state();
   void set_state(const uint8_t* state, int64_t size);  // CT_ERR_ARGUMENT for a wrong size
+  // Checks a state without setting it (the errors of set_state).
+  static void check_state(const uint8_t* state, int64_t size);
   // The (seed, offset) of one kernel launch; the offset advances by increment rounded up to a
   // multiple of 4, as CUDAGeneratorImpl::philox_cuda_state.
   PhiloxArgs philox(uint64_t increment);
