@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
 
@@ -10,7 +9,7 @@ import org.ctorch.swig.ctorch;
  * A CUDA event: {@code torch.cuda.Event} for Java (section 14 of ctorch.h).
  *
  * <p>Ownership is that of {@link Tensor} and {@link Stream}: an {@code Event} owns one
- * reference to a native event handle; close it (idempotent) or the {@link Cleaner} releases
+ * reference to a native event handle; close it (idempotent) or the {@link java.lang.ref.Cleaner} releases
  * it after the object becomes unreachable. A closed event throws a {@link CtorchException}
  * with code 102.
  *
@@ -21,7 +20,7 @@ import org.ctorch.swig.ctorch;
  *
  * <p>{@code equals} is identity, as for any resource.
  */
-public final class Event implements AutoCloseable {
+public final class Event extends NativeObject {
   static {
     Native.ensureLoaded();
   }
@@ -31,28 +30,13 @@ public final class Event implements AutoCloseable {
   /** CT_EVENT_BLOCKING: {@link #synchronize()} yields the CPU instead of spinning. */
   static final int BLOCKING = 2;
 
-  private final NativeHandle ref;
-  private final Cleaner.Cleanable cleanable;
   private final boolean enableTiming;
   private final boolean blocking;
 
   private Event(long handle, boolean enableTiming, boolean blocking) {
-    this.ref = new NativeHandle(handle, ctorch::ct_event_release);
-    this.cleanable = NativeHandle.CLEANER.register(this, ref);
+    super(handle, ctorch::ct_event_release, "Event");
     this.enableTiming = enableTiming;
     this.blocking = blocking;
-  }
-
-  /**
-   * The native handle; throws a {@link CtorchException} with code 102 when this event is
-   * closed. Callers keep {@code this} reachable until the native call returns.
-   */
-  long handle() {
-    long h = ref.get();
-    if (h == 0) {
-      throw Native.closed("Event");
-    }
-    return h;
   }
 
   /** {@code torch.cuda.Event()}: no timing, not blocking. */
@@ -163,29 +147,7 @@ public final class Event implements AutoCloseable {
    * lifetime. Close it independently.
    */
   public Event newReference() {
-    try {
-      long h = handle();
-      Native.check(ctorch.ct_event_retain(h));
-      try {
-        return new Event(h, enableTiming, blocking);
-      } catch (Throwable e) {
-        ctorch.ct_event_release(h);
-        throw e;
-      }
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Releases this reference to the native event. Idempotent. */
-  @Override
-  public void close() {
-    cleanable.clean();
-  }
-
-  /** True once {@link #close()} ran (or the event was cleaned). */
-  public boolean isClosed() {
-    return ref.get() == 0;
+    return newReference(ctorch::ct_event_retain, ctorch::ct_event_release, h -> new Event(h, enableTiming, blocking));
   }
 
   /** E.g. {@code <torch.cuda.Event enable_timing=true blocking=false>}. */

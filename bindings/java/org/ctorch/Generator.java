@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -21,7 +20,7 @@ import org.ctorch.swig.ctorch;
  *
  * <p><b>Ownership</b> is that of {@link Tensor}, {@link Stream} and {@link Event}: a
  * {@code Generator} owns one reference to a native generator handle; close it
- * (try-with-resources; {@link #close()} is idempotent), or the {@link Cleaner} releases it some
+ * (try-with-resources; {@link #close()} is idempotent), or the {@link java.lang.ref.Cleaner} releases it some
  * time after the object becomes unreachable. Every factory returns a new object the caller
  * owns, also for a default generator (closing it releases only that reference: the default
  * generator itself lives as long as the process). Using a closed generator throws a
@@ -37,7 +36,7 @@ import org.ctorch.swig.ctorch;
  * without it the factories throw code 301 (CT_ERR_CUDA_UNAVAILABLE). {@code equals} is
  * identity, as for any resource.
  */
-public final class Generator implements AutoCloseable {
+public final class Generator extends NativeObject {
   static {
     Native.ensureLoaded();
   }
@@ -48,13 +47,10 @@ public final class Generator implements AutoCloseable {
   /** PyTorch's default seed, 67280421310721 ({@code CT_DEFAULT_SEED}), of every new generator. */
   public static final long DEFAULT_SEED = 67280421310721L;
 
-  private final NativeHandle ref;
-  private final Cleaner.Cleanable cleanable;
   private final Device device;
 
   private Generator(long handle, Device device) {
-    this.ref = new NativeHandle(handle, ctorch::ct_generator_release);
-    this.cleanable = NativeHandle.CLEANER.register(this, ref);
+    super(handle, ctorch::ct_generator_release, "Generator");
     this.device = device;
   }
 
@@ -69,18 +65,6 @@ public final class Generator implements AutoCloseable {
       ctorch.ct_generator_release(handle);
       throw e;
     }
-  }
-
-  /**
-   * The native handle; throws a {@link CtorchException} with code 102 when this generator is
-   * closed. Callers keep {@code this} reachable until the native call returns.
-   */
-  long handle() {
-    long h = ref.get();
-    if (h == 0) {
-      throw Native.closed("Generator");
-    }
-    return h;
   }
 
   /** The handle of an optional generator argument: 0 (the default generator) for null. */
@@ -237,29 +221,7 @@ public final class Generator implements AutoCloseable {
    * its own lifetime: seeding through one is seen through the other. Close it independently.
    */
   public Generator newReference() {
-    try {
-      long h = handle();
-      Native.check(ctorch.ct_generator_retain(h));
-      try {
-        return new Generator(h, device);
-      } catch (Throwable e) {
-        ctorch.ct_generator_release(h);
-        throw e;
-      }
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Releases this reference to the native generator. Idempotent. */
-  @Override
-  public void close() {
-    cleanable.clean();
-  }
-
-  /** True once {@link #close()} ran (or the generator was cleaned). */
-  public boolean isClosed() {
-    return ref.get() == 0;
+    return newReference(ctorch::ct_generator_retain, ctorch::ct_generator_release, h -> new Generator(h, device));
   }
 
   /** E.g. {@code <torch.Generator device=cpu>} ({@code (closed)} added once closed). */

@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
 
@@ -31,7 +30,7 @@ import org.ctorch.swig.ctorch;
  * {@link Cuda#stream(Stream)} ({@code with torch.cuda.stream(s):}) to make a stream current
  * for a block and restore the previous one (and the previous device) afterwards.
  */
-public final class Stream implements AutoCloseable {
+public final class Stream extends NativeObject {
   static {
     Native.ensureLoaded();
   }
@@ -39,14 +38,11 @@ public final class Stream implements AutoCloseable {
   /** {@code torch.cuda.Stream.priority_range()}: (least, greatest); lower is higher priority. */
   public record PriorityRange(int least, int greatest) {}
 
-  private final NativeHandle ref;
-  private final Cleaner.Cleanable cleanable;
   private final int deviceIndex;
   private final long cudaHandle;
 
   private Stream(long handle, int deviceIndex, long cudaHandle) {
-    this.ref = new NativeHandle(handle, ctorch::ct_stream_release);
-    this.cleanable = NativeHandle.CLEANER.register(this, ref);
+    super(handle, ctorch::ct_stream_release, "Stream");
     this.deviceIndex = deviceIndex;
     this.cudaHandle = cudaHandle;
   }
@@ -83,18 +79,6 @@ public final class Stream implements AutoCloseable {
     long[] out = {0};
     Native.check(c.call(out));
     return wrap(out[0]);
-  }
-
-  /**
-   * The native handle; throws a {@link CtorchException} with code 102 when this stream is
-   * closed. Callers keep {@code this} reachable until the native call returns.
-   */
-  long handle() {
-    long h = ref.get();
-    if (h == 0) {
-      throw Native.closed("Stream");
-    }
-    return h;
   }
 
   /* ============================================================================================
@@ -329,29 +313,7 @@ public final class Stream implements AutoCloseable {
    * lifetime. Close it independently.
    */
   public Stream newReference() {
-    try {
-      long h = handle();
-      Native.check(ctorch.ct_stream_retain(h));
-      try {
-        return new Stream(h, deviceIndex, cudaHandle);
-      } catch (Throwable e) {
-        ctorch.ct_stream_release(h);
-        throw e;
-      }
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-  }
-
-  /** Releases this reference to the native stream. Idempotent. */
-  @Override
-  public void close() {
-    cleanable.clean();
-  }
-
-  /** True once {@link #close()} ran (or the stream was cleaned). */
-  public boolean isClosed() {
-    return ref.get() == 0;
+    return newReference(ctorch::ct_stream_retain, ctorch::ct_stream_release, h -> new Stream(h, deviceIndex, cudaHandle));
   }
 
   /** Equal when on the same device with the same {@code cudaStream_t}, as torch's streams. */
