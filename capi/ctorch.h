@@ -952,6 +952,11 @@ CT_API ct_status ct_cufft_plan_cache_clear(int32_t device);
 CT_API ct_status ct_cufft_plan_cache_max_bytes(int32_t device, int64_t* out);
 CT_API ct_status ct_cufft_plan_cache_set_max_bytes(int32_t device, int64_t max_bytes);
 CT_API ct_status ct_cufft_plan_cache_bytes(int32_t device, int64_t* out);
+/** Lookups of cufft_plan_cache[device] since the process started that found a cached plan (hits)
+ *  and that made a new one (misses; with caching off every CUDA FFT is one). PyTorch has no such
+ *  counters; they make the cache's behaviour observable. device -1: current. */
+CT_API ct_status ct_cufft_plan_cache_hits(int32_t device, int64_t* out);
+CT_API ct_status ct_cufft_plan_cache_misses(int32_t device, int64_t* out);
 
 /* ============================================================================================
  * 12. Threads (CPU kernels)

@@ -144,4 +144,20 @@ CT_API ct_status ct_cufft_plan_cache_bytes(int32_t device, int64_t* out) {
   CT_API_END
 }
 
+CT_API ct_status ct_cufft_plan_cache_hits(int32_t device, int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  int64_t misses;
+  fft::plan_cache_counts(cache_device(device), out, &misses);
+  CT_API_END
+}
+
+CT_API ct_status ct_cufft_plan_cache_misses(int32_t device, int64_t* out) {
+  CT_API_BEGIN
+  need(out, "out");
+  int64_t hits;
+  fft::plan_cache_counts(cache_device(device), &hits, out);
+  CT_API_END
+}
+
 }  // extern "C"

@@ -96,6 +96,30 @@ namespace Ctorch
             }
         }
 
+        /// <summary>Lookups since the process started that found a cached plan (PyTorch has no
+        /// such counter; with <see cref="Misses"/> it makes the cache's behaviour observable).</summary>
+        public long Hits
+        {
+            get
+            {
+                long r;
+                Native.Check(ctorch.ct_cufft_plan_cache_hits(Device, out r));
+                return r;
+            }
+        }
+
+        /// <summary>Lookups since the process started that made a new plan (every CUDA FFT when
+        /// MaxSize is 0).</summary>
+        public long Misses
+        {
+            get
+            {
+                long r;
+                Native.Check(ctorch.ct_cufft_plan_cache_misses(Device, out r));
+                return r;
+            }
+        }
+
         /// <summary>"CufftPlanCache(cuda:1)", or "CufftPlanCache(current device)".</summary>
         public override string ToString() =>
             "CufftPlanCache(" + (Device < 0 ? "current device" : "cuda:" + Device) + ")";

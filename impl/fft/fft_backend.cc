@@ -12,8 +12,6 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
-#include <list>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,6 +22,7 @@
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 #include "impl/fft/fft.h"
+#include "impl/fft/plan_cache.h"
 
 namespace ct::fft {
 
@@ -179,24 +178,7 @@ struct Plan {
   size_t work;
 };
 
-struct PlanCache {
-  std::mutex mu;
-  int64_t max_size = 4096;
-  int64_t max_bytes = 0;
-  int64_t bytes = 0;
-  std::list<std::pair<Key, Plan>> lru;  // most recent first
-  std::map<Key, std::list<std::pair<Key, Plan>>::iterator> index;
-  // byte_budget < 0: none
-  void evict_to(int64_t size, int64_t byte_budget) {
-    while (!lru.empty() && (static_cast<int64_t>(lru.size()) > size || (byte_budget >= 0 && bytes > byte_budget))) {
-      auto& [k, p] = lru.back();
-      (void)cufft().destroy(p.handle);
-      bytes -= static_cast<int64_t>(p.work);
-      index.erase(k);
-      lru.pop_back();
-    }
-  }
-};
+using PlanCache = LruPlanCache<Key, Plan>;
 
 PlanCache& cache(int device) {
   static std::once_flag once;
@@ -204,7 +186,8 @@ PlanCache& cache(int device) {
   std::call_once(once, [] {
     caches = new std::vector<std::unique_ptr<PlanCache>>();
     int n = cuda::is_available() ? cuda::device_count() : 0;
-    for (int i = 0; i < n; ++i) caches->emplace_back(new PlanCache());
+    for (int i = 0; i < n; ++i)
+      caches->emplace_back(new PlanCache([](Plan& p) { (void)cufft().destroy(p.handle); }));
   });
   cuda::check_device_index(device);
   return *(*caches)[device];
@@ -216,14 +199,12 @@ void cuda_execute(Kind kind, bool forward, bool dbl, int device, int64_t batch, 
   cuda::DeviceGuard g(device);
   cudaStream_t stream = static_cast<cudaStream_t>(cuda::current_stream(device)->stream);
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> lk(pc.mu);
+  auto lk = pc.lock();
   Key key{kind, dbl, n, batch};
   Plan plan{};
   bool cached = false;
-  auto it = pc.index.find(key);
-  if (it != pc.index.end()) {
-    pc.lru.splice(pc.lru.begin(), pc.lru, it->second);  // most recently used
-    plan = it->second->second;
+  if (Plan* hit = pc.lookup(key)) {
+    plan = *hit;
     cached = true;
   } else {
     check(lib.create(&plan.handle), "cufftCreate");
@@ -238,15 +219,7 @@ void cuda_execute(Kind kind, bool forward, bool dbl, int device, int64_t batch, 
       (void)lib.destroy(plan.handle);
       check(r, "cufftMakePlanMany64");
     }
-    bool fits = pc.max_bytes == 0 || static_cast<int64_t>(plan.work) <= pc.max_bytes;
-    if (pc.max_size > 0 && fits) {
-      // make room first (least recently used out), so the new plan itself is never evicted
-      pc.evict_to(pc.max_size - 1, pc.max_bytes == 0 ? -1 : pc.max_bytes - static_cast<int64_t>(plan.work));
-      pc.lru.emplace_front(key, plan);
-      pc.index[key] = pc.lru.begin();
-      pc.bytes += static_cast<int64_t>(plan.work);
-      cached = true;
-    }
+    cached = pc.insert(key, plan, static_cast<int64_t>(plan.work)) != nullptr;
   }
   alloc::Block work;
   if (plan.work > 0) work = alloc::allocate(static_cast<int64_t>(plan.work), Device{DeviceType::CUDA, device});
@@ -290,48 +263,53 @@ void execute(Kind kind, bool forward, DType real, Device dev, int64_t batch, con
 
 int64_t plan_cache_max_size(int device) {
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> g(pc.mu);
-  return pc.max_size;
+  auto g = pc.lock();
+  return pc.max_size();
 }
 
 void set_plan_cache_max_size(int device, int64_t n) {
   CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_size must be non-negative, got ", n);
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> g(pc.mu);
-  pc.max_size = n;
-  pc.evict_to(n, pc.max_bytes == 0 ? -1 : pc.max_bytes);
+  auto g = pc.lock();
+  pc.set_max_size(n);
 }
 
 int64_t plan_cache_size(int device) {
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> g(pc.mu);
-  return static_cast<int64_t>(pc.lru.size());
+  auto g = pc.lock();
+  return pc.size();
 }
 
 void plan_cache_clear(int device) {
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> g(pc.mu);
-  pc.evict_to(0, -1);
+  auto g = pc.lock();
+  pc.clear();
 }
 
 int64_t plan_cache_max_bytes(int device) {
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> g(pc.mu);
-  return pc.max_bytes;
+  auto g = pc.lock();
+  return pc.max_bytes();
 }
 
 void set_plan_cache_max_bytes(int device, int64_t bytes) {
   CT_CHECK(bytes >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_bytes must be non-negative, got ", bytes);
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> g(pc.mu);
-  pc.max_bytes = bytes;
-  pc.evict_to(pc.max_size, bytes == 0 ? -1 : bytes);
+  auto g = pc.lock();
+  pc.set_max_bytes(bytes);
 }
 
 int64_t plan_cache_bytes(int device) {
   PlanCache& pc = cache(device);
-  std::lock_guard<std::mutex> g(pc.mu);
-  return pc.bytes;
+  auto g = pc.lock();
+  return pc.bytes();
+}
+
+void plan_cache_counts(int device, int64_t* hits, int64_t* misses) {
+  PlanCache& pc = cache(device);
+  auto g = pc.lock();
+  *hits = pc.hits();
+  *misses = pc.misses();
 }
 
 }  // namespace ct::fft

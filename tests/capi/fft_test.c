@@ -10,15 +10,19 @@
 static const double PI = 3.14159265358979323846;
 
 /* complex128 tensor from interleaved doubles, on dev */
-static ct_tensor cplx(const double* v, const int64_t* sizes, int nd, ct_device_type dev) {
+static ct_tensor cplx_on(const double* v, const int64_t* sizes, int nd, ct_device_type dev, int32_t index) {
   int64_t n = 1;
   for (int i = 0; i < nd; ++i) n *= sizes[i];
   ct_tensor h, out;
   OK(ct_from_buffer(v, n * 16, sizes, nd, CT_COMPLEX128, CT_CPU, -1, &h));
   if (dev == CT_CPU) return h;
-  OK(ct_tensor_to(h, CT_CUDA, 0, CT_DTYPE_UNDEFINED, 0, 0, &out));
+  OK(ct_tensor_to(h, CT_CUDA, index, CT_DTYPE_UNDEFINED, 0, 0, &out));
   rel(h);
   return out;
+}
+
+static ct_tensor cplx(const double* v, const int64_t* sizes, int nd, ct_device_type dev) {
+  return cplx_on(v, sizes, nd, dev, 0);
 }
 
 static ct_tensor real(const double* v, const int64_t* sizes, int nd, ct_device_type dev) {
@@ -278,42 +282,93 @@ static void* worker(void* p) {
   return NULL;
 }
 
+/* one complex FFT of length n on CUDA device `index`, checked against the DFT */
+static void fft_once(int64_t n, int32_t index) {
+  double x[2 * 64], want[2 * 64];
+  for (int64_t i = 0; i < n; ++i) x[2 * i] = sig(i, 3), x[2 * i + 1] = sig(i, 4);
+  dft(x, n, -1, want);
+  ct_tensor t = cplx_on(x, &n, 1, CT_CUDA, index), y;
+  OK(ct_fft_fft(t, -1, 0, 0, &y));
+  int64_t cnt;
+  double* got = values(y, CT_COMPLEX128, &cnt);
+  EXPECT(maxdiff(got, want, 2 * n) < 1e-11);
+  free(got);
+  rel(y), rel(t);
+}
+
+/* hits and misses of cufft_plan_cache[index] since the last call */
+static int64_t g_hits[8], g_misses[8];
+static void counts_since(int32_t index, int64_t* hits, int64_t* misses) {
+  int64_t h, m;
+  OK(ct_cufft_plan_cache_hits(index, &h));
+  OK(ct_cufft_plan_cache_misses(index, &m));
+  *hits = h - g_hits[index], *misses = m - g_misses[index];
+  g_hits[index] = h, g_misses[index] = m;
+}
+#define EXPECT_COUNTS(index, h, m)             \
+  do {                                         \
+    int64_t hh, mm;                            \
+    counts_since(index, &hh, &mm);             \
+    EXPECT_EQ_I(hh, h);                        \
+    EXPECT_EQ_I(mm, m);                        \
+  } while (0)
+
 static void test_cuda_fft_and_plan_cache(void) {
   SKIP_WITHOUT_CUDA();
   run_fft(CT_CUDA);
-  int64_t v;
+  int64_t v, h, m;
   OK(ct_cufft_plan_cache_max_size(0, &v));
   EXPECT_EQ_I(v, 4096);
   OK(ct_cufft_plan_cache_clear(-1));
   OK(ct_cufft_plan_cache_size(0, &v));
   EXPECT_EQ_I(v, 0);
-  double x[2 * 64] = {0};
-  x[2] = 1;
-  for (int64_t n = 16; n <= 48; n += 16) { /* three different plans */
-    for (int rep = 0; rep < 3; ++rep) {   /* the repeats hit the cache */
-      ct_tensor t = cplx(x, &n, 1, CT_CUDA), y;
-      OK(ct_fft_fft(t, -1, 0, 0, &y));
-      rel(y), rel(t);
-    }
-  }
+  counts_since(0, &h, &m);
+  /* hits: each length makes one plan, its repeats find it */
+  for (int64_t n = 16; n <= 48; n += 16)
+    for (int rep = 0; rep < 3; ++rep) fft_once(n, 0);
+  EXPECT_COUNTS(0, 6, 3);
   OK(ct_cufft_plan_cache_size(0, &v));
   EXPECT_EQ_I(v, 3);
-  OK(ct_cufft_plan_cache_set_max_size(0, 2)); /* the least recently used plan goes */
+  /* LRU order is now 48 32 16 (most recent first); using 16 makes it 16 48 32 */
+  fft_once(16, 0);
+  EXPECT_COUNTS(0, 1, 0);
+  OK(ct_cufft_plan_cache_set_max_size(0, 2)); /* the least recently used plan (32) goes */
+  OK(ct_cufft_plan_cache_size(0, &v));
+  EXPECT_EQ_I(v, 2);
+  fft_once(16, 0), fft_once(48, 0); /* both still cached: 48 16 */
+  EXPECT_COUNTS(0, 2, 0);
+  fft_once(32, 0); /* made again; at max_size, 16 (least recent) goes: 32 48 */
+  EXPECT_COUNTS(0, 0, 1);
+  fft_once(48, 0); /* 48 32 */
+  EXPECT_COUNTS(0, 1, 0);
+  fft_once(16, 0); /* evicted before: a miss; 32 goes */
+  EXPECT_COUNTS(0, 0, 1);
+  fft_once(32, 0);
+  EXPECT_COUNTS(0, 0, 1);
   OK(ct_cufft_plan_cache_size(0, &v));
   EXPECT_EQ_I(v, 2);
   FAILS(ct_cufft_plan_cache_set_max_size(0, -1), CT_ERR_ARGUMENT, "non-negative");
-  OK(ct_cufft_plan_cache_set_max_size(0, 0)); /* caching off: plans made per call */
-  int64_t n = 32;
-  ct_tensor t = cplx(x, &n, 1, CT_CUDA), y;
-  OK(ct_fft_fft(t, -1, 0, 0, &y));
-  rel(y), rel(t);
+  OK(ct_cufft_plan_cache_max_size(0, &v));
+  EXPECT_EQ_I(v, 2); /* the failed call changed nothing */
+  OK(ct_cufft_plan_cache_set_max_size(0, 0)); /* caching off: a plan made per call */
+  fft_once(32, 0), fft_once(32, 0);
+  EXPECT_COUNTS(0, 0, 2);
   OK(ct_cufft_plan_cache_size(0, &v));
   EXPECT_EQ_I(v, 0);
   OK(ct_cufft_plan_cache_set_max_size(0, 4096));
+  /* clear: every plan goes, settings stay */
+  fft_once(16, 0), fft_once(32, 0);
+  OK(ct_cufft_plan_cache_clear(0));
+  OK(ct_cufft_plan_cache_size(0, &v));
+  EXPECT_EQ_I(v, 0);
+  OK(ct_cufft_plan_cache_max_size(0, &v));
+  EXPECT_EQ_I(v, 4096);
+  fft_once(16, 0);
+  EXPECT_COUNTS(0, 0, 3);
   /* the byte budget: cached work areas stay within it */
   int64_t big = 1 << 20;
   double* bx = calloc((size_t)big * 2, 8);
-  t = cplx(bx, &big, 1, CT_CUDA);
+  ct_tensor t = cplx(bx, &big, 1, CT_CUDA), y;
   OK(ct_fft_fft(t, -1, 0, 0, &y));
   rel(y);
   int64_t bytes;
@@ -327,8 +382,12 @@ static void test_cuda_fft_and_plan_cache(void) {
   OK(ct_fft_fft(t, -1, 0, 0, &y)); /* still works, just not cached if it needs a work area */
   rel(y), rel(t);
   free(bx);
+  FAILS(ct_cufft_plan_cache_set_max_bytes(0, -5), CT_ERR_ARGUMENT, "non-negative");
   OK(ct_cufft_plan_cache_set_max_bytes(0, 0));
-  /* many threads at once, sharing the cache */
+  /* many threads at once, sharing a cache smaller than their working set (evictions while in
+     use): every result right, every lookup counted once */
+  OK(ct_cufft_plan_cache_set_max_size(0, 2));
+  counts_since(0, &h, &m);
   pthread_t th[8];
   worker_arg args[8];
   for (int i = 0; i < 8; ++i) {
@@ -339,7 +398,64 @@ static void test_cuda_fft_and_plan_cache(void) {
     pthread_join(th[i], NULL);
     EXPECT(args[i].ok);
   }
+  counts_since(0, &h, &m);
+  EXPECT_EQ_I(h + m, 8 * 50);
+  OK(ct_cufft_plan_cache_size(0, &v));
+  EXPECT(v <= 2);
+  OK(ct_cufft_plan_cache_set_max_size(0, 4096));
   OK(ct_cufft_plan_cache_clear(0));
+  FAILS(ct_cufft_plan_cache_hits(0, NULL), CT_ERR_ARGUMENT, "out");
+  FAILS(ct_cufft_plan_cache_size(99, &v), CT_ERR_INDEX, "Invalid CUDA device index 99");
+}
+
+/* torch.backends.cuda.cufft_plan_cache[i] is per device: settings, plans and counts of one
+   device do not touch another's. Needs two GPUs. */
+static void test_cuda_plan_cache_per_device(void) {
+  if (g_cuda < 2) {
+    printf("  SKIP %s: needs two CUDA devices, found %d\n", g_test_name, g_cuda);
+    g_skipped = 1;
+    return;
+  }
+  int64_t v;
+  OK(ct_cufft_plan_cache_clear(0));
+  OK(ct_cufft_plan_cache_clear(1));
+  OK(ct_cufft_plan_cache_set_max_size(1, 3));
+  OK(ct_cufft_plan_cache_max_size(0, &v));
+  EXPECT_EQ_I(v, 4096);
+  OK(ct_cufft_plan_cache_set_max_bytes(0, 12345));
+  OK(ct_cufft_plan_cache_max_bytes(1, &v));
+  EXPECT_EQ_I(v, 0);
+  OK(ct_cufft_plan_cache_set_max_bytes(0, 0));
+  counts_since(0, &v, &v);
+  counts_since(1, &v, &v);
+  fft_once(16, 1), fft_once(16, 1), fft_once(24, 1);
+  EXPECT_COUNTS(1, 1, 2);
+  EXPECT_COUNTS(0, 0, 0); /* device 1's transforms were not looked up in device 0's cache */
+  OK(ct_cufft_plan_cache_size(0, &v));
+  EXPECT_EQ_I(v, 0);
+  OK(ct_cufft_plan_cache_size(1, &v));
+  EXPECT_EQ_I(v, 2);
+  fft_once(16, 0); /* the same transform on device 0 needs its own plan */
+  EXPECT_COUNTS(0, 0, 1);
+  /* the current device selects the cache for device -1 */
+  OK(ct_cuda_set_device(1));
+  OK(ct_cufft_plan_cache_size(-1, &v));
+  EXPECT_EQ_I(v, 2);
+  OK(ct_cufft_plan_cache_clear(-1));
+  OK(ct_cuda_set_device(0));
+  OK(ct_cufft_plan_cache_size(1, &v));
+  EXPECT_EQ_I(v, 0);
+  OK(ct_cufft_plan_cache_size(0, &v));
+  EXPECT_EQ_I(v, 1); /* clearing device 1 left device 0's plan */
+  /* more plans than device 1's max_size: only device 1 evicts */
+  for (int64_t n = 8; n <= 40; n += 8) fft_once(n, 1);
+  OK(ct_cufft_plan_cache_size(1, &v));
+  EXPECT_EQ_I(v, 3);
+  OK(ct_cufft_plan_cache_size(0, &v));
+  EXPECT_EQ_I(v, 1);
+  OK(ct_cufft_plan_cache_set_max_size(1, 4096));
+  OK(ct_cufft_plan_cache_clear(0));
+  OK(ct_cufft_plan_cache_clear(1));
 }
 
 static void test_without_cuda(void) {
@@ -347,6 +463,8 @@ static void test_without_cuda(void) {
   int64_t v;
   FAILS(ct_cufft_plan_cache_size(0, &v), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cufft_plan_cache_clear(0), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cufft_plan_cache_hits(0, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cufft_plan_cache_misses(0, &v), CT_ERR_CUDA_UNAVAILABLE, "");
 }
 
 int main(void) {
@@ -356,6 +474,7 @@ int main(void) {
   const test_case tests[] = {
       {"cpu_fft", test_cpu_fft},
       {"cuda_fft_and_plan_cache", test_cuda_fft_and_plan_cache},
+      {"cuda_plan_cache_per_device", test_cuda_plan_cache_per_device},
       {"without_cuda", test_without_cuda},
   };
   int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));

@@ -382,6 +382,8 @@ namespace Ctorch.Tests
             Unavailable(() => { long v = Cuda.CufftPlanCache[0].MaxBytes; });
             Unavailable(() => Cuda.CufftPlanCache[0].MaxBytes = 0);
             Unavailable(() => { long v = Cuda.CufftPlanCache[0].Bytes; });
+            Unavailable(() => { long v = Cuda.CufftPlanCache[0].Hits; });
+            Unavailable(() => { long v = Cuda.CufftPlanCache.Misses; });
             Assert.AreEqual(-1, Cuda.CufftPlanCache.Device);
             Assert.AreEqual(1, Cuda.CufftPlanCache[1].Device);
             Assert.AreEqual(-1, Cuda.CufftPlanCache[Device.Cuda].Device);
@@ -424,15 +426,26 @@ namespace Ctorch.Tests
             {
                 cache.Clear();
                 Assert.AreEqual(0L, cache.Size, "after Clear");
+                long hits0 = cache.Hits, misses0 = cache.Misses;
                 for (int n = 16; n <= 48; n += 16)          // three different plans
                     for (int rep = 0; rep < 3; rep++)       // the repeats hit the cache
                         using (Tensor x = C(Signal(n, 1)).To(Device.Cuda))
                         using (Tensor y = FFT.Fft(x)) { }
                 Assert.AreEqual(3L, cache.Size, "three sizes, three plans");
+                Assert.AreEqual(6L, cache.Hits - hits0, "the repeats are hits");
+                Assert.AreEqual(3L, cache.Misses - misses0, "the first of each size is a miss");
                 Assert.AreEqual(3L, Cuda.CufftPlanCache[Cuda.CurrentDevice].Size, "the same cache by index");
                 cache.MaxSize = 2;                          // the least recently used plan goes
                 Assert.AreEqual(2L, cache.MaxSize);
                 Assert.AreEqual(2L, cache.Size, "after MaxSize = 2");
+                foreach (int n in new[] { 48, 16 })         // LRU order was 48 32 16: 16 went
+                {
+                    long h = cache.Hits, m = cache.Misses;
+                    using (Tensor x = C(Signal(n, 1)).To(Device.Cuda))
+                    using (Tensor y = FFT.Fft(x)) { }
+                    Assert.AreEqual(n == 48 ? 1L : 0L, cache.Hits - h, "hits for n=" + n);
+                    Assert.AreEqual(n == 48 ? 0L : 1L, cache.Misses - m, "misses for n=" + n);
+                }
                 CtorchException e = Fails(StatusCode.Argument, () => cache.MaxSize = -1);
                 StringAssert.Contains("non-negative", e.NativeMessage);
                 Assert.GreaterOrEqual(cache.Bytes, 0L);

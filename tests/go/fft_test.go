@@ -602,7 +602,7 @@ func TestCUFFTPlanCacheNoGPU(t *testing.T) {
 	}
 	for _, d := range []int{-1, 0, 1} {
 		c := cuda.CUFFTPlanCache(d)
-		for _, f := range []func() (int64, error){c.MaxSize, c.Size, c.MaxBytes, c.Bytes} {
+		for _, f := range []func() (int64, error){c.MaxSize, c.Size, c.MaxBytes, c.Bytes, c.Hits, c.Misses} {
 			v, err := f()
 			wantUnavailable(t, err)
 			if v != 0 {
@@ -675,12 +675,24 @@ func TestGPUFFT(t *testing.T) {
 	if n := size(); n != 0 {
 		t.Fatalf("Size() after Clear() = %d, want 0", n)
 	}
+	counts := func() (int64, int64) {
+		t.Helper()
+		h, err := pc.Hits()
+		noErr(t, err)
+		m, err := pc.Misses()
+		noErr(t, err)
+		return h, m
+	}
+	fftOf := func(n int64) {
+		x := s.T(ctorch.Ones([]int64{n}, ctorch.Complex64, gpu))
+		s.T(ctorch.FFT(x))
+	}
 	run := func() {
 		for _, n := range []int64{16, 32, 64} {
-			x := s.T(ctorch.Ones([]int64{n}, ctorch.Complex64, gpu))
-			s.T(ctorch.FFT(x))
+			fftOf(n)
 		}
 	}
+	h0, m0 := counts()
 	run()
 	if n := size(); n != 3 {
 		t.Errorf("Size() after transforms of 3 sizes = %d, want 3", n)
@@ -688,6 +700,9 @@ func TestGPUFFT(t *testing.T) {
 	run() // the same sizes again reuse the cached plans
 	if n := size(); n != 3 {
 		t.Errorf("Size() after repeating them = %d, want 3", n)
+	}
+	if h, m := counts(); h-h0 != 3 || m-m0 != 3 {
+		t.Errorf("hits, misses over two rounds = %d, %d, want 3, 3", h-h0, m-m0)
 	}
 	// the current device's cache is the same one
 	cur, err := cuda.CUFFTPlanCache(-1).Size()
@@ -701,6 +716,16 @@ func TestGPUFFT(t *testing.T) {
 	}
 	if m, err := pc.MaxSize(); err != nil || m != 2 {
 		t.Errorf("MaxSize() = %d, %v, want 2", m, err)
+	}
+	// LRU order was 64 32 16, so 16 was evicted and 64 kept
+	for _, n := range []int64{64, 16} {
+		h0, m0 := counts()
+		fftOf(n)
+		h, m := counts()
+		wantHit := n == 64
+		if (h-h0 == 1) != wantHit || (m-m0 == 1) == wantHit {
+			t.Errorf("FFT of %d after SetMaxSize(2): hits +%d, misses +%d, want a hit: %v", n, h-h0, m-m0, wantHit)
+		}
 	}
 	wantErr(t, pc.SetMaxSize(-1), ctorch.ErrArgument)
 	wantErr(t, pc.SetMaxBytes(-1), ctorch.ErrArgument)

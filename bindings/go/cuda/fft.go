@@ -70,3 +70,15 @@ func (c PlanCache) SetMaxBytes(n int64) error {
 func (c PlanCache) Bytes() (int64, error) {
 	return int64Stat("cufft_plan_cache_bytes", c.device, capi.Ct_cufft_plan_cache_bytes)
 }
+
+// Hits is the number of lookups since the process started that found a cached plan (PyTorch has
+// no such counter; with Misses it makes the cache's behaviour observable).
+func (c PlanCache) Hits() (int64, error) {
+	return int64Stat("cufft_plan_cache_hits", c.device, capi.Ct_cufft_plan_cache_hits)
+}
+
+// Misses is the number of lookups since the process started that made a new plan (every CUDA
+// FFT when MaxSize is 0).
+func (c PlanCache) Misses() (int64, error) {
+	return int64Stat("cufft_plan_cache_misses", c.device, capi.Ct_cufft_plan_cache_misses)
+}

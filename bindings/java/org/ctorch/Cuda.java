@@ -999,6 +999,23 @@ public final class Cuda {
       return out[0];
     }
 
+    /**
+     * Lookups since the process started that found a cached plan (PyTorch has no such counter;
+     * with {@link #misses()} it makes the cache's behaviour observable).
+     */
+    public long hits() {
+      long[] out = {0};
+      Native.check(ctorch.ct_cufft_plan_cache_hits(device, out));
+      return out[0];
+    }
+
+    /** Lookups since the process started that made a new plan (every CUDA FFT when max_size is 0). */
+    public long misses() {
+      long[] out = {0};
+      Native.check(ctorch.ct_cufft_plan_cache_misses(device, out));
+      return out[0];
+    }
+
     @Override
     public String toString() {
       return "CufftPlanCache(device=" + device + ")";

@@ -498,6 +498,8 @@ public class FFTTest extends CtorchTestCase {
     assertStatus(CtorchException.CUDA_UNAVAILABLE, () -> Cuda.cufftPlanCache(0).setMaxSize(2));
     assertStatus(CtorchException.CUDA_UNAVAILABLE, () -> Cuda.cufftPlanCache(0).maxBytes());
     assertStatus(CtorchException.CUDA_UNAVAILABLE, () -> Cuda.cufftPlanCache(0).bytes());
+    assertStatus(CtorchException.CUDA_UNAVAILABLE, () -> Cuda.cufftPlanCache(0).hits());
+    assertStatus(CtorchException.CUDA_UNAVAILABLE, () -> Cuda.cufftPlanCache(0).misses());
     assertStatus(CtorchException.CUDA_UNAVAILABLE,
         () -> Cuda.cufftPlanCache(0).setMaxBytes(1 << 20));
     assertStatus(CtorchException.CUDA_UNAVAILABLE,
@@ -552,6 +554,7 @@ public class FFTTest extends CtorchTestCase {
       pc.clear();
       assertEquals(0, pc.size());
       assertEquals(0, pc.bytes());
+      long hits0 = pc.hits(), misses0 = pc.misses();
       for (int round = 0; round < 2; round++) {
         for (int n : new int[] {16, 32, 64}) {
           try (Tensor t = Tensor.zeros(new long[] {n}, DType.COMPLEX64, Device.cuda(0));
@@ -561,11 +564,22 @@ public class FFTTest extends CtorchTestCase {
         }
         assertEquals("three sizes, round " + round, 3, pc.size());  // repeats keep 3
       }
+      assertEquals("second round: hits", 3, pc.hits() - hits0);
+      assertEquals("first round: misses", 3, pc.misses() - misses0);
       assertTrue(pc.bytes() >= 0);
       assertEquals(3, Cuda.cufftPlanCache().size());  // device 0 is current
-      pc.setMaxSize(2);
+      pc.setMaxSize(2);  // LRU order 64 32 16: 16 goes
       assertEquals(2, pc.maxSize());
       assertEquals(2, pc.size());
+      for (int n : new int[] {64, 16}) {
+        long h = pc.hits(), m = pc.misses();
+        try (Tensor t = Tensor.zeros(new long[] {n}, DType.COMPLEX64, Device.cuda(0));
+            Tensor y = FFT.fft(t)) {
+          assertShape(y, n);
+        }
+        assertEquals("n=" + n + " (64 cached, 16 evicted): hits", n == 64 ? 1 : 0, pc.hits() - h);
+        assertEquals("n=" + n + ": misses", n == 64 ? 0 : 1, pc.misses() - m);
+      }
       assertStatus(CtorchException.ARGUMENT, () -> pc.setMaxSize(-1));
       assertStatus(CtorchException.ARGUMENT, () -> pc.setMaxBytes(-1));
       assertStatus(CtorchException.INDEX, () -> Cuda.cufftPlanCache(Cuda.deviceCount()).size());
