@@ -56,7 +56,8 @@ echo "== quickstart"; "$A/quickstart" || rc=1
 if [ -x "$A/go_ctorch.test" ]; then
   echo "== Go binding suite on the GPU"
   "$A/go_ctorch.test" -test.v -test.count=1 > /tmp/go_gpu.txt 2>&1 || rc=1
-  grep -E "^--- FAIL|^(ok|FAIL|PASS)$" /tmp/go_gpu.txt | head -20
+  [ -n "${OUT:-}" ] && cp /tmp/go_gpu.txt "$OUT/"  # the whole log comes back from the device tool
+  grep -E "^--- FAIL|^(ok|FAIL|PASS)$|^panic" /tmp/go_gpu.txt | head -20
   echo "go: $(grep -c '^--- PASS' /tmp/go_gpu.txt) passed, $(grep -c '^--- FAIL' /tmp/go_gpu.txt) failed, $(grep -c '^--- SKIP' /tmp/go_gpu.txt) skipped"
   grep -A3 "^--- SKIP" /tmp/go_gpu.txt | grep -v "^--" | head -10
 fi

@@ -61,8 +61,13 @@ void set_stream_destroyed_hook(void (*hook)(int device, cudaStream_t s)) { g_des
 StreamImpl::~StreamImpl() {
   if (owned && stream) {
     if (auto hook = g_destroyed_hook.load()) hook(device, stream);
-    (void)cudaSetDevice(device);
+    // Destroyed on its own device, and the thread's current device left as it was: the last
+    // reference may be dropped anywhere (a binding's finalizer, the allocator's graveyard).
+    int prev = -1;
+    (void)cudaGetDevice(&prev);
+    if (prev != device) (void)cudaSetDevice(device);
     (void)cudaStreamDestroy(stream);
+    if (prev >= 0 && prev != device) (void)cudaSetDevice(prev);
   }
 }
 

@@ -155,6 +155,38 @@ static void* other_thread(void* arg) {
   return NULL;
 }
 
+/* Dropping the last reference to a stream (or to memory cached for it) of another device leaves
+   the calling thread's current device alone. */
+static void test_other_device_streams(void) {
+  if (g_cuda < 2) {
+    printf("  SKIP %s: needs two CUDA devices, found %d\n", g_test_name, g_cuda);
+    g_skipped = 1;
+    return;
+  }
+  int32_t cur = -1;
+  OK(ct_cuda_set_device(0));
+  ct_stream s1;
+  OK(ct_stream_create(1, 0, &s1));
+  OK(ct_stream_release(s1)); /* destroyed here, on device 1 */
+  OK(ct_cuda_current_device(&cur));
+  EXPECT_EQ_I(cur, 0);
+  /* a block cached for a stream of device 1 holds the stream; empty_cache drops it */
+  OK(ct_stream_create(1, 0, &s1));
+  int64_t p = 0;
+  OK(ct_cuda_caching_allocator_alloc(4096, 1, s1, &p));
+  OK(ct_stream_release(s1));
+  OK(ct_cuda_caching_allocator_delete(p));
+  OK(ct_cuda_empty_cache());
+  OK(ct_cuda_current_device(&cur));
+  EXPECT_EQ_I(cur, 0);
+  OK(ct_cuda_set_device(1)); /* and the other way round */
+  OK(ct_stream_create(0, 0, &s1));
+  OK(ct_stream_release(s1));
+  OK(ct_cuda_current_device(&cur));
+  EXPECT_EQ_I(cur, 1);
+  OK(ct_cuda_set_device(0));
+}
+
 static void test_streams(void) {
   SKIP_WITHOUT_CUDA();
   int32_t least = 1, greatest = 1;
@@ -393,6 +425,7 @@ int main(void) {
       {"without_gpu", test_without_gpu},
       {"devices_and_guards", test_devices_and_guards},
       {"streams", test_streams},
+      {"other_device_streams", test_other_device_streams},
       {"events_and_timing", test_events_and_timing},
       {"async_copies", test_async_copies},
       {"sync_debug_mode", test_sync_debug_mode},

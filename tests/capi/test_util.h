@@ -183,12 +183,21 @@ static inline int run_tests(const test_case* tests, int n) {
   for (int i = 0; i < n; ++i) {
     int before = g_failed_checks;
     int64_t live0 = 0, live1 = 0;
+    int32_t dev0 = -1, dev1 = -1;
     ct_live_tensor_count(&live0);
+    if (g_cuda) ct_cuda_current_device(&dev0);
     g_test_name = tests[i].name;
     g_skipped = 0;
     tests[i].fn();
     ct_live_tensor_count(&live1);
     if (live1 != live0) FAILF("leaked %lld tensor handles", (long long)(live1 - live0));
+    if (g_cuda) {
+      ct_cuda_current_device(&dev1);
+      if (dev1 != dev0) {
+        FAILF("the current CUDA device was %d before the test and %d after it", dev0, dev1);
+        ct_cuda_set_device(dev0);
+      }
+    }
     if (g_failed_checks == before && g_skipped) {
       skipped++;
       printf("[SKIP] %s\n", tests[i].name);

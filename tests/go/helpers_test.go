@@ -29,6 +29,17 @@ func testDevice() ctorch.Device {
 	return dev
 }
 
+// resolved is d with a CUDA index of -1 ("cuda") replaced by the current device, as tensors
+// report their device.
+func resolved(d ctorch.Device) ctorch.Device {
+	if d.IsCUDA() && d.Index < 0 {
+		if cur, err := cuda.CurrentDevice(); err == nil {
+			return ctorch.CUDADevice(cur)
+		}
+	}
+	return d
+}
+
 // cudaTensors reports whether the suite runs on CUDA (a GPU is available).
 func cudaTensors() bool { return testDevice().IsCUDA() }
 
