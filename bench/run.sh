@@ -1,57 +1,89 @@
 #!/usr/bin/env bash
-# GPU benchmarks, ctorch next to torch in the same run (on the GPU host):
-#   bash bench/run.sh [gpu_artifacts]
-# gpu_artifacts/ holds libctorch.so and ctorch_bench (tools/gpu_pack.sh builds them here).
+# The GPU benchmark, ctorch against torch, in one command on the GPU host (issue 7):
+#   bash bench/run.sh [gpu_artifacts] [filter]
+# gpu_artifacts/ comes from tools/gpu_pack.sh here (libctorch.so, the Go test binary). Builds
+# bench/gpu_bench.cc there against libtorch and libctorch.so (one process, both libraries,
+# alternating rounds, CUDA-event timing, medians: see that file), runs the Go binding's host-cost
+# benchmark, prints the table with the ratios last, and appends it to bench/RESULTS.md (also
+# copied to $OUT when the device tool runs this). A filter (substring) runs only matching rows.
 set -uo pipefail
-A="${1:-gpu_artifacts}"
-export LD_LIBRARY_PATH="$PWD/$A${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+A="$(cd "${1:-gpu_artifacts}" && pwd)"
+FILTER="${2:-}"
+cd "$(dirname "$0")/.."
+export LD_LIBRARY_PATH="$A${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 T=$(mktemp -d)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-/usr/local/cuda/bin/nvcc -O2 -o "$T/launch_floor" bench/launch_floor.cu && "$T/launch_floor" > "$T/floor.txt"
-"$A/ctorch_bench" > "$T/ctorch.txt" || echo "ctorch_bench failed"
-python3 bench/torch_bench.py > "$T/torch.txt" || echo "torch_bench failed"
-# the allocator benchmarks against torch's C++ API (no Python in the loop)
 TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")
-if g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$(python3 -c "import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))") \
-     -I"$TP/include" -I"$TP/include/torch/csrc/api/include" -I/usr/local/cuda/include bench/torch_alloc_bench.cpp \
-     -o "$T/torch_alloc_bench" -L"$TP/lib" -Wl,-rpath,"$TP/lib" -ltorch -ltorch_cpu -ltorch_cuda -lc10 -lc10_cuda \
-     -L/usr/local/cuda/lib64 -lcudart 2> "$T/gxx.txt"; then
-  "$T/torch_alloc_bench" >> "$T/torch.txt"
-  # the allocator benchmarks again, ctorch and torch alternating, 5 rounds (host timings move
-  # with the host's load: the median of the per-round ratios is the figure to compare)
-  for r in 1 2 3 4 5; do
-    "$A/ctorch_bench" alloc | sed "s/^/ctorch /" >> "$T/alloc_rounds.txt"
-    "$T/torch_alloc_bench" | sed "s/^/torch /" >> "$T/alloc_rounds.txt"
-  done
-else
-  echo "torch C++ benchmark did not build:"; tail -5 "$T/gxx.txt"
+ABI=$(python3 -c "import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))")
+/usr/local/cuda/bin/nvcc -O2 -gencode arch=compute_90,code=sm_90 -c bench/floor_kernel.cu -o "$T/floor.o" || exit 1
+g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI -I. -I"$TP/include" -I/usr/local/cuda/include \
+  bench/gpu_bench.cc "$T/floor.o" -o "$T/gpu_bench" -L"$A" -lctorch -Wl,-rpath,"$A" \
+  -L"$TP/lib" -Wl,-rpath,"$TP/lib" -ltorch -ltorch_cpu -ltorch_cuda -lc10 -lc10_cuda \
+  -L/usr/local/cuda/lib64 -lcudart 2> "$T/gxx.txt" || { tail -30 "$T/gxx.txt"; exit 1; }
+"$T/gpu_bench" $FILTER | tee "$T/bench.txt"
+# The Go binding's host cost per small CUDA op (and per no-op call), from the carried test binary
+if [ -x "$A/go_ctorch.test" ] && [ -z "$FILTER" -o "$FILTER" = go ]; then
+  "$A/go_ctorch.test" -test.run '^$' -test.bench 'BenchmarkSmallAddCUDA$|BenchmarkNoop$' -test.count 7 \
+    > "$T/go.txt" 2>&1 || tail -5 "$T/go.txt"
 fi
-python3 - "$T" <<'PY'
-import sys
-d = sys.argv[1]
-def load(f):
-    r = {}
-    for line in open(f"{d}/{f}"):
-        p = line.split()
-        r[p[0]] = (float(p[1]), p[2])
-    return r
-c, t, fl = load("ctorch.txt"), load("torch.txt"), load("floor.txt")
-print(f"{'benchmark':24} {'ctorch':>12} {'torch':>12} {'ctorch/torch':>13}")
-for k in c:
-    cv, unit = c[k]
-    tv = t.get(k, (float('nan'), unit))[0]
-    print(f"{k:24} {cv:10.4f} {unit:3} {tv:10.4f} {unit:3} {cv / tv:12.2f}x")
-print(f"{'launch_floor':24} {fl['launch_floor'][0]:10.4f} us  (bare empty-kernel launch)")
-import os, statistics
-rounds = f"{d}/alloc_rounds.txt"
-if os.path.exists(rounds):
-    vals = {}
-    for line in open(rounds):
-        who, name, v, _ = line.split()
-        vals.setdefault(name, {}).setdefault(who, []).append(float(v))
-    print("allocator, 5 alternating rounds (median; per-round ratios):")
-    for name, w in vals.items():
-        ratios = [c / t for c, t in zip(w["ctorch"], w["torch"])]
-        print(f"  {name:24} ctorch {statistics.median(w['ctorch']):.3f} us  torch {statistics.median(w['torch']):.3f} us"
-              f"  median ratio {statistics.median(ratios):.2f}x  ({', '.join(f'{x:.2f}' for x in ratios)})")
+python3 - "$T" "$TP" <<'PY'
+import sys, os, re, statistics, datetime, subprocess
+T, TP = sys.argv[1], sys.argv[2]
+rows = {}
+for line in open(f"{T}/bench.txt"):
+    p = line.split()
+    if len(p) >= 5:
+        rows[p[0]] = dict(c=float(p[1]), t=float(p[2]), unit=p[3], ratio=float(p[4]),
+                          gbs=(p[5], p[6]) if len(p) >= 8 else None)
+go = {}
+if os.path.exists(f"{T}/go.txt"):
+    for line in open(f"{T}/go.txt"):
+        m = re.match(r"Benchmark(\w+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
+        if m: go.setdefault(m.group(1), []).append(float(m.group(3)))
+floor = rows.get("launch_floor", {}).get("c")
+def target(name, r):
+    """(target text, met?) for a row, from issue 7's targets."""
+    if name == "launch_floor": return "", None
+    if name == "small_add_host":
+        return "ctorch <= 1.1x floor", floor is not None and r["c"] <= 1.1 * floor
+    if name == "create_free_256f": return "<= 0.50", r["ratio"] <= 0.5
+    if name.startswith(("matmul", "fft")): return ">= 0.98x speed", r["ratio"] <= 1 / 0.98
+    ok = round(r["ratio"], 2) <= 1.0
+    if name.startswith("sum_64M") and "d2d_copy_256MiB" in rows:
+        copy_bw = float(rows["d2d_copy_256MiB"]["gbs"][0])
+        sum_bw = float(r["gbs"][0])
+        return f"<= 1.00, >= 90% of copy GB/s ({sum_bw / copy_bw:.0%})", ok and sum_bw >= 0.9 * copy_bw
+    return "<= 1.00", ok
+ver = subprocess.run(["python3", "-c", "import torch; print(torch.__version__, torch.version.cuda)"],
+                     capture_output=True, text=True).stdout.split()
+smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                     capture_output=True, text=True).stdout.strip().splitlines()
+dev = smi[0] if smi else "?"
+lines = [f"## {datetime.date.today()}, {dev} (x{len(smi)}), torch {ver[0] if ver else '?'} (CUDA {ver[1] if len(ver) > 1 else '?'}), `bash bench/run.sh`",
+         "One process, both libraries, alternating rounds, medians; ratio = ctorch time / torch time (below 1: ctorch faster).",
+         "| benchmark | ctorch | torch | unit | ctorch GB/s | torch GB/s | target | met | ratio |",
+         "|---|---|---|---|---|---|---|---|---|"]
+for name, r in rows.items():
+    tg, met = target(name, r)
+    g = r["gbs"] or ("", "")
+    mark = "" if met is None else ("yes" if met else "**no**")
+    extra = f" ({r['c'] / floor:.2f}x floor)" if name == "small_add_host" and floor else ""
+    lines.append(f"| {name} | {r['c']:.4f}{extra} | {r['t']:.4f} | {r['unit']} | {g[0]} | {g[1]} | {tg} | {mark} | {r['ratio']:.3f} |")
+for k, v in go.items():
+    med = statistics.median(v) / 1000.0
+    if k == "SmallAddCUDA" and "small_add_host" in rows:
+        c = rows["small_add_host"]["c"]
+        lines.append(f"| go small_add_host (Go binding) | {med:.4f} | | us | | | <= 0.150 us over C | {'yes' if med - c <= 0.150 else '**no**'} | {med - c:+.3f} us over C |")
+    else:
+        lines.append(f"| go {k} | {med:.4f} | | us | | | | | |")
+table = "\n".join(lines)
+print()
+print(table)
+with open("bench/RESULTS.md", "a") as f:
+    f.write("\n" + table + "\n")
+out = os.environ.get("OUT")
+if out:
+    import shutil
+    shutil.copy("bench/RESULTS.md", f"{out}/RESULTS.md")
+    shutil.copy(f"{T}/bench.txt", f"{out}/bench.txt")
 PY
+rm -rf "$T"

@@ -13,4 +13,9 @@ int main(void){
   LOOP("empty cuda+release", (ct_empty(&n,1,CT_FLOAT32,CT_CUDA,0,&c), ct_tensor_release(c)));
   LOOP("raw alloc+delete", (ct_cuda_caching_allocator_alloc(1024,0,NULL,&v), ct_cuda_caching_allocator_delete(v)));
   LOOP("empty cuda+release", (ct_empty(&n,1,CT_FLOAT32,CT_CUDA,0,&c), ct_tensor_release(c)));
+  { ct_tensor a; int64_t one=1; ct_ones(&one,1,CT_FLOAT32,CT_CUDA,0,&a);
+    LOOP("add cuda 1 elt (+sync/500)", (ct_binary(CT_ADD,a,a,&c), ct_tensor_release(c), (i%500==0 ? ct_cuda_synchronize(0) : 0)));
+    ct_tensor h; ct_ones(&one,1,CT_FLOAT32,CT_CPU,-1,&h);
+    LOOP("add cpu 1 elt", (ct_binary(CT_ADD,h,h,&c), ct_tensor_release(c)));
+    ct_tensor_release(a); ct_tensor_release(h); }
   return 0;}

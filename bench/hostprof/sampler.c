@@ -46,14 +46,31 @@ static void dump(int level) {
   }
   free(e);
 }
-int main(void) {
-  ct_tensor c; int64_t n = 256;
-  for (int i = 0; i < 20000; ++i) { ct_empty(&n, 1, CT_FLOAT32, CT_CUDA, 0, &c); ct_tensor_release(c); }
+/* argv[1] "add": samples 1-element CUDA adds (synchronizing every 500 so that a full launch
+ * queue does not hide the host cost); otherwise CUDA create+free. */
+static void step(int add, ct_tensor a, int i) {
+  ct_tensor c;
+  int64_t n = 256;
+  if (add) {
+    ct_binary(CT_ADD, a, a, &c);
+    if (i % 500 == 0) ct_cuda_synchronize(0);
+  } else {
+    ct_empty(&n, 1, CT_FLOAT32, CT_CUDA, 0, &c);
+  }
+  ct_tensor_release(c);
+}
+int main(int argc, char** argv) {
+  int add = argc > 1 && !strcmp(argv[1], "add");
+  ct_tensor a; int64_t one = 1;
+  ct_ones(&one, 1, CT_FLOAT32, CT_CUDA, 0, &a);
+  int iters = add ? 300000 : 3000000;
+  for (int i = 0; i < 20000; ++i) step(add, a, i);
   struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_sigaction = on_prof; sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigaction(SIGPROF, &sa, 0);
   struct itimerval it = {{0, 50}, {0, 50}}; setitimer(ITIMER_PROF, &it, 0);
-  for (int i = 0; i < 3000000; ++i) { ct_empty(&n, 1, CT_FLOAT32, CT_CUDA, 0, &c); ct_tensor_release(c); }
+  for (int i = 0; i < iters; ++i) step(add, a, i);
   struct itimerval z = {{0, 0}, {0, 0}}; setitimer(ITIMER_PROF, &z, 0);
-  dump(0); dump(1);
+  dump(0); dump(1); dump(2);
+  ct_tensor_release(a);
   return 0;
 }

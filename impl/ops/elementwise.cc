@@ -388,9 +388,46 @@ void unary_(ct_unary_op op, const Tensor& a) {
 }
 
 namespace {
+// Note [Binary fast path]: the most common small op, two contiguous CUDA tensors of one floating
+// dtype, one shape and one device under + - * / maximum minimum, needs none of the general
+// path's work (promotion, broadcasting, dtype conversions, dimension collapsing), whose host
+// time is most of a small op's cost above the kernel launch (bench/NOTES.md). Its result is the
+// general path's: same dtype, same shape, contiguous. nullptr: not applicable.
+Tensor binary_fast(ct_binary_op op, const Tensor& a, const Tensor& b) {
+  switch (op) {
+    case CT_ADD: case CT_SUB: case CT_MUL: case CT_DIV: case CT_MAXIMUM: case CT_MINIMUM: break;
+    default: return nullptr;
+  }
+  DType dt = a->dtype;
+  if (b->dtype != dt || (dt != DType::Float32 && dt != DType::Float64)) return nullptr;
+  if (a->wrapped_number || b->wrapped_number) return nullptr;
+  Device dev = a->device();
+  if (!dev.is_cuda() || !(b->device() == dev) || a->sizes != b->sizes) return nullptr;
+  if (!a->is_contiguous() || !b->is_contiguous()) return nullptr;
+  int64_t n = a->numel();
+  if (n == 0) return nullptr;
+  Tensor out = empty_tensor(a->sizes, dt, dev);
+  cuda_ops::Iter<3> it;
+  it.ndim = 1;
+  it.numel = n;
+  it.sizes[0] = n;
+  const TensorImpl* ts[3] = {out.get(), a.get(), b.get()};
+  for (int k = 0; k < 3; ++k) {
+    it.data[k] = ts[k]->data();
+    it.strides[k][0] = ts[k]->itemsize();
+    it.dtype[k] = static_cast<int32_t>(dt);
+  }
+  CudaScope sc(dev);
+  cuda_ops::binary(op, it, dt, sc.stream);
+  return out;
+}
+
 // Shared by binary and binary_: checks, promotion, broadcasting, then the kernel. With an
 // in-place target, the broadcast shape and the result dtype must fit it.
 Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const TensorImpl* inplace) {
+  if (!inplace) {
+    if (Tensor r = binary_fast(op, a, b)) return r;
+  }
   check_binary_op(op);
   Device dev = common_device({a, b}, binary_name(op));
   check_int_pow_scalar(op, a, b);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/parallel.h"
@@ -57,6 +58,24 @@ Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DTyp
   L.rows = c;
   return L;
 }
+
+// Device scratch for a CUDA reduction: caching-allocator blocks on the current stream, returned
+// when the op is done (stream-ordered reuse makes that safe).
+class CudaScratch final : public cuda_ops::ScratchFn {
+ public:
+  explicit CudaScratch(Device d) : dev_(d) {}
+  ~CudaScratch() {
+    for (alloc::Block& b : blocks_) alloc::deallocate(b);
+  }
+  void* operator()(int64_t bytes) override {
+    blocks_.push_back(alloc::allocate(bytes, dev_));
+    return blocks_.back().ptr;
+  }
+
+ private:
+  Device dev_;
+  std::vector<alloc::Block> blocks_;
+};
 
 template <typename T> struct AccOf { using type = T; };
 template <> struct AccOf<float> { using type = double; };
@@ -184,12 +203,38 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
     out_dtype = t->dtype;
   }
   DType comp = compute_dtype(out_dtype);
+  if (t->device().is_cuda() && t->dtype == comp && cuda_ops::reduce_cols_supported(comp) && t->is_contiguous()) {
+    // Note [Reducing leading dims]: reduced dims all before the kept ones (sum(dim=0) of a
+    // matrix) are reduced in place as [R, O], without the transposing copy of [Reduction layout].
+    int64_t nd = t->dim(), k = 0;
+    while (k < nd && mask[k]) ++k;
+    bool leading = k > 0 && k < nd;
+    for (int64_t d = k; d < nd && leading; ++d) leading = !mask[d];
+    if (leading && t->numel() > 0) {
+      int64_t R = 1, O = 1;
+      Shape out_shape;
+      for (int64_t d = 0; d < nd; ++d) {
+        if (mask[d]) R *= t->sizes[d];
+        else O *= t->sizes[d];
+        if (!mask[d]) out_shape.push_back(t->sizes[d]);
+        else if (keepdim) out_shape.push_back(1);
+      }
+      Tensor tmp = empty_tensor({O}, comp, t->device());
+      CudaScope sc(t->device());
+      CudaScratch get(t->device());
+      cuda_ops::reduce_cols(op, t->data(), tmp->data(), R, O, comp, get, sc.stream);
+      Layout L;
+      L.O = O, L.R = R, L.out_shape = out_shape;
+      return finish(tmp, L, out_dtype);
+    }
+  }
   Layout L = layout(t, mask, keepdim, comp);
   if (op == CT_AMAX || op == CT_AMIN) check_nonempty(t, L, name);
   Tensor tmp = empty_tensor({L.O}, comp, t->device());
   if (t->device().is_cuda()) {
     CudaScope sc(t->device());
-    cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, sc.stream);
+    CudaScratch get(t->device());
+    cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, get, sc.stream);
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { reduce_kernel<scalar_t>(op, L, tmp); });
   }
@@ -248,8 +293,9 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
   Tensor idx = empty_tensor({L.O}, DType::Int64, t->device());
   if (t->device().is_cuda()) {
     CudaScope sc(t->device());
+    CudaScratch get(t->device());
     cuda_ops::arg_reduce_rows(L.rows->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
-                              is_max, sc.stream);
+                              is_max, get, sc.stream);
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
   }
@@ -281,7 +327,8 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
   double* out = reinterpret_cast<double*>(tmp->data());
   if (t->device().is_cuda()) {
     CudaScope sc(t->device());
-    cuda_ops::norm_rows(reinterpret_cast<const double*>(L.rows->data()), out, L.O, L.R, p, sc.stream);
+    CudaScratch get(L.rows->device());
+    cuda_ops::norm_rows(reinterpret_cast<const double*>(L.rows->data()), out, L.O, L.R, p, get, sc.stream);
     return finish(tmp, L, to_real(t->dtype));
   }
   auto add = [](double a, double b) { return a + b; };

@@ -247,13 +247,15 @@ static void test_cast_parity(void) {
 static void test_reduction_parity(void) {
   SKIP_WITHOUT_CUDA();
   const int64_t shapes[][3] = {{7, 5, 3}, {1, 100000, 1}, {3000, 2, 9}, {4, 33, 70}};
-  const int64_t dimsets[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {2, 0, 0}};
-  const int ndims[] = {0, 1, 2, 1};
+  /* dims: all, {0} and {0, 1} (leading dims: reduced in place, Note [Reducing leading dims]),
+     {0, 2}, {2} (rows) */
+  const int64_t dimsets[][3] = {{0, 0, 0}, {0, 0, 0}, {0, 2, 0}, {2, 0, 0}, {0, 1, 0}};
+  const int ndims[] = {0, 1, 2, 1, 2};
   for (int sh = 0; sh < 4; ++sh) {
     for (int d = 0; d < N_DTYPES; ++d) {
       ct_dtype dt = k_dtypes[d];
       ct_tensor x = make_input(shapes[sh], 3, dt, 5), xg = to_cuda(x, 0);
-      for (int ds = 0; ds < 4; ++ds) {
+      for (int ds = 0; ds < 5; ++ds) {
         for (int op = CT_SUM; op <= CT_AMIN; ++op) {
           for (int keep = 0; keep < 2; ++keep) {
             ct_tensor rc = NULL, rg = NULL;
@@ -274,7 +276,7 @@ static void test_reduction_parity(void) {
         }
         if (dt != CT_COMPLEX64 && dt != CT_COMPLEX128) {
           ct_tensor vc = NULL, ic = NULL, vg = NULL, ig = NULL;
-          int32_t dim = ds == 3 ? 2 : ds;
+          int32_t dim = ds >= 3 ? 2 : ds;
           ct_status s1 = ct_max_dim(x, dim, 1, &vc, &ic), s2 = ct_max_dim(xg, dim, 1, &vg, &ig);
           if (s1 != s2) FAILF("max_dim dtype %d: CPU %d CUDA %d", dt, s1, s2);
           else if (s1 == CT_OK) {
@@ -304,6 +306,55 @@ static void test_reduction_parity(void) {
       }
       rel(x), rel(xg);
     }
+  }
+  /* Long rows read as 16-byte vectors where a chunk starts aligned, one by one where not: the
+     same values from an offset of 0..3 elements, rows of odd lengths, and NaN anywhere. */
+  for (int d = 0; d < 2; ++d) {
+    ct_dtype dt = d ? CT_FLOAT64 : CT_FLOAT32;
+    const int64_t n = 300007;
+    ct_tensor x = make_input(&n, 1, dt, 9), xg = to_cuda(x, 0);
+    for (int off = 0; off < 4; ++off) {
+      ct_tensor v, vg, rc, rg;
+      OK(ct_narrow(x, 0, off, n - 4, &v));
+      OK(ct_narrow(xg, 0, off, n - 4, &vg));
+      for (int op = CT_SUM; op <= CT_AMIN; ++op) {
+        if (op == CT_PROD) continue;
+        char what[80];
+        snprintf(what, sizeof what, "long row op %d dtype %d offset %d", op, dt, off);
+        OK(ct_reduce(op, v, NULL, 0, 0, CT_DTYPE_UNDEFINED, &rc));
+        OK(ct_reduce(op, vg, NULL, 0, 0, CT_DTYPE_UNDEFINED, &rg));
+        compare(rc, rg, op >= CT_AMAX ? 0 : (d ? 1e-9 : 1e-6), what);
+        rel(rc), rel(rg);
+      }
+      /* 3 rows of 100001 (each row starts at a different alignment) */
+      ct_tensor m, mg;
+      OK(ct_reshape(v, (int64_t[]){3, 100001}, 2, &m));
+      OK(ct_reshape(vg, (int64_t[]){3, 100001}, 2, &mg));
+      int64_t dim1 = 1;
+      OK(ct_reduce(CT_SUM, m, &dim1, 1, 0, CT_DTYPE_UNDEFINED, &rc));
+      OK(ct_reduce(CT_SUM, mg, &dim1, 1, 0, CT_DTYPE_UNDEFINED, &rg));
+      compare(rc, rg, d ? 1e-9 : 1e-6, "rows of 100001");
+      rel(rc), rel(rg), rel(m), rel(mg), rel(v), rel(vg);
+    }
+    /* a NaN in the vectorized part and in the tail propagates through amax, and sums to NaN */
+    for (int pos = 0; pos < 2; ++pos) {
+      ct_tensor nanv, idx, rc, rg;
+      int64_t at = pos ? n - 1 : 1000;
+      OK(ct_full((int64_t[]){1}, 1, NAN, dt, CT_CUDA, 0, &nanv));
+      OK(ct_narrow(xg, 0, at, 1, &idx));
+      OK(ct_tensor_copy_(idx, nanv, 0));
+      OK(ct_reduce(CT_AMAX, xg, NULL, 0, 0, CT_DTYPE_UNDEFINED, &rg));
+      OK(ct_reduce(CT_SUM, xg, NULL, 0, 0, CT_DTYPE_UNDEFINED, &rc));
+      double a = 0, b = 0;
+      OK(ct_tensor_item_double(rg, &a));
+      OK(ct_tensor_item_double(rc, &b));
+      EXPECT(isnan(a) && isnan(b));
+      rel(nanv), rel(idx), rel(rc), rel(rg);
+      ct_tensor fresh = make_input(&n, 1, dt, 9), fg = to_cuda(fresh, 0);
+      OK(ct_tensor_copy_(xg, fg, 0));
+      rel(fresh), rel(fg);
+    }
+    rel(x), rel(xg);
   }
 }
 

@@ -76,13 +76,29 @@ void where(const Iter<4>& it, int64_t itemsize, void* stream);
 //   kind 3 (fill):     a
 void fill_pattern(void* out, int64_t n, DType dtype, int kind, double a, double b, int64_t c, double d, void* stream);
 
+// Device scratch for one reduction (its partials), from the caller: the caching allocator on the
+// launch's stream (impl/ops/reduce.cc), released when the op returns.
+class ScratchFn {
+ public:
+  virtual void* operator()(int64_t bytes) = 0;
+
+ protected:
+  ~ScratchFn() = default;
+};
+
 // Row reductions over a contiguous [O, R] input of `compute` dtype into O outputs of the same
 // dtype. op: CT_SUM, CT_MEAN, CT_PROD, CT_AMAX, CT_AMIN.
-void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, void* stream);
+void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, ScratchFn& get,
+                 void* stream);
+// The same over the leading dim of a contiguous [R, O] input (no transposing copy): O outputs.
+// compute: float32 or float64 only (reduce_cols_supported).
+void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, ScratchFn& get,
+                 void* stream);
+inline bool reduce_cols_supported(DType compute) { return compute == DType::Float32 || compute == DType::Float64; }
 // values and first-occurrence int64 indices of the max (min) of each row; NaN is the extreme.
 void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute, bool is_max,
-                     void* stream);
+                     ScratchFn& get, void* stream);
 // p-norm of each row of non-negative doubles (|x| already taken).
-void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, void* stream);
+void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, ScratchFn& get, void* stream);
 
 }  // namespace ct::cuda_ops

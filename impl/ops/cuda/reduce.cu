@@ -1,14 +1,21 @@
 // Note [CUDA reductions]: inputs arrive laid out as contiguous [O, R] rows (Note [Reduction
-// layout]). Pass 1 splits every row into C chunks (C chosen so the GPU has enough blocks) and
-// reduces each chunk with cub::BlockReduce into a partial; pass 2 combines the C partials of
-// each row in order and finalizes (mean divides by R). The chunking depends only on O and R,
-// so results are deterministic run to run. Rows of at most 32 elements are reduced by one
-// thread each instead. Accumulators are double for floats, int64 for integers and
-// complex<double> for complex, as on the CPU.
+// layout]), or as [R, O] when the reduced dims lead (Note [Reducing leading dims]). Rows: every
+// row is split into C chunks (C chosen so the GPU has enough blocks), each chunk reduced by one
+// block (16-byte vector loads, four in flight per thread, cub::BlockReduce) into a partial; the
+// last block of a row to finish combines its C partials in order and finalizes (mean divides by
+// R), so one kernel does it all, as PyTorch's (partials from the caching allocator, counters
+// as Note [Reduction counters]). Columns: the same with a column tile per
+// block. The chunking depends only on the shape and alignment, so results are deterministic run
+// to run. Rows of at most 32 elements are reduced by one thread each instead. Accumulators are
+// double for floats, int64 for integers and complex<double> for complex, as on the CPU.
 #include <cub/block/block_reduce.cuh>
 #include <cuda/std/limits>
 
 #include <cmath>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "impl/cuda/runtime.h"
 #include "impl/ops/cuda/common.cuh"
@@ -76,9 +83,10 @@ struct ExtremeRed {  // amax / amin with NaN propagation (bool: any / all)
   }
   __device__ Acc combine(Acc a, Acc x) const {
     if constexpr (std::is_same_v<T, bool>) return is_max ? (a || x) : (a && x);
-    else {
-      if (nan_(a)) return a;
-      if (nan_(x)) return x;
+    else if constexpr (std::is_floating_point_v<T>) {
+      // branch-free: a NaN in a is kept; a NaN in x fails the comparison and is taken
+      return (nan_(a) || (is_max ? a > x : a < x)) ? a : x;
+    } else {
       return is_max ? (x > a ? x : a) : (x < a ? x : a);
     }
   }
@@ -151,19 +159,83 @@ struct CombineOp {
   }
 };
 
-// Pass 1: block (o, c) reduces elements [c * chunk, min(R, (c + 1) * chunk)) of row o.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Vec {
+  T v[N];
+};
+
+// Elements per 16-byte vector load (1: loaded one by one).
+template <typename T>
+struct VecWidth {
+  static constexpr int value = sizeof(T) < 16 && 16 % sizeof(T) == 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+};
+
+// A value written by another block of the running kernel: read from L2 (ld.cg), not L1, in
+// 8- or 4-byte words where the size allows (independent loads, so they overlap), else bytewise.
+template <typename T>
+__device__ T load_volatile(const T* p) {
+  T v;
+  if constexpr (sizeof(T) % 8 == 0) {
+    const unsigned long long* src = reinterpret_cast<const unsigned long long*>(p);
+    unsigned long long* dst = reinterpret_cast<unsigned long long*>(&v);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(T) / 8; ++i) dst[i] = __ldcg(src + i);
+  } else if constexpr (sizeof(T) % 4 == 0) {
+    const unsigned* src = reinterpret_cast<const unsigned*>(p);
+    unsigned* dst = reinterpret_cast<unsigned*>(&v);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(T) / 4; ++i) dst[i] = __ldcg(src + i);
+  } else {
+    const volatile unsigned char* src = reinterpret_cast<const volatile unsigned char*>(p);
+    unsigned char* dst = reinterpret_cast<unsigned char*>(&v);
+    for (size_t i = 0; i < sizeof(T); ++i) dst[i] = src[i];
+  }
+  return v;
+}
+
+// Block (o, c) reduces elements [c * chunk, min(R, (c + 1) * chunk)) of row o into partial[o, c].
+// Where the chunk starts 16-byte aligned, each thread loads 16-byte vectors, four in flight (64
+// bytes; enough to keep HBM busy), then the rest one by one. The last block of row o to finish
+// (a counter per row, zeroed before the launch) combines the row's C partials in index order and
+// writes out[o]: one kernel, as PyTorch's. Which element goes to which accumulator and the
+// combining order depend only on O, R and the alignment, so the result is the same run to run.
 template <class Red>
-__global__ void reduce_pass1(const typename Red::In* in, typename Red::Acc* partial, int64_t R, int64_t C,
-                             int64_t chunk, Red red) {
+__global__ void reduce_rows_kernel(const typename Red::In* in, typename Red::Acc* partial, unsigned* done,
+                                   typename Red::Out* out, int64_t R, int64_t C, int64_t chunk, Red red) {
+  using In = typename Red::In;
   using Acc = typename Red::Acc;
   using BlockReduce = cub::BlockReduce<Acc, kThreads>;
   __shared__ typename BlockReduce::TempStorage tmp;
   int64_t o = blockIdx.x / C, c = blockIdx.x % C;
   int64_t lo = c * chunk, hi = lo + chunk < R ? lo + chunk : R;
-  const typename Red::In* row = in + o * R;
-  // four independent accumulators keep four loads in flight per thread
+  const In* row = in + o * R;
   Acc a0 = red.init(), a1 = red.init(), a2 = red.init(), a3 = red.init();
   int64_t i = lo + threadIdx.x;
+  constexpr int kV = VecWidth<In>::value;
+  if constexpr (kV > 1) {
+    if (reinterpret_cast<uintptr_t>(row + lo) % 16 == 0) {
+      using V = Vec<In, kV>;
+      const V* vp = reinterpret_cast<const V*>(row + lo);
+      int64_t nv = (hi - lo) / kV, j = threadIdx.x;
+      for (; j + 3 * kThreads < nv; j += 4 * kThreads) {
+        V v0 = vp[j], v1 = vp[j + kThreads], v2 = vp[j + 2 * kThreads], v3 = vp[j + 3 * kThreads];
+        int64_t b = lo + j * kV;
+#pragma unroll
+        for (int k = 0; k < kV; ++k) {
+          a0 = red.step(a0, v0.v[k], b + k);
+          a1 = red.step(a1, v1.v[k], b + kThreads * kV + k);
+          a2 = red.step(a2, v2.v[k], b + 2 * kThreads * kV + k);
+          a3 = red.step(a3, v3.v[k], b + 3 * kThreads * kV + k);
+        }
+      }
+      for (; j < nv; j += kThreads) {
+        V v = vp[j];
+#pragma unroll
+        for (int k = 0; k < kV; ++k) a0 = red.step(a0, v.v[k], lo + j * kV + k);
+      }
+      i = lo + nv * kV + threadIdx.x;
+    }
+  }
   for (; i + 3 * kThreads < hi; i += 4 * kThreads) {
     a0 = red.step(a0, row[i], i);
     a1 = red.step(a1, row[i + kThreads], i + kThreads);
@@ -173,19 +245,105 @@ __global__ void reduce_pass1(const typename Red::In* in, typename Red::Acc* part
   for (; i < hi; i += kThreads) a0 = red.step(a0, row[i], i);
   Acc a = red.combine(red.combine(a0, a1), red.combine(a2, a3));
   Acc r = BlockReduce(tmp).Reduce(a, CombineOp<Red>{red});
-  if (threadIdx.x == 0) partial[blockIdx.x] = r;
+  if (C == 1) {
+    if (threadIdx.x == 0) out[o] = red.finish(r, R);
+    return;
+  }
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = r;
+    __threadfence();  // the partial is visible before the count says so
+    last = atomicAdd(&done[o], 1u) == static_cast<unsigned>(C - 1);
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  if (threadIdx.x == 0) done[o] = 0;  // ready for the next reduction on this stream
+  Acc t = red.init();
+  for (int64_t k = threadIdx.x; k < C; k += kThreads) t = red.combine(t, load_volatile(&partial[o * C + k]));
+  Acc total = BlockReduce(tmp).Reduce(t, CombineOp<Red>{red});
+  if (threadIdx.x == 0) out[o] = red.finish(total, R);
 }
 
-// Pass 2: one thread per row combines its C partials in order.
-template <class Red>
-__global__ void reduce_pass2(const typename Red::Acc* partial, typename Red::Out* out, int64_t O, int64_t C, int64_t R,
-                             Red red) {
-  for (int64_t o = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < O;
-       o += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    typename Red::Acc a = red.init();
-    for (int64_t c = 0; c < C; ++c) a = red.combine(a, partial[o * C + c]);
-    out[o] = red.finish(a, R);
+// Reduction over the leading dim of a contiguous [R, O] tensor (sum(dim=0) of a matrix), without
+// the transposing copy: block (x, c) covers kThreads * V adjacent columns (V per thread, loaded as
+// one vector when V > 1) and rows [c * chunk, ...), eight rows in flight; the last block of
+// column tile x to finish combines the C partials of its columns in order (as rows above).
+template <class Red, int V>
+__global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc* partial, unsigned* done,
+                                   typename Red::Out* out, int64_t R, int64_t O, int64_t C, int64_t chunk, Red red) {
+  using In = typename Red::In;
+  using Acc = typename Red::Acc;
+  int64_t o0 = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) * V;
+  int64_t c = blockIdx.y, lo = c * chunk, hi = lo + chunk < R ? lo + chunk : R;
+  bool active = o0 < O;
+  Acc acc[V];
+#pragma unroll
+  for (int k = 0; k < V; ++k) acc[k] = red.init();
+  if (active) {
+    auto row = [&](int64_t r, In (&v)[V]) {
+      if constexpr (V > 1) {
+        Vec<In, V> w = *reinterpret_cast<const Vec<In, V>*>(in + r * O + o0);
+#pragma unroll
+        for (int k = 0; k < V; ++k) v[k] = w.v[k];
+      } else {
+        v[0] = in[r * O + o0];
+      }
+    };
+    // eight rows in flight (128 bytes per thread with V = 4 floats)
+    int64_t r = lo;
+    for (; r + 7 < hi; r += 8) {
+      In v[8][V];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) row(r + j, v[j]);
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+#pragma unroll
+        for (int k = 0; k < V; ++k) acc[k] = red.step(acc[k], v[j][k], r + j);
+    }
+    for (; r < hi; ++r) {
+      In v[V];
+      row(r, v);
+#pragma unroll
+      for (int k = 0; k < V; ++k) acc[k] = red.step(acc[k], v[k], r);
+    }
   }
+  if (C == 1) {
+    if (active)
+#pragma unroll
+      for (int k = 0; k < V; ++k) out[o0 + k] = red.finish(acc[k], R);
+    return;
+  }
+  if (active)
+#pragma unroll
+    for (int k = 0; k < V; ++k) partial[c * O + o0 + k] = acc[k];
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(&done[blockIdx.x], 1u) == static_cast<unsigned>(C - 1);
+  __syncthreads();
+  if (!last) return;
+  if (threadIdx.x == 0) done[blockIdx.x] = 0;  // ready for the next reduction on this stream
+  if (!active) return;
+  __threadfence();
+  // combine in order, eight partials of each column loaded at a time (one round trip each)
+  Acc t[V];
+#pragma unroll
+  for (int k = 0; k < V; ++k) t[k] = red.init();
+  for (int64_t j0 = 0; j0 < C; j0 += 8) {
+    Acc p[8][V];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+#pragma unroll
+      for (int k = 0; k < V; ++k) p[j][k] = j0 + j < C ? load_volatile(&partial[(j0 + j) * O + o0 + k]) : red.init();
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+#pragma unroll
+      for (int k = 0; k < V; ++k)
+        if (j0 + j < C) t[k] = red.combine(t[k], p[j][k]);
+  }
+#pragma unroll
+  for (int k = 0; k < V; ++k) out[o0 + k] = red.finish(t[k], R);
 }
 
 // Short rows: one thread per row.
@@ -199,8 +357,61 @@ __global__ void reduce_small_rows(const typename Red::In* in, typename Red::Out*
   }
 }
 
+// Note [Reduction counters]: the last-block-finishes counters must be 0 when a reduction
+// starts. Instead of a memset before every launch (one more operation on the stream, about 1%
+// of a 256 MiB sum), each (device, stream) has one buffer of kMaxCounters counters, zeroed when
+// it is made; the block that finishes a row (tile) sets its counter back to 0. Reductions on one
+// stream run one after another, so they never share a counter at once. A reduction needs
+// counters only when rows (tiles) are split into chunks, which happens only for fewer than 1024
+// rows (tiles). The buffers (4 KiB per stream that ever ran a split reduction) are returned at exit.
+constexpr int64_t kMaxCounters = 1024;
+
+unsigned* stream_counters(cudaStream_t s) {
+  static std::mutex mu;
+  static auto* buffers = new std::map<std::pair<int, cudaStream_t>, unsigned*>();  // never destroyed
+  int device = 0;
+  cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+  std::lock_guard<std::mutex> g(mu);
+  unsigned*& b = (*buffers)[{device, s}];
+  if (!b) {
+    void* p = nullptr;
+    cuda::check(cudaMalloc(&p, kMaxCounters * 4), "cudaMalloc (reduction counters)");
+    cudaError_t e = cudaMemsetAsync(p, 0, kMaxCounters * 4, s);
+    if (e != cudaSuccess) {
+      (void)cudaFree(p);
+      cuda::check(e, "cudaMemsetAsync (reduction counters)");
+    }
+    b = static_cast<unsigned*>(p);
+    static std::once_flag once;
+    std::call_once(once, [] {
+      // Returned at exit (before the CUDA runtime's own teardown, registered earlier), so leak
+      // checkers (compute-sanitizer --leak-check) see every allocation freed.
+      std::atexit([] {
+        std::lock_guard<std::mutex> g(mu);
+        for (auto& kv : *buffers) (void)cudaFree(kv.second);
+        buffers->clear();
+      });
+    });
+  }
+  return b;
+}
+
+// The partials of one reduction, from the caller's scratch (the caching allocator on the launch's
+// stream, released when the op returns, which stream-ordered reuse makes safe), and its counters.
+template <typename Acc>
+struct Scratch {
+  Acc* partial = nullptr;
+  unsigned* done = nullptr;
+  Scratch(int64_t n_partial, int64_t n_done, ScratchFn& get, cudaStream_t s) {
+    if (n_partial == 0) return;
+    CT_CHECK(n_done <= kMaxCounters, CT_ERR_INTERNAL, "reduction needs ", n_done, " counters");
+    partial = static_cast<Acc*>(get(n_partial * static_cast<int64_t>(sizeof(Acc))));
+    done = stream_counters(s);
+  }
+};
+
 template <class Red>
-void run(const void* in_v, void* out_v, int64_t O, int64_t R, Red red, cudaStream_t s) {
+void run(const void* in_v, void* out_v, int64_t O, int64_t R, Red red, ScratchFn& get, cudaStream_t s) {
   using In = typename Red::In;
   using Acc = typename Red::Acc;
   using Out = typename Red::Out;
@@ -218,29 +429,67 @@ void run(const void* in_v, void* out_v, int64_t O, int64_t R, Red red, cudaStrea
   int64_t chunk = (R + C - 1) / C;
   C = (R + chunk - 1) / chunk;
   CT_CHECK(O * C < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " rows");
-  Acc* partial = nullptr;
-  cuda::check(cudaMallocAsync(reinterpret_cast<void**>(&partial), sizeof(Acc) * O * C, s), "cudaMallocAsync (reduction)");
-  reduce_pass1<Red><<<static_cast<unsigned>(O * C), kThreads, 0, s>>>(in, partial, R, C, chunk, red);
-  cudaError_t launch = cudaGetLastError();
-  if (launch == cudaSuccess) reduce_pass2<Red><<<blocks_for(O, kThreads), kThreads, 0, s>>>(partial, out, O, C, R, red);
-  (void)cudaFreeAsync(partial, s);
-  cuda::check(launch, "reduction kernel");
+  Scratch<Acc> sc(C > 1 ? O * C : 0, C > 1 ? O : 0, get, s);
+  reduce_rows_kernel<Red><<<static_cast<unsigned>(O * C), kThreads, 0, s>>>(in, sc.partial, sc.done, out, R, C, chunk, red);
+  cuda::check_launch("reduction kernel", s);
+}
+
+template <class Red>
+void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, ScratchFn& get, cudaStream_t s) {
+  using Acc = typename Red::Acc;
+  const typename Red::In* in = static_cast<const typename Red::In*>(in_v);
+  auto* out = static_cast<typename Red::Out*>(out_v);
+  if (O == 0) return;
+  // V columns per thread when every row starts 16-byte aligned; then enough (column tile, row
+  // chunk) blocks to fill the GPU, chunks of at least 64 rows.
+  constexpr int kV = VecWidth<typename Red::In>::value;
+  bool vec = kV > 1 && O % kV == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0;
+  int64_t per_block = kThreads * (vec ? kV : 1);
+  int64_t tiles = (O + per_block - 1) / per_block;
+  // (at most 32 chunks: the last block of a tile combines them serially per column)
+  int64_t want = tiles >= 512 ? 1 : (512 + tiles - 1) / tiles;
+  int64_t C = std::max<int64_t>(1, std::min<int64_t>({want, (R + 63) / 64, int64_t{32}}));
+  int64_t chunk = (R + C - 1) / C;
+  C = std::max<int64_t>(1, (R + chunk - 1) / chunk);
+  CT_CHECK(tiles < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " columns");
+  Scratch<Acc> sc(C > 1 ? O * C : 0, C > 1 ? tiles : 0, get, s);
+  dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(C));
+  if (vec) reduce_cols_kernel<Red, kV><<<grid, kThreads, 0, s>>>(in, sc.partial, sc.done, out, R, O, C, chunk, red);
+  else reduce_cols_kernel<Red, 1><<<grid, kThreads, 0, s>>>(in, sc.partial, sc.done, out, R, O, C, chunk, red);
   cuda::check_launch("reduction kernel", s);
 }
 
 template <typename T>
-void reduce_t(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, cudaStream_t s) {
+void reduce_cols_t(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, ScratchFn& get, cudaStream_t s) {
+  {
+    switch (op) {
+      case CT_SUM: run_cols(in, out, R, O, SumRed<T>{false}, get, s); return;
+      case CT_MEAN: run_cols(in, out, R, O, SumRed<T>{true}, get, s); return;
+      case CT_PROD: run_cols(in, out, R, O, ProdRed<T>{}, get, s); return;
+      case CT_AMAX:
+      case CT_AMIN:
+        run_cols(in, out, R, O, ExtremeRed<T>{op == CT_AMAX}, get, s);
+        return;
+      default:
+        break;
+    }
+    fail(CT_ERR_INTERNAL, "reduction op ", op, " has no CUDA kernel for this dtype");
+  }
+}
+
+template <typename T>
+void reduce_t(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, ScratchFn& get, cudaStream_t s) {
   if constexpr (std::is_same_v<T, bool>) {
-    run(in, out, O, R, ExtremeRed<T>{op == CT_AMAX}, s);  // sum/prod of bool arrive as int64
+    run(in, out, O, R, ExtremeRed<T>{op == CT_AMAX}, get, s);  // sum/prod of bool arrive as int64
   } else {
     switch (op) {
-      case CT_SUM: run(in, out, O, R, SumRed<T>{false}, s); return;
-      case CT_MEAN: run(in, out, O, R, SumRed<T>{true}, s); return;
-      case CT_PROD: run(in, out, O, R, ProdRed<T>{}, s); return;
+      case CT_SUM: run(in, out, O, R, SumRed<T>{false}, get, s); return;
+      case CT_MEAN: run(in, out, O, R, SumRed<T>{true}, get, s); return;
+      case CT_PROD: run(in, out, O, R, ProdRed<T>{}, get, s); return;
       case CT_AMAX:
       case CT_AMIN:
         if constexpr (!is_cplx_v<T>) {
-          run(in, out, O, R, ExtremeRed<T>{op == CT_AMAX}, s);
+          run(in, out, O, R, ExtremeRed<T>{op == CT_AMAX}, get, s);
           return;
         }
         break;
@@ -261,34 +510,43 @@ __global__ void split_pairs(const ArgPair<T>* p, T* v, int64_t* idx, int64_t O) 
 }
 
 template <typename T>
-void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, bool is_max, cudaStream_t s) {
+void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, bool is_max, ScratchFn& get, cudaStream_t s) {
   if constexpr (is_cplx_v<T>) {
     fail(CT_ERR_DTYPE, "argmax/argmin do not support complex input");
   } else {
-    ArgPair<T>* pairs = nullptr;
-    cuda::check(cudaMallocAsync(reinterpret_cast<void**>(&pairs), sizeof(ArgPair<T>) * O, s), "cudaMallocAsync (argmax)");
-    run(in, pairs, O, R, ArgRed<T>{is_max}, s);
+    auto* pairs = static_cast<ArgPair<T>*>(get(static_cast<int64_t>(sizeof(ArgPair<T>)) * O));
+    run(in, pairs, O, R, ArgRed<T>{is_max}, get, s);
     split_pairs<T><<<blocks_for(O, kThreads), kThreads, 0, s>>>(pairs, static_cast<T*>(values), indices, O);
-    (void)cudaFreeAsync(pairs, s);
     cuda::check_launch("argmax kernel", s);
   }
 }
 
 }  // namespace
 
-void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, void* stream) {
+void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, ScratchFn& get,
+                 void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_CU_DISPATCH_COMPUTE(compute, "reduce", [&] { reduce_t<scalar_t>(op, in, out, O, R, s); });
+  CT_CU_DISPATCH_COMPUTE(compute, "reduce", [&] { reduce_t<scalar_t>(op, in, out, O, R, get, s); });
+}
+
+void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, ScratchFn& get,
+                 void* stream) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  // float32 and float64 only (reduce_cols_supported): the other dtypes take the copying path,
+  // which keeps the template instantiations (and nvcc's time) in check
+  if (compute == DType::Float32) reduce_cols_t<float>(op, in, out, R, O, get, s);
+  else if (compute == DType::Float64) reduce_cols_t<double>(op, in, out, R, O, get, s);
+  else fail(CT_ERR_INTERNAL, "reduce_cols: unsupported compute dtype");
 }
 
 void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute, bool is_max,
-                     void* stream) {
+                     ScratchFn& get, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_CU_DISPATCH_COMPUTE(compute, "argmax", [&] { arg_t<scalar_t>(in, values, indices, O, R, is_max, s); });
+  CT_CU_DISPATCH_COMPUTE(compute, "argmax", [&] { arg_t<scalar_t>(in, values, indices, O, R, is_max, get, s); });
 }
 
-void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, void* stream) {
-  run(in, out, O, R, NormRed{p}, static_cast<cudaStream_t>(stream));
+void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, ScratchFn& get, void* stream) {
+  run(in, out, O, R, NormRed{p}, get, static_cast<cudaStream_t>(stream));
 }
 
 }  // namespace ct::cuda_ops
