@@ -2,6 +2,7 @@
 // handle leases and element-type mapping.
 using System;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using Ctorch.Swig;
@@ -15,10 +16,14 @@ namespace Ctorch
 
         /// <summary>Throws the CtorchException for a non-zero status (reads the thread's last
         /// error message at once).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static void Check(int status)
         {
-            if (status != 0) throw CtorchException.FromStatus(status);
+            if (status != 0) Throw(status);
         }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void Throw(int status) => throw CtorchException.FromStatus(status);
 
         internal delegate int StringCall(IntPtr buf, long cap, out long needed);
 
@@ -105,11 +110,24 @@ namespace Ctorch
     internal struct Lease : IDisposable
     {
         private readonly SafeHandle _handle;
+        private readonly TensorHandle _tensor;
         private readonly bool _added;
         public readonly IntPtr Ptr;
 
+        // A tensor takes the binding's own lease (TensorHandle.TryAcquireLease: one Interlocked
+        // operation each way instead of SafeHandle's DangerousAddRef/DangerousRelease).
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal Lease(Tensor t, string paramName)
-            : this((object)t == null ? null : t.Handle, paramName, "Tensor") { }
+        {
+            if ((object)t == null) throw new ArgumentNullException(paramName);
+            TensorHandle h = t.Handle;
+            if (h.IsClosed || !h.TryAcquireLease())
+                throw new ObjectDisposedException(paramName, "the Tensor has been disposed");
+            _handle = null;
+            _tensor = h;
+            _added = false;
+            Ptr = h.DangerousGetHandle();
+        }
 
         internal Lease(SafeHandle h, string paramName, string kind)
         {
@@ -125,13 +143,16 @@ namespace Ctorch
                 throw new ObjectDisposedException(paramName, "the " + kind + " has been disposed");
             }
             _handle = h;
+            _tensor = null;
             _added = added;
             Ptr = h.DangerousGetHandle();
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void Dispose()
         {
-            if (_added) _handle.DangerousRelease();
+            if ((object)_tensor != null) _tensor.ReleaseLease();
+            else if (_added) _handle.DangerousRelease();
         }
     }
 

@@ -1,6 +1,7 @@
 // Tensor: the owner of one native tensor reference; metadata, repr, moving data, item.
 using System;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Ctorch.Swig;
 
@@ -58,8 +59,10 @@ namespace Ctorch
         /// <summary>Releases the native reference now. Calling it again does nothing.</summary>
         public void Dispose() => _handle.Dispose();
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal Lease Use() => new Lease(this, "tensor");
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private static Lease Use(Tensor t, string name) => new Lease(t, name);
 
         // ---------------------------------------------------------------- metadata

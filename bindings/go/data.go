@@ -71,14 +71,17 @@ func (t *Tensor) Item() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	out := []float64{0}
-	err = run("item", func() int { return capi.Ct_tensor_item_double(h, out) }, t)
-	return out[0], err
+	v, f := capi.TensorItemDouble(h)
+	runtime.KeepAlive(t)
+	if f != nil {
+		return 0, failed("item", f)
+	}
+	return v, nil
 }
 
 // ItemInt64 is int(tensor.item()): floating values are truncated toward zero.
 func (t *Tensor) ItemInt64() (int64, error) {
-	return t.int64Query("item", capi.Ct_tensor_item_int64)
+	return t.query("item", capi.QueryItemInt64, 0)
 }
 
 // ItemComplex is complex(tensor.item()) (imaginary part 0 for real tensors).

@@ -112,9 +112,14 @@ func LastErrorMessage() string { return capi.LastErrorMessage() }
 // thread around both the call and the read of the thread-local message.
 func call(op string, f func() int) error {
 	if fl := capi.Call(f); fl != nil {
-		return &Error{Code: fl.Code, Name: fl.Name, Message: fl.Message, Op: op}
+		return failed(op, fl)
 	}
 	return nil
+}
+
+// failed is the error of a failure that internal/capi's direct calls report.
+func failed(op string, f *capi.Failure) error {
+	return &Error{Code: f.Code, Name: f.Name, Message: f.Message, Op: op}
 }
 
 // goError is an error found by the Go layer itself before any native call (closed tensor,

@@ -5,6 +5,7 @@ package ctorch
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"ctorch.dev/ctorch/internal/capi"
 )
@@ -96,74 +97,120 @@ func (op BinaryOp) String() string {
 
 // Unary is op(t).
 func (t *Tensor) Unary(op UnaryOp) (*Tensor, error) {
-	return t.method1(op.String(), func(h int64, out []int64) int { return capi.Ct_unary(int(op), h, out) })
+	h, err := t.handle(op.String())
+	if err != nil {
+		return nil, err
+	}
+	r, f := capi.Unary(int32(op), h)
+	runtime.KeepAlive(t)
+	return result(op.String(), r, f)
+}
+
+// result wraps the new reference r of a direct call (internal/capi/direct.go), or returns its
+// failure.
+func result(op string, r int64, f *capi.Failure) (*Tensor, error) {
+	if f != nil {
+		return nil, failed(op, f)
+	}
+	return wrap(r), nil
 }
 
 // UnaryInPlace is t.op_(). ErrDType when the result cannot be stored in t's dtype (exp_ on an
 // int64 tensor).
 func (t *Tensor) UnaryInPlace(op UnaryOp) error {
-	name := op.String() + "_"
-	h, err := t.handle(name)
-	if err != nil {
+	h := t.Handle()
+	if h == 0 { // the name is built only here: the concatenation allocates
+		_, err := t.handle(op.String() + "_")
 		return err
 	}
-	return run(name, func() int { return capi.Ct_unary_(int(op), h) }, t)
+	f := capi.UnaryInPlace(int32(op), h)
+	runtime.KeepAlive(t)
+	if f != nil {
+		return failed(op.String()+"_", f)
+	}
+	return nil
 }
 
 // Binary is op(t, o) with broadcasting and type promotion.
 func (t *Tensor) Binary(op BinaryOp, o *Tensor) (*Tensor, error) {
-	hs, err := handles(op.String(), t, o)
+	a, b, err := handles2(op, "", t, o)
 	if err != nil {
 		return nil, err
 	}
-	return newTensor(op.String(), func(out []int64) int { return capi.Ct_binary(int(op), hs[0], hs[1], out) }, t, o)
+	r, f := capi.Binary(int32(op), a, b)
+	runtime.KeepAlive(t)
+	runtime.KeepAlive(o)
+	return result(op.String(), r, f)
 }
 
 // BinaryInPlace is t.op_(o): o must broadcast to t's shape and the promoted dtype must be
 // castable to t's dtype. Comparisons store 0/1 in t's dtype.
 func (t *Tensor) BinaryInPlace(op BinaryOp, o *Tensor) error {
-	name := op.String() + "_"
-	hs, err := handles(name, t, o)
+	a, b, err := handles2(op, "_", t, o)
 	if err != nil {
 		return err
 	}
-	return run(name, func() int { return capi.Ct_binary_(int(op), hs[0], hs[1]) }, t, o)
+	f := capi.BinaryInPlace(int32(op), a, b)
+	runtime.KeepAlive(t)
+	runtime.KeepAlive(o)
+	if f != nil {
+		return failed(op.String()+"_", f)
+	}
+	return nil
 }
 
 // BinaryScalar is op(t, s) with a Python float scalar (int32 tensor + 2.5 is float32, float16
 // tensor + 2.5 stays float16); reverse computes op(s, t).
 func (t *Tensor) BinaryScalar(op BinaryOp, s float64, reverse bool) (*Tensor, error) {
-	return t.method1(op.String(), func(h int64, out []int64) int {
-		return capi.Ct_binary_scalar_f(int(op), h, s, b2i(reverse), out)
-	})
+	h, err := t.handle(op.String())
+	if err != nil {
+		return nil, err
+	}
+	r, f := capi.BinaryScalarF(int32(op), h, s, int32(b2i(reverse)))
+	runtime.KeepAlive(t)
+	return result(op.String(), r, f)
 }
 
 // BinaryInt is op(t, s) with a Python int scalar (int32 tensor + 2 stays int32); reverse
 // computes op(s, t).
 func (t *Tensor) BinaryInt(op BinaryOp, s int64, reverse bool) (*Tensor, error) {
-	return t.method1(op.String(), func(h int64, out []int64) int {
-		return capi.Ct_binary_scalar_i(int(op), h, s, b2i(reverse), out)
-	})
+	h, err := t.handle(op.String())
+	if err != nil {
+		return nil, err
+	}
+	r, f := capi.BinaryScalarI(int32(op), h, s, int32(b2i(reverse)))
+	runtime.KeepAlive(t)
+	return result(op.String(), r, f)
 }
 
 // BinaryScalarInPlace is t.op_(s) with a Python float scalar.
 func (t *Tensor) BinaryScalarInPlace(op BinaryOp, s float64) error {
-	name := op.String() + "_"
-	h, err := t.handle(name)
-	if err != nil {
+	h := t.Handle()
+	if h == 0 { // the name is built only here: the concatenation allocates
+		_, err := t.handle(op.String() + "_")
 		return err
 	}
-	return run(name, func() int { return capi.Ct_binary_scalar_f_(int(op), h, s) }, t)
+	f := capi.BinaryScalarFInPlace(int32(op), h, s)
+	runtime.KeepAlive(t)
+	if f != nil {
+		return failed(op.String()+"_", f)
+	}
+	return nil
 }
 
 // BinaryIntInPlace is t.op_(s) with a Python int scalar.
 func (t *Tensor) BinaryIntInPlace(op BinaryOp, s int64) error {
-	name := op.String() + "_"
-	h, err := t.handle(name)
-	if err != nil {
+	h := t.Handle()
+	if h == 0 { // the name is built only here: the concatenation allocates
+		_, err := t.handle(op.String() + "_")
 		return err
 	}
-	return run(name, func() int { return capi.Ct_binary_scalar_i_(int(op), h, s) }, t)
+	f := capi.BinaryScalarIInPlace(int32(op), h, s)
+	runtime.KeepAlive(t)
+	if f != nil {
+		return failed(op.String()+"_", f)
+	}
+	return nil
 }
 
 // ---- clamp, where, fill -----------------------------------------------------------------

@@ -22,7 +22,7 @@ func (t *Tensor) IsPinned() bool {
 
 // IsPinnedErr is IsPinned with the error of a closed tensor.
 func (t *Tensor) IsPinnedErr() (bool, error) {
-	v, err := t.int32Query("is_pinned", capi.Ct_tensor_is_pinned)
+	v, err := t.query("is_pinned", capi.QueryIsPinned, 0)
 	return v != 0, err
 }
 

@@ -55,7 +55,10 @@ func (t *Tensor) Close() error {
 		return nil
 	}
 	runtime.SetFinalizer(t, nil)
-	return call("close", func() int { return capi.Ct_tensor_release(h) })
+	if f := capi.TensorRelease(h); f != nil {
+		return failed("close", f)
+	}
+	return nil
 }
 
 // Closed reports whether t is nil or has been closed.
@@ -94,6 +97,21 @@ func handles(op string, ts ...*Tensor) ([]int64, error) {
 	return hs, nil
 }
 
+// handles2 is handles for the two operands of a binary op, without a slice; the op's name
+// (op.String() + suffix) is only built for an error.
+func handles2(op BinaryOp, suffix string, a, b *Tensor) (int64, int64, error) {
+	ha, hb := a.Handle(), b.Handle()
+	if ha == 0 || hb == 0 {
+		name := op.String() + suffix
+		if _, err := a.handle(name); err != nil {
+			return 0, 0, err
+		}
+		_, err := b.handle(name)
+		return 0, 0, err
+	}
+	return ha, hb, nil
+}
+
 // newTensor runs f, a native call that stores a new reference in out[0], and wraps it. The
 // operands are kept alive until the call has returned.
 func newTensor(op string, f func(out []int64) int, operands ...*Tensor) (*Tensor, error) {
@@ -129,8 +147,10 @@ func (t *Tensor) Ref() (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := run("retain", func() int { return capi.Ct_tensor_retain(h) }, t); err != nil {
-		return nil, err
+	f := capi.TensorRetain(h)
+	runtime.KeepAlive(t)
+	if f != nil {
+		return nil, failed("retain", f)
 	}
 	return wrap(h), nil
 }
@@ -146,41 +166,36 @@ func LiveTensorCount() (int64, error) {
 
 // ---- metadata ---------------------------------------------------------------------------
 
-func (t *Tensor) int32Query(op string, f func(h int64, out []int32) int) (int32, error) {
+// query is an integer query of t made through a direct call (internal/capi/direct.go); dim is
+// for QuerySize and QueryStride. 0 with the error when it fails.
+func (t *Tensor) query(op string, q capi.Query, dim int) (int64, error) {
 	h, err := t.handle(op)
 	if err != nil {
 		return 0, err
 	}
-	out := []int32{0}
-	err = run(op, func() int { return f(h, out) }, t)
-	return out[0], err
-}
-
-func (t *Tensor) int64Query(op string, f func(h int64, out []int64) int) (int64, error) {
-	h, err := t.handle(op)
-	if err != nil {
-		return 0, err
+	v, f := capi.TensorQuery(q, h, int32(dim))
+	runtime.KeepAlive(t)
+	if f != nil {
+		return 0, failed(op, f)
 	}
-	out := []int64{0}
-	err = run(op, func() int { return f(h, out) }, t)
-	return out[0], err
+	return v, nil
 }
 
 // Dim is tensor.dim(): the number of dimensions (0 for a scalar). 0 for a closed tensor.
 func (t *Tensor) Dim() int {
-	n, _ := t.int32Query("dim", capi.Ct_tensor_dim)
+	n, _ := t.query("dim", capi.QueryDim, 0)
 	return int(n)
 }
 
 // Numel is tensor.numel(). 0 for a closed tensor.
 func (t *Tensor) Numel() int64 {
-	n, _ := t.int64Query("numel", capi.Ct_tensor_numel)
+	n, _ := t.query("numel", capi.QueryNumel, 0)
 	return n
 }
 
 // StorageOffset is tensor.storage_offset(), in elements. 0 for a closed tensor.
 func (t *Tensor) StorageOffset() int64 {
-	n, _ := t.int64Query("storage_offset", capi.Ct_tensor_storage_offset)
+	n, _ := t.query("storage_offset", capi.QueryStorageOffset, 0)
 	return n
 }
 
@@ -188,13 +203,13 @@ func (t *Tensor) StorageOffset() int64 {
 // an empty tensor), for handing the data to other libraries. It stays valid while the tensor's
 // storage lives (keep t alive, runtime.KeepAlive, while the address is in use).
 func (t *Tensor) DataPtr() (uintptr, error) {
-	n, err := t.int64Query("data_ptr", capi.Ct_tensor_data_ptr)
+	n, err := t.query("data_ptr", capi.QueryDataPtr, 0)
 	return uintptr(n), err
 }
 
 // DType is tensor.dtype. Undefined for a closed tensor.
 func (t *Tensor) DType() DType {
-	d, err := t.int32Query("dtype", capi.Ct_tensor_dtype)
+	d, err := t.query("dtype", capi.QueryDType, 0)
 	if err != nil {
 		return Undefined
 	}
@@ -223,7 +238,7 @@ func (t *Tensor) DeviceErr() (Device, error) {
 
 // IsContiguous is tensor.is_contiguous(). False for a closed tensor.
 func (t *Tensor) IsContiguous() bool {
-	v, _ := t.int32Query("is_contiguous", capi.Ct_tensor_is_contiguous)
+	v, _ := t.query("is_contiguous", capi.QueryIsContiguous, 0)
 	return v != 0
 }
 
@@ -232,7 +247,7 @@ func (t *Tensor) Size(dim int) (int64, error) {
 	if err := checkDim("size", dim); err != nil {
 		return 0, err
 	}
-	return t.int64Query("size", func(h int64, out []int64) int { return capi.Ct_tensor_size(h, dim, out) })
+	return t.query("size", capi.QuerySize, dim)
 }
 
 // Stride is tensor.stride(dim), in elements. ErrIndex when out of range.
@@ -240,7 +255,7 @@ func (t *Tensor) Stride(dim int) (int64, error) {
 	if err := checkDim("stride", dim); err != nil {
 		return 0, err
 	}
-	return t.int64Query("stride", func(h int64, out []int64) int { return capi.Ct_tensor_stride(h, dim, out) })
+	return t.query("stride", capi.QueryStride, dim)
 }
 
 // Shape is tensor.shape (a new slice; empty for a scalar, nil for a closed tensor).

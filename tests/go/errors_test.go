@@ -157,7 +157,8 @@ func TestDeviceErrors(t *testing.T) {
 
 // TestConcurrentErrorMessages runs many failing calls from many goroutines at once and checks
 // that each error's message is the one of its own failure: the thread-local message must be
-// read on the OS thread of the failing call (see internal/capi.Call).
+// read on the OS thread of the failing call (see internal/capi.Call; the direct calls of
+// internal/capi/direct.go, cases 4 and 5, read it inside the failing cgo call itself).
 func TestConcurrentErrorMessages(t *testing.T) {
 	s := newScope(t)
 	base := s.T(ctorch.Zeros([]int64{12}))
@@ -175,7 +176,7 @@ func TestConcurrentErrorMessages(t *testing.T) {
 				var err error
 				var want []string
 				var code int
-				switch (g + i) % 4 {
+				switch (g + i) % 6 {
 				case 0: // a device string unique to this call
 					bad := fmt.Sprintf("gpu%d_%d", g, i)
 					_, err = ctorch.ParseDevice(bad)
@@ -192,6 +193,20 @@ func TestConcurrentErrorMessages(t *testing.T) {
 					idx := int64(100000 + g*iterations + i)
 					_, err = base.Select(0, idx)
 					want, code = []string{fmt.Sprint(idx)}, 105
+				case 4: // a dim unique to this call, through a direct call (internal/capi/direct.go)
+					d := 1000 + g*iterations + i
+					_, err = base.Size(d)
+					want, code = []string{fmt.Sprint(d)}, 105
+				case 5: // a shape unique to this call, through a direct binary op
+					n := int64(100 + g*iterations + i)
+					o, e := ctorch.Zeros([]int64{n})
+					if e != nil {
+						errs <- fmt.Sprintf("goroutine %d iteration %d: Zeros: %v", g, i, e)
+						continue
+					}
+					_, err = base.Add(o)
+					o.Close()
+					want, code = []string{fmt.Sprintf("(%d)", n), fmt.Sprintf("[%d]", n)}, 103
 				}
 				var e *ctorch.Error
 				if !errors.As(err, &e) {

@@ -20,7 +20,8 @@ type Failure struct {
 // Why: ctorch keeps the message of the last failure in C thread-local storage, and the Go
 // scheduler may move a goroutine to another OS thread between two cgo calls (and run another
 // goroutine on this one). Without the lock, the message read after a failure could be another
-// goroutine's, or none at all. Every fallible native call of this module goes through Call.
+// goroutine's, or none at all. Every fallible native call of this module goes through Call,
+// except the direct calls of direct.go, which read the message inside the failing cgo call.
 func Call(f func() int) *Failure {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

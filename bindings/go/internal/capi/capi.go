@@ -4,9 +4,9 @@
 // //bindings/swig:ctorch_go_swig) and copied here when the module is assembled
 // (//bindings/go:module): ctorch_swig.go (the Go side: Ct_* functions and CT_* values) and
 // ctorch_go_wrap.c (the cgo side). The header is copied to include/capi/ctorch.h. Only this file,
-// call.go (the locked-thread call helper) and oomhook.go with oomhook_export.go (the
-// out-of-memory hooks, which SWIG cannot wrap: they take a C function pointer) are written by
-// hand.
+// call.go (the locked-thread call helper), direct.go (cgo shims for the hot calls) and oomhook.go
+// with oomhook_export.go (the out-of-memory hooks, which SWIG cannot wrap: they take a C
+// function pointer) are written by hand.
 //
 // Handles are int64, scalar out-parameters are one-element slices, host buffers are []byte.
 // Nothing here owns anything: the idiomatic package ctorch.dev/ctorch does.
