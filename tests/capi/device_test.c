@@ -336,6 +336,27 @@ static void test_reduction_parity(void) {
       compare(rc, rg, d ? 1e-9 : 1e-6, "rows of 100001");
       rel(rc), rel(rg), rel(m), rel(mg), rel(v), rel(vg);
     }
+    /* leading-dim reductions of [3000, 100] (vector loads over columns, 47 row chunks combined
+       by the last block of each column tile) and of the same values one element off alignment
+       (one column per thread) */
+    for (int off = 0; off < 2; ++off) {
+      ct_tensor v, vg, m, mg, rc, rg;
+      OK(ct_narrow(x, 0, off, 300000, &v));
+      OK(ct_narrow(xg, 0, off, 300000, &vg));
+      OK(ct_reshape(v, (int64_t[]){3000, 100}, 2, &m));
+      OK(ct_reshape(vg, (int64_t[]){3000, 100}, 2, &mg));
+      int64_t dim0 = 0;
+      for (int op = CT_SUM; op <= CT_AMIN; ++op) {
+        if (op == CT_PROD) continue;
+        char what[80];
+        snprintf(what, sizeof what, "dim 0 of [3000, 100] op %d dtype %d offset %d", op, dt, off);
+        OK(ct_reduce(op, m, &dim0, 1, 0, CT_DTYPE_UNDEFINED, &rc));
+        OK(ct_reduce(op, mg, &dim0, 1, 0, CT_DTYPE_UNDEFINED, &rg));
+        compare(rc, rg, op >= CT_AMAX ? 0 : (d ? 1e-9 : 1e-6), what);
+        rel(rc), rel(rg);
+      }
+      rel(v), rel(vg), rel(m), rel(mg);
+    }
     /* a NaN in the vectorized part and in the tail propagates through amax, and sums to NaN */
     for (int pos = 0; pos < 2; ++pos) {
       ct_tensor nanv, idx, rc, rg;

@@ -266,17 +266,25 @@ __global__ void reduce_rows_kernel(const typename Red::In* in, typename Red::Acc
 }
 
 // Reduction over the leading dim of a contiguous [R, O] tensor (sum(dim=0) of a matrix), without
-// the transposing copy: block (x, c) covers kThreads * V adjacent columns (V per thread, loaded as
-// one vector when V > 1) and rows [c * chunk, ...), eight rows in flight; the last block of
-// column tile x to finish combines the C partials of its columns in order (as rows above).
+// the transposing copy. Block (x, c) covers kColTile adjacent columns and rows [c * chunk, ...):
+// its threads form TY row lanes of TX = kColTile / V column lanes (V columns per thread, loaded as
+// one vector when V > 1, so a row of the tile is one 256-byte read), eight rows in flight per
+// thread; the row lanes are combined in order through shared memory. The last block of column
+// tile x to finish combines the C chunk partials of its columns in order (eight loads at a time),
+// as the rows kernel does. Many small tiles keep enough blocks in flight without long combines.
+constexpr int kColTile = 64;
+
 template <class Red, int V>
 __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc* partial, unsigned* done,
                                    typename Red::Out* out, int64_t R, int64_t O, int64_t C, int64_t chunk, Red red) {
   using In = typename Red::In;
   using Acc = typename Red::Acc;
-  int64_t o0 = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) * V;
+  constexpr int TX = kColTile / V, TY = kThreads / TX;
+  __shared__ Acc lanes[TY * kColTile];
+  int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
+  int64_t o0 = static_cast<int64_t>(blockIdx.x) * kColTile + tx * V;
   int64_t c = blockIdx.y, lo = c * chunk, hi = lo + chunk < R ? lo + chunk : R;
-  bool active = o0 < O;
+  bool active = o0 < O;  // O % V == 0 when V > 1, so a vector is all in or all out
   Acc acc[V];
 #pragma unroll
   for (int k = 0; k < V; ++k) acc[k] = red.init();
@@ -290,33 +298,38 @@ __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc
         v[0] = in[r * O + o0];
       }
     };
-    // eight rows in flight (128 bytes per thread with V = 4 floats)
-    int64_t r = lo;
-    for (; r + 7 < hi; r += 8) {
+    int64_t r = lo + ty;
+    for (; r + 7 * TY < hi; r += 8 * TY) {
       In v[8][V];
 #pragma unroll
-      for (int j = 0; j < 8; ++j) row(r + j, v[j]);
+      for (int j = 0; j < 8; ++j) row(r + j * TY, v[j]);
 #pragma unroll
       for (int j = 0; j < 8; ++j)
 #pragma unroll
-        for (int k = 0; k < V; ++k) acc[k] = red.step(acc[k], v[j][k], r + j);
+        for (int k = 0; k < V; ++k) acc[k] = red.step(acc[k], v[j][k], r + j * TY);
     }
-    for (; r < hi; ++r) {
+    for (; r < hi; r += TY) {
       In v[V];
       row(r, v);
 #pragma unroll
       for (int k = 0; k < V; ++k) acc[k] = red.step(acc[k], v[k], r);
     }
   }
-  if (C == 1) {
-    if (active)
 #pragma unroll
-      for (int k = 0; k < V; ++k) out[o0 + k] = red.finish(acc[k], R);
-    return;
+  for (int k = 0; k < V; ++k) lanes[ty * kColTile + tx * V + k] = acc[k];
+  __syncthreads();
+  // row lane 0 combines the TY lanes of its columns in order
+  if (ty == 0 && active) {
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      Acc t = lanes[tx * V + k];
+      for (int y = 1; y < TY; ++y) t = red.combine(t, lanes[y * kColTile + tx * V + k]);
+      acc[k] = t;
+      if (C == 1) out[o0 + k] = red.finish(t, R);
+      else partial[c * O + o0 + k] = t;
+    }
   }
-  if (active)
-#pragma unroll
-    for (int k = 0; k < V; ++k) partial[c * O + o0 + k] = acc[k];
+  if (C == 1) return;
   __shared__ bool last;
   __threadfence();
   __syncthreads();
@@ -324,7 +337,7 @@ __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc
   __syncthreads();
   if (!last) return;
   if (threadIdx.x == 0) done[blockIdx.x] = 0;  // ready for the next reduction on this stream
-  if (!active) return;
+  if (ty != 0 || !active) return;
   __threadfence();
   // combine in order, eight partials of each column loaded at a time (one round trip each)
   Acc t[V];
@@ -440,18 +453,17 @@ void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, Scra
   const typename Red::In* in = static_cast<const typename Red::In*>(in_v);
   auto* out = static_cast<typename Red::Out*>(out_v);
   if (O == 0) return;
-  // V columns per thread when every row starts 16-byte aligned; then enough (column tile, row
-  // chunk) blocks to fill the GPU, chunks of at least 64 rows.
+  // V columns per thread when every row starts 16-byte aligned; tiles of kColTile columns; then
+  // enough (column tile, row chunk) blocks to fill the GPU (about 2048), chunks of at least 64
+  // rows, at most 64 chunks (the last block of a tile combines them).
   constexpr int kV = VecWidth<typename Red::In>::value;
   bool vec = kV > 1 && O % kV == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0;
-  int64_t per_block = kThreads * (vec ? kV : 1);
-  int64_t tiles = (O + per_block - 1) / per_block;
-  // (at most 32 chunks: the last block of a tile combines them serially per column)
-  int64_t want = tiles >= 512 ? 1 : (512 + tiles - 1) / tiles;
-  int64_t C = std::max<int64_t>(1, std::min<int64_t>({want, (R + 63) / 64, int64_t{32}}));
+  int64_t tiles = (O + kColTile - 1) / kColTile;
+  int64_t want = tiles >= 512 ? 1 : (2048 + tiles - 1) / tiles;
+  int64_t C = std::max<int64_t>(1, std::min<int64_t>({want, (R + 63) / 64, int64_t{64}}));
   int64_t chunk = (R + C - 1) / C;
   C = std::max<int64_t>(1, (R + chunk - 1) / chunk);
-  CT_CHECK(tiles < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " columns");
+  CT_CHECK(tiles < (1LL << 31) && C <= 65535, CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " columns");
   Scratch<Acc> sc(C > 1 ? O * C : 0, C > 1 ? tiles : 0, get, s);
   dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(C));
   if (vec) reduce_cols_kernel<Red, kV><<<grid, kThreads, 0, s>>>(in, sc.partial, sc.done, out, R, O, C, chunk, red);
