@@ -25,6 +25,14 @@ int cache_device(int32_t device) {
   return d;
 }
 
+// One figure of cufft_plan_cache[device] into *out.
+ct_status cache_figure(int32_t device, int64_t* out, int64_t (*figure)(int)) {
+  CT_API_BEGIN
+  need(out, "out");
+  *out = figure(cache_device(device));
+  CT_API_END
+}
+
 }  // namespace
 
 extern "C" {
@@ -99,10 +107,7 @@ CT_API ct_status ct_fft_ifftshift(ct_tensor t, const int64_t* dims, int32_t ndim
 }
 
 CT_API ct_status ct_cufft_plan_cache_max_size(int32_t device, int64_t* out) {
-  CT_API_BEGIN
-  need(out, "out");
-  *out = fft::plan_cache_max_size(cache_device(device));
-  CT_API_END
+  return cache_figure(device, out, fft::plan_cache_max_size);
 }
 
 CT_API ct_status ct_cufft_plan_cache_set_max_size(int32_t device, int64_t max_size) {
@@ -112,10 +117,7 @@ CT_API ct_status ct_cufft_plan_cache_set_max_size(int32_t device, int64_t max_si
 }
 
 CT_API ct_status ct_cufft_plan_cache_size(int32_t device, int64_t* out) {
-  CT_API_BEGIN
-  need(out, "out");
-  *out = fft::plan_cache_size(cache_device(device));
-  CT_API_END
+  return cache_figure(device, out, fft::plan_cache_size);
 }
 
 CT_API ct_status ct_cufft_plan_cache_clear(int32_t device) {
@@ -125,10 +127,7 @@ CT_API ct_status ct_cufft_plan_cache_clear(int32_t device) {
 }
 
 CT_API ct_status ct_cufft_plan_cache_max_bytes(int32_t device, int64_t* out) {
-  CT_API_BEGIN
-  need(out, "out");
-  *out = fft::plan_cache_max_bytes(cache_device(device));
-  CT_API_END
+  return cache_figure(device, out, fft::plan_cache_max_bytes);
 }
 
 CT_API ct_status ct_cufft_plan_cache_set_max_bytes(int32_t device, int64_t max_bytes) {
@@ -138,26 +137,15 @@ CT_API ct_status ct_cufft_plan_cache_set_max_bytes(int32_t device, int64_t max_b
 }
 
 CT_API ct_status ct_cufft_plan_cache_bytes(int32_t device, int64_t* out) {
-  CT_API_BEGIN
-  need(out, "out");
-  *out = fft::plan_cache_bytes(cache_device(device));
-  CT_API_END
+  return cache_figure(device, out, fft::plan_cache_bytes);
 }
 
 CT_API ct_status ct_cufft_plan_cache_hits(int32_t device, int64_t* out) {
-  CT_API_BEGIN
-  need(out, "out");
-  int64_t misses;
-  fft::plan_cache_counts(cache_device(device), out, &misses);
-  CT_API_END
+  return cache_figure(device, out, fft::plan_cache_hits);
 }
 
 CT_API ct_status ct_cufft_plan_cache_misses(int32_t device, int64_t* out) {
-  CT_API_BEGIN
-  need(out, "out");
-  int64_t hits;
-  fft::plan_cache_counts(cache_device(device), &hits, out);
-  CT_API_END
+  return cache_figure(device, out, fft::plan_cache_misses);
 }
 
 }  // extern "C"

@@ -5,33 +5,18 @@ using Ctorch.Swig;
 
 namespace Ctorch
 {
-    /// <summary>
-    /// One counted reference to a native generator (a <c>ct_generator</c>). Releasing it calls
-    /// <c>ct_generator_release</c> exactly once: from <see cref="SafeHandle.Dispose()"/>, or from
-    /// the critical finalizer when the handle was never disposed. Zero is the invalid value.
-    /// </summary>
-    public sealed class GeneratorHandle : SafeHandle
+    /// <summary>One counted reference to a native generator (a <c>ct_generator</c>), released by
+    /// <c>ct_generator_release</c> (see <see cref="NativeHandle"/>).</summary>
+    public sealed class GeneratorHandle : NativeHandle
     {
         /// <summary>An invalid (zero) handle, as P/Invoke marshalling needs.</summary>
         public GeneratorHandle() : base(IntPtr.Zero, true) { }
 
         /// <summary>Wraps a raw handle. With ownsHandle the reference it stands for is released
         /// when this SafeHandle is disposed or finalized.</summary>
-        public GeneratorHandle(IntPtr preexistingHandle, bool ownsHandle) : base(IntPtr.Zero, ownsHandle)
-        {
-            SetHandle(preexistingHandle);
-        }
+        public GeneratorHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
 
-        /// <summary>True for the zero handle.</summary>
-        public override bool IsInvalid => handle == IntPtr.Zero;
-
-        protected override bool ReleaseHandle()
-        {
-            // Runs at most once; a failure (CT_ERR_INVALID_HANDLE, only possible when the same
-            // reference was released through the raw API) cannot be reported from a finalizer.
-            ctorch.ct_generator_release(handle);
-            return true;
-        }
+        protected override void Release(IntPtr h) => ctorch.ct_generator_release(h);
     }
 
     /// <summary>

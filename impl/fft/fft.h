@@ -27,6 +27,7 @@ int64_t plan_cache_max_bytes(int device);
 void set_plan_cache_max_bytes(int device, int64_t bytes);  // 0: no budget
 int64_t plan_cache_bytes(int device);                        // work-area bytes of the cached plans
 // Lookups since the process started that found a cached plan (hits) and that did not (misses).
-void plan_cache_counts(int device, int64_t* hits, int64_t* misses);
+int64_t plan_cache_hits(int device);
+int64_t plan_cache_misses(int device);
 
 }  // namespace ct::fft

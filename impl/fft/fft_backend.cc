@@ -261,55 +261,38 @@ void execute(Kind kind, bool forward, DType real, Device dev, int64_t batch, con
   else cpu_execute(kind, forward, dbl, batch, n, in, out);
 }
 
-int64_t plan_cache_max_size(int device) {
+namespace {
+// f(cache) with the cache of `device` locked.
+template <class F>
+auto locked(int device, F f) {
   PlanCache& pc = cache(device);
   auto g = pc.lock();
-  return pc.max_size();
+  return f(pc);
 }
+}  // namespace
+
+int64_t plan_cache_max_size(int device) { return locked(device, [](PlanCache& pc) { return pc.max_size(); }); }
 
 void set_plan_cache_max_size(int device, int64_t n) {
   CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_size must be non-negative, got ", n);
-  PlanCache& pc = cache(device);
-  auto g = pc.lock();
-  pc.set_max_size(n);
+  locked(device, [n](PlanCache& pc) { pc.set_max_size(n); });
 }
 
-int64_t plan_cache_size(int device) {
-  PlanCache& pc = cache(device);
-  auto g = pc.lock();
-  return pc.size();
-}
+int64_t plan_cache_size(int device) { return locked(device, [](PlanCache& pc) { return pc.size(); }); }
 
-void plan_cache_clear(int device) {
-  PlanCache& pc = cache(device);
-  auto g = pc.lock();
-  pc.clear();
-}
+void plan_cache_clear(int device) { locked(device, [](PlanCache& pc) { pc.clear(); }); }
 
-int64_t plan_cache_max_bytes(int device) {
-  PlanCache& pc = cache(device);
-  auto g = pc.lock();
-  return pc.max_bytes();
-}
+int64_t plan_cache_max_bytes(int device) { return locked(device, [](PlanCache& pc) { return pc.max_bytes(); }); }
 
 void set_plan_cache_max_bytes(int device, int64_t bytes) {
   CT_CHECK(bytes >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_bytes must be non-negative, got ", bytes);
-  PlanCache& pc = cache(device);
-  auto g = pc.lock();
-  pc.set_max_bytes(bytes);
+  locked(device, [bytes](PlanCache& pc) { pc.set_max_bytes(bytes); });
 }
 
-int64_t plan_cache_bytes(int device) {
-  PlanCache& pc = cache(device);
-  auto g = pc.lock();
-  return pc.bytes();
-}
+int64_t plan_cache_bytes(int device) { return locked(device, [](PlanCache& pc) { return pc.bytes(); }); }
 
-void plan_cache_counts(int device, int64_t* hits, int64_t* misses) {
-  PlanCache& pc = cache(device);
-  auto g = pc.lock();
-  *hits = pc.hits();
-  *misses = pc.misses();
-}
+int64_t plan_cache_hits(int device) { return locked(device, [](PlanCache& pc) { return pc.hits(); }); }
+
+int64_t plan_cache_misses(int device) { return locked(device, [](PlanCache& pc) { return pc.misses(); }); }
 
 }  // namespace ct::fft

@@ -37,17 +37,24 @@ std::vector<bool> dim_mask(const Tensor& t, const std::vector<int64_t>& dims) {
   return mask;
 }
 
-Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DType compute) {
+// O, R and the final shape of reducing t over mask (rows left unset).
+Layout sizes_of(const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
   Layout L;
-  Shape perm;
-  for (int64_t d = 0; d < t->dim(); ++d)
-    if (!mask[d]) { perm.push_back(d); L.O *= t->sizes[d]; }
-  for (int64_t d = 0; d < t->dim(); ++d)
-    if (mask[d]) { perm.push_back(d); L.R *= t->sizes[d]; }
   for (int64_t d = 0; d < t->dim(); ++d) {
+    (mask[d] ? L.R : L.O) *= t->sizes[d];
     if (!mask[d]) L.out_shape.push_back(t->sizes[d]);
     else if (keepdim) L.out_shape.push_back(1);
   }
+  return L;
+}
+
+Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DType compute) {
+  Layout L = sizes_of(t, mask, keepdim);
+  Shape perm;
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (!mask[d]) perm.push_back(d);
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (mask[d]) perm.push_back(d);
   Tensor p = permute(t, perm);
   if (p->is_contiguous() && p->dtype == compute) {  // already [O, R] rows: no copy
     L.rows = p;
@@ -211,20 +218,11 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
     bool leading = k > 0 && k < nd;
     for (int64_t d = k; d < nd && leading; ++d) leading = !mask[d];
     if (leading && t->numel() > 0) {
-      int64_t R = 1, O = 1;
-      Shape out_shape;
-      for (int64_t d = 0; d < nd; ++d) {
-        if (mask[d]) R *= t->sizes[d];
-        else O *= t->sizes[d];
-        if (!mask[d]) out_shape.push_back(t->sizes[d]);
-        else if (keepdim) out_shape.push_back(1);
-      }
-      Tensor tmp = empty_tensor({O}, comp, t->device());
+      Layout L = sizes_of(t, mask, keepdim);
+      Tensor tmp = empty_tensor({L.O}, comp, t->device());
       CudaScope sc(t->device());
       CudaScratch get(t->device());
-      cuda_ops::reduce_cols(op, t->data(), tmp->data(), R, O, comp, get, sc.stream);
-      Layout L;
-      L.O = O, L.R = R, L.out_shape = out_shape;
+      cuda_ops::reduce_cols(op, t->data(), tmp->data(), L.R, L.O, comp, get, sc.stream);
       return finish(tmp, L, out_dtype);
     }
   }

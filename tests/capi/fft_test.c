@@ -405,6 +405,8 @@ static void test_cuda_fft_and_plan_cache(void) {
   OK(ct_cufft_plan_cache_set_max_size(0, 4096));
   OK(ct_cufft_plan_cache_clear(0));
   FAILS(ct_cufft_plan_cache_hits(0, NULL), CT_ERR_NULL_POINTER, "out");
+  FAILS(ct_cufft_plan_cache_misses(0, NULL), CT_ERR_NULL_POINTER, "out");
+  FAILS(ct_cufft_plan_cache_misses(99, &v), CT_ERR_INDEX, "Invalid CUDA device index 99");
   FAILS(ct_cufft_plan_cache_size(99, &v), CT_ERR_INDEX, "Invalid CUDA device index 99");
 }
 

@@ -170,10 +170,26 @@ struct VecWidth {
   static constexpr int value = sizeof(T) < 16 && 16 % sizeof(T) == 0 ? static_cast<int>(16 / sizeof(T)) : 1;
 };
 
+// Called by every thread of a block once the block's partials are written: whether this block is
+// the last of the C blocks counted by *counter to finish. The last block resets the counter
+// (Note [Reduction counters]) and then sees every other block's partials.
+__device__ bool last_block(unsigned* counter, int64_t C) {
+  __shared__ bool last;
+  __threadfence();  // this thread's partials are visible before the count says so
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(counter, 1u) == static_cast<unsigned>(C - 1);
+    if (last) *counter = 0;  // ready for the next reduction on this stream
+  }
+  __syncthreads();
+  if (last) __threadfence();
+  return last;
+}
+
 // A value written by another block of the running kernel: read from L2 (ld.cg), not L1, in
 // 8- or 4-byte words where the size allows (independent loads, so they overlap), else bytewise.
 template <typename T>
-__device__ T load_volatile(const T* p) {
+__device__ T load_l2(const T* p) {
   T v;
   if constexpr (sizeof(T) % 8 == 0) {
     const unsigned long long* src = reinterpret_cast<const unsigned long long*>(p);
@@ -249,18 +265,10 @@ __global__ void reduce_rows_kernel(const typename Red::In* in, typename Red::Acc
     if (threadIdx.x == 0) out[o] = red.finish(r, R);
     return;
   }
-  __shared__ bool last;
-  if (threadIdx.x == 0) {
-    partial[blockIdx.x] = r;
-    __threadfence();  // the partial is visible before the count says so
-    last = atomicAdd(&done[o], 1u) == static_cast<unsigned>(C - 1);
-  }
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  if (threadIdx.x == 0) done[o] = 0;  // ready for the next reduction on this stream
+  if (threadIdx.x == 0) partial[blockIdx.x] = r;
+  if (!last_block(&done[o], C)) return;
   Acc t = red.init();
-  for (int64_t k = threadIdx.x; k < C; k += kThreads) t = red.combine(t, load_volatile(&partial[o * C + k]));
+  for (int64_t k = threadIdx.x; k < C; k += kThreads) t = red.combine(t, load_l2(&partial[o * C + k]));
   Acc total = BlockReduce(tmp).Reduce(t, CombineOp<Red>{red});
   if (threadIdx.x == 0) out[o] = red.finish(total, R);
 }
@@ -324,21 +332,11 @@ __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc
     for (int k = 0; k < V; ++k) {
       Acc t = lanes[tx * V + k];
       for (int y = 1; y < TY; ++y) t = red.combine(t, lanes[y * kColTile + tx * V + k]);
-      acc[k] = t;
       if (C == 1) out[o0 + k] = red.finish(t, R);
       else partial[c * O + o0 + k] = t;
     }
   }
-  if (C == 1) return;
-  __shared__ bool last;
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(&done[blockIdx.x], 1u) == static_cast<unsigned>(C - 1);
-  __syncthreads();
-  if (!last) return;
-  if (threadIdx.x == 0) done[blockIdx.x] = 0;  // ready for the next reduction on this stream
-  if (ty != 0 || !active) return;
-  __threadfence();
+  if (C == 1 || !last_block(&done[blockIdx.x], C) || ty != 0 || !active) return;
   // combine in order, eight partials of each column loaded at a time (one round trip each)
   Acc t[V];
 #pragma unroll
@@ -348,7 +346,7 @@ __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc
 #pragma unroll
     for (int j = 0; j < 8; ++j)
 #pragma unroll
-      for (int k = 0; k < V; ++k) p[j][k] = j0 + j < C ? load_volatile(&partial[(j0 + j) * O + o0 + k]) : red.init();
+      for (int k = 0; k < V; ++k) p[j][k] = j0 + j < C ? load_l2(&partial[(j0 + j) * O + o0 + k]) : red.init();
 #pragma unroll
     for (int j = 0; j < 8; ++j)
 #pragma unroll
@@ -471,37 +469,21 @@ void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, Scra
   cuda::check_launch("reduction kernel", s);
 }
 
-template <typename T>
-void reduce_cols_t(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, ScratchFn& get, cudaStream_t s) {
-  {
-    switch (op) {
-      case CT_SUM: run_cols(in, out, R, O, SumRed<T>{false}, get, s); return;
-      case CT_MEAN: run_cols(in, out, R, O, SumRed<T>{true}, get, s); return;
-      case CT_PROD: run_cols(in, out, R, O, ProdRed<T>{}, get, s); return;
-      case CT_AMAX:
-      case CT_AMIN:
-        run_cols(in, out, R, O, ExtremeRed<T>{op == CT_AMAX}, get, s);
-        return;
-      default:
-        break;
-    }
-    fail(CT_ERR_INTERNAL, "reduction op ", op, " has no CUDA kernel for this dtype");
-  }
-}
-
-template <typename T>
-void reduce_t(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, ScratchFn& get, cudaStream_t s) {
+// Calls f with the reducer of `op` for elements of type T. bool arrives only for amax/amin (any /
+// all): its sums and products arrive as int64.
+template <typename T, class F>
+void with_reducer(ct_reduce_op op, F f) {
   if constexpr (std::is_same_v<T, bool>) {
-    run(in, out, O, R, ExtremeRed<T>{op == CT_AMAX}, get, s);  // sum/prod of bool arrive as int64
+    f(ExtremeRed<T>{op == CT_AMAX});
   } else {
     switch (op) {
-      case CT_SUM: run(in, out, O, R, SumRed<T>{false}, get, s); return;
-      case CT_MEAN: run(in, out, O, R, SumRed<T>{true}, get, s); return;
-      case CT_PROD: run(in, out, O, R, ProdRed<T>{}, get, s); return;
+      case CT_SUM: f(SumRed<T>{false}); return;
+      case CT_MEAN: f(SumRed<T>{true}); return;
+      case CT_PROD: f(ProdRed<T>{}); return;
       case CT_AMAX:
       case CT_AMIN:
         if constexpr (!is_cplx_v<T>) {
-          run(in, out, O, R, ExtremeRed<T>{op == CT_AMAX}, get, s);
+          f(ExtremeRed<T>{op == CT_AMAX});
           return;
         }
         break;
@@ -538,7 +520,8 @@ void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R,
 void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, ScratchFn& get,
                  void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_CU_DISPATCH_COMPUTE(compute, "reduce", [&] { reduce_t<scalar_t>(op, in, out, O, R, get, s); });
+  CT_CU_DISPATCH_COMPUTE(compute, "reduce",
+                         [&] { with_reducer<scalar_t>(op, [&](auto red) { run(in, out, O, R, red, get, s); }); });
 }
 
 void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, ScratchFn& get,
@@ -546,8 +529,9 @@ void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t 
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   // float32 and float64 only (reduce_cols_supported): the other dtypes take the copying path,
   // which keeps the template instantiations (and nvcc's time) in check
-  if (compute == DType::Float32) reduce_cols_t<float>(op, in, out, R, O, get, s);
-  else if (compute == DType::Float64) reduce_cols_t<double>(op, in, out, R, O, get, s);
+  auto cols = [&](auto red) { run_cols(in, out, R, O, red, get, s); };
+  if (compute == DType::Float32) with_reducer<float>(op, cols);
+  else if (compute == DType::Float64) with_reducer<double>(op, cols);
   else fail(CT_ERR_INTERNAL, "reduce_cols: unsupported compute dtype");
 }
 
