@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -41,8 +42,29 @@ void cast_loop(const cpu::StridedOperands<2>& o) {
 // with cudaMemcpyPeerAsync (direct over NVLink/PCIe where peer access exists, else staged by
 // the driver).
 
+// Non-overlapping and dense: the elements fill [offset, offset + numel) exactly once.
+bool dense(const TensorImpl* t) {
+  if (t->is_contiguous()) return true;
+  std::vector<int64_t> idx;
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (t->sizes[d] != 1) idx.push_back(d);
+  std::sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) { return t->strides[x] < t->strides[y]; });
+  int64_t expected = 1;
+  for (int64_t d : idx) {
+    if (t->strides[d] != expected) return false;
+    expected *= t->sizes[d];
+  }
+  return true;
+}
+
+// One memcpy moves src into dst: one dtype, one shape, the same dense layout (both contiguous,
+// or both laid out alike, as a transposed tensor and its like-strided copy).
 bool plain(const Tensor& a, const Tensor& b) {
-  return a->dtype == b->dtype && a->sizes == b->sizes && a->is_contiguous() && b->is_contiguous();
+  if (a->dtype != b->dtype || a->sizes != b->sizes) return false;
+  if (a->is_contiguous() && b->is_contiguous()) return true;
+  for (int64_t d = 0; d < a->dim(); ++d)
+    if (a->sizes[d] != 1 && a->strides[d] != b->strides[d]) return false;
+  return dense(a.get());
 }
 
 void sync_stream(const CudaScope& sc, const char* what) {
@@ -76,8 +98,16 @@ void copy_h2d(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
     }
     return;
   }
-  Tensor h = clone(src);  // contiguous, dst's shape, src's dtype, on the CPU
+  // staged on the host in dst's layout (when dense) and src's dtype, cast on the device if needed
+  Tensor h = empty_tensor(dst->sizes, src->dtype, Device{});
+  if (dense(dst.get())) h->strides = dst->strides;
+  copy_(h, src);
+  if (plain(dst, h)) {
+    copy_h2d(dst, h, false);
+    return;
+  }
   Tensor d = empty_tensor(dst->sizes, h->dtype, dst->device());
+  d->strides = h->strides;
   copy_h2d(d, h, false);
   copy_same_cuda_device(dst, d);
 }
@@ -86,10 +116,11 @@ void copy_d2h(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   Tensor src = expand(src_in, dst->sizes);
   if (!plain(dst, src)) {
     Tensor d = empty_tensor(dst->sizes, dst->dtype, src->device());
+    if (dense(dst.get())) d->strides = dst->strides;
     copy_same_cuda_device(d, src);
     src = d;
   }
-  if (dst->is_contiguous()) {
+  if (plain(dst, src)) {
     CudaScope sc(src->device());
     memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyDeviceToHost, sc);
     if (!non_blocking || !dst->storage->block.pinned) {
@@ -100,6 +131,7 @@ void copy_d2h(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
     return;
   }
   Tensor h = empty_tensor(dst->sizes, dst->dtype, Device{});
+  h->strides = src->strides;  // src is dense here (a device-side copy of dst's shape)
   copy_d2h(h, src, false);
   copy_(dst, h);
 }
@@ -164,7 +196,10 @@ Tensor to(const Tensor& t, Device dev, DType dtype, bool copy, bool non_blocking
   if (!copy && dev == t->device() && dtype == t->dtype) return t;
   // non_blocking to the CPU lands in pinned memory, so the copy can be truly asynchronous
   bool pinned = non_blocking && dev.is_cpu() && t->device().is_cuda();
+  // PyTorch's memory_format=torch.preserve_format: a dense layout is kept (x.t().to(float16) is a
+  // transposed tensor too, and one pass over memory), any other gets its dims' order
   Tensor out = empty_tensor(t->sizes, dtype, dev, pinned);
+  out->strides = cpu::strides_for(t->sizes, {t.get()});
   copy_(out, t, non_blocking);
   return out;
 }

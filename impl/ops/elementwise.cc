@@ -1,11 +1,16 @@
-// Elementwise operations: dtype rules, then one of three kernel shapes (unary, binary,
-// ternary) over the strided engine of ops/cpu/loops.h.
+// Elementwise operations: dtype rules, then one pass of the elementwise engine (Note
+// [Elementwise engine] in ops/cpu/loops.h) on either device.
 //
-// Note [Compute dtype]: inputs are converted to the op's compute dtype first (a copy of only
-// the inputs whose dtype differs; wrapped scalars are 0-dim so this is free), the kernel runs
-// on one C++ type, and the result is written in the compute dtype, then converted into the
-// output if its dtype differs. float16/bfloat16 compute in float32 and round once at the end,
-// which is what PyTorch's kernels do per element, so results match bit for bit.
+// Note [No promotion temporaries]: an op reads every operand in its own dtype and converts each
+// element as it loads it: to the op's common dtype C (torch.result_type), then to C's op-math
+// type (float for float16/bfloat16, Note [Compute dtype]); the result is rounded to C (or is a
+// bool) and converted into the output's dtype as it is stored. That is PyTorch's arithmetic
+// (an int32 + float16 add rounds the int32 to float16 first; a float16 add rounds once), done
+// without the converted copies of the inputs or the output that a convert-first design needs:
+// the only tensor an op allocates is its result (none for in-place forms), which the CUDA suite
+// checks with the allocator's counters (tests/capi/layout_test.c). CPU scalars (0-dim CPU
+// tensors and wrapped numbers) are converted once, straight to the op-math type, as PyTorch's
+// original_scalar_value<opmath_t>; on CUDA they travel in the kernel parameters.
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -25,7 +30,6 @@ using cpu::is_complex_v;
 
 namespace {
 
-Tensor as_dtype(const Tensor& t, DType d) { return to(t, t->device(), d, false); }
 
 [[noreturn]] void not_implemented(const char* op, DType d) {
   fail(CT_ERR_DTYPE, "\"", op, "\" not implemented for '", dtype_short(d), "'");
@@ -37,44 +41,160 @@ template <typename T> T div_(T x, T y) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernel shapes. out has dtype R, inputs T (all already in the compute dtype).
+// The CPU engine. Operands: output first, then inputs, broadcast against `shape`.
 
-template <typename R, typename T, typename F>
-void unary_kernel(const Tensor& out, const Tensor& a, F f) {
-  auto o = cpu::make_operands<2>(out->sizes, {out.get(), a.get()});
-  cpu::for_each<2>(o, cpu::kGrainSize, [&](std::array<char*, 2> p, const std::array<int64_t, 2>& st, int64_t n) {
-    if (st[0] == sizeof(R) && st[1] == sizeof(T)) {
-      R* d = reinterpret_cast<R*>(p[0]);
-      const T* x = reinterpret_cast<const T*>(p[1]);
-      for (int64_t i = 0; i < n; ++i) d[i] = f(x[i]);
+template <typename T> constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
+  else if constexpr (std::is_same_v<T, uint8_t>) return DType::UInt8;
+  else if constexpr (std::is_same_v<T, int8_t>) return DType::Int8;
+  else if constexpr (std::is_same_v<T, int16_t>) return DType::Int16;
+  else if constexpr (std::is_same_v<T, int32_t>) return DType::Int32;
+  else if constexpr (std::is_same_v<T, int64_t>) return DType::Int64;
+  else if constexpr (std::is_same_v<T, Half>) return DType::Float16;
+  else if constexpr (std::is_same_v<T, BFloat16>) return DType::BFloat16;
+  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
+  else if constexpr (std::is_same_v<T, double>) return DType::Float64;
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return DType::Complex64;
+  else return DType::Complex128;
+}
+
+bool is_cpu_scalar(const TensorImpl* t) { return t->dim() == 0 && t->device().is_cpu(); }
+
+template <size_t N>
+struct Operands {
+  Shape shape;
+  std::array<const TensorImpl*, N> ts;  // output first
+};
+
+// n elements of dtype dt at p (byte stride st), each read as C and widened to opmath(C).
+template <typename C>
+void load_run(cpu::opmath_t<C>* buf, const char* p, int64_t st, DType dt, int64_t n) {
+  using T = cpu::opmath_t<C>;
+  CT_DISPATCH_ALL(dt, "load", [&] {
+    for (int64_t i = 0; i < n; ++i)
+      buf[i] = static_cast<T>(cpu::convert<C>(*reinterpret_cast<const scalar_t*>(p + i * st)));
+  });
+}
+
+template <typename R>
+void store_run(char* p, int64_t st, DType dt, const R* buf, int64_t n) {
+  CT_DISPATCH_ALL(dt, "store", [&] {
+    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<scalar_t*>(p + i * st) = cpu::convert<scalar_t>(buf[i]);
+  });
+}
+
+template <typename T>
+T scalar_value(const TensorImpl* t) {
+  T v{};
+  CT_DISPATCH_ALL(t->dtype, "scalar", [&] { v = cpu::convert<T>(*reinterpret_cast<const scalar_t*>(t->data())); });
+  return v;
+}
+
+// out = f(inputs...) with inputs read as C (computed in opmath(C)) and the result of storage
+// type R stored into the output's dtype (Note [No promotion temporaries]).
+template <typename C, typename R, size_t N, typename F>
+void cpu_ew(const Operands<N>& a, const F& f) {
+  constexpr size_t NIN = N - 1;
+  using T = cpu::opmath_t<C>;
+  auto o = cpu::make_operands<N>(a.shape, a.ts);
+  std::array<DType, N> dt{};
+  std::array<bool, N> sc{};
+  std::array<T, N> sv{};
+  bool typed = a.ts[0]->dtype == dtype_of<R>();
+  dt[0] = a.ts[0]->dtype;
+  for (size_t k = 1; k < N; ++k) {
+    dt[k] = a.ts[k]->dtype;
+    if (is_cpu_scalar(a.ts[k])) {
+      sc[k] = true;
+      sv[k] = scalar_value<T>(a.ts[k]);
     } else {
-      for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * st[0]) = f(*reinterpret_cast<const T*>(p[1] + i * st[1]));
+      typed = typed && dt[k] == dtype_of<C>();
+    }
+  }
+  auto call = [&](const T* v) -> R {
+    if constexpr (NIN == 1) return cpu::convert<R>(f(v[0]));
+    else if constexpr (NIN == 2) return cpu::convert<R>(f(v[0], v[1]));
+    else return cpu::convert<R>(f(v[0], v[1], v[2]));
+  };
+  cpu::for_each<N>(o, cpu::kGrainSize, [&](std::array<char*, N> p, const std::array<int64_t, N>& st, int64_t n) {
+    if (typed) {
+      R* d = reinterpret_cast<R*>(p[0]);
+      const C* x = reinterpret_cast<const C*>(p[1]);
+      const bool cd = st[0] == sizeof(R), c1 = st[1] == sizeof(C) && !sc[1];
+      if constexpr (NIN == 1) {
+        if (cd && c1) {
+          for (int64_t i = 0; i < n; ++i) d[i] = cpu::convert<R>(f(static_cast<T>(x[i])));
+          return;
+        }
+      } else if constexpr (NIN == 2) {
+        const C* y = reinterpret_cast<const C*>(p[2]);
+        const bool c2 = st[2] == sizeof(C) && !sc[2];
+        if (cd && c1 && c2) {
+          for (int64_t i = 0; i < n; ++i) d[i] = cpu::convert<R>(f(static_cast<T>(x[i]), static_cast<T>(y[i])));
+          return;
+        }
+        if (cd && c1 && st[2] == 0) {
+          const T yv = sc[2] ? sv[2] : static_cast<T>(*y);
+          for (int64_t i = 0; i < n; ++i) d[i] = cpu::convert<R>(f(static_cast<T>(x[i]), yv));
+          return;
+        }
+        if (cd && st[1] == 0 && c2) {
+          const T xv = sc[1] ? sv[1] : static_cast<T>(*x);
+          for (int64_t i = 0; i < n; ++i) d[i] = cpu::convert<R>(f(xv, static_cast<T>(y[i])));
+          return;
+        }
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        T v[NIN];
+        for (size_t k = 0; k < NIN; ++k)
+          v[k] = sc[k + 1] ? sv[k + 1] : static_cast<T>(*reinterpret_cast<const C*>(p[k + 1] + i * st[k + 1]));
+        *reinterpret_cast<R*>(p[0] + i * st[0]) = call(v);
+      }
+      return;
+    }
+    // mixed dtypes: convert runs of up to kRun elements through small buffers
+    constexpr int64_t kRun = 256;
+    T in[NIN][kRun];
+    R res[kRun];
+    for (int64_t j = 0; j < n; j += kRun) {
+      const int64_t m = std::min(kRun, n - j);
+      for (size_t k = 0; k < NIN; ++k) {
+        if (sc[k + 1]) std::fill(in[k], in[k] + m, sv[k + 1]);
+        else load_run<C>(in[k], p[k + 1] + j * st[k + 1], st[k + 1], dt[k + 1], m);
+      }
+      for (int64_t i = 0; i < m; ++i) {
+        T v[NIN];
+        for (size_t k = 0; k < NIN; ++k) v[k] = in[k][i];
+        res[i] = call(v);
+      }
+      store_run<R>(p[0] + j * st[0], st[0], dt[0], res, m);
     }
   });
 }
 
-template <typename R, typename T, typename F>
-void binary_kernel(const Tensor& out, const Tensor& a, const Tensor& b, F f) {
-  auto o = cpu::make_operands<3>(out->sizes, {out.get(), a.get(), b.get()});
-  cpu::for_each<3>(o, cpu::kGrainSize, [&](std::array<char*, 3> p, const std::array<int64_t, 3>& st, int64_t n) {
-    R* d = reinterpret_cast<R*>(p[0]);
-    const T* x = reinterpret_cast<const T*>(p[1]);
-    const T* y = reinterpret_cast<const T*>(p[2]);
-    if (st[0] == sizeof(R) && st[1] == sizeof(T) && st[2] == sizeof(T)) {
-      for (int64_t i = 0; i < n; ++i) d[i] = f(x[i], y[i]);
-    } else if (st[0] == sizeof(R) && st[1] == sizeof(T) && st[2] == 0) {
-      const T yv = *y;
-      for (int64_t i = 0; i < n; ++i) d[i] = f(x[i], yv);
-    } else if (st[0] == sizeof(R) && st[1] == 0 && st[2] == sizeof(T)) {
-      const T xv = *x;
-      for (int64_t i = 0; i < n; ++i) d[i] = f(xv, y[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i)
-        *reinterpret_cast<R*>(p[0] + i * st[0]) = f(*reinterpret_cast<const T*>(p[1] + i * st[1]),
-                                                    *reinterpret_cast<const T*>(p[2] + i * st[2]));
-    }
-  });
+// An output for `shape` laid out as the inputs are iterated (PyTorch's TensorIterator rule).
+Tensor empty_for(const Shape& shape, DType dt, Device dev, const std::vector<const TensorImpl*>& ins) {
+  Tensor t = empty_tensor(shape, dt, dev);
+  t->strides = cpu::strides_for(shape, ins);
+  return t;
+}
+
+// In-place targets: no element written twice (PyTorch's assert_no_internal_overlap).
+void check_no_internal_overlap(const TensorImpl* t) {
+  for (int64_t d = 0; d < t->dim(); ++d) {
+    CT_CHECK(!(t->strides[d] == 0 && t->sizes[d] > 1), CT_ERR_ARGUMENT,
+             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+             "location. Please clone() the tensor before performing the operation.");
+  }
+}
+
+// An input that shares memory with the output without being the very same view would be read
+// after being written: such inputs are cloned first.
+Tensor unaliased(const Tensor& in, const TensorImpl* out) {
+  if (in->storage != out->storage) return in;
+  if (in->offset == out->offset && in->sizes == out->sizes && in->strides == out->strides && in->dtype == out->dtype)
+    return in;
+  return clone(in);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -126,87 +246,96 @@ DType unary_result(ct_unary_op op, DType d) {
   }
 }
 
-template <typename T>
-void run_unary(ct_unary_op op, const Tensor& out, const Tensor& a) {
-  using R = T;
+template <typename C>
+void run_unary(ct_unary_op op, const Operands<2>& args) {
+  using T = cpu::opmath_t<C>;
+  using R = C;
   switch (op) {
     case CT_NEG:
-      if constexpr (!std::is_same_v<T, bool>) unary_kernel<R, T>(out, a, [](T x) { return w_sub(T(0), x); });
+      if constexpr (!std::is_same_v<T, bool>) cpu_ew<C, R>(args, [](T x) { return w_sub(T(0), x); });
       return;
     case CT_ABS:
       if constexpr (is_complex_v<T>) {
         using V = typename T::value_type;
-        unary_kernel<V, T>(out, a, [](T x) { return std::abs(x); });
+        cpu_ew<C, V>(args, [](T x) { return std::abs(x); });
       } else if constexpr (is_int_v<T> && std::is_signed_v<T>) {
-        unary_kernel<R, T>(out, a, [](T x) { return x < 0 ? w_sub(T(0), x) : x; });
+        cpu_ew<C, R>(args, [](T x) { return x < 0 ? w_sub(T(0), x) : x; });
       } else if constexpr (std::is_floating_point_v<T>) {
-        unary_kernel<R, T>(out, a, [](T x) { return std::fabs(x); });
+        cpu_ew<C, R>(args, [](T x) { return std::fabs(x); });
       } else {
-        unary_kernel<R, T>(out, a, [](T x) { return x; });
+        cpu_ew<C, R>(args, [](T x) { return x; });
       }
       return;
     case CT_RELU:
       if constexpr (!is_complex_v<T> && !std::is_same_v<T, bool>) {
-        unary_kernel<R, T>(out, a, [](T x) { return (x != x) ? x : (x > T(0) ? x : T(0)); });
+        cpu_ew<C, R>(args, [](T x) { return (x != x) ? x : (x > T(0) ? x : T(0)); });
       }
       return;
     case CT_LOGICAL_NOT:
-      unary_kernel<bool, T>(out, a, [](T x) { return x == T(0); });
+      cpu_ew<C, bool>(args, [](T x) { return x == T(0); });
       return;
     case CT_SIGN:
       if constexpr (!is_complex_v<T>) {
-        if constexpr (std::is_same_v<T, bool>) unary_kernel<R, T>(out, a, [](T x) { return x; });
-        else unary_kernel<R, T>(out, a, [](T x) { return static_cast<T>((T(0) < x) - (x < T(0))); });
+        if constexpr (std::is_same_v<T, bool>) cpu_ew<C, R>(args, [](T x) { return x; });
+        else cpu_ew<C, R>(args, [](T x) { return static_cast<T>((T(0) < x) - (x < T(0))); });
       }
       return;
     case CT_FLOOR: case CT_CEIL: case CT_ROUND:
       if constexpr (std::is_floating_point_v<T>) {
-        if (op == CT_FLOOR) unary_kernel<R, T>(out, a, [](T x) { return std::floor(x); });
-        else if (op == CT_CEIL) unary_kernel<R, T>(out, a, [](T x) { return std::ceil(x); });
-        else unary_kernel<R, T>(out, a, [](T x) { return std::nearbyint(x); });
+        if (op == CT_FLOOR) cpu_ew<C, R>(args, [](T x) { return std::floor(x); });
+        else if (op == CT_CEIL) cpu_ew<C, R>(args, [](T x) { return std::ceil(x); });
+        else cpu_ew<C, R>(args, [](T x) { return std::nearbyint(x); });
       } else if constexpr (!is_complex_v<T>) {
-        unary_kernel<R, T>(out, a, [](T x) { return x; });
+        cpu_ew<C, R>(args, [](T x) { return x; });
       }
       return;
     case CT_SQUARE:
-      unary_kernel<R, T>(out, a, [](T x) { return w_mul(x, x); });
+      cpu_ew<C, R>(args, [](T x) { return w_mul(x, x); });
       return;
     default:
       break;
   }
   if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
     switch (op) {
-      case CT_EXP: unary_kernel<R, T>(out, a, [](T x) { return std::exp(x); }); return;
-      case CT_LOG: unary_kernel<R, T>(out, a, [](T x) { return std::log(x); }); return;
-      case CT_SQRT: unary_kernel<R, T>(out, a, [](T x) { return std::sqrt(x); }); return;
-      case CT_SIN: unary_kernel<R, T>(out, a, [](T x) { return std::sin(x); }); return;
-      case CT_COS: unary_kernel<R, T>(out, a, [](T x) { return std::cos(x); }); return;
-      case CT_TANH: unary_kernel<R, T>(out, a, [](T x) { return std::tanh(x); }); return;
-      case CT_SIGMOID: unary_kernel<R, T>(out, a, [](T x) { return div_(T(1), T(1) + std::exp(-x)); }); return;
-      case CT_RECIPROCAL: unary_kernel<R, T>(out, a, [](T x) { return div_(T(1), x); }); return;
+      case CT_EXP: cpu_ew<C, R>(args, [](T x) { return std::exp(x); }); return;
+      case CT_LOG: cpu_ew<C, R>(args, [](T x) { return std::log(x); }); return;
+      case CT_SQRT: cpu_ew<C, R>(args, [](T x) { return std::sqrt(x); }); return;
+      case CT_SIN: cpu_ew<C, R>(args, [](T x) { return std::sin(x); }); return;
+      case CT_COS: cpu_ew<C, R>(args, [](T x) { return std::cos(x); }); return;
+      case CT_TANH: cpu_ew<C, R>(args, [](T x) { return std::tanh(x); }); return;
+      case CT_SIGMOID: cpu_ew<C, R>(args, [](T x) { return div_(T(1), T(1) + std::exp(-x)); }); return;
+      case CT_RECIPROCAL: cpu_ew<C, R>(args, [](T x) { return div_(T(1), x); }); return;
       default: break;
     }
   }
-  fail(CT_ERR_INTERNAL, "unary op ", op, " reached no kernel for ", dtype_name(a->dtype));
+  fail(CT_ERR_INTERNAL, "unary op ", op, " reached no kernel for ", dtype_name(dtype_of<C>()));
 }
 
-// Computes op(a) into a fresh tensor of the op's result dtype.
+// The dtype unary op `op` reads its input as (Note [No promotion temporaries]).
+DType unary_common(ct_unary_op op, DType in, DType res) {
+  if (is_float_op(op) || op == CT_SQUARE) return res;
+  return in;
+}
+
+// op(a) into out (a new tensor, or a itself for the in-place form).
+void unary_run(ct_unary_op op, const Tensor& out, const Tensor& a) {
+  DType common = unary_common(op, a->dtype, unary_result(op, a->dtype));
+  if (out->numel() == 0) return;
+  if (a->device().is_cuda()) {
+    CudaScope sc(a->device());
+    cuda_ops::unary(op, cuda_iter<2>(out->sizes, {out.get(), a.get()}), common, sc.stream);
+  } else {
+    Operands<2> args{out->sizes, {out.get(), a.get()}};
+    CT_DISPATCH_ALL(common, unary_name(op), [&] { run_unary<scalar_t>(op, args); });
+  }
+}
+
 Tensor unary_impl(ct_unary_op op, const Tensor& a) {
   check_unary_op(op);
   DType res = unary_result(op, a->dtype);
-  DType comp_in = compute_dtype(is_float_op(op) ? res : (op == CT_SQUARE ? res : a->dtype));
-  if (op == CT_ABS && is_complex(a->dtype)) comp_in = a->dtype;
-  if (op == CT_LOGICAL_NOT) comp_in = compute_dtype(a->dtype);
-  Tensor x = as_dtype(a, comp_in);
-  DType comp_out = (op == CT_LOGICAL_NOT) ? DType::Bool : (op == CT_ABS && is_complex(comp_in) ? to_real(comp_in) : comp_in);
-  Tensor tmp = empty_tensor(a->sizes, comp_out, a->device());
-  if (a->device().is_cuda()) {
-    CudaScope sc(a->device());
-    cuda_ops::unary(op, cuda_iter<2>(a->sizes, {tmp.get(), x.get()}), comp_in, sc.stream);
-  } else {
-    CT_DISPATCH_COMPUTE(comp_in, unary_name(op), [&] { run_unary<scalar_t>(op, tmp, x); });
-  }
-  return as_dtype(tmp, res);
+  Tensor out = empty_for(a->sizes, res, a->device(), {a.get()});
+  unary_run(op, out, a);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,17 +350,17 @@ bool is_comparison(ct_binary_op op) { return op >= CT_EQ && op <= CT_GE; }
 bool is_logical(ct_binary_op op) { return op >= CT_LOGICAL_AND && op <= CT_LOGICAL_XOR; }
 
 struct BinaryPlan {
-  DType result;   // dtype of the result
-  DType compute;  // dtype the inputs are converted to
+  DType result;  // dtype of the result
+  DType common;  // dtype the inputs are read as (computed in its op-math type)
 };
 
 BinaryPlan binary_plan(ct_binary_op op, const Tensor& a, const Tensor& b) {
   const char* name = binary_name(op);
   DType common = result_type({a, b});
-  if (is_logical(op)) return {DType::Bool, DType::Bool};
+  if (is_logical(op)) return {DType::Bool, common};
   if (is_comparison(op)) {
     if (is_complex(common) && op != CT_EQ && op != CT_NE) not_implemented(name, common);
-    return {DType::Bool, compute_dtype(common)};
+    return {DType::Bool, common};
   }
   switch (op) {
     case CT_SUB:
@@ -257,51 +386,52 @@ BinaryPlan binary_plan(ct_binary_op op, const Tensor& a, const Tensor& b) {
     default:
       break;
   }
-  return {common, compute_dtype(common)};
+  return {common, common};
 }
 
-template <typename T>
-void run_binary(ct_binary_op op, const Tensor& out, const Tensor& a, const Tensor& b) {
+template <typename C>
+void run_binary(ct_binary_op op, const Operands<3>& args) {
+  using T = cpu::opmath_t<C>;
   switch (op) {
-    case CT_ADD: binary_kernel<T, T>(out, a, b, [](T x, T y) { return w_add(x, y); }); return;
-    case CT_SUB: if constexpr (!std::is_same_v<T, bool>) { binary_kernel<T, T>(out, a, b, [](T x, T y) { return w_sub(x, y); }); return; } break;
-    case CT_MUL: binary_kernel<T, T>(out, a, b, [](T x, T y) { return w_mul(x, y); }); return;
+    case CT_ADD: cpu_ew<C, C>(args, [](T x, T y) { return w_add(x, y); }); return;
+    case CT_SUB: if constexpr (!std::is_same_v<T, bool>) { cpu_ew<C, C>(args, [](T x, T y) { return w_sub(x, y); }); return; } break;
+    case CT_MUL: cpu_ew<C, C>(args, [](T x, T y) { return w_mul(x, y); }); return;
     case CT_DIV:
       if constexpr (is_complex_v<T>) {
-        binary_kernel<T, T>(out, a, b, [](T x, T y) { return complex_div(x, y); });
+        cpu_ew<C, C>(args, [](T x, T y) { return complex_div(x, y); });
         return;
       } else if constexpr (std::is_floating_point_v<T>) {
-        binary_kernel<T, T>(out, a, b, [](T x, T y) { return x / y; });
+        cpu_ew<C, C>(args, [](T x, T y) { return x / y; });
         return;
       }
       break;
     case CT_POW:
       if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
-        binary_kernel<T, T>(out, a, b, [](T x, T y) { return std::pow(x, y); });
+        cpu_ew<C, C>(args, [](T x, T y) { return std::pow(x, y); });
         return;
       } else if constexpr (is_int_v<T>) {
-        binary_kernel<T, T>(out, a, b, [](T x, T y) { return ipow(x, y); });
+        cpu_ew<C, C>(args, [](T x, T y) { return ipow(x, y); });
         return;
       }
       break;
-    case CT_EQ: binary_kernel<bool, T>(out, a, b, [](T x, T y) { return x == y; }); return;
-    case CT_NE: binary_kernel<bool, T>(out, a, b, [](T x, T y) { return x != y; }); return;
+    case CT_EQ: cpu_ew<C, bool>(args, [](T x, T y) { return x == y; }); return;
+    case CT_NE: cpu_ew<C, bool>(args, [](T x, T y) { return x != y; }); return;
     case CT_LT: case CT_LE: case CT_GT: case CT_GE:
       if constexpr (!is_complex_v<T>) {
-        if (op == CT_LT) binary_kernel<bool, T>(out, a, b, [](T x, T y) { return x < y; });
-        else if (op == CT_LE) binary_kernel<bool, T>(out, a, b, [](T x, T y) { return x <= y; });
-        else if (op == CT_GT) binary_kernel<bool, T>(out, a, b, [](T x, T y) { return x > y; });
-        else binary_kernel<bool, T>(out, a, b, [](T x, T y) { return x >= y; });
+        if (op == CT_LT) cpu_ew<C, bool>(args, [](T x, T y) { return x < y; });
+        else if (op == CT_LE) cpu_ew<C, bool>(args, [](T x, T y) { return x <= y; });
+        else if (op == CT_GT) cpu_ew<C, bool>(args, [](T x, T y) { return x > y; });
+        else cpu_ew<C, bool>(args, [](T x, T y) { return x >= y; });
         return;
       }
       break;
-    case CT_LOGICAL_AND: binary_kernel<bool, T>(out, a, b, [](T x, T y) { return (x != T(0)) && (y != T(0)); }); return;
-    case CT_LOGICAL_OR: binary_kernel<bool, T>(out, a, b, [](T x, T y) { return (x != T(0)) || (y != T(0)); }); return;
-    case CT_LOGICAL_XOR: binary_kernel<bool, T>(out, a, b, [](T x, T y) { return (x != T(0)) != (y != T(0)); }); return;
+    case CT_LOGICAL_AND: cpu_ew<C, bool>(args, [](T x, T y) { return (x != T(0)) && (y != T(0)); }); return;
+    case CT_LOGICAL_OR: cpu_ew<C, bool>(args, [](T x, T y) { return (x != T(0)) || (y != T(0)); }); return;
+    case CT_LOGICAL_XOR: cpu_ew<C, bool>(args, [](T x, T y) { return (x != T(0)) != (y != T(0)); }); return;
     case CT_MAXIMUM: case CT_MINIMUM:
       if constexpr (!is_complex_v<T>) {
         bool mx = op == CT_MAXIMUM;
-        binary_kernel<T, T>(out, a, b, [mx](T x, T y) {
+        cpu_ew<C, C>(args, [mx](T x, T y) {
           if constexpr (std::is_floating_point_v<T>) {
             if (std::isnan(x)) return x;
             if (std::isnan(y)) return y;
@@ -314,14 +444,14 @@ void run_binary(ct_binary_op op, const Tensor& out, const Tensor& a, const Tenso
     case CT_FLOOR_DIVIDE: case CT_REMAINDER:
       if constexpr (std::is_floating_point_v<T>) {
         if (op == CT_FLOOR_DIVIDE) {
-          binary_kernel<T, T>(out, a, b, [](T x, T y) { return floor_div_float(x, y); });
+          cpu_ew<C, C>(args, [](T x, T y) { return floor_div_float(x, y); });
         } else {
-          binary_kernel<T, T>(out, a, b, [](T x, T y) { return remainder_float(x, y); });
+          cpu_ew<C, C>(args, [](T x, T y) { return remainder_float(x, y); });
         }
         return;
       } else if constexpr (is_int_v<T>) {
         bool fd = op == CT_FLOOR_DIVIDE;
-        binary_kernel<T, T>(out, a, b, [fd](T x, T y) {
+        cpu_ew<C, C>(args, [fd](T x, T y) {
           CT_CHECK(y != 0, CT_ERR_ARGUMENT, "ZeroDivisionError: integer division or modulo by zero");
           return floor_div_int(x, y, fd);
         });
@@ -331,22 +461,20 @@ void run_binary(ct_binary_op op, const Tensor& out, const Tensor& a, const Tenso
     default:
       break;
   }
-  fail(CT_ERR_INTERNAL, "binary op ", op, " reached no kernel for ", dtype_name(a->dtype));
+  fail(CT_ERR_INTERNAL, "binary op ", op, " reached no kernel for ", dtype_name(dtype_of<C>()));
 }
 
-// Computes op(a, b) with output shape `shape` into a new tensor of the compute output dtype.
-Tensor binary_compute(ct_binary_op op, const Tensor& a, const Tensor& b, const BinaryPlan& plan,
-                      const Shape& shape, Device dev) {
-  Tensor x = as_dtype(a, plan.compute), y = as_dtype(b, plan.compute);
-  DType comp_out = (is_comparison(op) || is_logical(op)) ? DType::Bool : plan.compute;
-  Tensor tmp = empty_tensor(shape, comp_out, dev);
+// op(a, b) into out (broadcast shape; a new tensor, or a for the in-place form).
+void binary_run(ct_binary_op op, const Tensor& out, const Tensor& a, const Tensor& b, DType common) {
+  if (out->numel() == 0) return;
+  Device dev = out->device();
   if (dev.is_cuda()) {
     CudaScope sc(dev);
-    cuda_ops::binary(op, cuda_iter<3>(shape, {tmp.get(), x.get(), y.get()}), plan.compute, sc.stream);
+    cuda_ops::binary(op, cuda_iter<3>(out->sizes, {out.get(), a.get(), b.get()}), common, sc.stream);
   } else {
-    CT_DISPATCH_COMPUTE(plan.compute, binary_name(op), [&] { run_binary<scalar_t>(op, tmp, x, y); });
+    Operands<3> args{out->sizes, {out.get(), a.get(), b.get()}};
+    CT_DISPATCH_ALL(common, binary_name(op), [&] { run_binary<scalar_t>(op, args); });
   }
-  return tmp;
 }
 
 void check_int_pow_scalar(ct_binary_op op, const Tensor& a, const Tensor& b) {
@@ -383,23 +511,23 @@ void unary_(ct_unary_op op, const Tensor& a) {
   check_unary_op(op);
   DType res = unary_result(op, a->dtype);
   check_inplace_cast(res, a->dtype, unary_name(op));
-  Tensor r = unary_impl(op, a);
-  copy_(a, r);
+  check_no_internal_overlap(a.get());
+  unary_run(op, a, a);
 }
 
 namespace {
 // Note [Binary fast path]: the most common small op, two contiguous CUDA tensors of one floating
 // dtype, one shape and one device under + - * / maximum minimum, needs none of the general
-// path's work (promotion, broadcasting, dtype conversions, dimension collapsing), whose host
-// time is most of a small op's cost above the kernel launch (bench/NOTES.md). Its result is the
-// general path's: same dtype, same shape, contiguous. nullptr: not applicable.
+// path's work (promotion, broadcasting, output layout, dimension collapsing), whose host time is
+// most of a small op's cost above the kernel launch (bench/NOTES.md). Its result is the general
+// path's: same dtype, same shape, contiguous. nullptr: not applicable.
 Tensor binary_fast(ct_binary_op op, const Tensor& a, const Tensor& b) {
   switch (op) {
     case CT_ADD: case CT_SUB: case CT_MUL: case CT_DIV: case CT_MAXIMUM: case CT_MINIMUM: break;
     default: return nullptr;
   }
   DType dt = a->dtype;
-  if (b->dtype != dt || (dt != DType::Float32 && dt != DType::Float64)) return nullptr;
+  if (b->dtype != dt || !is_floating(dt)) return nullptr;
   if (a->wrapped_number || b->wrapped_number) return nullptr;
   Device dev = a->device();
   if (!dev.is_cuda() || !(b->device() == dev) || a->sizes != b->sizes) return nullptr;
@@ -422,9 +550,9 @@ Tensor binary_fast(ct_binary_op op, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-// Shared by binary and binary_: checks, promotion, broadcasting, then the kernel. With an
-// in-place target, the broadcast shape and the result dtype must fit it.
-Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const TensorImpl* inplace) {
+// Shared by binary and binary_: checks, promotion, broadcasting, then one pass of the engine.
+// With an in-place target, the broadcast shape and the result dtype must fit it.
+Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const Tensor* inplace) {
   if (!inplace) {
     if (Tensor r = binary_fast(op, a, b)) return r;
   }
@@ -434,39 +562,87 @@ Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const T
   BinaryPlan plan = binary_plan(op, a, b);
   Shape shape = broadcast_shapes(a->sizes, b->sizes);
   if (inplace) {
-    CT_CHECK(shape == inplace->sizes, CT_ERR_SHAPE, "output with shape ", shape_str(inplace->sizes),
+    const Tensor& out = *inplace;
+    CT_CHECK(shape == out->sizes, CT_ERR_SHAPE, "output with shape ", shape_str(out->sizes),
              " doesn't match the broadcast shape ", shape_str(shape));
     // comparison and logical results (bool) can always be stored, as 0/1
-    if (!is_comparison(op) && !is_logical(op)) check_inplace_cast(plan.result, inplace->dtype, binary_name(op));
-    return binary_compute(op, a, b, plan, shape, dev);
+    if (!is_comparison(op) && !is_logical(op)) check_inplace_cast(plan.result, out->dtype, binary_name(op));
+    check_no_internal_overlap(out.get());
+    binary_run(op, out, a, unaliased(b, out.get()), plan.common);
+    return out;
   }
-  return as_dtype(binary_compute(op, a, b, plan, shape, dev), plan.result);
+  Tensor out = empty_for(shape, plan.result, dev, {a.get(), b.get()});
+  binary_run(op, out, a, b, plan.common);
+  return out;
 }
 }  // namespace
 
 Tensor binary(ct_binary_op op, const Tensor& a, const Tensor& b) { return binary_checked(op, a, b, nullptr); }
 
-void binary_(ct_binary_op op, const Tensor& a, const Tensor& b) { copy_(a, binary_checked(op, a, b, a.get())); }
+void binary_(ct_binary_op op, const Tensor& a, const Tensor& b) { binary_checked(op, a, b, &a); }
 
-Tensor clamp(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
+namespace {
+// Python-number bounds of clamp: integral values of an integral tensor stay integers.
+Tensor clamp_bound(const Tensor& a, double v) {
+  bool integral = std::isfinite(v) && v == std::floor(v) && !is_floating(a->dtype);
+  return integral ? wrapped_scalar_int(static_cast<int64_t>(v)) : wrapped_scalar_double(v);
+}
+
+DType clamp_result(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
   CT_CHECK(has_min || has_max, CT_ERR_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
   CT_CHECK(!is_complex(a->dtype), CT_ERR_DTYPE, "clamp is not supported for complex types");
-  // clamp(x, lo, hi) = min(max(x, lo), hi), with Python-number bounds
-  auto scalar = [&](double v) {
-    bool integral = std::isfinite(v) && v == std::floor(v) && !is_floating(a->dtype);
-    return integral ? wrapped_scalar_int(static_cast<int64_t>(v)) : wrapped_scalar_double(v);
-  };
-  Tensor r = a;
-  if (has_min) r = binary(CT_MAXIMUM, r, scalar(mn));
-  if (has_max) r = binary(CT_MINIMUM, r, scalar(mx));
-  if (r.get() == a.get()) r = clone(a);
-  return r;
+  std::vector<Tensor> ops{a};
+  if (has_min) ops.push_back(clamp_bound(a, mn));
+  if (has_max) ops.push_back(clamp_bound(a, mx));
+  DType res = result_type(ops);
+  if (res == DType::Bool) not_implemented("clamp", res);
+  return res;
+}
+
+template <typename C>
+void clamp_cpu(const Operands<2>& args, bool has_min, double mn, bool has_max, double mx) {
+  using T = cpu::opmath_t<C>;
+  if constexpr (!is_complex_v<C> && !std::is_same_v<C, bool>) {
+    auto bound = [](double v) {
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<int64_t>(v));
+      else return static_cast<T>(v);
+    };
+    const T lo = bound(mn), hi = bound(mx);
+    cpu_ew<C, C>(args, [=](T x) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(x)) return x;
+      }
+      if (has_min) x = x < lo ? lo : x;
+      if (has_max) x = x > hi ? hi : x;
+      return x;
+    });
+  }
+}
+
+void clamp_run(const Tensor& out, const Tensor& a, DType common, bool has_min, double mn, bool has_max, double mx) {
+  if (out->numel() == 0) return;
+  if (a->device().is_cuda()) {
+    CudaScope sc(a->device());
+    cuda_ops::clamp(cuda_iter<2>(out->sizes, {out.get(), a.get()}), common, has_min, mn, has_max, mx, sc.stream);
+    return;
+  }
+  Operands<2> args{out->sizes, {out.get(), a.get()}};
+  CT_DISPATCH_ALL(common, "clamp", [&] { clamp_cpu<scalar_t>(args, has_min, mn, has_max, mx); });
+}
+}  // namespace
+
+Tensor clamp(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
+  DType res = clamp_result(a, has_min, mn, has_max, mx);
+  Tensor out = empty_for(a->sizes, res, a->device(), {a.get()});
+  clamp_run(out, a, res, has_min, mn, has_max, mx);
+  return out;
 }
 
 void clamp_(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
-  Tensor r = clamp(a, has_min, mn, has_max, mx);
-  check_inplace_cast(r->dtype, a->dtype, "clamp_");
-  copy_(a, r);
+  DType res = clamp_result(a, has_min, mn, has_max, mx);
+  check_inplace_cast(res, a->dtype, "clamp_");
+  check_no_internal_overlap(a.get());
+  clamp_run(a, a, res, has_min, mn, has_max, mx);
 }
 
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
@@ -475,22 +651,17 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   Device dev = common_device({cond, a, b}, "where");
   DType res = result_type({a, b});
   Shape shape = broadcast_shapes(broadcast_shapes(cond->sizes, a->sizes), b->sizes);
-  Tensor x = as_dtype(a, res), y = as_dtype(b, res);
-  Tensor out = empty_tensor(shape, res, dev);
+  Tensor out = empty_for(shape, res, dev, {cond.get(), a.get(), b.get()});
+  if (out->numel() == 0) return out;
   if (dev.is_cuda()) {
     CudaScope sc(dev);
-    cuda_ops::where(cuda_iter<4>(shape, {out.get(), cond.get(), x.get(), y.get()}), itemsize(res), sc.stream);
+    cuda_ops::where(cuda_iter<4>(shape, {out.get(), cond.get(), a.get(), b.get()}), res, sc.stream);
     return out;
   }
-  auto o = cpu::make_operands<4>(shape, {out.get(), cond.get(), x.get(), y.get()});
+  Operands<4> args{shape, {out.get(), cond.get(), a.get(), b.get()}};
   CT_DISPATCH_ALL(res, "where", [&] {
-    using T = scalar_t;
-    cpu::for_each<4>(o, cpu::kGrainSize, [](std::array<char*, 4> p, const std::array<int64_t, 4>& st, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) {
-        bool c = *reinterpret_cast<const bool*>(p[1] + i * st[1]);
-        *reinterpret_cast<T*>(p[0] + i * st[0]) = *reinterpret_cast<const T*>(p[c ? 2 : 3] + i * st[c ? 2 : 3]);
-      }
-    });
+    using T = cpu::opmath_t<scalar_t>;
+    cpu_ew<scalar_t, scalar_t>(args, [](T c, T x, T y) { return c != T(0) ? x : y; });
   });
   return out;
 }

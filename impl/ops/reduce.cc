@@ -3,6 +3,7 @@
 // element reduces one contiguous row of R elements. Rows are spread over threads; a single
 // long row is split into fixed 32K-element chunks whose partial results are combined in
 // order, so the result does not depend on the number of threads.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -46,6 +47,61 @@ Layout sizes_of(const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
     else if (keepdim) L.out_shape.push_back(1);
   }
   return L;
+}
+
+// Note [Reductions in place]: a dense input (contiguous, transposed, permuted: no gaps, no
+// repeats) whose memory holds the reduced elements of each output together, [O, R], or the
+// output's elements together for each reduced index, [R, O], is reduced where it lies, whatever
+// its strides say: kept and reduced dims are each ordered by stride and the two orders tried.
+// The outputs come out in the kept dims' memory order (`kept_perm`); finish() puts them in
+// order. sum(dim=1) of x.t() is then the column reduction of x, and a full reduction of any
+// dense layout one row. float16/bfloat16 inputs are read as they are on CUDA (widened in the
+// kernel, cuda_ops::reduce_input_supported). Anything else is copied first ([Reduction layout]).
+struct InPlace {
+  bool rows = false, cols = false;
+  Shape kept_perm;  // kept dims (as output dims, 0..) in memory order, outermost first
+};
+
+InPlace plan_in_place(const Tensor& t, const std::vector<bool>& mask) {
+  InPlace p;
+  std::vector<int64_t> kept, red;
+  for (int64_t d = 0; d < t->dim(); ++d) (mask[d] ? red : kept).push_back(d);
+  auto by_stride = [&](std::vector<int64_t>& v) {
+    std::stable_sort(v.begin(), v.end(), [&](int64_t x, int64_t y) { return t->strides[x] > t->strides[y]; });
+  };
+  std::vector<int64_t> ks = kept, rs = red;
+  by_stride(ks);
+  by_stride(rs);
+  auto contiguous_in = [&](const std::vector<int64_t>& order) {
+    int64_t expected = 1;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      if (t->sizes[*it] == 1) continue;
+      if (t->strides[*it] != expected) return false;
+      expected *= t->sizes[*it];
+    }
+    return true;
+  };
+  std::vector<int64_t> o1 = ks, o2 = rs;
+  o1.insert(o1.end(), rs.begin(), rs.end());
+  o2.insert(o2.end(), ks.begin(), ks.end());
+  p.rows = contiguous_in(o1);
+  p.cols = !p.rows && contiguous_in(o2);
+  for (int64_t d : ks) p.kept_perm.push_back(std::find(kept.begin(), kept.end(), d) - kept.begin());
+  return p;
+}
+
+// The O results of an in-place reduction, in kept_perm order, as a tensor of the kept shape.
+Tensor kept_view(const Tensor& tmp, const Tensor& t, const std::vector<bool>& mask, const Shape& kept_perm) {
+  Shape ks;
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (!mask[d]) ks.push_back(t->sizes[d]);
+  Shape st(ks.size());
+  int64_t acc = 1;
+  for (auto it = kept_perm.rbegin(); it != kept_perm.rend(); ++it) {
+    st[*it] = acc;
+    acc *= ks[*it];
+  }
+  return make_view(tmp, ks, st, 0);
 }
 
 Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DType compute) {
@@ -139,6 +195,18 @@ Tensor finish(const Tensor& tmp, const Layout& L, DType out_dtype) {
   return out;
 }
 
+// The same for results in kept_perm order: one copy puts them in order (and in out_dtype).
+Tensor finish_perm(const Tensor& tmp, const Tensor& t, const std::vector<bool>& mask, const Shape& kept_perm,
+                   const Layout& L, DType out_dtype) {
+  bool identity = true;
+  for (size_t i = 0; i < kept_perm.size(); ++i) identity = identity && kept_perm[i] == static_cast<int64_t>(i);
+  if (identity) return finish(tmp, L, out_dtype);
+  Tensor v = kept_view(tmp, t, mask, kept_perm);
+  Tensor out = empty_tensor(v->sizes, out_dtype, tmp->device());
+  copy_(out, v);
+  return make_view(out, L.out_shape, contiguous_strides(L.out_shape), 0);
+}
+
 void check_nonempty(const Tensor& t, const Layout& L, const char* op) {
   if (L.R == 0) {
     fail(CT_ERR_SHAPE, op, "(): Expected reduction dim to be specified for input.numel() == 0, or the reduced dims to have "
@@ -210,20 +278,17 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
     out_dtype = t->dtype;
   }
   DType comp = compute_dtype(out_dtype);
-  if (t->device().is_cuda() && t->dtype == comp && cuda_ops::reduce_cols_supported(comp) && t->is_contiguous()) {
-    // Note [Reducing leading dims]: reduced dims all before the kept ones (sum(dim=0) of a
-    // matrix) are reduced in place as [R, O], without the transposing copy of [Reduction layout].
-    int64_t nd = t->dim(), k = 0;
-    while (k < nd && mask[k]) ++k;
-    bool leading = k > 0 && k < nd;
-    for (int64_t d = k; d < nd && leading; ++d) leading = !mask[d];
-    if (leading && t->numel() > 0) {
+  if (t->device().is_cuda() && t->numel() > 0 && cuda_ops::reduce_input_supported(t->dtype, comp)) {
+    InPlace ip = plan_in_place(t, mask);
+    if (ip.rows || (ip.cols && cuda_ops::reduce_cols_supported(comp))) {
       Layout L = sizes_of(t, mask, keepdim);
       Tensor tmp = empty_tensor({L.O}, comp, t->device());
       CudaScope sc(t->device());
       CudaScratch get(t->device());
-      cuda_ops::reduce_cols(op, t->data(), tmp->data(), L.R, L.O, comp, get, sc.stream);
-      return finish(tmp, L, out_dtype);
+      // the dense span starts at the element with the smallest address: the tensor's data pointer
+      if (ip.rows) cuda_ops::reduce_rows(op, t->data(), tmp->data(), L.O, L.R, comp, t->dtype, get, sc.stream);
+      else cuda_ops::reduce_cols(op, t->data(), tmp->data(), L.R, L.O, comp, t->dtype, get, sc.stream);
+      return finish_perm(tmp, t, mask, ip.kept_perm, L, out_dtype);
     }
   }
   Layout L = layout(t, mask, keepdim, comp);
@@ -232,7 +297,7 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
   if (t->device().is_cuda()) {
     CudaScope sc(t->device());
     CudaScratch get(t->device());
-    cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, get, sc.stream);
+    cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, comp, get, sc.stream);
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { reduce_kernel<scalar_t>(op, L, tmp); });
   }
@@ -281,6 +346,21 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
   if (all) mask = dim_mask(t, {});
   else mask = dim_mask(t, {dim});
   DType comp = compute_dtype(t->dtype);
+  if (t->device().is_cuda() && t->numel() > 0 && cuda_ops::reduce_input_supported(t->dtype, comp) &&
+      (all ? t->is_contiguous() : plan_in_place(t, mask).rows)) {
+    // rows in place (Note [Reductions in place]); a full argmax needs the logical order
+    InPlace ip = all ? InPlace{true, false, {}} : plan_in_place(t, mask);
+    Layout L = sizes_of(t, mask, keepdim && !all);
+    if (all) L.out_shape.clear();
+    Tensor vals = empty_tensor({L.O}, comp, t->device());
+    Tensor idx = empty_tensor({L.O}, DType::Int64, t->device());
+    CudaScope sc(t->device());
+    CudaScratch get(t->device());
+    cuda_ops::arg_reduce_rows(t->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
+                              t->dtype, is_max, get, sc.stream);
+    if (all) return {finish(vals, L, t->dtype), finish(idx, L, DType::Int64)};
+    return {finish_perm(vals, t, mask, ip.kept_perm, L, t->dtype), finish_perm(idx, t, mask, ip.kept_perm, L, DType::Int64)};
+  }
   Layout L = layout(t, mask, keepdim && !all, comp);
   if (all) L.out_shape.clear();
   if (L.R == 0) {
@@ -293,7 +373,7 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
     CudaScope sc(t->device());
     CudaScratch get(t->device());
     cuda_ops::arg_reduce_rows(L.rows->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
-                              is_max, get, sc.stream);
+                              comp, is_max, get, sc.stream);
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
   }

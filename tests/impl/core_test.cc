@@ -126,7 +126,11 @@ TEST(Elementwise, NonContiguousAndBroadcastMatchContiguous) {
   Tensor r1 = ops::binary(CT_MUL, m, b);
   Tensor r2 = ops::binary(CT_MUL, ops::clone(m), ops::clone(ops::expand(b, {6, 4})));
   ASSERT_EQ(r1->sizes, r2->sizes);
-  const double* x = reinterpret_cast<const double*>(r1->data());
+  // laid out as the first operand is iterated (PyTorch's TensorIterator: (m * b).stride() == (1, 6))
+  EXPECT_EQ(r1->strides, (Shape{1, 6}));
+  EXPECT_EQ(r2->strides, (Shape{4, 1}));
+  Tensor c1 = ops::contiguous(r1);
+  const double* x = reinterpret_cast<const double*>(c1->data());
   const double* y = reinterpret_cast<const double*>(r2->data());
   for (int i = 0; i < 24; ++i) {
     int row = i / 4, col = i % 4;

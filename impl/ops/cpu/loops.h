@@ -1,11 +1,17 @@
-// The strided N-operand loop under every CPU elementwise kernel.
+// The strided N-operand loop under every CPU elementwise kernel, and the operand description
+// the CUDA kernels are built from.
 //
 // Note [Elementwise engine]: operands (output first) are described by byte strides over one
-// common (broadcast) shape; broadcast dims have stride 0. Dims of size 1 are dropped and
-// adjacent dims that are contiguous for every operand are merged, so a contiguous tensor is
-// one flat inner loop (the "contiguous fast path"). The flat index range is split over threads
-// by parallel_for; each chunk walks the inner dimension in runs and hands each run to the
-// kernel's inner function with the inner byte strides, which has its own contiguous branch.
+// common (broadcast) shape; broadcast dims have stride 0. The dims are first put in the order
+// PyTorch's TensorIterator iterates them (iteration_order: by the strides of the operands, output
+// first, so the innermost dim is the one that is contiguous in memory), then dims of size 1 are
+// dropped and neighbours that are contiguous for every operand merged: a contiguous tensor, or
+// any dense layout shared by all operands (a transposed input and its like-strided output), is
+// one flat inner loop (the "contiguous fast path"). New outputs get the strides of that order
+// (strides_for), as PyTorch allocates them: exp(x.t()) is laid out like x.t(). The flat index
+// range is split over threads by parallel_for; each chunk walks the inner dimension in runs and
+// hands each run to the kernel's inner function with the inner byte strides, which has its own
+// contiguous branch. On CUDA the same description becomes a kernel's Iter (impl/ops/cuda).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -23,38 +29,103 @@ struct StridedOperands {
   std::array<std::vector<int64_t>, N> strides;  // byte strides per operand, per dim
 };
 
+// PyTorch's TensorIterator::reorder_dimensions: the dims of `shape`, fastest first, sorted by
+// the byte strides of the operands in order (the first operand whose strides differ decides;
+// broadcast dims (stride 0) are skipped; equal strides put the smaller dim first).
+inline std::vector<int64_t> iteration_order(const Shape& shape, const std::vector<const std::vector<int64_t>*>& strides) {
+  const int64_t nd = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> perm(nd);
+  for (int64_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
+  auto should_swap = [&](int64_t d0, int64_t d1) {
+    for (const std::vector<int64_t>* st : strides) {
+      int64_t s0 = (*st)[d0], s1 = (*st)[d1];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (shape[d0] > shape[d1]) return 1;
+    }
+    return 0;
+  };
+  for (int64_t i = 1; i < nd; ++i) {
+    int64_t d1 = i;
+    for (int64_t d0 = i - 1; d0 >= 0; --d0) {
+      int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  return perm;
+}
+
+// Byte strides of t over `shape` (right-aligned; broadcast dims 0).
+inline std::vector<int64_t> broadcast_strides(const Shape& shape, const TensorImpl* t) {
+  const int64_t nd = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> st(nd, 0);
+  int64_t off = nd - t->dim();
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (t->sizes[d] == shape[d + off]) st[d + off] = t->strides[d] * t->itemsize();
+  return st;
+}
+
+// Element strides for a new tensor of `shape` laid out in the iteration order of `inputs`
+// (PyTorch's allocation of TensorIterator outputs; contiguous when the inputs are).
+inline Shape strides_for(const Shape& shape, const std::vector<const TensorImpl*>& inputs) {
+  std::vector<std::vector<int64_t>> st;
+  std::vector<const std::vector<int64_t>*> ptrs;
+  st.reserve(inputs.size());
+  for (const TensorImpl* t : inputs) {
+    if (t->dim() == 0) continue;
+    st.push_back(broadcast_strides(shape, t));
+    ptrs.push_back(&st.back());
+  }
+  if (ptrs.empty()) return contiguous_strides(shape);
+  std::vector<int64_t> perm = iteration_order(shape, ptrs);
+  Shape out(shape.size());
+  int64_t next = 1;
+  for (int64_t d : perm) {
+    out[d] = next;
+    next *= shape[d] > 0 ? shape[d] : 1;
+  }
+  return out;
+}
+
 // Builds the operand description for tensors already broadcast-compatible with `shape`
-// (each operand's sizes are right-aligned against shape; missing or size-1 dims broadcast).
+// (each operand's sizes are right-aligned against shape; missing or size-1 dims broadcast):
+// dims reordered (iteration_order), size-1 dims dropped, contiguous neighbours merged.
 template <size_t N>
 StridedOperands<N> make_operands(const Shape& shape, const std::array<const TensorImpl*, N>& ts) {
   StridedOperands<N> ops;
   const int64_t nd = static_cast<int64_t>(shape.size());
+  std::array<std::vector<int64_t>, N> full;
+  std::vector<const std::vector<int64_t>*> ptrs;
   for (size_t k = 0; k < N; ++k) {
-    const TensorImpl* t = ts[k];
-    ops.base[k] = t->data();
-    ops.strides[k].assign(nd, 0);
-    int64_t off = nd - t->dim();
-    for (int64_t d = 0; d < t->dim(); ++d) {
-      if (t->sizes[d] != 1) ops.strides[k][d + off] = t->strides[d] * t->itemsize();
-    }
+    ops.base[k] = ts[k]->data();
+    full[k] = broadcast_strides(shape, ts[k]);
+    ptrs.push_back(&full[k]);
   }
-  // collapse: drop size-1 dims, merge contiguous neighbours
+  std::vector<int64_t> perm = iteration_order(shape, ptrs);  // fastest first
+  // collapse, outermost first: drop size-1 dims, merge contiguous neighbours
   Shape sh;
   std::array<std::vector<int64_t>, N> st;
-  for (int64_t d = 0; d < nd; ++d) {
+  for (int64_t i = nd - 1; i >= 0; --i) {
+    int64_t d = perm[i];
     if (shape[d] == 1) continue;
     if (!sh.empty()) {
       bool merge = true;
       for (size_t k = 0; k < N; ++k)
-        if (st[k].back() != ops.strides[k][d] * shape[d]) { merge = false; break; }
+        if (st[k].back() != full[k][d] * shape[d]) { merge = false; break; }
       if (merge) {
         sh.back() *= shape[d];
-        for (size_t k = 0; k < N; ++k) st[k].back() = ops.strides[k][d];
+        for (size_t k = 0; k < N; ++k) st[k].back() = full[k][d];
         continue;
       }
     }
     sh.push_back(shape[d]);
-    for (size_t k = 0; k < N; ++k) st[k].push_back(ops.strides[k][d]);
+    for (size_t k = 0; k < N; ++k) st[k].push_back(full[k][d]);
   }
   if (sh.empty()) {  // scalar (or all-ones) shape
     sh.push_back(1);

@@ -22,7 +22,7 @@ struct Iter {
   char* data[N] = {};
   int32_t dtype[N] = {};              // ct_dtype of each operand (used by cast)
   // Note [CPU scalars on CUDA]: a 0-dim CPU operand (a Python scalar, or torch.tensor(2.))
-  // travels inside the kernel's parameters: its bytes (already in the compute dtype) are in
+  // travels inside the kernel's parameters: its bytes (in its own dtype, it.dtype[k]) are in
   // scalar[k], bit k of scalar_mask is set and its strides are 0. No host-to-device copy,
   // so `cuda_tensor + 2` stays asynchronous.
   uint32_t scalar_mask = 0;
@@ -59,15 +59,23 @@ void set_scalar(Iter<N>& it, int k, const void* p, int64_t bytes) {
   for (int d = 0; d < kMaxDims; ++d) it.strides[k][d] = 0;
 }
 
-// out = convert(in), any dtype to any dtype (PyTorch's cast rules).
+// Note [Elementwise engine] and Note [CUDA elementwise kernels]: each call is one launch (or one
+// per 32-bit piece). Operands keep their own dtypes (it.dtype); inputs are read as `common`
+// (converted from their dtype, as PyTorch's dynamic casting) and computed in its op-math type;
+// the result is stored into the output's dtype. CPU scalars travel in it.scalar in their own
+// dtype (set_scalar).
+
+// out = in converted to out's dtype (PyTorch's cast rules): copy_, casts, fill_ (a CPU scalar in).
 void cast(const Iter<2>& it, void* stream);
-// out = op(in); `compute` is the input dtype (a compute dtype, Note [Compute dtype]); the
-// output is compute, bool (logical_not) or real (abs of complex).
-void unary(ct_unary_op op, const Iter<2>& it, DType compute, void* stream);
-// out = op(a, b); inputs in `compute`; output compute, or bool for comparisons / logical ops.
-void binary(ct_binary_op op, const Iter<3>& it, DType compute, void* stream);
-// out = cond ? a : b, elements of itemsize bytes.
-void where(const Iter<4>& it, int64_t itemsize, void* stream);
+// out = op(in); output dtype: common, bool (logical_not) or real (abs of complex), or any dtype
+// the result can be cast to (in-place forms).
+void unary(ct_unary_op op, const Iter<2>& it, DType common, void* stream);
+// out = op(a, b); result common, or bool for comparisons / logical ops.
+void binary(ct_binary_op op, const Iter<3>& it, DType common, void* stream);
+// out = min(max(in, lo), hi) with the bounds that are given; NaN stays NaN. common: real, not bool.
+void clamp(const Iter<2>& it, DType common, bool has_lo, double lo, bool has_hi, double hi, void* stream);
+// out = cond ? a : b, with a and b read as common.
+void where(const Iter<4>& it, DType common, void* stream);
 
 // Factories: element i of a contiguous tensor of dtype gets
 //   kind 0 (arange):   a + i * b
@@ -86,18 +94,22 @@ class ScratchFn {
   ~ScratchFn() = default;
 };
 
-// Row reductions over a contiguous [O, R] input of `compute` dtype into O outputs of the same
-// dtype. op: CT_SUM, CT_MEAN, CT_PROD, CT_AMAX, CT_AMIN.
-void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, ScratchFn& get,
-                 void* stream);
+// Row reductions over a contiguous [O, R] input into O outputs of `compute` dtype. The input's
+// dtype is compute, or float16/bfloat16 with compute float32 (widened as loaded, so reductions
+// of half-precision tensors need no converted copy). op: CT_SUM, CT_MEAN, CT_PROD, CT_AMAX, CT_AMIN.
+inline bool reduce_input_supported(DType in, DType compute) {
+  return in == compute || ((in == DType::Float16 || in == DType::BFloat16) && compute == DType::Float32);
+}
+void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
+                 ScratchFn& get, void* stream);
 // The same over the leading dim of a contiguous [R, O] input (no transposing copy): O outputs.
 // compute: float32 or float64 only (reduce_cols_supported).
-void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, ScratchFn& get,
-                 void* stream);
+void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
+                 ScratchFn& get, void* stream);
 inline bool reduce_cols_supported(DType compute) { return compute == DType::Float32 || compute == DType::Float64; }
 // values and first-occurrence int64 indices of the max (min) of each row; NaN is the extreme.
-void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute, bool is_max,
-                     ScratchFn& get, void* stream);
+void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute,
+                     DType in_dtype, bool is_max, ScratchFn& get, void* stream);
 // p-norm of each row of non-negative doubles (|x| already taken).
 void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, ScratchFn& get, void* stream);
 

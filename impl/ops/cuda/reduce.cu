@@ -40,14 +40,15 @@ template <typename T> __device__ __forceinline__ bool nan_(T v) {
 }
 
 // Reducer policies: In (element), Acc (partial), Out; init, step, combine, finish.
-template <typename T>
+// I: the element type read (float16/bfloat16 elements widen to T = float as they are loaded).
+template <typename T, typename I = T>
 struct SumRed {
-  using In = T;
+  using In = I;
   using Acc = typename AccOf<T>::type;
   using Out = T;
   bool mean;
   __device__ Acc init() const { return Acc(0); }
-  __device__ Acc step(Acc a, In x, int64_t) const { return a + static_cast<Acc>(x); }
+  __device__ Acc step(Acc a, In x, int64_t) const { return a + static_cast<Acc>(static_cast<T>(x)); }
   __device__ Acc combine(Acc a, Acc b) const { return a + b; }
   __device__ Out finish(Acc a, int64_t n) const {
     if constexpr (std::is_integral_v<T>) return static_cast<Out>(a);
@@ -55,9 +56,9 @@ struct SumRed {
   }
 };
 
-template <typename T>
+template <typename T, typename I = T>
 struct ProdRed {
-  using In = T;
+  using In = I;
   using Acc = typename AccOf<T>::type;
   using Out = T;
   __device__ Acc init() const { return Acc(1); }
@@ -65,14 +66,14 @@ struct ProdRed {
     if constexpr (std::is_integral_v<Acc>) return static_cast<Acc>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
     else return a * b;
   }
-  __device__ Acc step(Acc a, In x, int64_t) const { return mul(a, static_cast<Acc>(x)); }
+  __device__ Acc step(Acc a, In x, int64_t) const { return mul(a, static_cast<Acc>(static_cast<T>(x))); }
   __device__ Acc combine(Acc a, Acc b) const { return mul(a, b); }
   __device__ Out finish(Acc a, int64_t) const { return static_cast<Out>(a); }
 };
 
-template <typename T>
+template <typename T, typename I = T>
 struct ExtremeRed {  // amax / amin with NaN propagation (bool: any / all)
-  using In = T;
+  using In = I;
   using Acc = T;
   using Out = T;
   bool is_max;
@@ -90,7 +91,7 @@ struct ExtremeRed {  // amax / amin with NaN propagation (bool: any / all)
       return is_max ? (x > a ? x : a) : (x < a ? x : a);
     }
   }
-  __device__ Acc step(Acc a, In x, int64_t) const { return combine(a, x); }
+  __device__ Acc step(Acc a, In x, int64_t) const { return combine(a, static_cast<T>(x)); }
   __device__ Out finish(Acc a, int64_t) const { return a; }
 };
 
@@ -100,9 +101,9 @@ struct ArgPair {
   int64_t i;
 };
 
-template <typename T>
+template <typename T, typename I = T>
 struct ArgRed {  // first index of the max (min); NaN wins
-  using In = T;
+  using In = I;
   using Acc = ArgPair<T>;
   using Out = ArgPair<T>;
   bool is_max;
@@ -119,7 +120,7 @@ struct ArgRed {  // first index of the max (min); NaN wins
     bool a_better = is_max ? (a.v > b.v) : (a.v < b.v);
     return a_better ? a : b;
   }
-  __device__ Acc step(Acc a, In x, int64_t idx) const { return combine(a, Acc{x, idx}); }
+  __device__ Acc step(Acc a, In x, int64_t idx) const { return combine(a, Acc{static_cast<T>(x), idx}); }
   __device__ Out finish(Acc a, int64_t) const { return a; }
 };
 
@@ -471,19 +472,19 @@ void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, Scra
 
 // Calls f with the reducer of `op` for elements of type T. bool arrives only for amax/amin (any /
 // all): its sums and products arrive as int64.
-template <typename T, class F>
+template <typename T, typename I = T, class F>
 void with_reducer(ct_reduce_op op, F f) {
   if constexpr (std::is_same_v<T, bool>) {
-    f(ExtremeRed<T>{op == CT_AMAX});
+    f(ExtremeRed<T, I>{op == CT_AMAX});
   } else {
     switch (op) {
-      case CT_SUM: f(SumRed<T>{false}); return;
-      case CT_MEAN: f(SumRed<T>{true}); return;
-      case CT_PROD: f(ProdRed<T>{}); return;
+      case CT_SUM: f(SumRed<T, I>{false}); return;
+      case CT_MEAN: f(SumRed<T, I>{true}); return;
+      case CT_PROD: f(ProdRed<T, I>{}); return;
       case CT_AMAX:
       case CT_AMIN:
         if constexpr (!is_cplx_v<T>) {
-          f(ExtremeRed<T>{op == CT_AMAX});
+          f(ExtremeRed<T, I>{op == CT_AMAX});
           return;
         }
         break;
@@ -503,13 +504,13 @@ __global__ void split_pairs(const ArgPair<T>* p, T* v, int64_t* idx, int64_t O) 
   }
 }
 
-template <typename T>
+template <typename T, typename I = T>
 void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, bool is_max, ScratchFn& get, cudaStream_t s) {
   if constexpr (is_cplx_v<T>) {
     fail(CT_ERR_DTYPE, "argmax/argmin do not support complex input");
   } else {
     auto* pairs = static_cast<ArgPair<T>*>(get(static_cast<int64_t>(sizeof(ArgPair<T>)) * O));
-    run(in, pairs, O, R, ArgRed<T>{is_max}, get, s);
+    run(in, pairs, O, R, ArgRed<T, I>{is_max}, get, s);
     split_pairs<T><<<blocks_for(O, kThreads), kThreads, 0, s>>>(pairs, static_cast<T*>(values), indices, O);
     cuda::check_launch("argmax kernel", s);
   }
@@ -517,28 +518,34 @@ void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R,
 
 }  // namespace
 
-void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, ScratchFn& get,
-                 void* stream) {
+void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
+                 ScratchFn& get, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_CU_DISPATCH_COMPUTE(compute, "reduce",
-                         [&] { with_reducer<scalar_t>(op, [&](auto red) { run(in, out, O, R, red, get, s); }); });
+  auto rows = [&](auto red) { run(in, out, O, R, red, get, s); };
+  if (in_dtype == DType::Float16) with_reducer<float, __half>(op, rows);
+  else if (in_dtype == DType::BFloat16) with_reducer<float, __nv_bfloat16>(op, rows);
+  else CT_CU_DISPATCH_COMPUTE(compute, "reduce", [&] { with_reducer<scalar_t>(op, rows); });
 }
 
-void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, ScratchFn& get,
-                 void* stream) {
+void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
+                 ScratchFn& get, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  // float32 and float64 only (reduce_cols_supported): the other dtypes take the copying path,
-  // which keeps the template instantiations (and nvcc's time) in check
+  // floating dtypes only (reduce_cols_supported): the others take the copying path, which keeps
+  // the template instantiations (and nvcc's time) in check
   auto cols = [&](auto red) { run_cols(in, out, R, O, red, get, s); };
-  if (compute == DType::Float32) with_reducer<float>(op, cols);
+  if (in_dtype == DType::Float16) with_reducer<float, __half>(op, cols);
+  else if (in_dtype == DType::BFloat16) with_reducer<float, __nv_bfloat16>(op, cols);
+  else if (compute == DType::Float32) with_reducer<float>(op, cols);
   else if (compute == DType::Float64) with_reducer<double>(op, cols);
   else fail(CT_ERR_INTERNAL, "reduce_cols: unsupported compute dtype");
 }
 
-void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute, bool is_max,
-                     ScratchFn& get, void* stream) {
+void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute,
+                     DType in_dtype, bool is_max, ScratchFn& get, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_CU_DISPATCH_COMPUTE(compute, "argmax", [&] { arg_t<scalar_t>(in, values, indices, O, R, is_max, get, s); });
+  if (in_dtype == DType::Float16) arg_t<float, __half>(in, values, indices, O, R, is_max, get, s);
+  else if (in_dtype == DType::BFloat16) arg_t<float, __nv_bfloat16>(in, values, indices, O, R, is_max, get, s);
+  else CT_CU_DISPATCH_COMPUTE(compute, "argmax", [&] { arg_t<scalar_t>(in, values, indices, O, R, is_max, get, s); });
 }
 
 void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, ScratchFn& get, void* stream) {

@@ -1,0 +1,53 @@
+// Unary elementwise ops and clamp on CUDA (Note [CUDA elementwise kernels]).
+#include "impl/ops/cuda/functors.cuh"
+
+namespace ct::cuda_ops {
+
+namespace {
+template <typename C>
+void unary_t(ct_unary_op op, const Iter<2>& it, cudaStream_t s) {
+  using T = opmath_t<C>;
+  if (op == CT_LOGICAL_NOT) {
+    launch_ew<C, bool>(it, LogicalNot<T>{}, s);
+    return;
+  }
+  if constexpr (is_cplx_v<C>) {
+    if (op == CT_ABS) {
+      launch_ew<C, typename C::value_type>(it, AbsComplex<T>{}, s);
+      return;
+    }
+  }
+  launch_ew<C, C>(it, UnaryOp<T>{op}, s);
+}
+}  // namespace
+
+void unary(ct_unary_op op, const Iter<2>& it, DType common, void* stream) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  CT_EW_DISPATCH(common, "unary", [&] { unary_t<scalar_t>(op, it, s); });
+  cuda::check_launch("unary kernel", s);
+}
+
+void clamp(const Iter<2>& it, DType common, bool has_lo, double lo, bool has_hi, double hi, void* stream) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  switch (common) {
+    case DType::Bool: case DType::Complex64: case DType::Complex128:
+      fail(CT_ERR_INTERNAL, "clamp: unexpected dtype");
+    default:
+      break;
+  }
+  CT_EW_DISPATCH(common, "clamp", [&] {
+    using C = scalar_t;
+    using T = opmath_t<C>;
+    if constexpr (!is_cplx_v<C> && !std::is_same_v<C, bool>) {
+      // integral bounds through int64 (no undefined float -> narrow int conversion)
+      auto bound = [](double v) {
+        if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<int64_t>(v));
+        else return static_cast<T>(v);
+      };
+      launch_ew<C, C>(it, Clamp<T>{bound(lo), bound(hi), has_lo, has_hi}, s);
+    }
+  });
+  cuda::check_launch("clamp kernel", s);
+}
+
+}  // namespace ct::cuda_ops
