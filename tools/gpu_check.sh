@@ -6,6 +6,7 @@
 set -uo pipefail
 A="${1:-gpu_artifacts}"
 export LD_LIBRARY_PATH="$PWD/$A${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+for f in "$A"/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # gpu_pack.sh compresses the largest
 rc=0
 echo "== nvidia-smi"; nvidia-smi -L || true
 echo "== C API suite (capi_test)"; "$A/capi_test" || rc=1

@@ -8,6 +8,8 @@ rm -rf gpu_artifacts && mkdir -p gpu_artifacts
 B=$(bazel info bazel-bin)
 cp -L "$B/capi/libctorch.so" "$B/tests/capi/capi_test" "$B/tests/capi/device_test" "$B/tests/capi/cuda_test" "$B/tests/impl/core_test" "$B/examples/c/quickstart" "$B/tests/gpu/alloc_trace" "$B/tests/capi/memory_test" "$B/tests/capi/pluggable_test" "$B/tests/capi/random_test" "$B/tests/capi/linalg_test" "$B/tests/capi/fft_test" "$B/tests/gpu/libmyalloc.so" gpu_artifacts/
 chmod u+w gpu_artifacts/*
+# the two largest (device code for three targets) travel xz-compressed; gpu_check.sh unpacks them
+xz -6 -T2 gpu_artifacts/libctorch.so gpu_artifacts/core_test
 # OpenBLAS and FFTW for the CPU products and FFTs (the GPU host may lack them; the device tool
 # carries at most 64 MiB): compressed, unpacked by gpu_check.sh
 bash tools/gpu_blas.sh pack gpu_artifacts/blas
