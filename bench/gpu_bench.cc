@@ -1,34 +1,81 @@
-// ctorch against torch (libtorch, C++) in one process, alternating (issue 7). Built and run on
-// the GPU host by bench/run.sh:
+// ctorch against torch (libtorch, C++) in one process, alternating (issues 7 and 12). Built and
+// run on the GPU host by bench/run.sh:
 //   g++ ... bench/gpu_bench.cc bench/floor_kernel.o -lctorch -ltorch ... && ./gpu_bench [filter]
 // For every metric: a warm-up of both, then rounds alternating ctorch and torch (the order
 // flips each round), each round timed by CUDA events on the legacy default stream (GPU time,
-// which both libraries use as their current stream) or by a host clock (host cost); the figure
-// is the median of the rounds, the ratio ctorch/torch of the medians (below 1: ctorch faster).
-// Prints "name ctorch torch unit ratio" lines, then the launch floor; bench/run.sh tabulates.
+// which both libraries use as their current stream) or by a host clock (host cost, CPU rows);
+// the figure is the median of the rounds, the ratio ctorch/torch of the medians (below 1:
+// ctorch faster). Prints "name ctorch torch unit ratio [GB/s GB/s]" lines (the launch floor among
+// them); lines starting with '#' are notes ("# cpu_threads", "# FAILED name: why").
+// bench/run.sh tabulates. The filter is a substring of the row names: only matching rows run.
+//
+// Rows:
+//  - host cost of small CUDA ops (small_add_host, small_add_host_f16, small_add_bcast_host),
+//    create+free, the bare launch floor; the float32 rows of issue 7 (add_64M_f32, ...,
+//    matmul, FFT), unchanged.
+//  - The matrix of issue 12, rows named op/dtype/layout (every name has a '/', so the filter
+//    "/" runs the matrix alone, "add/" every add row, "/f16/" the float16 rows, "cpu/" the CPU
+//    rows):
+//      op      add mul div pow eq lt where clamp exp sigmoid cast copy contiguous fill_
+//              sum mean amax argmax (a _dimK suffix: over dim K, else over all elements)
+//              cat_dimK stack_dimK
+//      dtype   f32 f16 bf16 f64 i32 i64 u8 i8 bool; "a+b": two operands of dtypes a and b
+//              (f32+f16: torch's promotion, float32 result); "a->b": cast / copy_ from a into
+//              b, or sum of a accumulated and returned in b (sum(dtype=b))
+//      layout  contig             [n, n] operands
+//              bcast_row          [n, n] op [n]
+//              bcast_col          [n, n] op [n, 1]
+//              cpu0d              [n, n] op a 0-dim CPU tensor (torch.tensor(2.0); 2 for
+//                                 integer dtypes)
+//              scalar             [n, n] op a Python scalar (2.0; 2 for integer dtypes)
+//              transposed         every tensor operand an [n, n] .t() view
+//              transposed_contig  a.t() op b, b contiguous (the access really transposes)
+//              slice2             [n, 2n][:, ::2] views (two operands: [:, 0::2] and [:, 1::2]
+//                                 of one tensor)
+//              permute3d          [n*n/131072, 128, 1024] views permuted (2, 0, 1)
+//    (where: the bool condition has the layout too, [n, n] for the broadcast ones.)
+//    n = 8192 on the GPU (64M elements, CUDA events, 5 rounds), 4096 on the CPU ("cpu/..."
+//    rows: 16M elements, host clock, 7 rounds, both libraries with one thread count: the CPUs
+//    this process may use, or GPU_BENCH_THREADS; printed as "# cpu_threads"). fill_ writes a
+//    fresh tensor of the layout, copy a fresh contiguous one, never the shared inputs. The
+//    inputs are made once per dtype and device, and released after the GPU rows and again
+//    after the CPU rows. Each matrix row sizes its calls per round at run time so that a
+//    torch round takes about kRoundMs; ctorch gets the same count unless that would take over
+//    kSlowCap (3) times as long (then fewer, reported on stderr), so a ctorch many times slower
+//    costs seconds, not minutes. GB/s counts the bytes read and written (the useful elements
+//    of views; broadcast and CPU scalar operands not counted). A row that fails in either
+//    library (ctorch status, torch exception) prints "# FAILED name: why" and the run goes on.
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <cuda_runtime_api.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
+#include <map>
+#include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "capi/ctorch.h"
 
 extern "C" void ct_bench_launch_empty(int n);  // bench/floor_kernel.cu: n empty launches on stream 0
 
-#define CK(call)                                                                        \
-  do {                                                                                  \
-    ct_status s_ = (call);                                                              \
-    if (s_ != CT_OK) {                                                                  \
-      std::fprintf(stderr, "%s: %s: %s\n", #call, ct_status_name(s_), ct_last_error_message()); \
-      std::exit(1);                                                                     \
-    }                                                                                   \
+// A failed ctorch call throws: run() reports the row as failed and goes on; elsewhere the
+// benchmark stops with the message.
+#define CK(call)                                                                                  \
+  do {                                                                                            \
+    ct_status s_ = (call);                                                                        \
+    if (s_ != CT_OK)                                                                              \
+      throw std::runtime_error(std::string(#call) + ": " + ct_status_name(s_) + ": " + ct_last_error_message()); \
   } while (0)
 
 // A shape argument: the temporary lives until the end of the full expression (the call).
@@ -85,39 +132,75 @@ enum Clock { kGpu, kHost, kWall };
 struct Metric {
   std::string name;
   Clock clock;
-  int iters;   // calls per round
+  int iters;   // calls per round (unused when round_ms > 0)
   int rounds;
   std::function<void()> ct, th;
-  double bytes = 0;  // moved per call, for a GB/s column (0: none)
+  double bytes = 0;     // moved per call, for a GB/s column (0: none)
+  double round_ms = 0;  // > 0: calls per round sized at run time so a torch round takes about this
 };
 
 const char* g_filter = nullptr;
 
-void run(const Metric& m) {
-  if (g_filter && m.name.find(g_filter) == std::string::npos) return;
-  auto measure = [&](const std::function<void()>& fn) {
-    switch (m.clock) {
-      case kGpu: return gpu_ms(fn, m.iters);
-      case kHost: return host_us(fn, m.iters);
-      default: return wall_ms(fn, m.iters);
-    }
-  };
-  measure(m.ct), measure(m.th);  // warm-up: plans, handles, cached memory, clocks
-  std::vector<double> c, t;
-  for (int r = 0; r < m.rounds; ++r) {
-    if (r % 2 == 0) c.push_back(measure(m.ct)), t.push_back(measure(m.th));
-    else t.push_back(measure(m.th)), c.push_back(measure(m.ct));
-  }
-  double mc = median(c), mt = median(t);
-  const char* unit = m.clock == kHost ? "us" : "ms";
-  std::string extra;
-  if (m.bytes > 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " %.0f %.0f GB/s", m.bytes / (mc * 1e6), m.bytes / (mt * 1e6));
-    extra = buf;
-  }
-  std::printf("%s %.4f %.4f %s %.3f%s\n", m.name.c_str(), mc, mt, unit, mc / mt, extra.c_str());
+// A ctorch round of a row sized at run time takes at most this many times a torch round.
+constexpr double kSlowCap = 3;
+
+bool wanted(const std::string& name) { return !g_filter || name.find(g_filter) != std::string::npos; }
+
+// A row that could not be measured: a note for bench/run.sh (first line of the message only).
+void report_failure(const std::string& name, const char* what) {
+  std::string w(what);
+  w = w.substr(0, w.find('\n'));
+  std::printf("# FAILED %s: %s\n", name.c_str(), w.c_str());
   std::fflush(stdout);
+}
+
+void run(const Metric& m) {
+  if (!wanted(m.name)) return;
+  try {
+    auto measure = [&](const std::function<void()>& fn, int iters) {
+      switch (m.clock) {
+        case kGpu: return gpu_ms(fn, iters);
+        case kHost: return host_us(fn, iters);
+        default: return wall_ms(fn, iters);
+      }
+    };
+    int ic = m.iters, it = m.iters;  // calls per round: ctorch, torch
+    if (m.round_ms > 0) {
+      measure(m.ct, 1), measure(m.th, 1);  // first calls: plans, allocations
+      const double round = m.round_ms * (m.clock == kHost ? 1e3 : 1.0);  // in the clock's unit
+      const double c1 = std::max(measure(m.ct, 2), 1e-6), t1 = std::max(measure(m.th, 2), 1e-6);
+      it = static_cast<int>(std::clamp(round / t1, 1.0, 10000.0));
+      ic = std::min(it, static_cast<int>(std::clamp(kSlowCap * round / c1, 1.0, 10000.0)));
+      if (ic < it)
+        std::fprintf(stderr, "# %s: ctorch %d calls per round, torch %d (ctorch %.1fx slower)\n", m.name.c_str(),
+                     ic, it, c1 / t1);
+    }
+    measure(m.ct, ic), measure(m.th, it);  // warm-up: plans, handles, cached memory, clocks
+    std::vector<double> c, t;
+    for (int r = 0; r < m.rounds; ++r) {
+      if (r % 2 == 0) c.push_back(measure(m.ct, ic)), t.push_back(measure(m.th, it));
+      else t.push_back(measure(m.th, it)), c.push_back(measure(m.ct, ic));
+    }
+    double mc = median(c), mt = median(t);
+    const char* unit = m.clock == kHost ? "us" : "ms";
+    std::string extra;
+    if (m.bytes > 0) {
+      const double per_s = m.clock == kHost ? 1e6 : 1e3;  // the unit's calls per second
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " %.0f %.0f GB/s", m.bytes * per_s / mc / 1e9, m.bytes * per_s / mt / 1e9);
+      extra = buf;
+    }
+    std::printf("%s %.4f %.4f %s %.3f%s\n", m.name.c_str(), mc, mt, unit, mc / mt, extra.c_str());
+    std::fflush(stdout);
+  } catch (const std::exception& e) {
+    report_failure(m.name, e.what());
+  }
+}
+
+bool any_wanted(std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (wanted(n)) return true;
+  return false;
 }
 
 ct_tensor ct_new(std::initializer_list<int64_t> sizes, ct_dtype dt, ct_device_type dev = CT_CUDA) {
@@ -133,9 +216,493 @@ void ct_drop(ct_status s, ct_tensor* t) {
   CK(ct_tensor_release(*t));
 }
 
-}  // namespace
+// ---- the matrix (issue 12) ------------------------------------------------------------------
 
-int main(int argc, char** argv) {
+// One owned reference to a ctorch tensor, released when it goes.
+class Ct {
+ public:
+  Ct() = default;
+  explicit Ct(ct_tensor t) : h_(t) {}
+  Ct(Ct&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  Ct& operator=(Ct&& o) noexcept {
+    std::swap(h_, o.h_);
+    return *this;
+  }
+  Ct(const Ct&) = delete;
+  Ct& operator=(const Ct&) = delete;
+  ~Ct() {
+    if (h_) ct_tensor_release(h_);
+  }
+  operator ct_tensor() const { return h_; }
+
+ private:
+  ct_tensor h_ = nullptr;
+};
+
+// An owned [new reference] from a call that writes it to `&o`: NEWT(ct_transpose(x, 0, 1, &o)).
+#define NEWT(...) ([&] { ct_tensor o = nullptr; CK(__VA_ARGS__); return Ct(o); }())
+
+// The same tensor (values, shape, strides) in both libraries.
+struct Pair {
+  Ct c;
+  at::Tensor t;
+};
+
+struct Dt {
+  const char* name;
+  ct_dtype ct;
+  at::ScalarType st;
+  bool fp;  // floating point
+};
+const Dt kDtypes[] = {{"f32", CT_FLOAT32, at::kFloat, true}, {"f16", CT_FLOAT16, at::kHalf, true},
+                      {"bf16", CT_BFLOAT16, at::kBFloat16, true}, {"f64", CT_FLOAT64, at::kDouble, true},
+                      {"i32", CT_INT32, at::kInt, false},          {"i64", CT_INT64, at::kLong, false},
+                      {"u8", CT_UINT8, at::kByte, false},          {"i8", CT_INT8, at::kChar, false},
+                      {"bool", CT_BOOL, at::kBool, false}};
+
+const Dt& dt(const std::string& name) {
+  for (const Dt& d : kDtypes)
+    if (name == d.name) return d;
+  throw std::invalid_argument("unknown dtype " + name);
+}
+
+// A row's dtype: "f32" (b null), "f32+f16" (operands of two dtypes), "f32->f16" (from a into b).
+struct Spec {
+  const Dt* a;
+  const Dt* b;
+};
+Spec spec(const std::string& s) {
+  for (const char* sep : {"->", "+"}) {
+    size_t k = s.find(sep);
+    if (k != std::string::npos) return {&dt(s.substr(0, k)), &dt(s.substr(k + std::strlen(sep)))};
+  }
+  return {&dt(s), nullptr};
+}
+
+// Where a part of the matrix runs.
+struct Dev {
+  std::string prefix;  // of the row names
+  ct_device_type ct;
+  int32_t index;
+  at::Device at;
+  int64_t n;  // inputs of n x n elements
+  Clock clock;
+  int rounds;
+};
+
+constexpr double kRoundMs = 25;  // a torch round of a matrix row
+
+enum Lay { kContig, kRow, kCol, kCpu0d, kScalar, kT, kTC, kSlice2, kPerm };
+const char* const kLayName[] = {"contig",     "bcast_row",         "bcast_col", "cpu0d",    "scalar",
+                                "transposed", "transposed_contig", "slice2",    "permute3d"};
+
+// The inputs of one dtype on one device: two [n, n] tensors, [n, 2n] for the stride-2 slices,
+// an [n] row and an [n, 1] column, each made on first use.
+enum Base { kA, kB, kWide, kRowVec, kColVec, kNumBases };
+std::map<std::pair<int, int>, std::array<Pair, kNumBases>> g_inputs;
+
+// Uniform [0, 1) floats, integers in [1, 100), bools from rand > 0.5.
+Pair random_pair(const Dev& d, const Dt& t, const std::vector<int64_t>& s) {
+  const int32_t nd = static_cast<int32_t>(s.size());
+  const auto opts = at::TensorOptions().device(d.at);
+  Pair p;
+  if (t.ct == CT_BOOL) {
+    Ct u = NEWT(ct_rand(s.data(), nd, CT_FLOAT32, d.ct, d.index, nullptr, &o));
+    p.c = NEWT(ct_binary_scalar_f(CT_GT, u, 0.5, 0, &o));
+    p.t = at::gt(at::rand(s, opts.dtype(at::kFloat)), 0.5);
+  } else if (t.fp) {
+    p.c = NEWT(ct_rand(s.data(), nd, t.ct, d.ct, d.index, nullptr, &o));
+    p.t = at::rand(s, opts.dtype(t.st));
+  } else {
+    p.c = NEWT(ct_randint(1, 100, s.data(), nd, t.ct, d.ct, d.index, nullptr, &o));
+    p.t = at::randint(1, 100, s, opts.dtype(t.st));
+  }
+  return p;
+}
+
+Pair empty_pair(const Dev& d, const Dt& t, const std::vector<int64_t>& s) {
+  return {NEWT(ct_empty(s.data(), static_cast<int32_t>(s.size()), t.ct, d.ct, d.index, &o)),
+          at::empty(s, at::TensorOptions().device(d.at).dtype(t.st))};
+}
+
+const Pair& input(const Dev& d, const Dt& t, Base b) {
+  Pair& p = g_inputs[{d.ct, t.ct}][b];
+  if (!p.c || !p.t.defined()) {
+    const int64_t n = d.n;
+    std::vector<int64_t> shape = b == kWide ? std::vector<int64_t>{n, 2 * n}
+                                 : b == kRowVec ? std::vector<int64_t>{n}
+                                 : b == kColVec ? std::vector<int64_t>{n, 1}
+                                                : std::vector<int64_t>{n, n};
+    p = random_pair(d, t, shape);
+  }
+  return p;
+}
+
+Pair same(const Pair& p) {
+  CK(ct_tensor_retain(p.c));
+  return {Ct(static_cast<ct_tensor>(p.c)), p.t};
+}
+
+Pair transposed(const Pair& p) { return {NEWT(ct_transpose(p.c, 0, 1, &o)), p.t.t()}; }
+
+// [:, start::2] of an [n, 2n] tensor
+Pair strided(const Pair& wide, int64_t start) {
+  const int64_t end = wide.t.size(1);
+  return {NEWT(ct_slice(wide.c, 1, start, end, 2, &o)), wide.t.slice(1, start, end, 2)};
+}
+
+// [n*n/131072, 128, 1024] permuted (2, 0, 1)
+Pair permuted(const Pair& p) {
+  const std::vector<int64_t> s3{p.t.numel() / (128 * 1024), 128, 1024};
+  Ct r = NEWT(ct_reshape(p.c, s3.data(), 3, &o));
+  return {NEWT(ct_permute(r, SZ(2, 0, 1), 3, &o)), p.t.reshape(s3).permute({2, 0, 1})};
+}
+
+// A one-operand layout over a base tensor ([n, 2n] for kSlice2, else [n, n]).
+Pair view_of(const Pair& base, Lay lay, int which) {
+  switch (lay) {
+    case kT: return transposed(base);
+    case kSlice2: return strided(base, which);
+    case kPerm: return permuted(base);
+    default: return same(base);
+  }
+}
+
+// torch.tensor(2.0) (torch.tensor(2), torch.tensor(True)): a 0-dim CPU tensor.
+Pair cpu_scalar(const Dt& t) {
+  const Dt& s = t.fp ? dt("f32") : t.ct == CT_BOOL ? dt("bool") : dt("i64");
+  return {NEWT(ct_full(nullptr, 0, 2.0, s.ct, CT_CPU, -1, &o)),
+          at::scalar_tensor(at::Scalar(2.0), at::TensorOptions().dtype(s.st))};
+}
+
+// Operand `which` (0: the left one, 1: the right one) of a layout, in dtype t.
+Pair operand(const Dev& d, const Dt& t, Lay lay, int which) {
+  switch (lay) {
+    case kContig:
+    case kT:
+    case kPerm: return view_of(input(d, t, which ? kB : kA), lay, which);
+    case kSlice2: return view_of(input(d, t, kWide), lay, which);
+    case kTC: return which ? same(input(d, t, kB)) : transposed(input(d, t, kA));
+    case kRow: return same(input(d, t, which ? kRowVec : kA));
+    case kCol: return same(input(d, t, which ? kColVec : kA));
+    case kCpu0d: return which ? cpu_scalar(t) : same(input(d, t, kA));
+    case kScalar: break;  // the right operand is a Python scalar: the caller's
+  }
+  return same(input(d, t, kA));
+}
+
+bool is_bcast(Lay lay) { return lay == kRow || lay == kCol || lay == kCpu0d; }
+
+using Dts = std::vector<std::string>;
+using Lays = std::vector<Lay>;
+
+// body(name, spec, layout) for every row of dts x lays that the filter selects; a failure
+// (a ctorch status, a torch exception) marks the row FAILED and the matrix goes on.
+void each(const Dev& d, const std::string& op, const Dts& dts, const Lays& lays,
+          const std::function<void(const std::string&, const Spec&, Lay)>& body) {
+  for (const std::string& s : dts)
+    for (Lay lay : lays) {
+      const std::string name = d.prefix + op + "/" + s + "/" + kLayName[lay];
+      if (!wanted(name)) continue;
+      try {
+        body(name, spec(s), lay);
+      } catch (const std::exception& e) {
+        report_failure(name, e.what());
+      }
+    }
+}
+
+// One matrix row. One call of torch's op sizes the bytes: what it returns (written) plus the
+// tensors read (those on the row's device with more than one element).
+void mrow(const Dev& d, const std::string& name, std::function<void()> ct, std::function<at::Tensor()> th,
+          std::initializer_list<at::Tensor> reads) {
+  double bytes = static_cast<double>(th().nbytes());
+  for (const at::Tensor& r : reads)
+    if (r.device() == d.at && r.numel() > 1) bytes += static_cast<double>(r.nbytes());
+  run({name, d.clock, 0, d.rounds, std::move(ct), [th] { th(); }, bytes, kRoundMs});
+}
+
+struct BinOp {
+  const char* name;
+  ct_binary_op op;
+  at::Tensor (*tt)(const at::Tensor&, const at::Tensor&);
+  at::Tensor (*ts)(const at::Tensor&, const at::Scalar&);
+};
+#define AT_BINARY(f)                                                     \
+  [](const at::Tensor& x, const at::Tensor& y) { return at::f(x, y); }, \
+      [](const at::Tensor& x, const at::Scalar& s) { return at::f(x, s); }
+const BinOp kAdd{"add", CT_ADD, AT_BINARY(add)}, kMul{"mul", CT_MUL, AT_BINARY(mul)},
+    kDiv{"div", CT_DIV, AT_BINARY(div)}, kPow{"pow", CT_POW, AT_BINARY(pow)}, kEq{"eq", CT_EQ, AT_BINARY(eq)},
+    kLt{"lt", CT_LT, AT_BINARY(lt)};
+
+void binary(const Dev& d, const BinOp& f, const Dts& dts, const Lays& lays) {
+  each(d, f.name, dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
+    const ct_binary_op op = f.op;
+    Pair x = operand(d, *s.a, lay, 0);
+    const ct_tensor xc = x.c;
+    const at::Tensor xt = x.t;
+    if (lay == kScalar) {  // Python scalar: 2.0 for floating tensors, 2 otherwise
+      const auto ts = f.ts;
+      if (s.a->fp)
+        mrow(d, name, [=] { ct_tensor o; ct_drop(ct_binary_scalar_f(op, xc, 2.0, 0, &o), &o); },
+             [=] { return ts(xt, at::Scalar(2.0)); }, {xt});
+      else
+        mrow(d, name, [=] { ct_tensor o; ct_drop(ct_binary_scalar_i(op, xc, 2, 0, &o), &o); },
+             [=] { return ts(xt, at::Scalar(static_cast<int64_t>(2))); }, {xt});
+      return;
+    }
+    Pair y = operand(d, s.b ? *s.b : *s.a, lay, 1);
+    const ct_tensor yc = y.c;
+    const at::Tensor yt = y.t;
+    const auto tt = f.tt;
+    mrow(d, name, [=] { ct_tensor o; ct_drop(ct_binary(op, xc, yc, &o), &o); }, [=] { return tt(xt, yt); },
+         {xt, yt});
+  });
+}
+
+// One-operand ops: ctf / atf get the operand and the row's dtype spec.
+using CtFn = std::function<ct_status(ct_tensor, const Spec&, ct_tensor*)>;
+using AtFn = std::function<at::Tensor(const at::Tensor&, const Spec&)>;
+
+void op1(const Dev& d, const std::string& op, const Dts& dts, const Lays& lays, const CtFn& ctf, const AtFn& atf) {
+  each(d, op, dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair x = operand(d, *s.a, lay, 0);
+    const ct_tensor xc = x.c;
+    const at::Tensor xt = x.t;
+    mrow(d, name, [=] { ct_tensor o; ct_drop(ctf(xc, s, &o), &o); }, [=] { return atf(xt, s); }, {xt});
+  });
+}
+
+void unary(const Dev& d, const char* op, ct_unary_op uop, at::Tensor (*f)(const at::Tensor&), const Dts& dts,
+           const Lays& lays) {
+  op1(d, op, dts, lays, [uop](ct_tensor x, const Spec&, ct_tensor* o) { return ct_unary(uop, x, o); },
+      [f](const at::Tensor& x, const Spec&) { return f(x); });
+}
+
+// clamp(x, 0.25, 0.75); integer dtypes clamp(x, 10, 50)
+void clamp(const Dev& d, const Dts& dts, const Lays& lays) {
+  op1(
+      d, "clamp", dts, lays,
+      [](ct_tensor x, const Spec& s, ct_tensor* o) {
+        return s.a->fp ? ct_clamp(x, 1, 0.25, 1, 0.75, o) : ct_clamp(x, 1, 10.0, 1, 50.0, o);
+      },
+      [](const at::Tensor& x, const Spec& s) {
+        return s.a->fp ? at::clamp(x, at::Scalar(0.25), at::Scalar(0.75))
+                       : at::clamp(x, at::Scalar(static_cast<int64_t>(10)), at::Scalar(static_cast<int64_t>(50)));
+      });
+}
+
+// x.to(dtype): "a->b" specs
+void cast(const Dev& d, const Dts& dts, const Lays& lays) {
+  op1(
+      d, "cast", dts, lays,
+      [&d](ct_tensor x, const Spec& s, ct_tensor* o) { return ct_tensor_to(x, d.ct, d.index, s.b->ct, 0, 0, o); },
+      [](const at::Tensor& x, const Spec& s) { return x.to(s.b->st); });
+}
+
+void contiguous(const Dev& d, const Dts& dts, const Lays& lays) {
+  op1(
+      d, "contiguous", dts, lays, [](ct_tensor x, const Spec&, ct_tensor* o) { return ct_contiguous(x, o); },
+      [](const at::Tensor& x, const Spec&) { return x.contiguous(); });
+}
+
+at::Tensor th_reduce(ct_reduce_op op, const at::Tensor& x, int64_t dim, const Dt* to) {
+  switch (op) {
+    case CT_SUM:
+      if (dim < 0) return to ? at::sum(x, to->st) : at::sum(x);
+      return to ? at::sum(x, at::IntArrayRef{dim}, false, to->st) : at::sum(x, at::IntArrayRef{dim});
+    case CT_MEAN: return dim < 0 ? at::mean(x) : at::mean(x, at::IntArrayRef{dim});
+    default: return dim < 0 ? at::amax(x) : at::amax(x, at::IntArrayRef{dim});  // CT_AMAX
+  }
+}
+
+// op over all elements (dim < 0, row "sum/...") or over one dim ("sum_dim1/..."); an "a->b"
+// spec accumulates and returns in b.
+void reduction(const Dev& d, const char* name, ct_reduce_op rop, int64_t dim, const Dts& dts, const Lays& lays) {
+  op1(
+      d, std::string(name) + (dim < 0 ? "" : "_dim" + std::to_string(dim)), dts, lays,
+      [rop, dim](ct_tensor x, const Spec& s, ct_tensor* o) {
+        return ct_reduce(rop, x, dim < 0 ? nullptr : &dim, dim < 0 ? 0 : 1, 0, s.b ? s.b->ct : CT_DTYPE_UNDEFINED, o);
+      },
+      [rop, dim](const at::Tensor& x, const Spec& s) { return th_reduce(rop, x, dim, s.b); });
+}
+
+void argmax(const Dev& d, int64_t dim, const Dts& dts, const Lays& lays) {
+  op1(
+      d, dim < 0 ? std::string("argmax") : "argmax_dim" + std::to_string(dim), dts, lays,
+      [dim](ct_tensor x, const Spec&, ct_tensor* o) {
+        return ct_argmax(x, dim >= 0, dim >= 0 ? static_cast<int32_t>(dim) : 0, 0, o);
+      },
+      [dim](const at::Tensor& x, const Spec&) { return dim < 0 ? at::argmax(x) : at::argmax(x, dim); });
+}
+
+// where(cond, a, b): cond a bool tensor of the layout ([n, n] for the broadcast layouts)
+void where(const Dev& d, const Dts& dts, const Lays& lays) {
+  each(d, "where", dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair c = operand(d, dt("bool"), is_bcast(lay) ? kContig : lay, 0);
+    Pair x = operand(d, *s.a, lay, 0), y = operand(d, s.b ? *s.b : *s.a, lay, 1);
+    const ct_tensor cc = c.c, xc = x.c, yc = y.c;
+    const at::Tensor ctt = c.t, xt = x.t, yt = y.t;
+    mrow(d, name, [=] { ct_tensor o; ct_drop(ct_where(cc, xc, yc, &o), &o); },
+         [=] { return at::where(ctt, xt, yt); }, {ctt, xt, yt});
+  });
+}
+
+// fill_(1) of a fresh tensor of the layout
+void fill(const Dev& d, const Dts& dts, const Lays& lays) {
+  each(d, "fill_", dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
+    const int64_t n = d.n;
+    Pair base = empty_pair(d, *s.a, lay == kSlice2 ? std::vector<int64_t>{n, 2 * n} : std::vector<int64_t>{n, n});
+    Pair x = view_of(base, lay, 0);
+    const ct_tensor xc = x.c;
+    const at::Tensor xt = x.t;
+    mrow(d, name, [=] { CK(ct_fill_(xc, 1.0)); }, [=] { return xt.fill_(1); }, {});
+  });
+}
+
+// dst.copy_(src): src an operand of the layout (the row, column or CPU scalar for the
+// broadcast layouts), dst a fresh contiguous tensor of its shape ([n, n] when broadcast); an
+// "a->b" spec copies from dtype a into dtype b.
+void copy(const Dev& d, const Dts& dts, const Lays& lays) {
+  each(d, "copy", dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair src = operand(d, *s.a, lay, is_bcast(lay) ? 1 : 0);
+    Pair dst = empty_pair(d, s.b ? *s.b : *s.a, is_bcast(lay) ? std::vector<int64_t>{d.n, d.n} : src.t.sizes().vec());
+    const ct_tensor sc = src.c, dc = dst.c;
+    const at::Tensor st = src.t, dtt = dst.t;
+    mrow(d, name, [=] { CK(ct_tensor_copy_(dc, sc, 0)); }, [=] { return dtt.copy_(st); }, {st});
+  });
+}
+
+// cat / stack of two operands of the layout along dim
+void join(const Dev& d, bool stack, int64_t dim, const Dts& dts, const Lays& lays) {
+  each(d, (stack ? "stack_dim" : "cat_dim") + std::to_string(dim), dts, lays,
+       [&](const std::string& name, const Spec& s, Lay lay) {
+         Pair x = operand(d, *s.a, lay, 0), y = operand(d, s.b ? *s.b : *s.a, lay, 1);
+         const ct_tensor xc = x.c, yc = y.c;
+         const at::Tensor xt = x.t, yt = y.t;
+         const int32_t dim32 = static_cast<int32_t>(dim);
+         mrow(
+             d, name,
+             [=] {
+               const ct_tensor v[2] = {xc, yc};
+               ct_tensor o;
+               ct_drop(stack ? ct_stack(v, 2, dim32, &o) : ct_cat(v, 2, dim32, &o), &o);
+             },
+             [=] { return stack ? at::stack({xt, yt}, dim) : at::cat({xt, yt}, dim); }, {xt, yt});
+       });
+}
+
+void gpu_matrix(const Dev& g) {
+  const Dts every{"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "i8", "bool"};
+  const Lays views{kT, kSlice2, kPerm};  // the one-operand layouts besides contig
+  const Lays bin_all{kRow, kCol, kCpu0d, kScalar, kT, kTC, kSlice2, kPerm};
+  Dts add_dts = every;
+  add_dts.insert(add_dts.end(), {"f32+f16", "f32+bf16"});
+
+  binary(g, kAdd, add_dts, {kContig});
+  binary(g, kAdd, {"f32", "f16"}, bin_all);
+  binary(g, kAdd, {"bf16", "i32"}, {kRow, kScalar, kT});
+  binary(g, kAdd, {"f32+f16"}, {kRow, kT});
+  binary(g, kMul, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool", "f32+f16"}, {kContig});
+  binary(g, kMul, {"f32"}, bin_all);
+  binary(g, kMul, {"f16"}, {kRow, kCol, kScalar, kT});
+  binary(g, kDiv, {"f32", "f16", "bf16", "f64", "i32", "f32+f16"}, {kContig});
+  binary(g, kDiv, {"f32"}, {kRow, kCol, kCpu0d, kScalar, kT});
+  binary(g, kDiv, {"f16"}, {kScalar});
+  binary(g, kPow, {"f32", "f16"}, {kContig, kScalar});
+  binary(g, kPow, {"f32"}, {kRow, kCpu0d});
+  binary(g, kEq, {"f32", "f16", "bf16", "i32", "i64", "u8", "bool", "f32+f16"}, {kContig});
+  binary(g, kEq, {"f32"}, {kRow, kScalar, kT});
+  binary(g, kLt, {"f32", "f16", "bf16", "f64", "i64", "u8"}, {kContig});
+  binary(g, kLt, {"f32"}, {kCol, kCpu0d, kScalar, kT, kSlice2});
+  where(g, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool", "f32+f16"}, {kContig});
+  where(g, {"f32"}, {kRow, kCol, kCpu0d, kT, kSlice2});
+  where(g, {"f16"}, {kRow, kT});
+  clamp(g, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8"}, {kContig});
+  clamp(g, {"f32"}, views);
+  clamp(g, {"f16"}, {kT});
+
+  auto exp = [](const at::Tensor& x) { return at::exp(x); };
+  auto sigmoid = [](const at::Tensor& x) { return at::sigmoid(x); };
+  unary(g, "exp", CT_EXP, exp, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool"}, {kContig});
+  unary(g, "exp", CT_EXP, exp, {"f32", "f16", "bf16"}, views);
+  unary(g, "sigmoid", CT_SIGMOID, sigmoid, {"f32", "f16", "bf16", "f64"}, {kContig});
+  unary(g, "sigmoid", CT_SIGMOID, sigmoid, {"f32", "f16"}, {kT, kSlice2});
+
+  cast(g, {"f32->f16", "f32->bf16", "f16->f32", "bf16->f32", "f16->bf16", "f32->f64", "f64->f32", "f32->i32",
+           "i32->f32", "f32->i64", "i64->f32", "i32->i64", "i64->i32", "u8->f32", "f32->u8", "i8->f32", "bool->f32",
+           "f32->bool"},
+       {kContig});
+  cast(g, {"f32->f16", "f16->f32"}, views);
+  cast(g, {"f32->bf16", "bf16->f32"}, {kT});
+  copy(g, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool", "f32->f16", "f16->f32", "f32->bf16", "i32->i64"},
+       {kContig});
+  copy(g, {"f32"}, {kRow, kCol, kCpu0d, kT, kSlice2, kPerm});
+  copy(g, {"f16"}, {kT, kPerm});
+  copy(g, {"f32->f16", "f16->f32"}, {kT});
+  contiguous(g, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool"}, {kT});
+  contiguous(g, {"f32", "f16", "bf16"}, {kSlice2, kPerm});
+  fill(g, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool"}, {kContig});
+  fill(g, {"f32"}, views);
+  fill(g, {"f16"}, {kSlice2});
+
+  reduction(g, "sum", CT_SUM, -1, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool", "f16->f32", "bf16->f32"},
+            {kContig});
+  reduction(g, "sum", CT_SUM, -1, {"f32", "f16", "bf16"}, views);
+  reduction(g, "sum", CT_SUM, 1, {"f32", "f16", "bf16", "f64", "i32", "i64"}, {kContig});
+  reduction(g, "sum", CT_SUM, 1, {"f32", "f16", "bf16"}, views);
+  reduction(g, "sum", CT_SUM, 0, {"f32", "f16", "bf16"}, {kContig, kT});
+  reduction(g, "mean", CT_MEAN, -1, {"f32", "f16", "bf16", "f64"}, {kContig});
+  reduction(g, "mean", CT_MEAN, -1, {"f32", "f16"}, {kT});
+  reduction(g, "mean", CT_MEAN, 1, {"f32", "f16", "bf16"}, {kContig});
+  reduction(g, "mean", CT_MEAN, 1, {"f32", "f16"}, {kT});
+  reduction(g, "mean", CT_MEAN, 0, {"f32"}, {kContig});
+  reduction(g, "amax", CT_AMAX, -1, {"f32", "f16", "bf16", "i32"}, {kContig});
+  reduction(g, "amax", CT_AMAX, -1, {"f32"}, {kT});
+  reduction(g, "amax", CT_AMAX, 1, {"f32", "f16", "bf16", "i32", "u8"}, {kContig});
+  reduction(g, "amax", CT_AMAX, 1, {"f32", "f16"}, {kT});
+  reduction(g, "amax", CT_AMAX, 0, {"f32", "f16"}, {kContig});
+  argmax(g, -1, {"f32", "f16"}, {kContig});
+  argmax(g, 1, {"f32", "f16", "bf16", "i32", "i64"}, {kContig});
+  argmax(g, 1, {"f32", "f16"}, {kT});
+  argmax(g, 0, {"f32", "f16"}, {kContig});
+
+  join(g, false, 0, {"f32", "f16", "i64"}, {kContig});
+  join(g, false, 0, {"f32"}, {kT});
+  join(g, false, 1, {"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "bool", "f32+f16"}, {kContig});
+  join(g, false, 1, {"f32", "f16"}, {kT, kSlice2});
+  join(g, true, 0, {"f32", "f16", "i64"}, {kContig});
+  join(g, true, 0, {"f32"}, {kT});
+  join(g, true, 1, {"f32", "f16"}, {kContig});
+  join(g, true, 2, {"f32", "f16"}, {kContig});
+}
+
+void cpu_matrix(const Dev& c) {
+  binary(c, kAdd, {"f32", "f16", "bf16"}, {kContig});
+  binary(c, kAdd, {"f32"}, {kRow});
+  unary(c, "exp", CT_EXP, [](const at::Tensor& x) { return at::exp(x); }, {"f32"}, {kContig});
+  reduction(c, "sum", CT_SUM, -1, {"f32", "f16"}, {kContig});
+  reduction(c, "sum", CT_SUM, 1, {"f32"}, {kContig});
+  cast(c, {"f32->f16"}, {kContig});
+  contiguous(c, {"f32"}, {kT});
+  each(c, "matmul_1024", {"f32"}, {kContig}, [&](const std::string& name, const Spec& s, Lay) {
+    Pair x = random_pair(c, *s.a, {1024, 1024}), y = random_pair(c, *s.a, {1024, 1024});
+    const ct_tensor xc = x.c, yc = y.c;
+    const at::Tensor xt = x.t, yt = y.t;
+    run({name, c.clock, 0, c.rounds, [=] { ct_tensor o; ct_drop(ct_mm(xc, yc, &o), &o); },
+         [=] { at::Tensor o = at::mm(xt, yt); }, 0, kRoundMs});
+  });
+}
+
+// The CPUs this process may run on (what nproc prints), or GPU_BENCH_THREADS.
+int cpu_threads() {
+  if (const char* e = std::getenv("GPU_BENCH_THREADS")) return std::max(1, std::atoi(e));
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+int bench(int argc, char** argv) {
   if (argc > 1) g_filter = argv[1];
   cudaEventCreate(&g_e0);
   cudaEventCreate(&g_e1);
@@ -144,21 +711,44 @@ int main(int argc, char** argv) {
   const int64_t N = 64LL << 20;  // 64M float32: 256 MiB
   const double B = 4.0 * N;
 
+  // CPU kernels: both libraries with the same number of threads
+  const int threads = cpu_threads();
+  CK(ct_set_num_threads(threads));
+  at::set_num_threads(threads);
+  int32_t ct_threads = 0;
+  CK(ct_get_num_threads(&ct_threads));
+  std::printf("# cpu_threads %d (ctorch %d, torch %d)\n", threads, static_cast<int>(ct_threads),
+              static_cast<int>(at::get_num_threads()));
+
   // ---- host costs
-  {
+  if (any_wanted({"small_add_host", "small_add_host_f16", "small_add_bcast_host", "create_free_256f",
+                  "launch_floor"})) {
     ct_tensor a;
     CK(ct_ones(SZ(1), 1, CT_FLOAT32, CT_CUDA, 0, &a));
     at::Tensor ta = at::ones({1}, f32);
     run({"small_add_host", kHost, 1000, 21,
          [&] { ct_tensor c; ct_drop(ct_binary(CT_ADD, a, a, &c), &c); },
          [&] { at::Tensor c = at::add(ta, ta); }});
+    // the same add in float16, and a [4, 4] + [4] broadcast (the general path)
+    ct_tensor h1, m44, v4;
+    CK(ct_ones(SZ(1), 1, CT_FLOAT16, CT_CUDA, 0, &h1));
+    CK(ct_ones(SZ(4, 4), 2, CT_FLOAT32, CT_CUDA, 0, &m44));
+    CK(ct_ones(SZ(4), 1, CT_FLOAT32, CT_CUDA, 0, &v4));
+    at::Tensor th1 = at::ones({1}, cuda.dtype(at::kHalf)), tm44 = at::ones({4, 4}, f32), tv4 = at::ones({4}, f32);
+    run({"small_add_host_f16", kHost, 1000, 21,
+         [&] { ct_tensor c; ct_drop(ct_binary(CT_ADD, h1, h1, &c), &c); },
+         [&] { at::Tensor c = at::add(th1, th1); }});
+    run({"small_add_bcast_host", kHost, 1000, 21,
+         [&] { ct_tensor c; ct_drop(ct_binary(CT_ADD, m44, v4, &c), &c); },
+         [&] { at::Tensor c = at::add(tm44, tv4); }});
+    for (ct_tensor t : {h1, m44, v4}) CK(ct_tensor_release(t));
     static const int64_t k256[1] = {256};
     run({"create_free_256f", kHost, 20000, 21,
          [&] { ct_tensor c; ct_drop(ct_empty(k256, 1, CT_FLOAT32, CT_CUDA, 0, &c), &c); },
          [&] { at::Tensor c = at::empty({256}, f32); }});
     CK(ct_tensor_release(a));
     // the floor: an empty kernel launched the same way (reported against itself)
-    if (!g_filter || std::strstr("launch_floor", g_filter)) {
+    if (wanted("launch_floor")) {
       std::vector<double> v;
       host_us([] { ct_bench_launch_empty(1); }, 1000);
       for (int r = 0; r < 21; ++r) v.push_back(host_us([] { ct_bench_launch_empty(1); }, 1000));
@@ -167,7 +757,10 @@ int main(int argc, char** argv) {
   }
 
   // ---- elementwise, reductions, copies, random numbers on 64M float32
-  {
+  if (any_wanted({"add_64M_f32", "mul_64M_f32", "chain3_64M_f32", "sum_64M_f32", "mean_64M_f32", "max_64M_f32",
+                  "sum_dim1_8192x8192", "sum_dim0_8192x8192", "mean_dim1_8192x8192", "amax_dim1_8192x8192",
+                  "d2d_copy_256MiB", "rand_64M_f32", "randn_64M_f32", "h2d_pinned_256MiB", "d2h_pinned_256MiB",
+                  "h2d_pageable_256MiB", "d2h_pageable_256MiB"})) {
     ct_tensor a, b, c, d;
     CK(ct_rand(SZ(N), 1, CT_FLOAT32, CT_CUDA, 0, nullptr, &a));
     CK(ct_rand(SZ(N), 1, CT_FLOAT32, CT_CUDA, 0, nullptr, &b));
@@ -245,13 +838,15 @@ int main(int argc, char** argv) {
     } kinds[] = {{"fp32", CT_FLOAT32, at::kFloat, false}, {"tf32", CT_FLOAT32, at::kFloat, true},
                  {"bf16", CT_BFLOAT16, at::kBFloat16, false}, {"fp16", CT_FLOAT16, at::kHalf, false}};
     for (const auto& k : kinds) {
+      const std::string name = "matmul_" + std::to_string(n) + "_" + k.name;
+      if (!wanted(name)) continue;
       ct_tensor x, y;
       CK(ct_rand(SZ(n, n), 2, k.dt, CT_CUDA, 0, nullptr, &x));
       CK(ct_rand(SZ(n, n), 2, k.dt, CT_CUDA, 0, nullptr, &y));
       at::Tensor tx = at::rand({n, n}, cuda.dtype(k.st)), ty = at::rand({n, n}, cuda.dtype(k.st));
       CK(ct_set_allow_tf32(k.tf32 ? 1 : 0));
       at::globalContext().setAllowTF32CuBLAS(k.tf32);
-      run({"matmul_" + std::to_string(n) + "_" + k.name, kGpu, n == 8192 ? 5 : 20, 5,
+      run({name, kGpu, n == 8192 ? 5 : 20, 5,
            [&] { ct_tensor z; ct_drop(ct_mm(x, y, &z), &z); }, [&] { at::Tensor z = at::mm(tx, ty); }});
       CK(ct_tensor_release(x));
       CK(ct_tensor_release(y));
@@ -262,16 +857,36 @@ int main(int argc, char** argv) {
 
   // ---- FFT (cuFFT in both): c2c of 2^24 complex64, and 4096 transforms of 1024
   for (int batched = 0; batched < 2; ++batched) {
+    const char* name = batched ? "fft_c2c_4096x1024" : "fft_c2c_2p24";
+    if (!wanted(name)) continue;
     std::vector<int64_t> shape = batched ? std::vector<int64_t>{4096, 1024} : std::vector<int64_t>{1LL << 24};
     ct_tensor r, x;
     CK(ct_randn(shape.data(), static_cast<int32_t>(shape.size()), CT_FLOAT32, CT_CUDA, 0, nullptr, &r));
     CK(ct_tensor_to(r, CT_CUDA, 0, CT_COMPLEX64, 0, 0, &x));
     CK(ct_tensor_release(r));
     at::Tensor tx = at::randn(shape, f32).to(at::kComplexFloat);
-    run({batched ? "fft_c2c_4096x1024" : "fft_c2c_2p24", kGpu, 20, 7,
+    run({name, kGpu, 20, 7,
          [&] { ct_tensor y; ct_drop(ct_fft_fft(x, -1, -1, 0, &y), &y); }, [&] { at::Tensor y = at::fft_fft(tx); },
          2.0 * 8 * (1LL << 24)});
     CK(ct_tensor_release(x));
   }
+
+  // ---- the matrix: GPU rows, then CPU rows (inputs released after each)
+  gpu_matrix(Dev{"", CT_CUDA, 0, at::Device(at::kCUDA, 0), 8192, kGpu, 5});
+  g_inputs.clear();
+  cpu_matrix(Dev{"cpu/", CT_CPU, -1, at::Device(at::kCPU), 4096, kHost, 7});
+  g_inputs.clear();
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return bench(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu_bench: %s\n", e.what());
+    g_inputs.clear();
+    return 1;
+  }
 }

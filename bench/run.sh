@@ -5,12 +5,20 @@
 # bench/gpu_bench.cc there against libtorch and libctorch.so (one process, both libraries,
 # alternating rounds, CUDA-event timing, medians: see that file), runs the Go binding's host-cost
 # benchmark, prints the table with the ratios last, and appends it to bench/RESULTS.md (also
-# copied to $OUT when the device tool runs this). A filter (substring) runs only matching rows.
+# copied to $OUT when the device tool runs this). A filter (substring) runs only matching rows:
+# "/" the whole matrix of issue 12 (rows op/dtype/layout, GPU and cpu/...), "add/" its add
+# rows, "cpu/" its CPU rows (gpu_bench.cc's header lists ops, dtypes and layouts).
+# Targets (ratio = ctorch time / torch time): matrix rows on the GPU <= 1.05, "cpu/" rows
+# <= 1.25; small CUDA adds (small_add_host, small_add_host_f16) ctorch <= 1.1x the launch
+# floor, the general path's (small_add_bcast_host) <= 1.3x small_add_host's ctorch time; the
+# rows of issue 7 keep theirs. The last lines say "matrix: N rows, M met, K missed" and list
+# the missed rows (a row that failed to run counts as missed).
 set -uo pipefail
 A="$(cd "${1:-gpu_artifacts}" && pwd)"
 FILTER="${2:-}"
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH="$A${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+for f in "$A"/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # tools/gpu_pack.sh compresses the largest
 T=$(mktemp -d)
 TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")
 ABI=$(python3 -c "import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))")
@@ -28,8 +36,16 @@ fi
 python3 - "$T" "$TP" <<'PY'
 import sys, os, re, statistics, datetime, subprocess
 T, TP = sys.argv[1], sys.argv[2]
-rows = {}
+rows, failed, threads = {}, {}, None
 for line in open(f"{T}/bench.txt"):
+    if line.startswith("# FAILED "):
+        name, _, why = line[len("# FAILED "):].partition(": ")
+        failed[name] = why.strip()
+        continue
+    if line.startswith("# cpu_threads "):
+        threads = line.split()[2]
+    if line.startswith("#"):
+        continue
     p = line.split()
     if len(p) >= 5:
         rows[p[0]] = dict(c=float(p[1]), t=float(p[2]), unit=p[3], ratio=float(p[4]),
@@ -40,11 +56,20 @@ if os.path.exists(f"{T}/go.txt"):
         m = re.match(r"Benchmark(\w+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
         if m: go.setdefault(m.group(1), []).append(float(m.group(3)))
 floor = rows.get("launch_floor", {}).get("c")
+small = rows.get("small_add_host", {}).get("c")
+def matrix_limit(name):
+    """issue 12's ratio target of a matrix row (names with a '/'), else None"""
+    if "/" not in name: return None
+    return 1.25 if name.startswith("cpu/") else 1.05
 def target(name, r):
-    """(target text, met?) for a row, from issue 7's targets."""
+    """(target text, met?) for a row, from issue 7's and issue 12's targets."""
     if name == "launch_floor": return "", None
-    if name == "small_add_host":
+    lim = matrix_limit(name)
+    if lim is not None: return f"<= {lim:.2f}", round(r["ratio"], 3) <= lim
+    if name in ("small_add_host", "small_add_host_f16"):
         return "ctorch <= 1.1x floor", floor is not None and r["c"] <= 1.1 * floor
+    if name == "small_add_bcast_host":
+        return "ctorch <= 1.3x small_add_host", small is not None and r["c"] <= 1.3 * small
     if name == "create_free_256f": return "<= 0.50", r["ratio"] <= 0.5
     if name.startswith(("matmul", "fft")): return ">= 0.98x speed", r["ratio"] <= 1 / 0.98
     ok = round(r["ratio"], 2) <= 1.0
@@ -59,15 +84,21 @@ smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format
                      capture_output=True, text=True).stdout.strip().splitlines()
 dev = smi[0] if smi else "?"
 lines = [f"## {datetime.date.today()}, {dev} (x{len(smi)}), torch {ver[0] if ver else '?'} (CUDA {ver[1] if len(ver) > 1 else '?'}), `bash bench/run.sh`",
-         "One process, both libraries, alternating rounds, medians; ratio = ctorch time / torch time (below 1: ctorch faster).",
+         "One process, both libraries, alternating rounds, medians; ratio = ctorch time / torch time (below 1: ctorch faster)."
+         + (f" CPU rows: {threads} threads in both libraries." if threads else ""),
          "| benchmark | ctorch | torch | unit | ctorch GB/s | torch GB/s | target | met | ratio |",
          "|---|---|---|---|---|---|---|---|---|"]
 for name, r in rows.items():
     tg, met = target(name, r)
     g = r["gbs"] or ("", "")
     mark = "" if met is None else ("yes" if met else "**no**")
-    extra = f" ({r['c'] / floor:.2f}x floor)" if name == "small_add_host" and floor else ""
+    extra = ""
+    if name in ("small_add_host", "small_add_host_f16") and floor: extra = f" ({r['c'] / floor:.2f}x floor)"
+    if name == "small_add_bcast_host" and small: extra = f" ({r['c'] / small:.2f}x small_add_host)"
     lines.append(f"| {name} | {r['c']:.4f}{extra} | {r['t']:.4f} | {r['unit']} | {g[0]} | {g[1]} | {tg} | {mark} | {r['ratio']:.3f} |")
+for name, why in failed.items():
+    lim = matrix_limit(name)
+    lines.append(f"| {name} | failed: {why.replace('|', '/')} | | | | | {f'<= {lim:.2f}' if lim else ''} | **no** | |")
 for k, v in go.items():
     med = statistics.median(v) / 1000.0
     if k == "SmallAddCUDA" and "small_add_host" in rows:
@@ -85,5 +116,13 @@ if out:
     import shutil
     shutil.copy("bench/RESULTS.md", f"{out}/RESULTS.md")
     shutil.copy(f"{T}/bench.txt", f"{out}/bench.txt")
+# issue 12's matrix: rows met and missed
+matrix = [n for n in list(rows) + list(failed) if matrix_limit(n) is not None]
+missed = [n for n in matrix if n in failed or not target(n, rows[n])[1]]
+print()
+print(f"matrix: {len(matrix)} rows, {len(matrix) - len(missed)} met, {len(missed)} missed")
+for n in missed:
+    why = f"failed: {failed[n]}" if n in failed else f"ratio {rows[n]['ratio']:.3f} > {matrix_limit(n):.2f}"
+    print(f"  missed {n}: {why}")
 PY
 rm -rf "$T"

@@ -11,6 +11,8 @@ rc=0
 echo "== nvidia-smi"; nvidia-smi -L || true
 echo "== C API suite (capi_test)"; "$A/capi_test" || rc=1
 echo "== CPU/CUDA parity and CUDA behaviour (device_test)"; "$A/device_test" || rc=1
+echo "== dtype x layout grid: views, promotion, specials, vector tails, CPU/CUDA parity (layout_test)"
+"$A/layout_test" || rc=1
 echo "== CUDA runtime API (cuda_test)"; "$A/cuda_test" || rc=1
 echo "== cuda_test with CUDA_LAUNCH_BLOCKING=1"; CUDA_LAUNCH_BLOCKING=1 "$A/cuda_test" || rc=1
 echo "== caching allocator (memory_test)"; "$A/memory_test" || rc=1
@@ -52,6 +54,12 @@ if [ "${SANITIZE:-1}" = 1 ]; then
   echo "== compute-sanitizer racecheck: device_test"
   $CS --tool racecheck --error-exitcode 9 "$A/device_test" > /tmp/cs_race.txt 2>&1; r=$?
   tail -3 /tmp/cs_race.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_race.txt; }
+  echo "== compute-sanitizer memcheck: layout_test"
+  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/layout_test" > /tmp/cs_layout.txt 2>&1; r=$?
+  tail -3 /tmp/cs_layout.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_layout.txt; }
+  echo "== compute-sanitizer racecheck: layout_test"
+  $CS --tool racecheck --error-exitcode 9 "$A/layout_test" > /tmp/cs_layout_race.txt 2>&1; r=$?
+  tail -3 /tmp/cs_layout_race.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_layout_race.txt; }
 fi
 echo "== quickstart"; "$A/quickstart" || rc=1
 if [ -x "$A/go_ctorch.test" ]; then

@@ -252,7 +252,9 @@ void run_unary(ct_unary_op op, const Operands<2>& args) {
   using R = C;
   switch (op) {
     case CT_NEG:
-      if constexpr (!std::is_same_v<T, bool>) cpu_ew<C, R>(args, [](T x) { return w_sub(T(0), x); });
+      // -x, not 0 - x: neg(+0.0) is -0.0 as in PyTorch; integers wrap (INT_MIN stays INT_MIN).
+      if constexpr (is_int_v<T>) cpu_ew<C, R>(args, [](T x) { return w_sub(T(0), x); });
+      else if constexpr (!std::is_same_v<T, bool>) cpu_ew<C, R>(args, [](T x) { return T(-x); });
       return;
     case CT_ABS:
       if constexpr (is_complex_v<T>) {

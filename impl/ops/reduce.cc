@@ -104,6 +104,44 @@ Tensor kept_view(const Tensor& tmp, const Tensor& t, const std::vector<bool>& ma
   return make_view(tmp, ks, st, 0);
 }
 
+// Note [Strided reductions]: a non-dense input whose reduced dims are read along the smallest
+// stride (a stride-2 slice; every dim when all are reduced) is reduced where it lies by
+// cuda_ops::reduce_strided, each element's offset computed from its index: no copy. Reduced dims
+// are taken innermost (smallest stride) first and merged where they nest, so the order in which
+// elements are summed is memory order, not logical order (sums, means and extrema only: argmax
+// needs logical indices). Inputs read across the reduced dims (the columns of a non-dense
+// matrix) would read one element per 32-byte sector and are copied instead.
+bool plan_strided(const Tensor& t, const std::vector<bool>& mask, cuda_ops::StridedReduction* r) {
+  std::vector<std::pair<int64_t, int64_t>> red;  // (stride, size)
+  int64_t min_kept = INT64_MAX, R = 1;
+  for (int64_t d = 0; d < t->dim(); ++d) {
+    if (t->sizes[d] == 1) continue;
+    if (mask[d]) red.push_back({t->strides[d], t->sizes[d]}), R *= t->sizes[d];
+    else min_kept = std::min(min_kept, t->strides[d]);
+  }
+  if (red.empty() || R >= (int64_t{1} << 31)) return false;
+  std::sort(red.begin(), red.end());
+  if (red[0].first > min_kept || red[0].first <= 0) return false;
+  std::vector<std::pair<int64_t, int64_t>> merged;
+  for (auto& e : red) {
+    if (!merged.empty() && merged.back().first * merged.back().second == e.first) merged.back().second *= e.second;
+    else merged.push_back(e);
+  }
+  int32_t nk = 0;
+  for (int64_t d = 0; d < t->dim(); ++d) nk += !mask[d] && t->sizes[d] != 1;
+  if (merged.size() > static_cast<size_t>(cuda_ops::kMaxDims) || nk > cuda_ops::kMaxDims) return false;
+  for (int64_t d = 0; d < t->dim(); ++d) {
+    if (mask[d] || t->sizes[d] == 1) continue;
+    r->kept_sizes[r->kept_ndim] = t->sizes[d];
+    r->kept_strides[r->kept_ndim++] = t->strides[d];
+  }
+  for (auto& e : merged) {
+    r->red_sizes[r->red_ndim] = e.second;
+    r->red_strides[r->red_ndim++] = e.first;
+  }
+  return true;
+}
+
 Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DType compute) {
   Layout L = sizes_of(t, mask, keepdim);
   Shape perm;
@@ -280,15 +318,27 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
   DType comp = compute_dtype(out_dtype);
   if (t->device().is_cuda() && t->numel() > 0 && cuda_ops::reduce_input_supported(t->dtype, comp)) {
     InPlace ip = plan_in_place(t, mask);
+    // sums and means of float16/bfloat16 are stored in their dtype by the kernel (no cast after)
+    const DType store = (op == CT_SUM || op == CT_MEAN) && out_dtype == t->dtype &&
+                        (t->dtype == DType::Float16 || t->dtype == DType::BFloat16) ? out_dtype : comp;
+    cuda_ops::StridedReduction sr;
     if (ip.rows || (ip.cols && cuda_ops::reduce_cols_supported(comp))) {
       Layout L = sizes_of(t, mask, keepdim);
-      Tensor tmp = empty_tensor({L.O}, comp, t->device());
+      Tensor tmp = empty_tensor({L.O}, store, t->device());
       CudaScope sc(t->device());
       CudaScratch get(t->device());
       // the dense span starts at the element with the smallest address: the tensor's data pointer
-      if (ip.rows) cuda_ops::reduce_rows(op, t->data(), tmp->data(), L.O, L.R, comp, t->dtype, get, sc.stream);
-      else cuda_ops::reduce_cols(op, t->data(), tmp->data(), L.R, L.O, comp, t->dtype, get, sc.stream);
+      if (ip.rows) cuda_ops::reduce_rows(op, t->data(), tmp->data(), L.O, L.R, comp, t->dtype, get, sc.stream, store);
+      else cuda_ops::reduce_cols(op, t->data(), tmp->data(), L.R, L.O, comp, t->dtype, get, sc.stream, store);
       return finish_perm(tmp, t, mask, ip.kept_perm, L, out_dtype);
+    }
+    if (op != CT_PROD && plan_strided(t, mask, &sr)) {
+      Layout L = sizes_of(t, mask, keepdim);
+      Tensor tmp = empty_tensor({L.O}, store, t->device());
+      CudaScope sc(t->device());
+      CudaScratch get(t->device());
+      cuda_ops::reduce_strided(op, t->data(), tmp->data(), sr, comp, t->dtype, get, sc.stream, store);
+      return finish(tmp, L, out_dtype);
     }
   }
   Layout L = layout(t, mask, keepdim, comp);
@@ -297,7 +347,7 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
   if (t->device().is_cuda()) {
     CudaScope sc(t->device());
     CudaScratch get(t->device());
-    cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, comp, get, sc.stream);
+    cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, comp, get, sc.stream, comp);
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { reduce_kernel<scalar_t>(op, L, tmp); });
   }
@@ -346,10 +396,14 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
   if (all) mask = dim_mask(t, {});
   else mask = dim_mask(t, {dim});
   DType comp = compute_dtype(t->dtype);
-  if (t->device().is_cuda() && t->numel() > 0 && cuda_ops::reduce_input_supported(t->dtype, comp) &&
-      (all ? t->is_contiguous() : plan_in_place(t, mask).rows)) {
-    // rows in place (Note [Reductions in place]); a full argmax needs the logical order
-    InPlace ip = all ? InPlace{true, false, {}} : plan_in_place(t, mask);
+  InPlace ip;
+  if (t->device().is_cuda() && t->numel() > 0 && cuda_ops::reduce_input_supported(t->dtype, comp)) {
+    // a full argmax needs the logical order
+    ip = all ? InPlace{t->is_contiguous(), false, {}} : plan_in_place(t, mask);
+    if (ip.cols && !cuda_ops::reduce_cols_supported(comp)) ip.cols = false;
+  }
+  if (ip.rows || ip.cols) {
+    // rows or columns in place (Note [Reductions in place])
     Layout L = sizes_of(t, mask, keepdim && !all);
     if (all) L.out_shape.clear();
     Tensor vals = empty_tensor({L.O}, comp, t->device());
@@ -357,7 +411,7 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
     CudaScope sc(t->device());
     CudaScratch get(t->device());
     cuda_ops::arg_reduce_rows(t->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
-                              t->dtype, is_max, get, sc.stream);
+                              t->dtype, is_max, get, sc.stream, ip.cols);
     if (all) return {finish(vals, L, t->dtype), finish(idx, L, DType::Int64)};
     return {finish_perm(vals, t, mask, ip.kept_perm, L, t->dtype), finish_perm(idx, t, mask, ip.kept_perm, L, DType::Int64)};
   }
@@ -373,7 +427,7 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
     CudaScope sc(t->device());
     CudaScratch get(t->device());
     cuda_ops::arg_reduce_rows(L.rows->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
-                              comp, is_max, get, sc.stream);
+                              comp, is_max, get, sc.stream, false);
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
   }

@@ -466,6 +466,52 @@ static void test_factories_views_join_on_cuda(void) {
   rel(ig), rel(small), rel(smallg), rel(cond), rel(condg), rel(zero), rel(x), rel(xg);
 }
 
+/* Note [No promotion temporaries] (impl/ops/elementwise.cc): a mixed-dtype, broadcast, strided
+ * or scalar op allocates its result and nothing else (nothing at all in place), counted by the
+ * caching allocator. */
+static int64_t allocations(void) {
+  int64_t v = 0;
+  OK(ct_cuda_memory_stat(0, "allocation.all.allocated", &v));
+  return v;
+}
+
+static void test_no_promotion_temporaries(void) {
+  SKIP_WITHOUT_CUDA();
+  int64_t s2[2] = {64, 33}, s1[1] = {33}, st[2] = {33, 64};
+  ct_tensor hh = make_input(s2, 2, CT_FLOAT16, 1), fh = make_input(s2, 2, CT_FLOAT32, 2);
+  ct_tensor ih = make_input(s2, 2, CT_INT32, 3), bfh = make_input(s1, 1, CT_BFLOAT16, 4), fth = make_input(st, 2, CT_FLOAT32, 5);
+  ct_tensor h = to_cuda(hh, 0), f = to_cuda(fh, 0), i = to_cuda(ih, 0), bf = to_cuda(bfh, 0), ft = to_cuda(fth, 0);
+  ct_tensor c = NULL, tt = NULL;
+  ct_tensor s0 = make_input(NULL, 0, CT_FLOAT64, 6); /* 0-dim CPU */
+  OK(ct_transpose(ft, 0, 1, &tt));
+  OK(ct_binary(CT_GT, f, h, &c));
+  struct { const char* what; int kind; ct_binary_op op; ct_tensor a, b; } cases[] = {
+      {"f16 + f32", 0, CT_ADD, h, f},          {"i32 * f16", 0, CT_MUL, i, h},
+      {"f16 + bf16 row", 0, CT_ADD, h, bf},    {"f32.t() - f16", 0, CT_SUB, tt, h},
+      {"f16 < 0-dim CPU f64", 0, CT_LT, h, s0}, {"i32 / i32", 0, CT_DIV, i, i},
+      {"exp(i32)", 1, CT_ADD, i, NULL},        {"where(c, f16, bf16 row)", 2, CT_ADD, h, bf},
+      {"clamp(i32, 0.5)", 3, CT_ADD, i, NULL},  {"f16.add_(f32)", 4, CT_ADD, h, f},
+      {"f32.t().mul_(i32)", 4, CT_MUL, tt, i}, {"f16.to(f32) of a transpose", 5, CT_ADD, tt, NULL},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    int64_t before = allocations();
+    ct_tensor r = NULL;
+    switch (cases[k].kind) {
+      case 0: OK(ct_binary(cases[k].op, cases[k].a, cases[k].b, &r)); break;
+      case 1: OK(ct_unary(CT_EXP, cases[k].a, &r)); break;
+      case 2: OK(ct_where(c, cases[k].a, cases[k].b, &r)); break;
+      case 3: OK(ct_clamp(cases[k].a, 1, 0.5, 0, 0, &r)); break;
+      case 4: OK(ct_binary_(cases[k].op, cases[k].a, cases[k].b)); break;
+      default: OK(ct_tensor_to(cases[k].a, CT_CUDA, 0, CT_FLOAT16, 0, 0, &r)); break;
+    }
+    int64_t n = allocations() - before;
+    if (n != (cases[k].kind == 4 ? 0 : 1)) FAILF("%s allocated %lld blocks (expected only its result)", cases[k].what, (long long)n);
+    if (r) rel(r);
+  }
+  ct_tensor all[] = {h, f, i, bf, ft, s0, c, tt, hh, fh, ih, bfh, fth};
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) rel(all[k]);
+}
+
 static void test_copies(void) {
   SKIP_WITHOUT_CUDA();
   const int64_t sh[2] = {33, 17};
@@ -561,6 +607,7 @@ int main(void) {
       {"reduction_parity", test_reduction_parity},
       {"factories_views_join_on_cuda", test_factories_views_join_on_cuda},
       {"copies", test_copies},
+      {"no_promotion_temporaries", test_no_promotion_temporaries},
       {"no_cuda_paths", test_no_cuda_paths},
   };
   int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));

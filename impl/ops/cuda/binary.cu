@@ -1,13 +1,90 @@
 // Binary elementwise ops on CUDA (Note [CUDA elementwise kernels]).
+#include <cstring>
+
 #include "impl/ops/cuda/functors.cuh"
 
 namespace ct::cuda_ops {
 
 namespace {
+
+// Note [pow with a scalar exponent]: as PyTorch's pow_tensor_scalar_kernel, a floating base
+// raised to a CPU scalar (a Python number or a 0-dim CPU tensor) drops the exponent operand and
+// runs a unary kernel: 0.5 -> sqrt, -0.5 -> rsqrt, -1 -> reciprocal (all in opmath), and with the
+// exponent converted to the base's dtype first, 2 -> x*x, 3 -> x*x*x, -2 -> 1/(x*x) (products
+// rounded to the dtype in between, as c10::Half arithmetic does), otherwise pow(x, e).
+enum PowMode { kPowGeneral, kPowSquare, kPowCube, kPowInvSquare, kPowSqrt, kPowRsqrt, kPowReciprocal, kPowModes };
+
+template <typename C>
+struct PowScalar {
+  using T = opmath_t<C>;
+  static constexpr int kOps = kPowModes;
+  int op;  // PowMode
+  T e;     // the exponent, rounded to C
+  template <int OP>
+  __device__ T run(T x) const {
+    auto r = [](T v) { return static_cast<T>(cvt<C>(v)); };  // rounding to C (no-op for float/double)
+    if constexpr (OP == kPowSquare) return x * x;
+    else if constexpr (OP == kPowCube) return r(x * x) * x;
+    else if constexpr (OP == kPowInvSquare) return T(1) / r(x * x);
+    else if constexpr (OP == kPowSqrt) return sqrt(x);
+    else if constexpr (OP == kPowRsqrt) return rsqrt(x);
+    else if constexpr (OP == kPowReciprocal) return T(1) / x;
+    else return pow(x, e);
+  }
+};
+
+// The exponent of a CPU scalar operand as a double, if its dtype is real and not reduced.
+bool scalar_exponent(const Iter<3>& it, double* e) {
+  const unsigned char* p = it.scalar[2];
+  switch (it.dtype[2]) {
+    case CT_FLOAT64: { double v; std::memcpy(&v, p, 8); *e = v; return true; }
+    case CT_FLOAT32: { float v; std::memcpy(&v, p, 4); *e = v; return true; }
+    case CT_INT64: { int64_t v; std::memcpy(&v, p, 8); *e = static_cast<double>(v); return true; }
+    case CT_INT32: { int32_t v; std::memcpy(&v, p, 4); *e = v; return true; }
+    case CT_INT16: { int16_t v; std::memcpy(&v, p, 2); *e = v; return true; }
+    case CT_INT8: { int8_t v; std::memcpy(&v, p, 1); *e = v; return true; }
+    case CT_UINT8: *e = p[0]; return true;
+    case CT_BOOL: *e = p[0] ? 1.0 : 0.0; return true;
+    default: return false;
+  }
+}
+
+template <typename C>
+bool pow_scalar(const Iter<3>& it, cudaStream_t s) {
+  constexpr bool floating = std::is_floating_point_v<C> || is_reduced_v<C>;
+  double e = 0;
+  if constexpr (!floating) {
+    return false;
+  } else {
+    if ((it.scalar_mask & 6u) != 4u || !scalar_exponent(it, &e)) return false;
+    using T = opmath_t<C>;
+    // the exponent in the base's dtype (host rounding matches the device's for float/double;
+    // for float16/bfloat16 only exact 2, 3 and -2 take the product forms)
+    const double ec = std::is_same_v<C, float> ? static_cast<double>(static_cast<float>(e)) : e;
+    int mode = e == 0.5 ? kPowSqrt : e == -0.5 ? kPowRsqrt : e == -1.0 ? kPowReciprocal
+             : ec == 2.0 ? kPowSquare : ec == 3.0 ? kPowCube : ec == -2.0 ? kPowInvSquare : kPowGeneral;
+    Iter<2> u;
+    u.ndim = it.ndim;
+    u.numel = it.numel;
+    for (int d = 0; d < it.ndim; ++d) u.sizes[d] = it.sizes[d];
+    for (int k = 0; k < 2; ++k) {
+      for (int d = 0; d < it.ndim; ++d) u.strides[k][d] = it.strides[k][d];
+      u.data[k] = it.data[k];
+      u.dtype[k] = it.dtype[k];
+    }
+    T ev;
+    if constexpr (is_reduced_v<C>) ev = static_cast<float>(std::is_same_v<C, half> ? static_cast<float>(__double2half(e)) : static_cast<float>(__double2bfloat16(e)));
+    else ev = static_cast<T>(e);
+    launch_ew<C, C>(u, PowScalar<C>{mode, ev}, s);
+    return true;
+  }
+}
+
 template <typename C>
 void binary_t(ct_binary_op op, const Iter<3>& it, cudaStream_t s) {
   using T = opmath_t<C>;
   if (op >= CT_EQ && op <= CT_LOGICAL_XOR) launch_ew<C, bool>(it, BinaryBool<T>{op}, s);
+  else if (op == CT_POW && pow_scalar<C>(it, s)) return;
   else launch_ew<C, C>(it, BinaryArith<T>{op}, s);
 }
 }  // namespace

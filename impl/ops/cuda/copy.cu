@@ -2,39 +2,39 @@
 // (Note [CUDA elementwise kernels]).
 //
 // Note [CUDA casts]: a cast is the identity op with the source read as C and the result stored
-// as R. The common pairs (same dtype by element size, float32 <-> float16/bfloat16/float64,
-// float16 <-> bfloat16, integers and bool -> float32) have typed kernels, vectorized when
-// contiguous; every other pair runs the dynamic-cast kernel with C = the destination dtype.
+// as R. Contiguous casts take the vectorized kernel for every (source, destination) pair, as
+// PyTorch's copy kernel does; strided ones have typed kernels for the common pairs (same dtype
+// by element size, float32 <-> float16/bfloat16/float64, float16 <-> bfloat16, integers and bool
+// -> float32) and the dynamic-cast kernel with C = the destination dtype for the others. fill_
+// is a cast from a CPU scalar: the vectorized kernel with nothing to load, 16 one-byte elements
+// per thread (PyTorch's elems_per_thread for 1-byte I/O).
 #include "impl/ops/cuda/functors.cuh"
 
 namespace ct::cuda_ops {
 
 namespace {
 
-template <int B> struct UIntOf;
-template <> struct UIntOf<1> { using type = uint8_t; };
-template <> struct UIntOf<2> { using type = uint16_t; };
-template <> struct UIntOf<4> { using type = uint32_t; };
-template <> struct UIntOf<8> { using type = uint64_t; };
-template <> struct UIntOf<16> { using type = uint4; };
-
-// A same-dtype copy moves bytes: one kernel per element size.
+// A same-dtype copy moves bytes: one kernel per unit size. Thread t of a block moves units t,
+// t + 128, t + 256, t + 384 of the block's 512, all loads before the stores.
 template <typename U>
-struct Move {
-  __device__ U operator()(U x) const { return x; }
-};
-
-template <typename U>
-__global__ void move_strided(Iter<2> it, OffsetCalc<2> oc) {
+__global__ void __launch_bounds__(kEwThreads) move_strided(Iter<2> it, OffsetCalc<2> oc) {
   const uint32_t n = static_cast<uint32_t>(it.numel);
-  uint32_t i = blockIdx.x * (blockDim.x * kEwUnroll) + threadIdx.x;
+  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
+  U v[kEwUnroll];
+  uint32_t dst[kEwUnroll];
 #pragma unroll
-  for (int u = 0; u < kEwUnroll; ++u, i += blockDim.x) {
-    if (i >= n) break;
-    uint32_t off[2];
-    oc.get(i, off);
-    *reinterpret_cast<U*>(it.data[0] + off[0]) = *reinterpret_cast<const U*>(it.data[1] + off[1]);
+  for (int u = 0; u < kEwUnroll; ++u) {
+    const uint32_t i = first + u * kEwThreads;
+    if (i < n) {
+      uint32_t off[2];
+      oc.get(i, off);
+      dst[u] = off[0];
+      v[u] = *reinterpret_cast<const U*>(it.data[1] + off[1]);
+    }
   }
+#pragma unroll
+  for (int u = 0; u < kEwUnroll; ++u)
+    if (first + u * kEwThreads < n) *reinterpret_cast<U*>(it.data[0] + dst[u]) = v[u];
 }
 
 template <typename U>
@@ -45,6 +45,40 @@ void move(const Iter<2>& whole, cudaStream_t s) {
   });
 }
 
+// Note [Wide moves]: when both sides of a same-dtype copy are contiguous in the innermost dim
+// (cat and stack into a slice of the output, narrow, most copies between views), rows of that
+// dim are moved in the widest unit of at most 16 bytes that divides the row's bytes, every
+// pointer and every outer stride: a row of 8192 bytes is 512 16-byte moves, not 8192 byte moves.
+int wide_unit(const Iter<2>& it, int64_t esize) {
+  const int in = it.ndim - 1;  // Iter dims are outermost first
+  if (in < 0 || it.strides[0][in] != esize || it.strides[1][in] != esize) return static_cast<int>(esize);
+  const int64_t row = it.sizes[in] * esize;
+  for (int u = 16; u > esize; u /= 2) {
+    bool ok = row % u == 0 && reinterpret_cast<uintptr_t>(it.data[0]) % u == 0 && reinterpret_cast<uintptr_t>(it.data[1]) % u == 0;
+    for (int d = 0; d < in && ok; ++d) ok = it.strides[0][d] % u == 0 && it.strides[1][d] % u == 0;
+    if (ok) return u;
+  }
+  return static_cast<int>(esize);
+}
+
+void move_bytes(const Iter<2>& in, int64_t esize, cudaStream_t s) {
+  Iter<2> it = in;
+  const int u = wide_unit(in, esize);
+  if (u != esize) {
+    const int d = in.ndim - 1;
+    it.sizes[d] = in.sizes[d] * esize / u;
+    it.strides[0][d] = it.strides[1][d] = u;
+    it.numel = in.numel / in.sizes[d] * it.sizes[d];
+  }
+  switch (u) {
+    case 1: move<uint8_t>(it, s); break;
+    case 2: move<uint16_t>(it, s); break;
+    case 4: move<uint32_t>(it, s); break;
+    case 8: move<uint64_t>(it, s); break;
+    default: move<uint4>(it, s); break;
+  }
+}
+
 template <typename From, typename To>
 bool typed_cast(const Iter<2>& it, cudaStream_t s) {
   if (it.dtype[1] != dtype_code<From>() || it.dtype[0] != dtype_code<To>() || it.scalar_mask) return false;
@@ -52,49 +86,29 @@ bool typed_cast(const Iter<2>& it, cudaStream_t s) {
   return true;
 }
 
-// where: out = cond ? a : b, contiguous and aligned, V elements per thread.
-template <typename C, int V>
-__global__ void where_vec(Iter<4> it) {
-  const uint32_t n = static_cast<uint32_t>(it.numel);
-  const uint32_t nvec = n / V;
-  const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
-  for (uint32_t v = tid; v < nvec; v += gridDim.x * blockDim.x) {
-    VecOf<bool, V> c = reinterpret_cast<const VecOf<bool, V>*>(it.data[1])[v];
-    VecOf<C, V> a = reinterpret_cast<const VecOf<C, V>*>(it.data[2])[v];
-    VecOf<C, V> b = reinterpret_cast<const VecOf<C, V>*>(it.data[3])[v];
-    VecOf<C, V> o;
-#pragma unroll
-    for (int j = 0; j < V; ++j) o.v[j] = c.v[j] ? a.v[j] : b.v[j];
-    reinterpret_cast<VecOf<C, V>*>(it.data[0])[v] = o;
-  }
-  const uint32_t i = nvec * V + tid;
-  if (tid < n - nvec * V) {
-    reinterpret_cast<C*>(it.data[0])[i] = reinterpret_cast<const bool*>(it.data[1])[i] ? reinterpret_cast<const C*>(it.data[2])[i]
-                                                                                     : reinterpret_cast<const C*>(it.data[3])[i];
-  }
-}
-
 template <typename T>
 struct Where {
-  __device__ T operator()(T c, T a, T b) const { return c != T(0) ? a : b; }
+  static constexpr int kOps = 1;
+  template <int>
+  __device__ T run(T c, T a, T b) const { return c != T(0) ? a : b; }
 };
 
-template <typename C>
-void where_t(const Iter<4>& whole, cudaStream_t s) {
-  for_each_32bit(whole, [&](const Iter<4>& it) {
-    constexpr int V = 16 / sizeof(C) > 0 ? 16 / sizeof(C) : 1;
-    bool typed = it.scalar_mask == 0 && it.dtype[1] == CT_BOOL && it.ndim == 1 && it.strides[1][0] == 1;
-    uintptr_t align = 0;
-    for (int k = 0; k < 4; ++k) {
-      if (k != 1) typed = typed && it.dtype[k] == dtype_code<C>() && it.strides[k][0] == static_cast<int64_t>(sizeof(C));
-      align |= reinterpret_cast<uintptr_t>(it.data[k]) % (k == 1 ? V : sizeof(C) * V);
-    }
-    if (typed && align == 0) {
-      int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((it.numel / V + kVecThreads - 1) / kVecThreads, 1 << 20));
-      where_vec<C, V><<<static_cast<unsigned>(blocks), kVecThreads, 0, s>>>(it);
-    } else {
-      launch_ew<C, C>(it, Where<opmath_t<C>>{}, s);
-    }
+// Contiguous casts, any pair: the vectorized kernel (false when it does not apply).
+template <typename From, typename To>
+bool cast_vec(const Iter<2>& it, cudaStream_t s) {
+  constexpr int V = vec_width<From, From, To>();
+  if (it.numel >= (int64_t{1} << 31) || !vectorizable<From, From, To, V>(it)) return false;
+  launch_vec<From, From, To, kVecEpt>(it, Identity<opmath_t<From>>{}, s);
+  return true;
+}
+
+// fill_: out = a CPU scalar converted to R.
+template <typename R>
+void fill_scalar(const Iter<2>& whole, cudaStream_t s) {
+  for_each_32bit(whole, [&](const Iter<2>& it) {
+    constexpr int V = vec_width<R, R, R>();
+    if (vectorizable<R, R, R, V>(it)) launch_vec<R, R, R, sizeof(R) == 1 ? 16 : kVecEpt>(it, Identity<opmath_t<R>>{}, s);
+    else launch_ew<R, R>(it, Identity<opmath_t<R>>{}, s);
   });
 }
 
@@ -131,13 +145,17 @@ void cast(const Iter<2>& it, void* stream) {
   if (it.numel == 0) return;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   if (it.dtype[0] == it.dtype[1] && !it.scalar_mask) {
-    switch (dtype_bytes(static_cast<DType>(it.dtype[0]))) {
-      case 1: move<uint8_t>(it, s); break;
-      case 2: move<uint16_t>(it, s); break;
-      case 4: move<uint32_t>(it, s); break;
-      case 8: move<uint64_t>(it, s); break;
-      default: move<uint4>(it, s); break;
-    }
+    move_bytes(it, dtype_bytes(static_cast<DType>(it.dtype[0])), s);
+  } else if (it.scalar_mask) {
+    CT_EW_DISPATCH(static_cast<DType>(it.dtype[0]), "fill_", [&] { fill_scalar<scalar_t>(it, s); });
+  } else if ([&] {
+               bool done = false;
+               CT_EW_DISPATCH(static_cast<DType>(it.dtype[1]), "cast", [&] {
+                 using From = scalar_t;
+                 CT_EW_DISPATCH(static_cast<DType>(it.dtype[0]), "cast", [&] { done = cast_vec<From, scalar_t>(it, s); });
+               });
+               return done;
+             }()) {
   } else if (typed_cast<float, half>(it, s) || typed_cast<half, float>(it, s) || typed_cast<float, bf16>(it, s) ||
              typed_cast<bf16, float>(it, s) || typed_cast<half, bf16>(it, s) || typed_cast<bf16, half>(it, s) ||
              typed_cast<float, double>(it, s) || typed_cast<double, float>(it, s) ||
@@ -151,7 +169,7 @@ void cast(const Iter<2>& it, void* stream) {
 
 void where(const Iter<4>& it, DType common, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_EW_DISPATCH(common, "where", [&] { where_t<scalar_t>(it, s); });
+  CT_EW_DISPATCH(common, "where", [&] { launch_ew2<bool, scalar_t, scalar_t>(it, Where<opmath_t<scalar_t>>{}, s); });
   cuda::check_launch("where kernel", s);
 }
 

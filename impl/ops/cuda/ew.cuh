@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 #include <thrust/complex.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -218,27 +219,58 @@ void for_each_32bit(const Iter<N>& it, const Fn& fn) {
 
 // ---------------------------------------------------------------------------------------------
 // Kernels
+//
+// Note [Op dispatch outside the element loop]: the functors take their op at run time (one
+// instantiation per functor and dtype, not per op), but a switch per element costs issue slots
+// that 1- and 2-byte kernels do not have to spare. So each functor exposes run<OP>() with the op
+// as a compile-time constant and with_ops() switches once per thread, around a loop over all of
+// the thread's elements: the loop body is branch-free. Functors without an op have kOps == 1.
+// Likewise CPU scalars are placed into the thread's operand registers before the loop, so the
+// loop never asks which operand is a scalar.
 
-constexpr int kEwThreads = 128;
-constexpr int kEwUnroll = 4;
-constexpr int kVecThreads = 256;
+constexpr int kEwThreads = 128;  // PyTorch's num_threads()
+constexpr int kEwUnroll = 4;     // elements per thread, strided kernels
+constexpr int kVecEpt = 8;       // elements per thread, vectorized kernels (PyTorch's elems_per_thread)
 
 template <typename T, int V>
 struct alignas(sizeof(T) * V) VecOf {
   T v[V];
 };
 
-// f applied to NIN opmath values.
-template <int NIN, typename F, typename T>
-__device__ __forceinline__ auto apply(const F& f, const T (&a)[NIN]) {
-  if constexpr (NIN == 1) return f(a[0]);
-  else if constexpr (NIN == 2) return f(a[0], a[1]);
-  else return f(a[0], a[1], a[2]);
+template <int K> using OpC = std::integral_constant<int, K>;
+
+// g(OpC<op>{}) with op = f.op as a compile-time constant (Note [Op dispatch outside the element
+// loop]); ops at or beyond F::kOps are never passed (the functors return 0 for them).
+#define CT_OP_CASE(K) \
+  case K: if constexpr (K < F::kOps) g(OpC<K>{}); return;
+template <typename F, typename G>
+__device__ __forceinline__ void with_ops(const F& f, const G& g) {
+  if constexpr (F::kOps <= 1) {
+    g(OpC<0>{});
+  } else {
+    static_assert(F::kOps <= 24, "with_ops: add cases");
+    switch (f.op) {
+      CT_OP_CASE(0) CT_OP_CASE(1) CT_OP_CASE(2) CT_OP_CASE(3) CT_OP_CASE(4) CT_OP_CASE(5)
+      CT_OP_CASE(6) CT_OP_CASE(7) CT_OP_CASE(8) CT_OP_CASE(9) CT_OP_CASE(10) CT_OP_CASE(11)
+      CT_OP_CASE(12) CT_OP_CASE(13) CT_OP_CASE(14) CT_OP_CASE(15) CT_OP_CASE(16) CT_OP_CASE(17)
+      CT_OP_CASE(18) CT_OP_CASE(19) CT_OP_CASE(20) CT_OP_CASE(21) CT_OP_CASE(22) CT_OP_CASE(23)
+      default: return;
+    }
+  }
+}
+#undef CT_OP_CASE
+
+// f.run<OP> applied to element e of NIN opmath operand arrays.
+template <int OP, int NIN, typename F, typename T, int E>
+__device__ __forceinline__ auto apply(const F& f, const T (&a)[NIN > 0 ? NIN : 1][E], int e) {
+  if constexpr (NIN == 1) return f.template run<OP>(a[0][e]);
+  else if constexpr (NIN == 2) return f.template run<OP>(a[0][e], a[1][e]);
+  else return f.template run<OP>(a[0][e], a[1][e], a[2][e]);
 }
 
 template <int NIN, typename C>
 struct Scalars {
-  opmath_t<C> v[NIN];
+  opmath_t<C> v[NIN > 0 ? NIN : 1];
 };
 
 template <typename C, int N>
@@ -249,64 +281,115 @@ __device__ __forceinline__ Scalars<N - 1, C> scalars_of(const Iter<N>& it) {
   return s;
 }
 
-// Every operand contiguous and of its kernel type (inputs C, output R), 16-byte aligned.
-template <typename C, typename R, int V, int N, typename F>
-__global__ void vec_kernel(Iter<N> it, F f) {
+// The kernel type of input k: C0 for the first (where's bool condition), C for the others.
+template <int K, typename C0, typename C> using InT = std::conditional_t<K == 0, C0, C>;
+
+// Every operand contiguous and of its kernel type (inputs C0/C, output R), aligned to V
+// elements; CPU scalars allowed. A block owns kEwThreads * EPT consecutive elements; thread t
+// moves vectors t, t + 128, ... of them (16-byte loads and stores when V * size = 16), all loads
+// before the compute and all stores after it (PyTorch's vectorized policy); the block holding the
+// tail moves single elements t, t + 128, ... instead.
+template <typename C0, typename C, typename R, int V, int EPT, int N, typename F>
+__global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   constexpr int NIN = N - 1;
   using T = opmath_t<C>;
+  static_assert(EPT % V == 0, "vec_kernel: EPT must be a multiple of V");
   const Scalars<NIN, C> sc = scalars_of<C>(it);
   const uint32_t n = static_cast<uint32_t>(it.numel);
-  const uint32_t nvec = n / V;
-  const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t step = gridDim.x * blockDim.x;
-  for (uint32_t v = tid; v < nvec; v += step) {
-    VecOf<C, V> in[NIN];
+  const uint32_t base = blockIdx.x * (kEwThreads * EPT);
+  const uint32_t rem = n - base;
+  const bool full = rem >= static_cast<uint32_t>(kEwThreads * EPT);
+  T a[NIN > 0 ? NIN : 1][EPT];
+  auto load_input = [&](auto K) {
+    constexpr int k = decltype(K)::value;
+    using I = InT<k, C0, C>;
+    if ((it.scalar_mask >> (k + 1)) & 1u) {
 #pragma unroll
-    for (int k = 0; k < NIN; ++k)
-      if (!((it.scalar_mask >> (k + 1)) & 1u)) in[k] = reinterpret_cast<const VecOf<C, V>*>(it.data[k + 1])[v];
-    VecOf<R, V> out;
+      for (int e = 0; e < EPT; ++e) a[k][e] = sc.v[k];
+    } else if (full) {
+      const auto* p = reinterpret_cast<const VecOf<I, V>*>(it.data[k + 1] + static_cast<size_t>(base) * sizeof(I));
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-      T a[NIN];
+      for (int u = 0; u < EPT / V; ++u) {
+        VecOf<I, V> x = p[threadIdx.x + u * kEwThreads];
 #pragma unroll
-      for (int k = 0; k < NIN; ++k) a[k] = ((it.scalar_mask >> (k + 1)) & 1u) ? sc.v[k] : static_cast<T>(in[k].v[j]);
-      out.v[j] = cvt<R>(apply<NIN>(f, a));
+        for (int j = 0; j < V; ++j) a[k][u * V + j] = static_cast<T>(cvt<C>(x.v[j]));
+      }
+    } else {
+      const I* p = reinterpret_cast<const I*>(it.data[k + 1]) + base;
+#pragma unroll
+      for (int e = 0; e < EPT; ++e) {
+        uint32_t i = threadIdx.x + e * kEwThreads;
+        a[k][e] = i < rem ? static_cast<T>(cvt<C>(p[i])) : T();
+      }
     }
-    reinterpret_cast<VecOf<R, V>*>(it.data[0])[v] = out;
-  }
-  const uint32_t i = nvec * V + tid;
-  if (tid < n - nvec * V) {
-    T a[NIN];
+  };
+  if constexpr (NIN >= 1) load_input(OpC<0>{});
+  if constexpr (NIN >= 2) load_input(OpC<1>{});
+  if constexpr (NIN >= 3) load_input(OpC<2>{});
+  R o[EPT];
+  with_ops(f, [&](auto op) {
 #pragma unroll
-    for (int k = 0; k < NIN; ++k)
-      a[k] = ((it.scalar_mask >> (k + 1)) & 1u) ? sc.v[k] : static_cast<T>(reinterpret_cast<const C*>(it.data[k + 1])[i]);
-    reinterpret_cast<R*>(it.data[0])[i] = cvt<R>(apply<NIN>(f, a));
+    for (int e = 0; e < EPT; ++e) o[e] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, e));
+  });
+  if (full) {
+    auto* p = reinterpret_cast<VecOf<R, V>*>(it.data[0] + static_cast<size_t>(base) * sizeof(R));
+#pragma unroll
+    for (int u = 0; u < EPT / V; ++u) {
+      VecOf<R, V> x;
+#pragma unroll
+      for (int j = 0; j < V; ++j) x.v[j] = o[u * V + j];
+      p[threadIdx.x + u * kEwThreads] = x;
+    }
+  } else {
+    R* p = reinterpret_cast<R*>(it.data[0]) + base;
+#pragma unroll
+    for (int e = 0; e < EPT; ++e) {
+      uint32_t i = threadIdx.x + e * kEwThreads;
+      if (i < rem) p[i] = o[e];
+    }
   }
 }
 
-// Any layout; CAST: operands in any dtype (loaded through C, stored from R).
-template <typename C, typename R, bool CAST, int N, typename F>
-__global__ void strided_kernel(Iter<N> it, OffsetCalc<N> oc, F f) {
+// Any layout; CAST: operands in any dtype (loaded through C, stored from R). Thread t of a block
+// handles elements t, t + 128, t + 256, t + 384 of the block's 512: every offset and load first,
+// then the compute, then the stores, so the loads are in flight together.
+template <typename C0, typename C, typename R, bool CAST, int N, typename F>
+__global__ void __launch_bounds__(kEwThreads) strided_kernel(Iter<N> it, OffsetCalc<N> oc, F f) {
   constexpr int NIN = N - 1;
   using T = opmath_t<C>;
   const Scalars<NIN, C> sc = scalars_of<C>(it);
   const uint32_t n = static_cast<uint32_t>(it.numel);
-  uint32_t i = blockIdx.x * (blockDim.x * kEwUnroll) + threadIdx.x;
+  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
+  T a[NIN > 0 ? NIN : 1][kEwUnroll];
+  uint32_t out_off[kEwUnroll];
 #pragma unroll
-  for (int u = 0; u < kEwUnroll; ++u, i += blockDim.x) {
-    if (i >= n) break;
+  for (int u = 0; u < kEwUnroll; ++u) {
+    const uint32_t i = first + u * kEwThreads;
     uint32_t off[N];
-    oc.get(i, off);
-    T a[NIN];
+    if (i < n) oc.get(i, off);
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      if (i >= n) off[k] = 0;
+    out_off[u] = off[0];
 #pragma unroll
     for (int k = 0; k < NIN; ++k) {
-      if ((it.scalar_mask >> (k + 1)) & 1u) a[k] = sc.v[k];
-      else if constexpr (CAST) a[k] = load_as<C>(it.data[k + 1] + off[k + 1], it.dtype[k + 1]);
-      else a[k] = static_cast<T>(*reinterpret_cast<const C*>(it.data[k + 1] + off[k + 1]));
+      if ((it.scalar_mask >> (k + 1)) & 1u) a[k][u] = sc.v[k];
+      else if (i >= n) a[k][u] = T();
+      else if constexpr (CAST) a[k][u] = load_as<C>(it.data[k + 1] + off[k + 1], it.dtype[k + 1]);
+      else if (k == 0) a[k][u] = static_cast<T>(cvt<C>(*reinterpret_cast<const C0*>(it.data[1] + off[1])));
+      else a[k][u] = static_cast<T>(*reinterpret_cast<const C*>(it.data[k + 1] + off[k + 1]));
     }
-    R r = cvt<R>(apply<NIN>(f, a));
-    if constexpr (CAST) store_as<R>(it.data[0] + off[0], it.dtype[0], r);
-    else *reinterpret_cast<R*>(it.data[0] + off[0]) = r;
+  }
+  R o[kEwUnroll];
+  with_ops(f, [&](auto op) {
+#pragma unroll
+    for (int u = 0; u < kEwUnroll; ++u) o[u] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, u));
+  });
+#pragma unroll
+  for (int u = 0; u < kEwUnroll; ++u) {
+    if (first + u * kEwThreads >= n) break;
+    if constexpr (CAST) store_as<R>(it.data[0] + out_off[u], it.dtype[0], o[u]);
+    else *reinterpret_cast<R*>(it.data[0] + out_off[u]) = o[u];
   }
 }
 
@@ -325,32 +408,66 @@ template <typename T> constexpr int32_t dtype_code() {
   else return CT_COMPLEX128;
 }
 
-// Launches f over it: out (operand 0) of R, inputs read as C.
-template <typename C, typename R, int N, typename F>
-void launch_ew(const Iter<N>& whole, const F& f, cudaStream_t s) {
+// Elements per vector of the vectorized kernel for inputs C0/C and output R: 16 bytes of the
+// widest operand (at most 8 elements), and at most 4 one-byte results (PyTorch's
+// launch_vectorized_kernel: vec_size from the result type, capped by every operand's size).
+template <typename C0, typename C, typename R>
+constexpr int vec_width() {
+  constexpr size_t big = std::max({sizeof(C0), sizeof(C), sizeof(R)});
+  constexpr int v = big >= 16 ? 1 : static_cast<int>(16 / big);
+  constexpr int v8 = v > 8 ? 8 : v;
+  return sizeof(R) == 1 && v8 > 4 ? 4 : v8;
+}
+
+// Whether every operand but the CPU scalars is contiguous, of its kernel type (inputs C0/C,
+// output R) and aligned to V elements: the vectorized kernel's precondition.
+template <typename C0, typename C, typename R, int V, int N>
+bool vectorizable(const Iter<N>& it) {
+  if (it.ndim != 1 || it.dtype[0] != dtype_code<R>() || it.strides[0][0] != static_cast<int64_t>(sizeof(R)) ||
+      reinterpret_cast<uintptr_t>(it.data[0]) % (sizeof(R) * V) != 0)
+    return false;
+  for (int k = 1; k < N; ++k) {
+    if ((it.scalar_mask >> k) & 1u) continue;
+    const int32_t want = k == 1 ? dtype_code<C0>() : dtype_code<C>();
+    const size_t size = k == 1 ? sizeof(C0) : sizeof(C);
+    if (it.dtype[k] != want || it.strides[k][0] != static_cast<int64_t>(size) ||
+        reinterpret_cast<uintptr_t>(it.data[k]) % (size * V) != 0)
+      return false;
+  }
+  return true;
+}
+
+template <typename C0, typename C, typename R, int EPT, int N, typename F>
+void launch_vec(const Iter<N>& it, const F& f, cudaStream_t s) {
+  constexpr int V = vec_width<C0, C, R>();
+  const int64_t blocks = (it.numel + kEwThreads * EPT - 1) / (kEwThreads * EPT);
+  vec_kernel<C0, C, R, V, EPT><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(it, f);
+}
+
+// Launches f over it: out (operand 0) of R, the first input read as C0 and the others as C (all
+// computed in opmath(C)). Typed contiguous operands take the vectorized kernel, typed strided
+// ones the strided kernel, anything else the strided kernel with dynamic casts.
+template <typename C0, typename C, typename R, int N, typename F>
+void launch_ew2(const Iter<N>& whole, const F& f, cudaStream_t s) {
   for_each_32bit(whole, [&](const Iter<N>& it) {
-    bool typed = it.dtype[0] == dtype_code<R>();
-    bool contig = it.ndim == 1 && it.strides[0][0] == static_cast<int64_t>(sizeof(R));
-    uintptr_t align = reinterpret_cast<uintptr_t>(it.data[0]);
-    for (int k = 1; k < N; ++k) {
-      if ((it.scalar_mask >> k) & 1u) continue;
-      typed = typed && it.dtype[k] == dtype_code<C>();
-      contig = contig && it.strides[k][0] == static_cast<int64_t>(sizeof(C));
-      align |= reinterpret_cast<uintptr_t>(it.data[k]);
-    }
-    constexpr int kBig = sizeof(C) > sizeof(R) ? sizeof(C) : sizeof(R);
-    constexpr int V = 16 / kBig > 0 ? 16 / kBig : 1;
-    const int64_t n = it.numel;
-    if (typed && contig && align % (sizeof(C) * V) == 0 && align % (sizeof(R) * V) == 0) {
-      int64_t blocks = (n / V + kVecThreads - 1) / kVecThreads;
-      blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, 1 << 20));
-      vec_kernel<C, R, V><<<static_cast<unsigned>(blocks), kVecThreads, 0, s>>>(it, f);
+    constexpr int V = vec_width<C0, C, R>();
+    if (vectorizable<C0, C, R, V>(it)) {
+      launch_vec<C0, C, R, kVecEpt>(it, f, s);
       return;
     }
-    unsigned blocks = static_cast<unsigned>((n + kEwThreads * kEwUnroll - 1) / (kEwThreads * kEwUnroll));
-    if (typed) strided_kernel<C, R, false><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
-    else strided_kernel<C, R, true><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
+    bool typed = it.dtype[0] == dtype_code<R>();
+    for (int k = 1; k < N; ++k)
+      if (!((it.scalar_mask >> k) & 1u)) typed = typed && it.dtype[k] == (k == 1 ? dtype_code<C0>() : dtype_code<C>());
+    const unsigned blocks = static_cast<unsigned>((it.numel + kEwThreads * kEwUnroll - 1) / (kEwThreads * kEwUnroll));
+    if (typed) strided_kernel<C0, C, R, false><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
+    else strided_kernel<C, C, R, true><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
   });
+}
+
+// launch_ew2 with every input read as C.
+template <typename C, typename R, int N, typename F>
+void launch_ew(const Iter<N>& whole, const F& f, cudaStream_t s) {
+  launch_ew2<C, C, R>(whole, f, s);
 }
 
 }  // namespace ct::cuda_ops

@@ -1,6 +1,7 @@
 // The elementwise op functors of the CUDA kernels, on the op-math type T (Note [CUDA
-// elementwise kernels]). The op is a run-time value: one switch, uniform across threads, keeps
-// the instantiations to one per (functor, dtype) instead of one per (op, dtype).
+// elementwise kernels]). The op is a run-time value (one instantiation per functor and dtype,
+// not per op and dtype); the kernels turn it into the compile-time OP of run<OP>() once per
+// thread (with_ops, Note [Op dispatch outside the element loop]). kOps bounds the op codes.
 #pragma once
 #include "impl/ops/complex_div.h"
 #include "impl/ops/cuda/ew.cuh"
@@ -18,9 +19,11 @@ __device__ __forceinline__ bool isnan_(T v) {
 
 template <typename T>
 struct BinaryArith {
+  static constexpr int kOps = CT_REMAINDER + 1;
   int op;
-  __device__ T operator()(T a, T b) const {
-    switch (op) {
+  template <int OP>
+  __device__ T run(T a, T b) const {
+    switch (OP) {
       case CT_ADD: return w_add(a, b);
       case CT_SUB: return w_sub(a, b);
       case CT_MUL: return w_mul(a, b);
@@ -38,18 +41,18 @@ struct BinaryArith {
         if constexpr (!is_cplx_v<T>) {
           if (isnan_(a)) return a;
           if (isnan_(b)) return b;
-          return op == CT_MAXIMUM ? (a > b ? a : b) : (a < b ? a : b);
+          return OP == CT_MAXIMUM ? (a > b ? a : b) : (a < b ? a : b);
         }
         break;
       case CT_FLOOR_DIVIDE:
       case CT_REMAINDER:
         if constexpr (std::is_floating_point_v<T>) {
-          return op == CT_FLOOR_DIVIDE ? floor_div_float(a, b) : remainder_float(a, b);
+          return OP == CT_FLOOR_DIVIDE ? floor_div_float(a, b) : remainder_float(a, b);
         } else if constexpr (is_int_v<T>) {
           // Note: integer division by zero is not checked on CUDA (as in PyTorch): the result
           // is unspecified (0 here). See docs/differences.md.
           if (b == 0) return T(0);
-          return floor_div_int(a, b, op == CT_FLOOR_DIVIDE);
+          return floor_div_int(a, b, OP == CT_FLOOR_DIVIDE);
         }
         break;
       default:
@@ -61,9 +64,11 @@ struct BinaryArith {
 
 template <typename T>
 struct BinaryBool {
+  static constexpr int kOps = CT_LOGICAL_XOR + 1;
   int op;
-  __device__ bool operator()(T a, T b) const {
-    switch (op) {
+  template <int OP>
+  __device__ bool run(T a, T b) const {
+    switch (OP) {
       case CT_EQ: return a == b;
       case CT_NE: return a != b;
       case CT_LOGICAL_AND: return (a != T(0)) && (b != T(0));
@@ -72,7 +77,7 @@ struct BinaryBool {
       default: break;
     }
     if constexpr (!is_cplx_v<T>) {
-      switch (op) {
+      switch (OP) {
         case CT_LT: return a < b;
         case CT_LE: return a <= b;
         case CT_GT: return a > b;
@@ -86,11 +91,15 @@ struct BinaryBool {
 
 template <typename T>
 struct UnaryOp {
+  static constexpr int kOps = CT_SQUARE + 1;
   int op;
-  __device__ T operator()(T x) const {
-    switch (op) {
+  template <int OP>
+  __device__ T run(T x) const {
+    switch (OP) {
       case CT_NEG:
-        if constexpr (!std::is_same_v<T, bool>) return w_sub(T(0), x);
+        // -x, not 0 - x: neg(+0.0) is -0.0; integers wrap (see the CPU twin in elementwise.cc)
+        if constexpr (is_int_v<T>) return w_sub(T(0), x);
+        else if constexpr (!std::is_same_v<T, bool>) return T(-x);
         break;
       case CT_ABS:
         if constexpr (is_int_v<T> && std::is_signed_v<T>) return x < 0 ? w_sub(T(0), x) : x;
@@ -122,7 +131,7 @@ struct UnaryOp {
         break;
     }
     if constexpr (std::is_floating_point_v<T>) {
-      switch (op) {
+      switch (OP) {
         case CT_EXP: return exp(x);
         case CT_LOG: return log(x);
         case CT_SQRT: return sqrt(x);
@@ -134,7 +143,7 @@ struct UnaryOp {
         default: break;
       }
     } else if constexpr (is_cplx_v<T>) {
-      switch (op) {
+      switch (OP) {
         case CT_EXP: return thrust::exp(x);
         case CT_LOG: return thrust::log(x);
         case CT_SQRT: return thrust::sqrt(x);
@@ -152,25 +161,33 @@ struct UnaryOp {
 
 template <typename T>
 struct LogicalNot {
-  __device__ bool operator()(T x) const { return x == T(0); }
+  static constexpr int kOps = 1;
+  template <int>
+  __device__ bool run(T x) const { return x == T(0); }
 };
 
 template <typename T>
 struct AbsComplex {
-  __device__ typename T::value_type operator()(T x) const { return thrust::abs(x); }
+  static constexpr int kOps = 1;
+  template <int>
+  __device__ typename T::value_type run(T x) const { return thrust::abs(x); }
 };
 
 template <typename T>
 struct Identity {
-  __device__ T operator()(T x) const { return x; }
+  static constexpr int kOps = 1;
+  template <int>
+  __device__ T run(T x) const { return x; }
 };
 
 // clamp(x, lo, hi) = min(max(x, lo), hi); NaN stays NaN (PyTorch's clamp_scalar_kernel).
 template <typename T>
 struct Clamp {
+  static constexpr int kOps = 1;
   T lo, hi;
   bool has_lo, has_hi;
-  __device__ T operator()(T x) const {
+  template <int>
+  __device__ T run(T x) const {
     if (isnan_(x)) return x;
     if (has_lo) x = x < lo ? lo : x;
     if (has_hi) x = x > hi ? hi : x;

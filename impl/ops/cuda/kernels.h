@@ -100,16 +100,31 @@ class ScratchFn {
 inline bool reduce_input_supported(DType in, DType compute) {
   return in == compute || ((in == DType::Float16 || in == DType::BFloat16) && compute == DType::Float32);
 }
+// out_dtype: the stored dtype, compute or (for CT_SUM and CT_MEAN of a float16/bfloat16 input)
+// the input's dtype, rounded from the float32 result in the kernel (no cast afterwards).
 void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
-                 ScratchFn& get, void* stream);
+                 ScratchFn& get, void* stream, DType out_dtype);
 // The same over the leading dim of a contiguous [R, O] input (no transposing copy): O outputs.
 // compute: float32 or float64 only (reduce_cols_supported).
 void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
-                 ScratchFn& get, void* stream);
+                 ScratchFn& get, void* stream, DType out_dtype);
 inline bool reduce_cols_supported(DType compute) { return compute == DType::Float32 || compute == DType::Float64; }
-// values and first-occurrence int64 indices of the max (min) of each row; NaN is the extreme.
+// Any strided input (strides in elements, from the tensor's data pointer): O = prod(kept sizes)
+// outputs in the kept dims' row-major order, each over prod(red sizes) < 2^31 elements, the
+// reduced dims listed innermost (smallest stride) first. For sum-like ops (the order of the
+// reduced elements is not the logical one).
+struct StridedReduction {
+  int32_t kept_ndim = 0, red_ndim = 0;
+  int64_t kept_sizes[kMaxDims] = {}, kept_strides[kMaxDims] = {};  // outermost first
+  int64_t red_sizes[kMaxDims] = {}, red_strides[kMaxDims] = {};    // innermost first
+};
+void reduce_strided(ct_reduce_op op, const void* in, void* out, const StridedReduction& r, DType compute, DType in_dtype,
+                    ScratchFn& get, void* stream, DType out_dtype);
+// values and first-occurrence int64 indices of the max (min) of each row of a contiguous [O, R]
+// input (cols: of each column of a contiguous [R, O] input, compute float32/float64 only); NaN
+// is the extreme.
 void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute,
-                     DType in_dtype, bool is_max, ScratchFn& get, void* stream);
+                     DType in_dtype, bool is_max, ScratchFn& get, void* stream, bool cols);
 // p-norm of each row of non-negative doubles (|x| already taken).
 void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, ScratchFn& get, void* stream);
 

@@ -18,7 +18,7 @@
 #include <utility>
 
 #include "impl/cuda/runtime.h"
-#include "impl/ops/cuda/common.cuh"
+#include "impl/ops/cuda/ew.cuh"
 
 namespace ct::cuda_ops {
 
@@ -41,18 +41,20 @@ template <typename T> __device__ __forceinline__ bool nan_(T v) {
 
 // Reducer policies: In (element), Acc (partial), Out; init, step, combine, finish.
 // I: the element type read (float16/bfloat16 elements widen to T = float as they are loaded).
-template <typename T, typename I = T>
+// O: the stored result type: T, or the float16/bfloat16 input type itself (the result is
+// rounded to T, then to O, as the float result would be when cast afterwards: one kernel less).
+template <typename T, typename I = T, typename O = T>
 struct SumRed {
   using In = I;
   using Acc = typename AccOf<T>::type;
-  using Out = T;
+  using Out = O;
   bool mean;
   __device__ Acc init() const { return Acc(0); }
   __device__ Acc step(Acc a, In x, int64_t) const { return a + static_cast<Acc>(static_cast<T>(x)); }
   __device__ Acc combine(Acc a, Acc b) const { return a + b; }
   __device__ Out finish(Acc a, int64_t n) const {
     if constexpr (std::is_integral_v<T>) return static_cast<Out>(a);
-    else return static_cast<Out>(mean ? a / static_cast<Acc>(static_cast<double>(n)) : a);
+    else return static_cast<Out>(static_cast<T>(mean ? a / static_cast<Acc>(static_cast<double>(n)) : a));
   }
 };
 
@@ -120,7 +122,13 @@ struct ArgRed {  // first index of the max (min); NaN wins
     bool a_better = is_max ? (a.v > b.v) : (a.v < b.v);
     return a_better ? a : b;
   }
-  __device__ Acc step(Acc a, In x, int64_t idx) const { return combine(a, Acc{static_cast<T>(x), idx}); }
+  // Each accumulator sees its elements in increasing index order (every kernel here steps that
+  // way), so a strictly better value, or the first NaN, replaces it: first occurrence kept.
+  __device__ Acc step(Acc a, In x, int64_t idx) const {
+    T v = static_cast<T>(x);
+    bool take = a.i < 0 || (!nan_(a.v) && (nan_(v) || (is_max ? v > a.v : v < a.v)));
+    return take ? Acc{v, idx} : a;
+  }
   __device__ Out finish(Acc a, int64_t) const { return a; }
 };
 
@@ -210,6 +218,29 @@ __device__ T load_l2(const T* p) {
   return v;
 }
 
+// The end of a row block: the block's threads' accumulators combined (cub::BlockReduce); with
+// one chunk per row the result is final, else it is partial[o, c] and the last block of row o to
+// finish combines the row's C partials in index order and writes out[o].
+template <class Red>
+__device__ void row_epilogue(typename Red::Acc a, typename Red::Acc* partial, unsigned* done, typename Red::Out* out,
+                             int64_t o, int64_t R, int64_t C, const Red& red) {
+  using Acc = typename Red::Acc;
+  using BlockReduce = cub::BlockReduce<Acc, kThreads>;
+  __shared__ typename BlockReduce::TempStorage tmp;
+  Acc r = BlockReduce(tmp).Reduce(a, CombineOp<Red>{red});
+  if (C == 1) {
+    if (threadIdx.x == 0) out[o] = red.finish(r, R);
+    return;
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = r;
+  if (!last_block(&done[o], C)) return;
+  Acc t = red.init();
+  for (int64_t k = threadIdx.x; k < C; k += kThreads) t = red.combine(t, load_l2(&partial[o * C + k]));
+  __syncthreads();  // tmp is reused
+  Acc total = BlockReduce(tmp).Reduce(t, CombineOp<Red>{red});
+  if (threadIdx.x == 0) out[o] = red.finish(total, R);
+}
+
 // Block (o, c) reduces elements [c * chunk, min(R, (c + 1) * chunk)) of row o into partial[o, c].
 // Where the chunk starts 16-byte aligned, each thread loads 16-byte vectors, four in flight (64
 // bytes; enough to keep HBM busy), then the rest one by one. The last block of row o to finish
@@ -221,8 +252,6 @@ __global__ void reduce_rows_kernel(const typename Red::In* in, typename Red::Acc
                                    typename Red::Out* out, int64_t R, int64_t C, int64_t chunk, Red red) {
   using In = typename Red::In;
   using Acc = typename Red::Acc;
-  using BlockReduce = cub::BlockReduce<Acc, kThreads>;
-  __shared__ typename BlockReduce::TempStorage tmp;
   int64_t o = blockIdx.x / C, c = blockIdx.x % C;
   int64_t lo = c * chunk, hi = lo + chunk < R ? lo + chunk : R;
   const In* row = in + o * R;
@@ -260,18 +289,71 @@ __global__ void reduce_rows_kernel(const typename Red::In* in, typename Red::Acc
     a3 = red.step(a3, row[i + 3 * kThreads], i + 3 * kThreads);
   }
   for (; i < hi; i += kThreads) a0 = red.step(a0, row[i], i);
-  Acc a = red.combine(red.combine(a0, a1), red.combine(a2, a3));
-  Acc r = BlockReduce(tmp).Reduce(a, CombineOp<Red>{red});
-  if (C == 1) {
-    if (threadIdx.x == 0) out[o] = red.finish(r, R);
-    return;
+  row_epilogue(red.combine(red.combine(a0, a1), red.combine(a2, a3)), partial, done, out, o, R, C, red);
+}
+
+// Reductions of any strided layout whose reduced dims are read along their smallest stride
+// (a stride-2 slice, or every dim of a non-dense tensor): the rows kernel's chunking and
+// epilogue, with each row's start from its kept index and each element's offset from its index
+// in the row by multiply-shift division over the reduced dims (innermost first); kStridedUnroll
+// loads in flight per thread.
+struct StridedRows {
+  int32_t kept_ndim = 0, red_ndim = 0;
+  int64_t kept_sizes[kMaxDims] = {}, kept_strides[kMaxDims] = {};  // elements, outermost first
+  IntDiv red_sizes[kMaxDims];                                      // innermost first
+  int64_t red_strides[kMaxDims] = {};                              // elements, innermost first
+  __device__ __forceinline__ int64_t row_start(int64_t o) const {
+    int64_t off = 0;
+    for (int d = kept_ndim - 1; d >= 0; --d) {
+      off += (o % kept_sizes[d]) * kept_strides[d];
+      o /= kept_sizes[d];
+    }
+    return off;
   }
-  if (threadIdx.x == 0) partial[blockIdx.x] = r;
-  if (!last_block(&done[o], C)) return;
-  Acc t = red.init();
-  for (int64_t k = threadIdx.x; k < C; k += kThreads) t = red.combine(t, load_l2(&partial[o * C + k]));
-  Acc total = BlockReduce(tmp).Reduce(t, CombineOp<Red>{red});
-  if (threadIdx.x == 0) out[o] = red.finish(total, R);
+  __device__ __forceinline__ int64_t offset(uint32_t i) const {
+    int64_t off = 0;
+#pragma unroll
+    for (int d = 0; d < kMaxDims; ++d) {
+      if (d == red_ndim) break;
+      uint32_t q = red_sizes[d].div(i);
+      off += static_cast<int64_t>(i - q * red_sizes[d].d) * red_strides[d];
+      i = q;
+    }
+    return off;
+  }
+};
+
+constexpr int kStridedUnroll = 8;
+
+template <class Red>
+__global__ void reduce_strided_kernel(const typename Red::In* in, typename Red::Acc* partial, unsigned* done,
+                                      typename Red::Out* out, int64_t R, int64_t C, int64_t chunk, StridedRows g, Red red) {
+  using In = typename Red::In;
+  using Acc = typename Red::Acc;
+  int64_t o = blockIdx.x / C, c = blockIdx.x % C;
+  int64_t lo = c * chunk, hi = lo + chunk < R ? lo + chunk : R;
+  const In* row = in + g.row_start(o);
+  Acc acc[kStridedUnroll];
+#pragma unroll
+  for (int u = 0; u < kStridedUnroll; ++u) acc[u] = red.init();
+  for (int64_t i = lo + threadIdx.x; i < hi; i += kStridedUnroll * kThreads) {
+    In v[kStridedUnroll];
+#pragma unroll
+    for (int u = 0; u < kStridedUnroll; ++u) {
+      int64_t j = i + u * kThreads;
+      if (j < hi) v[u] = row[g.offset(static_cast<uint32_t>(j))];
+    }
+#pragma unroll
+    for (int u = 0; u < kStridedUnroll; ++u) {
+      int64_t j = i + u * kThreads;
+      if (j < hi) acc[u] = red.step(acc[u], v[u], j);
+    }
+  }
+#pragma unroll
+  for (int w = kStridedUnroll / 2; w >= 1; w /= 2)
+#pragma unroll
+    for (int u = 0; u < w; ++u) acc[u] = red.combine(acc[u], acc[u + w]);
+  row_epilogue(acc[0], partial, done, out, o, R, C, red);
 }
 
 // Reduction over the leading dim of a contiguous [R, O] tensor (sum(dim=0) of a matrix), without
@@ -281,13 +363,16 @@ __global__ void reduce_rows_kernel(const typename Red::In* in, typename Red::Acc
 // thread; the row lanes are combined in order through shared memory. The last block of column
 // tile x to finish combines the C chunk partials of its columns in order (eight loads at a time),
 // as the rows kernel does. Many small tiles keep enough blocks in flight without long combines.
-constexpr int kColTile = 64;
+// Columns per tile: 256 bytes of vectorized input per row (64 floats, 128 halves), else 64.
+template <typename In, int V>
+__host__ __device__ constexpr int col_tile() { return V > 1 ? static_cast<int>(256 / sizeof(In)) : 64; }
 
 template <class Red, int V>
 __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc* partial, unsigned* done,
                                    typename Red::Out* out, int64_t R, int64_t O, int64_t C, int64_t chunk, Red red) {
   using In = typename Red::In;
   using Acc = typename Red::Acc;
+  constexpr int kColTile = col_tile<In, V>();
   constexpr int TX = kColTile / V, TY = kThreads / TX;
   __shared__ Acc lanes[TY * kColTile];
   int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
@@ -457,7 +542,8 @@ void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, Scra
   // rows, at most 64 chunks (the last block of a tile combines them).
   constexpr int kV = VecWidth<typename Red::In>::value;
   bool vec = kV > 1 && O % kV == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0;
-  int64_t tiles = (O + kColTile - 1) / kColTile;
+  const int64_t tile = vec ? col_tile<typename Red::In, kV>() : col_tile<typename Red::In, 1>();
+  int64_t tiles = (O + tile - 1) / tile;
   int64_t want = tiles >= 512 ? 1 : (2048 + tiles - 1) / tiles;
   int64_t C = std::max<int64_t>(1, std::min<int64_t>({want, (R + 63) / 64, int64_t{64}}));
   int64_t chunk = (R + C - 1) / C;
@@ -504,49 +590,108 @@ __global__ void split_pairs(const ArgPair<T>* p, T* v, int64_t* idx, int64_t O) 
   }
 }
 
+template <class Red>
+void run_strided(const void* in_v, void* out_v, int64_t O, int64_t R, const StridedRows& g, Red red, ScratchFn& get,
+                 cudaStream_t s) {
+  using Acc = typename Red::Acc;
+  if (O == 0) return;
+  int64_t want = O >= 1024 ? 1 : (1024 + O - 1) / O;
+  int64_t C = std::max<int64_t>(1, std::min<int64_t>(want, (R + 4095) / 4096));
+  int64_t chunk = (R + C - 1) / C;
+  C = (R + chunk - 1) / chunk;
+  CT_CHECK(O * C < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " rows");
+  Scratch<Acc> sc(C > 1 ? O * C : 0, C > 1 ? O : 0, get, s);
+  reduce_strided_kernel<Red><<<static_cast<unsigned>(O * C), kThreads, 0, s>>>(
+      static_cast<const typename Red::In*>(in_v), sc.partial, sc.done, static_cast<typename Red::Out*>(out_v), R, C, chunk, g, red);
+  cuda::check_launch("reduction kernel", s);
+}
+
 template <typename T, typename I = T>
-void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, bool is_max, ScratchFn& get, cudaStream_t s) {
+void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, bool is_max, bool cols, ScratchFn& get,
+           cudaStream_t s) {
   if constexpr (is_cplx_v<T>) {
     fail(CT_ERR_DTYPE, "argmax/argmin do not support complex input");
   } else {
     auto* pairs = static_cast<ArgPair<T>*>(get(static_cast<int64_t>(sizeof(ArgPair<T>)) * O));
-    run(in, pairs, O, R, ArgRed<T, I>{is_max}, get, s);
+    if (!cols) {
+      run(in, pairs, O, R, ArgRed<T, I>{is_max}, get, s);
+    } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {  // reduce_cols_supported
+      run_cols(in, pairs, R, O, ArgRed<T, I>{is_max}, get, s);
+    } else {
+      fail(CT_ERR_INTERNAL, "arg_reduce_rows: no column kernel for this dtype");
+    }
     split_pairs<T><<<blocks_for(O, kThreads), kThreads, 0, s>>>(pairs, static_cast<T*>(values), indices, O);
     cuda::check_launch("argmax kernel", s);
+  }
+}
+
+
+// Calls f with the reducer of op for input in_dtype, compute dtype and stored dtype out_dtype
+// (compute, or the float16/bfloat16 input dtype for sum and mean).
+template <class F>
+void with_input_reducer(ct_reduce_op op, DType compute, DType in_dtype, DType out_dtype, F f) {
+  const bool direct = out_dtype == in_dtype && out_dtype != compute;
+  CT_CHECK(!direct || op == CT_SUM || op == CT_MEAN, CT_ERR_INTERNAL, "reduction op ", op, " cannot store dtype ", static_cast<int>(out_dtype));
+  if (in_dtype == DType::Float16) {
+    if (direct) f(SumRed<float, __half, __half>{op == CT_MEAN});
+    else with_reducer<float, __half>(op, f);
+  } else if (in_dtype == DType::BFloat16) {
+    if (direct) f(SumRed<float, __nv_bfloat16, __nv_bfloat16>{op == CT_MEAN});
+    else with_reducer<float, __nv_bfloat16>(op, f);
+  } else {
+    CT_CU_DISPATCH_COMPUTE(compute, "reduce", [&] { with_reducer<scalar_t>(op, f); });
   }
 }
 
 }  // namespace
 
 void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
-                 ScratchFn& get, void* stream) {
+                 ScratchFn& get, void* stream, DType out_dtype) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  auto rows = [&](auto red) { run(in, out, O, R, red, get, s); };
-  if (in_dtype == DType::Float16) with_reducer<float, __half>(op, rows);
-  else if (in_dtype == DType::BFloat16) with_reducer<float, __nv_bfloat16>(op, rows);
-  else CT_CU_DISPATCH_COMPUTE(compute, "reduce", [&] { with_reducer<scalar_t>(op, rows); });
+  with_input_reducer(op, compute, in_dtype, out_dtype, [&](auto red) { run(in, out, O, R, red, get, s); });
 }
 
 void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
-                 ScratchFn& get, void* stream) {
+                 ScratchFn& get, void* stream, DType out_dtype) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   // floating dtypes only (reduce_cols_supported): the others take the copying path, which keeps
   // the template instantiations (and nvcc's time) in check
+  CT_CHECK(reduce_cols_supported(compute), CT_ERR_INTERNAL, "reduce_cols: unsupported compute dtype");
   auto cols = [&](auto red) { run_cols(in, out, R, O, red, get, s); };
-  if (in_dtype == DType::Float16) with_reducer<float, __half>(op, cols);
-  else if (in_dtype == DType::BFloat16) with_reducer<float, __nv_bfloat16>(op, cols);
+  if (in_dtype == DType::Float16 || in_dtype == DType::BFloat16) with_input_reducer(op, compute, in_dtype, out_dtype, cols);
   else if (compute == DType::Float32) with_reducer<float>(op, cols);
-  else if (compute == DType::Float64) with_reducer<double>(op, cols);
-  else fail(CT_ERR_INTERNAL, "reduce_cols: unsupported compute dtype");
+  else with_reducer<double>(op, cols);
+}
+
+void reduce_strided(ct_reduce_op op, const void* in, void* out, const StridedReduction& r, DType compute, DType in_dtype,
+                    ScratchFn& get, void* stream, DType out_dtype) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  StridedRows g;
+  g.kept_ndim = r.kept_ndim;
+  g.red_ndim = r.red_ndim;
+  int64_t O = 1, R = 1;
+  for (int d = 0; d < r.kept_ndim; ++d) {
+    g.kept_sizes[d] = r.kept_sizes[d];
+    g.kept_strides[d] = r.kept_strides[d];
+    O *= r.kept_sizes[d];
+  }
+  for (int d = 0; d < r.red_ndim; ++d) {
+    g.red_sizes[d] = IntDiv(static_cast<uint32_t>(r.red_sizes[d]));
+    g.red_strides[d] = r.red_strides[d];
+    R *= r.red_sizes[d];
+  }
+  CT_CHECK(R < (int64_t{1} << 31), CT_ERR_INTERNAL, "reduce_strided: rows of ", R, " elements");
+  with_input_reducer(op, compute, in_dtype, out_dtype, [&](auto red) { run_strided(in, out, O, R, g, red, get, s); });
 }
 
 void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute,
-                     DType in_dtype, bool is_max, ScratchFn& get, void* stream) {
+                     DType in_dtype, bool is_max, ScratchFn& get, void* stream, bool cols) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (in_dtype == DType::Float16) arg_t<float, __half>(in, values, indices, O, R, is_max, get, s);
-  else if (in_dtype == DType::BFloat16) arg_t<float, __nv_bfloat16>(in, values, indices, O, R, is_max, get, s);
-  else CT_CU_DISPATCH_COMPUTE(compute, "argmax", [&] { arg_t<scalar_t>(in, values, indices, O, R, is_max, get, s); });
+  if (in_dtype == DType::Float16) arg_t<float, __half>(in, values, indices, O, R, is_max, cols, get, s);
+  else if (in_dtype == DType::BFloat16) arg_t<float, __nv_bfloat16>(in, values, indices, O, R, is_max, cols, get, s);
+  else CT_CU_DISPATCH_COMPUTE(compute, "argmax", [&] { arg_t<scalar_t>(in, values, indices, O, R, is_max, cols, get, s); });
 }
+
 
 void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, ScratchFn& get, void* stream) {
   run(in, out, O, R, NormRed{p}, get, static_cast<cudaStream_t>(stream));
