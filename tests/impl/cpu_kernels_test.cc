@@ -156,3 +156,62 @@ TEST(CpuSums, SameBitsForAnyThreadCountAndFromFloat16) {
   for (int64_t i = 5 * 1024; i < 6 * 1024; ++i) col += static_cast<float>(hp[i]);
   EXPECT_EQ(got[4], static_cast<float>(col));
 }
+
+namespace {
+// Element i of t (any layout) read as its storage type, through a contiguous copy.
+template <typename T>
+T at(const Tensor& t, int64_t i) {
+  Tensor c = ops::contiguous(t);
+  return reinterpret_cast<const T*>(c->data())[i];
+}
+
+// A [rows, cols] tensor of dtype D with every 16-bit pattern, starting at `first`.
+template <typename D>
+Tensor patterns(DType dt, int64_t rows, int64_t cols, uint32_t first) {
+  Tensor t = empty_tensor({rows, cols}, dt, Device{});
+  D* p = reinterpret_cast<D*>(t->data());
+  for (int64_t i = 0; i < rows * cols; ++i) p[i].x = static_cast<uint16_t>(first + 7919u * static_cast<uint32_t>(i));
+  return t;
+}
+
+// Every element of ops on float16/bfloat16 operands (contiguous, transposed, broadcast, in
+// place into a transposed view) as the per-element definition gives it: inputs widened to
+// float, one float op, one rounding (Note [CPU elementwise inner loops]), bit for bit but for
+// NaNs.
+template <typename D>
+void check_reduced_float_ops(DType dt) {
+  const int64_t r = 300, c = 257;  // runs longer and shorter than the buffers, odd tails
+  Tensor a = patterns<D>(dt, r, c, 1), b = patterns<D>(dt, r, c, 12345), row = patterns<D>(dt, 1, c, 999);
+  auto f = [](D x) { return static_cast<float>(x); };
+  // a NaN's sign and payload are unspecified (an op of two NaNs may return either): NaN is NaN
+  auto bits = [](D x) { return std::isnan(static_cast<float>(x)) ? 0x7fff : x.x; };
+  Tensor sum = ops::binary(CT_ADD, a, b);
+  Tensor tsum = ops::binary(CT_ADD, ops::transpose(a, 0, 1), ops::transpose(b, 0, 1));
+  Tensor bsum = ops::binary(CT_MUL, a, row);
+  Tensor e = ops::unary(CT_EXP, a), te = ops::unary(CT_EXP, ops::transpose(a, 0, 1));
+  Tensor inpl = ops::clone(b);
+  ops::binary_(CT_SUB, ops::transpose(inpl, 0, 1), ops::transpose(a, 0, 1));
+  for (int64_t i = 0; i < r * c; ++i) {
+    const int64_t ti = (i % c) * r + i / c;  // element i of a in a.t()'s order
+    const D x = at<D>(a, i), y = at<D>(b, i);
+    ASSERT_EQ(bits(at<D>(sum, i)), bits(D(f(x) + f(y)))) << i;
+    ASSERT_EQ(bits(at<D>(tsum, ti)), bits(D(f(x) + f(y)))) << i;
+    ASSERT_EQ(bits(at<D>(bsum, i)), bits(D(f(x) * f(at<D>(row, i % c))))) << i;
+    ASSERT_EQ(bits(at<D>(e, i)), bits(D(std::exp(f(x))))) << i;
+    ASSERT_EQ(bits(at<D>(te, ti)), bits(D(std::exp(f(x))))) << i;
+    ASSERT_EQ(bits(at<D>(inpl, i)), bits(D(f(y) - f(x)))) << i;
+  }
+}
+}  // namespace
+
+TEST(CpuElementwise, Float16OpsRoundOnceFromFloat) { check_reduced_float_ops<Half>(DType::Float16); }
+TEST(CpuElementwise, BFloat16OpsRoundOnceFromFloat) { check_reduced_float_ops<BFloat16>(DType::BFloat16); }
+
+TEST(CpuElementwise, Float32ExpIsStdExp) {
+  std::vector<float> x = float_samples();
+  const int64_t n = static_cast<int64_t>(x.size());
+  Tensor t = ops::from_buffer(x.data(), n * 4, {n}, DType::Float32, Device{});
+  Tensor e = ops::unary(CT_EXP, t);
+  const float* y = reinterpret_cast<const float*>(e->data());
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(f32_bits(y[i]), f32_bits(std::exp(x[i]))) << std::hex << f32_bits(x[i]);
+}
