@@ -9,26 +9,9 @@ namespace ct::cpu {
 
 namespace {
 
-// Bodies shared by both versions: inlined into the avx2:: wrappers, they are compiled (and
-// vectorized) for AVX2 there.
+// Bodies shared by both versions: inlined into the avx2:: wrappers, they are compiled for AVX2
+// there.
 #define CT_SHARED inline __attribute__((always_inline))
-
-CT_SHARED void bf16_to_float(const BFloat16* x, float* y, int64_t n) {
-  const uint16_t* b = reinterpret_cast<const uint16_t*>(x);
-  uint32_t* o = reinterpret_cast<uint32_t*>(y);
-  for (int64_t i = 0; i < n; ++i) o[i] = static_cast<uint32_t>(b[i]) << 16;
-}
-
-// BFloat16::from_float without branches.
-CT_SHARED void float_to_bf16(const float* x, BFloat16* y, int64_t n) {
-  const uint32_t* u = reinterpret_cast<const uint32_t*>(x);
-  uint16_t* o = reinterpret_cast<uint16_t*>(y);
-  for (int64_t i = 0; i < n; ++i) {
-    uint32_t v = u[i];
-    uint32_t r = (v + 0x7fffu + ((v >> 16) & 1u)) >> 16;
-    o[i] = static_cast<uint16_t>((v & 0x7fffffffu) > 0x7f800000u ? 0x7fc0u : r);
-  }
-}
 
 constexpr int kLanes = 16;
 
@@ -73,8 +56,12 @@ void convert_n(const Half* x, float* y, int64_t n) {
 void convert_n(const float* x, Half* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = Half(x[i]);
 }
-void convert_n(const BFloat16* x, float* y, int64_t n) { bf16_to_float(x, y, n); }
-void convert_n(const float* x, BFloat16* y, int64_t n) { float_to_bf16(x, y, n); }
+void convert_n(const BFloat16* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+void convert_n(const float* x, BFloat16* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = BFloat16(x[i]);
+}
 
 template <typename T>
 double sum_lanes(const T* x, int64_t n) {
@@ -171,8 +158,30 @@ CT_AVX2 void convert_n(const float* x, Half* y, int64_t n) {
   for (; i < n; ++i) y[i] = Half(x[i]);
 }
 
-CT_AVX2 void convert_n(const BFloat16* x, float* y, int64_t n) { bf16_to_float(x, y, n); }
-CT_AVX2 void convert_n(const float* x, BFloat16* y, int64_t n) { float_to_bf16(x, y, n); }
+CT_AVX2 void convert_n(const BFloat16* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm256_slli_epi32(w, 16));
+  }
+  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
+// BFloat16::from_float: round to nearest even, NaN -> 0x7fc0.
+CT_AVX2 void convert_n(const float* x, BFloat16* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(v, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(v, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff))), 16);
+    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
+    r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fc0), nan);
+    // pack within each 128-bit half, then gather the two halves' low quadwords
+    __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm256_castsi256_si128(p));
+  }
+  for (; i < n; ++i) y[i] = BFloat16(x[i]);
+}
 
 CT_AVX2 double sum_n(const float* x, int64_t n) {
   __m256d acc[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};

@@ -3,16 +3,17 @@
 //
 // Note [CPU SIMD kernels]: libctorch is built for baseline x86-64 (SSE2, no -march), so the
 // compiler can neither convert float16 in hardware (F16C) nor use 256-bit vectors. Each kernel
-// here therefore has two versions: generic:: (plain C++, auto-vectorized where SSE2 allows) and
-// avx2:: (compiled with __attribute__((target("avx2,fma,f16c"))), intrinsics where the
-// compiler would not find the instruction). The avx2 ones run when the CPU has all three
+// here therefore has two versions: generic:: (plain C++, the scalar definitions) and avx2::
+// (intrinsics in functions compiled with __attribute__((target("avx2,fma,f16c"))): -O2's
+// vectorizer takes no loop that needs a scalar remainder, and would not find F16C or the
+// conversions' packing anyway). The avx2 ones run when the CPU has all three
 // (checked once, avx2_enabled()). The two versions return the same bits for every input, so
 // results do not depend on the machine:
 //  - float16 -> float32 is exact either way; F16C quiets signaling NaNs, Half keeps them, so
 //    the avx2 version puts the input's quiet bit back.
 //  - float32 -> float16 rounds to nearest even either way; F16C keeps NaN payloads, Half gives
 //    the canonical 0x7e00 (with the sign), so the avx2 version does the same.
-//  - bfloat16 (a shift and a rounding add, NaN -> 0x7fc0) is the same C++ in both.
+//  - bfloat16 is a shift one way and a rounding add (NaN -> 0x7fc0) the other, in both.
 //  - sum_n accumulates in double, as the reductions did before (more accurate than PyTorch's
 //    float cascade sum), in 16 lanes: element i goes into lane i % 16 (in order), and the
 //    lanes are combined in one fixed tree. Both versions add in exactly that order.
