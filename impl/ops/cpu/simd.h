@@ -16,7 +16,8 @@
 //  - bfloat16 is a shift one way and a rounding add (NaN -> 0x7fc0) the other, in both.
 //  - sum_n accumulates in double, as the reductions did before (more accurate than PyTorch's
 //    float cascade sum), in 16 lanes: element i goes into lane i % 16 (in order), and the
-//    lanes are combined in one fixed tree. Both versions add in exactly that order.
+//    lanes are combined in one fixed tree. Both versions add in exactly that order. (float16
+//    is widened there without the NaN fix: the double add quiets a signaling NaN anyway.)
 //  - exp_n is glibc's expf (sysdeps/ieee754/flt-32/e_expf.c: x / ln2 * 32 rounded to an
 //    integer k, 2^(k/32) from a 32-entry table, a degree-3 polynomial in double) four lanes at a
 //    time. glibc picks its FMA build of expf on CPUs with FMA and AVX2, the condition under
