@@ -5,6 +5,7 @@
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
+#include "impl/ops/cpu/simd.h"
 #include "impl/alloc/cuda_memory.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
@@ -21,6 +22,8 @@ void cast_loop(const cpu::StridedOperands<2>& o) {
       const From* s = reinterpret_cast<const From*>(p[1]);
       if constexpr (std::is_same_v<To, From>) {
         std::memcpy(d, s, n * sizeof(To));
+      } else if constexpr (cpu::has_convert_n_v<To, From>) {
+        cpu::convert_n(s, d, n);  // float16/bfloat16 <-> float32 (Note [CPU SIMD kernels])
       } else {
         for (int64_t i = 0; i < n; ++i) d[i] = cpu::convert<To>(s[i]);
       }

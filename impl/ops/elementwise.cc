@@ -21,6 +21,7 @@
 #include "impl/ops/scalar_ops.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
+#include "impl/ops/cpu/simd.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
@@ -66,21 +67,49 @@ struct Operands {
   std::array<const TensorImpl*, N> ts;  // output first
 };
 
+// Runs of the buffered path of cpu_ew: at most kRun elements.
+constexpr int64_t kRun = 256;
+
 // n elements of dtype dt at p (byte stride st), each read as C and widened to opmath(C).
+// float16/bfloat16 runs read as float are converted in bulk (Note [CPU SIMD kernels]).
 template <typename C>
 void load_run(cpu::opmath_t<C>* buf, const char* p, int64_t st, DType dt, int64_t n) {
   using T = cpu::opmath_t<C>;
+  auto bulk = [&](auto tag) {
+    using D = decltype(tag);
+    if (st == static_cast<int64_t>(sizeof(D))) {
+      cpu::convert_n(reinterpret_cast<const D*>(p), buf, n);
+      return;
+    }
+    D tmp[kRun];
+    for (int64_t i = 0; i < n; ++i) tmp[i] = *reinterpret_cast<const D*>(p + i * st);
+    cpu::convert_n(tmp, buf, n);
+  };
+  if constexpr (std::is_same_v<T, float>) {
+    // reading as C is exact: C is float or the operand's own dtype
+    if (dt == DType::Float16 && !std::is_same_v<C, BFloat16>) return bulk(Half{});
+    if (dt == DType::BFloat16 && !std::is_same_v<C, Half>) return bulk(BFloat16{});
+  }
   CT_DISPATCH_ALL(dt, "load", [&] {
     for (int64_t i = 0; i < n; ++i)
       buf[i] = static_cast<T>(cpu::convert<C>(*reinterpret_cast<const scalar_t*>(p + i * st)));
   });
 }
 
-template <typename R>
-void store_run(char* p, int64_t st, DType dt, const R* buf, int64_t n) {
-  CT_DISPATCH_ALL(dt, "store", [&] {
-    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<scalar_t*>(p + i * st) = cpu::convert<scalar_t>(buf[i]);
-  });
+// n results stored into dtype dt at p (byte stride st). For a float16/bfloat16 R, buf holds
+// the float results, rounded to R in bulk here.
+template <typename R, typename U>
+void store_run(char* p, int64_t st, DType dt, const U* buf, int64_t n) {
+  if constexpr (!std::is_same_v<R, U>) {
+    const bool direct = dt == dtype_of<R>() && st == static_cast<int64_t>(sizeof(R));
+    R tmp[kRun];
+    cpu::convert_n(buf, direct ? reinterpret_cast<R*>(p) : tmp, n);
+    if (!direct) store_run<R>(p, st, dt, tmp, n);
+  } else {
+    CT_DISPATCH_ALL(dt, "store", [&] {
+      for (int64_t i = 0; i < n; ++i) *reinterpret_cast<scalar_t*>(p + i * st) = cpu::convert<scalar_t>(buf[i]);
+    });
+  }
 }
 
 template <typename T>
@@ -90,17 +119,51 @@ T scalar_value(const TensorImpl* t) {
   return v;
 }
 
+// res[i] = f(in[0][i], ...) for i < m, in blocks of 16 over offset pointers: the form -O2's
+// vectorizer takes (no loop that needs a scalar remainder).
+template <typename U, typename T, size_t NIN, typename F>
+void apply_run(const F& f, const T (&in)[NIN][kRun], U* res, int64_t m) {
+  constexpr int kB = 16;
+  auto block = [&](int64_t i, int len) {
+    U* __restrict r = res + i;
+    const T* x0 = in[0] + i;
+    const T* x1 = in[NIN > 1 ? 1 : 0] + i;
+    const T* x2 = in[NIN > 2 ? 2 : 0] + i;
+    for (int j = 0; j < len; ++j) {
+      if constexpr (NIN == 1) r[j] = cpu::convert<U>(f(x0[j]));
+      else if constexpr (NIN == 2) r[j] = cpu::convert<U>(f(x0[j], x1[j]));
+      else r[j] = cpu::convert<U>(f(x0[j], x1[j], x2[j]));
+    }
+  };
+  int64_t i = 0;
+  for (; i + kB <= m; i += kB) block(i, kB);
+  block(i, static_cast<int>(m - i));
+}
+
 // out = f(inputs...) with inputs read as C (computed in opmath(C)) and the result of storage
 // type R stored into the output's dtype (Note [No promotion temporaries]).
+//
+// Note [CPU elementwise inner loops]: a run of the engine (Note [Elementwise engine]) whose
+// operands all have their op's dtypes takes a typed loop, with contiguous (and broadcast
+// scalar) cases the compiler vectorizes; float32 and wider compute in place there. Every other
+// run goes through kRun-element buffers in the op-math type: inputs converted as loaded
+// (float16/bfloat16 in bulk, with F16C where the CPU has it), f over the buffers, and results
+// converted as stored (float16/bfloat16 results kept in float and rounded in bulk). That is
+// also the path of float16/bfloat16 ops: their element-by-element conversions do not
+// vectorize. f may also be callable on a whole run, f(const T* x, T* y, n) for one input
+// (ExpOp: cpu::exp_n), used wherever its input and output are runs of T.
 template <typename C, typename R, size_t N, typename F>
 void cpu_ew(const Operands<N>& a, const F& f) {
   constexpr size_t NIN = N - 1;
   using T = cpu::opmath_t<C>;
+  // results kept in float until stored when R is float16/bfloat16
+  using U = std::conditional_t<cpu::is_reduced_float_v<R>, T, R>;
+  constexpr bool kRunF = NIN == 1 && std::is_same_v<U, T> && std::is_invocable_v<const F&, const T*, T*, int64_t>;
   auto o = cpu::make_operands<N>(a.shape, a.ts);
   std::array<DType, N> dt{};
   std::array<bool, N> sc{};
   std::array<T, N> sv{};
-  bool typed = a.ts[0]->dtype == dtype_of<R>();
+  bool typed = !cpu::is_reduced_float_v<C> && a.ts[0]->dtype == dtype_of<R>();
   dt[0] = a.ts[0]->dtype;
   for (size_t k = 1; k < N; ++k) {
     dt[k] = a.ts[k]->dtype;
@@ -123,7 +186,11 @@ void cpu_ew(const Operands<N>& a, const F& f) {
       const bool cd = st[0] == sizeof(R), c1 = st[1] == sizeof(C) && !sc[1];
       if constexpr (NIN == 1) {
         if (cd && c1) {
-          for (int64_t i = 0; i < n; ++i) d[i] = cpu::convert<R>(f(static_cast<T>(x[i])));
+          if constexpr (kRunF && std::is_same_v<C, T> && std::is_same_v<R, T>) {
+            f(x, d, n);
+          } else {
+            for (int64_t i = 0; i < n; ++i) d[i] = cpu::convert<R>(f(static_cast<T>(x[i])));
+          }
           return;
         }
       } else if constexpr (NIN == 2) {
@@ -152,21 +219,17 @@ void cpu_ew(const Operands<N>& a, const F& f) {
       }
       return;
     }
-    // mixed dtypes: convert runs of up to kRun elements through small buffers
-    constexpr int64_t kRun = 256;
+    // other dtypes: runs of up to kRun elements through buffers
     T in[NIN][kRun];
-    R res[kRun];
+    U res[kRun];
     for (int64_t j = 0; j < n; j += kRun) {
       const int64_t m = std::min(kRun, n - j);
       for (size_t k = 0; k < NIN; ++k) {
         if (sc[k + 1]) std::fill(in[k], in[k] + m, sv[k + 1]);
         else load_run<C>(in[k], p[k + 1] + j * st[k + 1], st[k + 1], dt[k + 1], m);
       }
-      for (int64_t i = 0; i < m; ++i) {
-        T v[NIN];
-        for (size_t k = 0; k < NIN; ++k) v[k] = in[k][i];
-        res[i] = call(v);
-      }
+      if constexpr (kRunF) f(in[0], res, m);
+      else apply_run<U>(f, in, res, m);
       store_run<R>(p[0] + j * st[0], st[0], dt[0], res, m);
     }
   });
@@ -246,6 +309,17 @@ DType unary_result(ct_unary_op op, DType d) {
   }
 }
 
+// std::exp; for float also on whole runs (cpu::exp_n, the same bits: Note [CPU SIMD kernels]).
+template <typename T>
+struct ExpOp {
+  T operator()(T x) const { return std::exp(x); }
+};
+template <>
+struct ExpOp<float> {
+  float operator()(float x) const { return std::exp(x); }
+  void operator()(const float* x, float* y, int64_t n) const { cpu::exp_n(x, y, n); }
+};
+
 template <typename C>
 void run_unary(ct_unary_op op, const Operands<2>& args) {
   using T = cpu::opmath_t<C>;
@@ -299,7 +373,7 @@ void run_unary(ct_unary_op op, const Operands<2>& args) {
   }
   if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
     switch (op) {
-      case CT_EXP: cpu_ew<C, R>(args, [](T x) { return std::exp(x); }); return;
+      case CT_EXP: cpu_ew<C, R>(args, ExpOp<T>{}); return;
       case CT_LOG: cpu_ew<C, R>(args, [](T x) { return std::log(x); }); return;
       case CT_SQRT: cpu_ew<C, R>(args, [](T x) { return std::sqrt(x); }); return;
       case CT_SIN: cpu_ew<C, R>(args, [](T x) { return std::sin(x); }); return;

@@ -13,6 +13,7 @@
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/parallel.h"
+#include "impl/ops/cpu/reduce_kernels.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
@@ -56,7 +57,9 @@ Layout sizes_of(const Tensor& t, const std::vector<bool>& mask, bool keepdim) {
 // The outputs come out in the kept dims' memory order (`kept_perm`); finish() puts them in
 // order. sum(dim=1) of x.t() is then the column reduction of x, and a full reduction of any
 // dense layout one row. float16/bfloat16 inputs are read as they are on CUDA (widened in the
-// kernel, cuda_ops::reduce_input_supported). Anything else is copied first ([Reduction layout]).
+// kernel, cuda_ops::reduce_input_supported). On the CPU, float sums and means of [O, R] layouts
+// are reduced in place (Note [CPU float sums] in ops/cpu/reduce_kernels.h). Anything else is
+// copied first ([Reduction layout]).
 struct InPlace {
   bool rows = false, cols = false;
   Shape kept_perm;  // kept dims (as output dims, 0..) in memory order, outermost first
@@ -339,6 +342,16 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
       CudaScratch get(t->device());
       cuda_ops::reduce_strided(op, t->data(), tmp->data(), sr, comp, t->dtype, get, sc.stream, store);
       return finish(tmp, L, out_dtype);
+    }
+  }
+  if (t->device().is_cpu() && (op == CT_SUM || op == CT_MEAN) && comp == DType::Float32 &&
+      cpu::sum_rows_supported(t->dtype)) {
+    InPlace ip = plan_in_place(t, mask);
+    if (ip.rows) {
+      Layout L = sizes_of(t, mask, keepdim);
+      Tensor tmp = empty_tensor({L.O}, comp, t->device());
+      cpu::sum_rows(t->data(), t->dtype, reinterpret_cast<float*>(tmp->data()), L.O, L.R, op == CT_MEAN);
+      return finish_perm(tmp, t, mask, ip.kept_perm, L, out_dtype);
     }
   }
   Layout L = layout(t, mask, keepdim, comp);

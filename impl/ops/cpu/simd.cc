@@ -1,0 +1,255 @@
+// Note [CPU SIMD kernels] in simd.h.
+#include "impl/ops/cpu/simd.h"
+
+#include <immintrin.h>
+
+#include <cmath>
+
+namespace ct::cpu {
+
+namespace {
+
+// Bodies shared by both versions: inlined into the avx2:: wrappers, they are compiled for AVX2
+// there.
+#define CT_SHARED inline __attribute__((always_inline))
+
+constexpr int kLanes = 16;
+
+// The lanes of sum_n combined: lane j += lane j + s for s = 8, 4, 2, 1.
+CT_SHARED double combine(double* lanes) {
+  for (int s = kLanes / 2; s > 0; s /= 2)
+    for (int j = 0; j < s; ++j) lanes[j] += lanes[j + s];
+  return lanes[0];
+}
+
+// Elements from `from` to n into lanes i % 16 (from is a multiple of 16).
+template <typename T>
+CT_SHARED double tail_and_combine(double* lanes, const T* x, int64_t from, int64_t n) {
+  for (int64_t i = from; i < n; ++i) lanes[i - from] += static_cast<double>(static_cast<float>(x[i]));
+  return combine(lanes);
+}
+
+// glibc's expf data (sysdeps/ieee754/flt-32/e_exp2f_data.c, N = 32).
+alignas(32) constexpr uint64_t kExpTable[32] = {
+    0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51, 0x3fef72b83c7d517b,
+    0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1, 0x3fef06fe0a31b715, 0x3feef1a7373aa9cb,
+    0x3feedea64c123422, 0x3feece086061892d, 0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429,
+    0x3feea47eb03a5585, 0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+    0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d, 0x3feee89f995ad3ad,
+    0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069, 0x3fef5818dcfba487, 0x3fef7c97337b9b5f,
+    0x3fefa4afa2a490da, 0x3fefd0765b6e4540,
+};
+constexpr double kInvLn2N = 0x1.71547652b82fep+5;  // 32 / ln 2
+constexpr double kShift = 0x1.8p+52;                // adding it rounds to an integer
+constexpr double kC0 = 0x1.c6af84b912394p-20, kC1 = 0x1.ebfce50fac4f3p-13, kC2 = 0x1.62e42ff0c52d6p-6;
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// generic
+
+namespace generic {
+
+void convert_n(const Half* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+void convert_n(const float* x, Half* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = Half(x[i]);
+}
+void convert_n(const BFloat16* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+void convert_n(const float* x, BFloat16* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = BFloat16(x[i]);
+}
+
+template <typename T>
+double sum_lanes(const T* x, int64_t n) {
+  double lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int j = 0; j < kLanes; ++j) lanes[j] += static_cast<double>(static_cast<float>(x[i + j]));
+  return tail_and_combine(lanes, x, i, n);
+}
+double sum_n(const float* x, int64_t n) { return sum_lanes(x, n); }
+double sum_n(const Half* x, int64_t n) { return sum_lanes(x, n); }
+double sum_n(const BFloat16* x, int64_t n) { return sum_lanes(x, n); }
+
+void exp_n(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
+}
+
+}  // namespace generic
+
+// ---------------------------------------------------------------------------------------------
+// avx2 (AVX2 + FMA + F16C)
+
+#define CT_AVX2 __attribute__((target("avx2,fma,f16c")))
+
+namespace avx2 {
+
+namespace {
+// 8 halves -> 8 floats, signaling NaNs kept signaling (as Half::to_float).
+CT_AVX2 inline __m256 half8_to_float(__m128i h) {
+  __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
+  __m256i w = _mm256_cvtepu16_epi32(h);
+  __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(w, _mm256_set1_epi32(0x7fff)), _mm256_set1_epi32(0x7c00));
+  __m256i qbit = _mm256_and_si256(nan, _mm256_set1_epi32(0x400000));
+  __m256i from_h = _mm256_and_si256(_mm256_slli_epi32(w, 13), qbit);
+  return _mm256_castsi256_ps(_mm256_or_si256(_mm256_andnot_si256(qbit, f), from_h));
+}
+
+// 8 floats -> 8 halves, NaNs as sign | 0x7e00 (as Half::from_float).
+CT_AVX2 inline __m128i float8_to_half(__m256 f) {
+  __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
+  __m128i nan16 = _mm_packs_epi32(_mm256_castsi256_si128(nan), _mm256_extracti128_si256(nan, 1));
+  __m128i canon = _mm_or_si128(_mm_and_si128(h, _mm_set1_epi16(static_cast<int16_t>(0x8000))), _mm_set1_epi16(0x7e00));
+  return _mm_blendv_epi8(h, canon, nan16);
+}
+
+// acc[0..3] += 16 floats widened to double, lanes i % 16.
+CT_AVX2 inline void add16(__m256d* acc, __m256 a, __m256 b) {
+  acc[0] = _mm256_add_pd(acc[0], _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
+  acc[1] = _mm256_add_pd(acc[1], _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
+  acc[2] = _mm256_add_pd(acc[2], _mm256_cvtps_pd(_mm256_castps256_ps128(b)));
+  acc[3] = _mm256_add_pd(acc[3], _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)));
+}
+
+template <typename T>
+CT_AVX2 double finish_sum(const __m256d* acc, const T* x, int64_t i, int64_t n) {
+  alignas(32) double lanes[kLanes];
+  for (int k = 0; k < 4; ++k) _mm256_store_pd(lanes + 4 * k, acc[k]);
+  return tail_and_combine(lanes, x, i, n);
+}
+
+// exp of 4 floats as glibc's FMA expf computes them (|x| < 88 or so; see exp_n).
+CT_AVX2 inline __m128 exp4(__m128 xf) {
+  const __m256d xd = _mm256_cvtps_pd(xf);
+  const __m256d inv = _mm256_set1_pd(kInvLn2N), shift = _mm256_set1_pd(kShift);
+  __m256d kd = _mm256_fmadd_pd(inv, xd, shift);
+  __m256i ki = _mm256_castpd_si256(kd);
+  kd = _mm256_sub_pd(kd, shift);
+  __m256d r = _mm256_fmsub_pd(inv, xd, kd);
+  __m256i idx = _mm256_and_si256(ki, _mm256_set1_epi64x(31));
+  __m256i t = _mm256_i64gather_epi64(reinterpret_cast<const long long*>(kExpTable), idx, 8);
+  t = _mm256_add_epi64(t, _mm256_slli_epi64(ki, 47));
+  __m256d s = _mm256_castsi256_pd(t);
+  __m256d z = _mm256_fmadd_pd(_mm256_set1_pd(kC0), r, _mm256_set1_pd(kC1));
+  __m256d r2 = _mm256_mul_pd(r, r);
+  __m256d y = _mm256_fmadd_pd(_mm256_set1_pd(kC2), r, _mm256_set1_pd(1.0));
+  y = _mm256_fmadd_pd(z, r2, y);
+  y = _mm256_mul_pd(y, s);
+  return _mm256_cvtpd_ps(y);
+}
+}  // namespace
+
+CT_AVX2 void convert_n(const Half* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(y + i, half8_to_float(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
+  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
+CT_AVX2 void convert_n(const float* x, Half* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), float8_to_half(_mm256_loadu_ps(x + i)));
+  for (; i < n; ++i) y[i] = Half(x[i]);
+}
+
+CT_AVX2 void convert_n(const BFloat16* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm256_slli_epi32(w, 16));
+  }
+  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
+// BFloat16::from_float: round to nearest even, NaN -> 0x7fc0.
+CT_AVX2 void convert_n(const float* x, BFloat16* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(v, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(v, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff))), 16);
+    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
+    r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fc0), nan);
+    // pack within each 128-bit half, then gather the two halves' low quadwords
+    __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm256_castsi256_si128(p));
+  }
+  for (; i < n; ++i) y[i] = BFloat16(x[i]);
+}
+
+CT_AVX2 double sum_n(const float* x, int64_t n) {
+  __m256d acc[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) add16(acc, _mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8));
+  return finish_sum(acc, x, i, n);
+}
+
+CT_AVX2 double sum_n(const Half* x, int64_t n) {
+  __m256d acc[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    // plain F16C: a signaling NaN comes out quiet, as the double add would make it anyway
+    add16(acc, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))),
+          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i + 8))));
+  }
+  return finish_sum(acc, x, i, n);
+}
+
+CT_AVX2 double sum_n(const BFloat16* x, int64_t n) {
+  __m256d acc[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    // interleaving with zeros puts each bfloat16 in the high half of a float: elements 0-3 and
+    // 8-11 in lo, 4-7 and 12-15 in hi; the permutes restore the order
+    __m256i lo = _mm256_unpacklo_epi16(_mm256_setzero_si256(), w), hi = _mm256_unpackhi_epi16(_mm256_setzero_si256(), w);
+    add16(acc, _mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x20)),
+          _mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x31)));
+  }
+  return finish_sum(acc, x, i, n);
+}
+
+CT_AVX2 void exp_n(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(x + i);
+    // glibc's special cases: top 12 bits of |x| above 0x42a (|x| >= 88, inf, NaN)
+    __m256i top = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(v), 20), _mm256_set1_epi32(0x7ff));
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(top, _mm256_set1_epi32(0x42a))) != 0) {
+      for (int k = 0; k < 8; ++k) y[i + k] = std::exp(x[i + k]);
+      continue;
+    }
+    _mm_storeu_ps(y + i, exp4(_mm256_castps256_ps128(v)));
+    _mm_storeu_ps(y + i + 4, exp4(_mm256_extractf128_ps(v, 1)));
+  }
+  for (; i < n; ++i) y[i] = std::exp(x[i]);
+}
+
+}  // namespace avx2
+
+// ---------------------------------------------------------------------------------------------
+
+bool avx2_enabled() {
+  static const bool on = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  }();
+  return on;
+}
+
+void convert_n(const Half* x, float* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
+void convert_n(const float* x, Half* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
+void convert_n(const BFloat16* x, float* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
+void convert_n(const float* x, BFloat16* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
+double sum_n(const float* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
+double sum_n(const Half* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
+double sum_n(const BFloat16* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
+void exp_n(const float* x, float* y, int64_t n) { avx2_enabled() ? avx2::exp_n(x, y, n) : generic::exp_n(x, y, n); }
+
+}  // namespace ct::cpu

@@ -1,0 +1,217 @@
+// The CPU bulk kernels (impl/ops/cpu/simd.h): the AVX2 versions give the generic versions' bits
+// (Note [CPU SIMD kernels]), and the reductions built on them do not depend on the number of
+// threads or on the input's dtype beyond its values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "impl/core/half.h"
+#include "impl/ops/cpu/simd.h"
+#include "impl/ops/cpu/threads.h"
+#include "impl/ops/ops.h"
+
+using namespace ct;
+
+namespace {
+
+// Floats over the whole bit range (a stride through all 2^32 patterns) plus the edges of the
+// float16 range, subnormals, ties and NaNs with payloads.
+std::vector<float> float_samples() {
+  std::vector<float> v;
+  for (uint64_t u = 0; u < (1ull << 32); u += 65521) v.push_back(f32_from_bits(static_cast<uint32_t>(u)));
+  const uint32_t special[] = {0x7f800000u, 0xff800000u, 0x7f800001u, 0x7fc00000u, 0xffc12345u, 0x7fa00001u,
+                              0x477ff000u, 0x477fefffu, 0x38800000u, 0x387fffffu, 0x33800000u, 0x33800001u,
+                              0x3f808000u, 0x3f818000u, 0x80000000u, 0x00000001u};
+  for (uint32_t u : special) v.push_back(f32_from_bits(u));
+  for (float x = -110.0f; x < 110.0f; x += 0.0137f) v.push_back(x);  // exp's whole range
+  while (v.size() % 8 != 3) v.push_back(1.5f);                          // a scalar tail too
+  return v;
+}
+
+template <typename T>
+std::vector<T> every_16_bit_value() {
+  std::vector<T> v(1 << 16);
+  for (uint32_t i = 0; i < v.size(); ++i) v[i].x = static_cast<uint16_t>(i);
+  return v;
+}
+
+}  // namespace
+
+TEST(CpuSimd, GenericConversionsMatchHalfAndBFloat16) {
+  std::vector<float> x = float_samples(), y(x.size());
+  std::vector<Half> h(x.size());
+  std::vector<BFloat16> b(x.size());
+  cpu::generic::convert_n(x.data(), h.data(), static_cast<int64_t>(x.size()));
+  cpu::generic::convert_n(x.data(), b.data(), static_cast<int64_t>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) {
+    ASSERT_EQ(h[i].x, Half(x[i]).x) << std::hex << f32_bits(x[i]);
+    ASSERT_EQ(b[i].x, BFloat16(x[i]).x) << std::hex << f32_bits(x[i]);
+  }
+  std::vector<Half> hs = every_16_bit_value<Half>();
+  std::vector<BFloat16> bs = every_16_bit_value<BFloat16>();
+  y.resize(hs.size());
+  cpu::generic::convert_n(hs.data(), y.data(), static_cast<int64_t>(hs.size()));
+  for (size_t i = 0; i < hs.size(); ++i) ASSERT_EQ(f32_bits(y[i]), f32_bits(static_cast<float>(hs[i]))) << i;
+  cpu::generic::convert_n(bs.data(), y.data(), static_cast<int64_t>(bs.size()));
+  for (size_t i = 0; i < bs.size(); ++i) ASSERT_EQ(f32_bits(y[i]), f32_bits(static_cast<float>(bs[i]))) << i;
+}
+
+TEST(CpuSimd, Avx2ConversionsAndExpGiveTheGenericBits) {
+  if (!cpu::avx2_enabled()) GTEST_SKIP() << "no AVX2/FMA/F16C";
+  std::vector<float> x = float_samples();
+  const int64_t n = static_cast<int64_t>(x.size());
+  std::vector<Half> h1(n), h2(n);
+  std::vector<BFloat16> b1(n), b2(n);
+  std::vector<float> e1(n), e2(n);
+  cpu::avx2::convert_n(x.data(), h1.data(), n);
+  cpu::generic::convert_n(x.data(), h2.data(), n);
+  cpu::avx2::convert_n(x.data(), b1.data(), n);
+  cpu::generic::convert_n(x.data(), b2.data(), n);
+  cpu::avx2::exp_n(x.data(), e1.data(), n);
+  cpu::generic::exp_n(x.data(), e2.data(), n);
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(h1[i].x, h2[i].x) << std::hex << f32_bits(x[i]);
+    ASSERT_EQ(b1[i].x, b2[i].x) << std::hex << f32_bits(x[i]);
+    ASSERT_EQ(f32_bits(e1[i]), f32_bits(e2[i])) << std::hex << f32_bits(x[i]);
+  }
+  std::vector<Half> hs = every_16_bit_value<Half>();
+  std::vector<BFloat16> bs = every_16_bit_value<BFloat16>();
+  std::vector<float> y1(hs.size()), y2(hs.size());
+  cpu::avx2::convert_n(hs.data(), y1.data(), static_cast<int64_t>(hs.size()));
+  cpu::generic::convert_n(hs.data(), y2.data(), static_cast<int64_t>(hs.size()));
+  EXPECT_EQ(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)), 0);
+  cpu::avx2::convert_n(bs.data(), y1.data(), static_cast<int64_t>(bs.size()));
+  cpu::generic::convert_n(bs.data(), y2.data(), static_cast<int64_t>(bs.size()));
+  EXPECT_EQ(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)), 0);
+}
+
+TEST(CpuSimd, SumsAddInTheSameOrderInBothVersions) {
+  std::mt19937 g(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> x(1000);
+  for (float& v : x) v = u(g) * std::ldexp(1.0f, static_cast<int>(u(g) * 30));
+  std::vector<Half> h(x.size());
+  std::vector<BFloat16> b(x.size());
+  for (size_t i = 0; i < x.size(); ++i) h[i] = Half(x[i]), b[i] = BFloat16(x[i]);
+  for (int64_t n : {0, 1, 15, 16, 17, 31, 32, 33, 100, 999}) {
+    for (int64_t off : {0, 1}) {
+      const double f = cpu::generic::sum_n(x.data() + off, n);
+      // 16 lanes, i % 16, combined 8-4-2-1: the reference order spelled out
+      double lanes[16] = {};
+      for (int64_t i = 0; i < n; ++i) lanes[i % 16] += static_cast<double>(x[off + i]);
+      for (int s = 8; s > 0; s /= 2)
+        for (int j = 0; j < s; ++j) lanes[j] += lanes[j + s];
+      EXPECT_EQ(f, lanes[0]) << n;
+      if (!cpu::avx2_enabled()) continue;
+      auto same = [](double a, double c) { return std::memcmp(&a, &c, sizeof a) == 0; };
+      EXPECT_TRUE(same(cpu::avx2::sum_n(x.data() + off, n), f)) << n;
+      EXPECT_TRUE(same(cpu::avx2::sum_n(h.data() + off, n), cpu::generic::sum_n(h.data() + off, n))) << n;
+      EXPECT_TRUE(same(cpu::avx2::sum_n(b.data() + off, n), cpu::generic::sum_n(b.data() + off, n))) << n;
+    }
+  }
+}
+
+namespace {
+float sum_of(const Tensor& t, std::vector<int64_t> dims, int64_t i) {
+  Tensor r = ops::reduce(CT_SUM, t, dims, false, true, DType::Float32);  // sum(dtype=float32)
+  return reinterpret_cast<const float*>(r->data())[i];
+}
+}  // namespace
+
+TEST(CpuSums, SameBitsForAnyThreadCountAndFromFloat16) {
+  // one long row (several chunks) and rows, of float16 values, summed from float16 and from
+  // float32 copies of the same values, with 1 and 2 threads
+  const int64_t n = 3 * 32768 + 1234;
+  Tensor h = empty_tensor({n}, DType::Float16, Device{});
+  std::mt19937 g(3);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  Half* hp = reinterpret_cast<Half*>(h->data());
+  for (int64_t i = 0; i < n; ++i) hp[i] = Half(u(g));
+  Tensor f = ops::to(h, Device{}, DType::Float32, true);
+  Tensor hm = ops::reshape(ops::narrow(h, 0, 0, 98304), {96, 1024});
+  Tensor fm = ops::reshape(ops::narrow(f, 0, 0, 98304), {96, 1024});
+  const int saved = cpu::num_threads();
+  std::vector<float> got;
+  for (int threads : {1, 2}) {
+    cpu::set_num_threads(threads);
+    got.push_back(sum_of(h, {}, 0));
+    got.push_back(sum_of(f, {}, 0));
+    got.push_back(sum_of(hm, {1}, 77));
+    got.push_back(sum_of(fm, {1}, 77));
+    got.push_back(sum_of(ops::transpose(fm, 0, 1), {0}, 5));  // rows of the transposed view: in place
+  }
+  cpu::set_num_threads(saved);
+  for (float v : {got[1], got[5]}) EXPECT_EQ(f32_bits(got[0]), f32_bits(v));
+  for (float v : {got[3], got[7]}) EXPECT_EQ(f32_bits(got[2]), f32_bits(v));
+  double ref = 0;
+  for (int64_t i = 0; i < n; ++i) ref += static_cast<float>(hp[i]);
+  EXPECT_NEAR(got[0], ref, 1e-6 * std::fabs(ref) + 1e-3);
+  double row = 0;
+  for (int64_t i = 77 * 1024; i < 78 * 1024; ++i) row += static_cast<float>(hp[i]);
+  EXPECT_EQ(got[2], static_cast<float>(row));  // 1024 values: exact in double, one rounding
+  double col = 0;
+  for (int64_t i = 5 * 1024; i < 6 * 1024; ++i) col += static_cast<float>(hp[i]);
+  EXPECT_EQ(got[4], static_cast<float>(col));
+}
+
+namespace {
+// Element i of t (any layout) read as its storage type, through a contiguous copy.
+template <typename T>
+T at(const Tensor& t, int64_t i) {
+  Tensor c = ops::contiguous(t);
+  return reinterpret_cast<const T*>(c->data())[i];
+}
+
+// A [rows, cols] tensor of dtype D with every 16-bit pattern, starting at `first`.
+template <typename D>
+Tensor patterns(DType dt, int64_t rows, int64_t cols, uint32_t first) {
+  Tensor t = empty_tensor({rows, cols}, dt, Device{});
+  D* p = reinterpret_cast<D*>(t->data());
+  for (int64_t i = 0; i < rows * cols; ++i) p[i].x = static_cast<uint16_t>(first + 7919u * static_cast<uint32_t>(i));
+  return t;
+}
+
+// Every element of ops on float16/bfloat16 operands (contiguous, transposed, broadcast, in
+// place into a transposed view) as the per-element definition gives it: inputs widened to
+// float, one float op, one rounding (Note [CPU elementwise inner loops]), bit for bit but for
+// NaNs.
+template <typename D>
+void check_reduced_float_ops(DType dt) {
+  const int64_t r = 300, c = 257;  // runs longer and shorter than the buffers, odd tails
+  Tensor a = patterns<D>(dt, r, c, 1), b = patterns<D>(dt, r, c, 12345), row = patterns<D>(dt, 1, c, 999);
+  auto f = [](D x) { return static_cast<float>(x); };
+  // a NaN's sign and payload are unspecified (an op of two NaNs may return either): NaN is NaN
+  auto bits = [](D x) { return std::isnan(static_cast<float>(x)) ? 0x7fff : x.x; };
+  Tensor sum = ops::binary(CT_ADD, a, b);
+  Tensor tsum = ops::binary(CT_ADD, ops::transpose(a, 0, 1), ops::transpose(b, 0, 1));
+  Tensor bsum = ops::binary(CT_MUL, a, row);
+  Tensor e = ops::unary(CT_EXP, a), te = ops::unary(CT_EXP, ops::transpose(a, 0, 1));
+  Tensor inpl = ops::clone(b);
+  ops::binary_(CT_SUB, ops::transpose(inpl, 0, 1), ops::transpose(a, 0, 1));
+  for (int64_t i = 0; i < r * c; ++i) {
+    const int64_t ti = (i % c) * r + i / c;  // element i of a in a.t()'s order
+    const D x = at<D>(a, i), y = at<D>(b, i);
+    ASSERT_EQ(bits(at<D>(sum, i)), bits(D(f(x) + f(y)))) << i;
+    ASSERT_EQ(bits(at<D>(tsum, ti)), bits(D(f(x) + f(y)))) << i;
+    ASSERT_EQ(bits(at<D>(bsum, i)), bits(D(f(x) * f(at<D>(row, i % c))))) << i;
+    ASSERT_EQ(bits(at<D>(e, i)), bits(D(std::exp(f(x))))) << i;
+    ASSERT_EQ(bits(at<D>(te, ti)), bits(D(std::exp(f(x))))) << i;
+    ASSERT_EQ(bits(at<D>(inpl, i)), bits(D(f(y) - f(x)))) << i;
+  }
+}
+}  // namespace
+
+TEST(CpuElementwise, Float16OpsRoundOnceFromFloat) { check_reduced_float_ops<Half>(DType::Float16); }
+TEST(CpuElementwise, BFloat16OpsRoundOnceFromFloat) { check_reduced_float_ops<BFloat16>(DType::BFloat16); }
+
+TEST(CpuElementwise, Float32ExpIsStdExp) {
+  std::vector<float> x = float_samples();
+  const int64_t n = static_cast<int64_t>(x.size());
+  Tensor t = ops::from_buffer(x.data(), n * 4, {n}, DType::Float32, Device{});
+  Tensor e = ops::unary(CT_EXP, t);
+  const float* y = reinterpret_cast<const float*>(e->data());
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(f32_bits(y[i]), f32_bits(std::exp(x[i]))) << std::hex << f32_bits(x[i]);
+}
