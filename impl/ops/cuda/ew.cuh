@@ -350,6 +350,69 @@ __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   }
 }
 
+// Note [Vectorized rows]: a typed operation whose operands are all contiguous along the
+// innermost dim, or broadcast along it (inner stride 0: a column of a matrix), with rows of a
+// multiple of V elements and every row start aligned to V elements, is vectorized over rows:
+// each vector's first element gets its offsets from the OffsetCalc (so V consecutive elements
+// share a row), then contiguous operands load V elements at once and broadcast ones one element,
+// repeated. Broadcast rows and columns, 3-D permutes that keep the inner dim, and narrowed rows
+// run at the contiguous kernel's speed instead of the strided kernel's.
+template <typename C0, typename C, typename R, int V, int EPT, int N, typename F>
+__global__ void __launch_bounds__(kEwThreads) vec_rows_kernel(Iter<N> it, OffsetCalc<N> oc, uint32_t inner_bcast, F f) {
+  constexpr int NIN = N - 1;
+  using T = opmath_t<C>;
+  const Scalars<NIN, C> sc = scalars_of<C>(it);
+  const uint32_t nvec = static_cast<uint32_t>(it.numel) / V;
+  const uint32_t first = blockIdx.x * (kEwThreads * EPT / V) + threadIdx.x;
+  T a[NIN > 0 ? NIN : 1][EPT];
+  uint32_t out_off[EPT / V];
+#pragma unroll
+  for (int u = 0; u < EPT / V; ++u) {
+    const uint32_t vi = first + u * kEwThreads;
+    uint32_t off[N];
+    if (vi < nvec) oc.get(vi * V, off);
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      if (vi >= nvec) off[k] = 0;
+    out_off[u] = off[0];
+    auto load_input = [&](auto K) {
+      constexpr int k = decltype(K)::value;
+      using I = InT<k, C0, C>;
+      if ((it.scalar_mask >> (k + 1)) & 1u) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) a[k][u * V + j] = sc.v[k];
+      } else if (vi >= nvec) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) a[k][u * V + j] = T();
+      } else if ((inner_bcast >> (k + 1)) & 1u) {
+        const T x = static_cast<T>(cvt<C>(*reinterpret_cast<const I*>(it.data[k + 1] + off[k + 1])));
+#pragma unroll
+        for (int j = 0; j < V; ++j) a[k][u * V + j] = x;
+      } else {
+        const VecOf<I, V> x = *reinterpret_cast<const VecOf<I, V>*>(it.data[k + 1] + off[k + 1]);
+#pragma unroll
+        for (int j = 0; j < V; ++j) a[k][u * V + j] = static_cast<T>(cvt<C>(x.v[j]));
+      }
+    };
+    if constexpr (NIN >= 1) load_input(OpC<0>{});
+    if constexpr (NIN >= 2) load_input(OpC<1>{});
+    if constexpr (NIN >= 3) load_input(OpC<2>{});
+  }
+  R o[EPT];
+  with_ops(f, [&](auto op) {
+#pragma unroll
+    for (int e = 0; e < EPT; ++e) o[e] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, e));
+  });
+#pragma unroll
+  for (int u = 0; u < EPT / V; ++u) {
+    if (first + u * kEwThreads >= nvec) break;
+    VecOf<R, V> x;
+#pragma unroll
+    for (int j = 0; j < V; ++j) x.v[j] = o[u * V + j];
+    *reinterpret_cast<VecOf<R, V>*>(it.data[0] + out_off[u]) = x;
+  }
+}
+
 // Any layout; CAST: operands in any dtype (loaded through C, stored from R). Thread t of a block
 // handles elements t, t + 128, t + 256, t + 384 of the block's 512: every offset and load first,
 // then the compute, then the stores, so the loads are in flight together.
@@ -437,6 +500,28 @@ bool vectorizable(const Iter<N>& it) {
   return true;
 }
 
+// Note [Vectorized rows]'s precondition for a typed iteration of at least two dims: the bit
+// mask of inputs broadcast along the inner dim (bit k for operand k), or -1 when it does not hold.
+template <typename C0, typename C, typename R, int V, int N>
+int64_t vectorizable_rows(const Iter<N>& it) {
+  const int in = it.ndim - 1;
+  if (in < 1 || it.sizes[in] % V != 0) return -1;
+  uint32_t bcast = 0;
+  for (int k = 0; k < N; ++k) {
+    if (k > 0 && ((it.scalar_mask >> k) & 1u)) continue;
+    const int64_t size = k == 0 ? sizeof(R) : k == 1 ? sizeof(C0) : sizeof(C);
+    const int64_t align = size * V;
+    if (it.strides[k][in] == 0 && k > 0) {
+      bcast |= 1u << k;
+      continue;
+    }
+    if (it.strides[k][in] != size || reinterpret_cast<uintptr_t>(it.data[k]) % align != 0) return -1;
+    for (int d = 0; d < in; ++d)
+      if (it.strides[k][d] % align != 0) return -1;
+  }
+  return bcast;
+}
+
 template <typename C0, typename C, typename R, int EPT, int N, typename F>
 void launch_vec(const Iter<N>& it, const F& f, cudaStream_t s) {
   constexpr int V = vec_width<C0, C, R>();
@@ -458,6 +543,15 @@ void launch_ew2(const Iter<N>& whole, const F& f, cudaStream_t s) {
     bool typed = it.dtype[0] == dtype_code<R>();
     for (int k = 1; k < N; ++k)
       if (!((it.scalar_mask >> k) & 1u)) typed = typed && it.dtype[k] == (k == 1 ? dtype_code<C0>() : dtype_code<C>());
+    if (typed && V > 1) {
+      const int64_t bcast = vectorizable_rows<C0, C, R, V>(it);
+      if (bcast >= 0) {
+        const int64_t blocks = (it.numel / V + kEwThreads * kVecEpt / V - 1) / (kEwThreads * kVecEpt / V);
+        vec_rows_kernel<C0, C, R, V, kVecEpt><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(
+            it, offset_calc(it), static_cast<uint32_t>(bcast), f);
+        return;
+      }
+    }
     const unsigned blocks = static_cast<unsigned>((it.numel + kEwThreads * kEwUnroll - 1) / (kEwThreads * kEwUnroll));
     if (typed) strided_kernel<C0, C, R, false><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
     else strided_kernel<C, C, R, true><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);

@@ -48,9 +48,15 @@ struct SumRed {
   using In = I;
   using Acc = typename AccOf<T>::type;
   using Out = O;
+  // The column kernel's per-thread accumulator: float for float16/bfloat16 elements (a thread
+  // adds at most a chunk's rows / 16 of them; PyTorch accumulates all of a half sum in float),
+  // which keeps that kernel at memory speed; Acc everywhere else.
+  using Lane = std::conditional_t<std::is_same_v<I, __half> || std::is_same_v<I, __nv_bfloat16>, float, Acc>;
   bool mean;
   __device__ Acc init() const { return Acc(0); }
   __device__ Acc step(Acc a, In x, int64_t) const { return a + static_cast<Acc>(static_cast<T>(x)); }
+  __device__ Lane lane_init() const { return Lane(0); }
+  __device__ Lane lane_step(Lane a, In x, int64_t) const { return a + static_cast<Lane>(static_cast<T>(x)); }
   __device__ Acc combine(Acc a, Acc b) const { return a + b; }
   __device__ Out finish(Acc a, int64_t n) const {
     if constexpr (std::is_integral_v<T>) return static_cast<Out>(a);
@@ -158,6 +164,18 @@ struct NormRed {  // inputs are |x| as double
     if (p == 2) return sqrt(a);
     return pow(a, 1.0 / p);
   }
+};
+
+// The column kernel's per-thread accumulation (Red::Lane where a reducer defines it, else Acc).
+template <class Red, class = void> struct LaneOf {
+  using type = typename Red::Acc;
+  __device__ static type init(const Red& r) { return r.init(); }
+  __device__ static type step(const Red& r, type a, typename Red::In x, int64_t i) { return r.step(a, x, i); }
+};
+template <class Red> struct LaneOf<Red, std::void_t<typename Red::Lane>> {
+  using type = typename Red::Lane;
+  __device__ static type init(const Red& r) { return r.lane_init(); }
+  __device__ static type step(const Red& r, type a, typename Red::In x, int64_t i) { return r.lane_step(a, x, i); }
 };
 
 template <class Red>
@@ -379,9 +397,10 @@ __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc
   int64_t o0 = static_cast<int64_t>(blockIdx.x) * kColTile + tx * V;
   int64_t c = blockIdx.y, lo = c * chunk, hi = lo + chunk < R ? lo + chunk : R;
   bool active = o0 < O;  // O % V == 0 when V > 1, so a vector is all in or all out
-  Acc acc[V];
+  using L = LaneOf<Red>;
+  typename L::type acc[V];
 #pragma unroll
-  for (int k = 0; k < V; ++k) acc[k] = red.init();
+  for (int k = 0; k < V; ++k) acc[k] = L::init(red);
   if (active) {
     auto row = [&](int64_t r, In (&v)[V]) {
       if constexpr (V > 1) {
@@ -400,17 +419,17 @@ __global__ void reduce_cols_kernel(const typename Red::In* in, typename Red::Acc
 #pragma unroll
       for (int j = 0; j < 8; ++j)
 #pragma unroll
-        for (int k = 0; k < V; ++k) acc[k] = red.step(acc[k], v[j][k], r + j * TY);
+        for (int k = 0; k < V; ++k) acc[k] = L::step(red, acc[k], v[j][k], r + j * TY);
     }
     for (; r < hi; r += TY) {
       In v[V];
       row(r, v);
 #pragma unroll
-      for (int k = 0; k < V; ++k) acc[k] = red.step(acc[k], v[k], r);
+      for (int k = 0; k < V; ++k) acc[k] = L::step(red, acc[k], v[k], r);
     }
   }
 #pragma unroll
-  for (int k = 0; k < V; ++k) lanes[ty * kColTile + tx * V + k] = acc[k];
+  for (int k = 0; k < V; ++k) lanes[ty * kColTile + tx * V + k] = static_cast<Acc>(acc[k]);
   __syncthreads();
   // row lane 0 combines the TY lanes of its columns in order
   if (ty == 0 && active) {
@@ -540,8 +559,10 @@ void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, Scra
   // V columns per thread when every row starts 16-byte aligned; tiles of kColTile columns; then
   // enough (column tile, row chunk) blocks to fill the GPU (about 2048), chunks of at least 64
   // rows, at most 64 chunks (the last block of a tile combines them).
-  constexpr int kV = VecWidth<typename Red::In>::value;
-  bool vec = kV > 1 && O % kV == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0;
+  // (at most 4 columns per thread for argmax: its (value, index) accumulators are large)
+  constexpr int kW = VecWidth<typename Red::In>::value;
+  constexpr int kV = sizeof(Acc) > 8 && kW > 4 ? 4 : kW;
+  bool vec = kV > 1 && O % kV == 0 && reinterpret_cast<uintptr_t>(in) % (kV * sizeof(typename Red::In)) == 0;
   const int64_t tile = vec ? col_tile<typename Red::In, kV>() : col_tile<typename Red::In, 1>();
   int64_t tiles = (O + tile - 1) / tile;
   int64_t want = tiles >= 512 ? 1 : (2048 + tiles - 1) / tiles;
