@@ -80,12 +80,30 @@ bool pow_scalar(const Iter<3>& it, cudaStream_t s) {
   }
 }
 
+// Note [Mixed float32 and half operands]: float32 with float16 or bfloat16 operands (a float32
+// master copy and half activations) is the common mixed-dtype case: those pairs have typed
+// kernels (vectorized when contiguous), others take the dynamic-cast kernel.
+template <typename R, typename F>
+bool mixed_float(const Iter<3>& it, const F& f, cudaStream_t s) {
+  return launch_typed<float, half, float, R, false>(it, f, s) || launch_typed<half, float, float, R, false>(it, f, s) ||
+         launch_typed<float, bf16, float, R, false>(it, f, s) || launch_typed<bf16, float, float, R, false>(it, f, s);
+}
+
 template <typename C>
 void binary_t(ct_binary_op op, const Iter<3>& it, cudaStream_t s) {
   using T = opmath_t<C>;
-  if (op >= CT_EQ && op <= CT_LOGICAL_XOR) launch_ew<C, bool>(it, BinaryBool<T>{op}, s);
-  else if (op == CT_POW && pow_scalar<C>(it, s)) return;
-  else launch_ew<C, C>(it, BinaryArith<T>{op}, s);
+  const bool mixed = std::is_same_v<C, float> && !it.scalar_mask && it.dtype[1] != it.dtype[2];
+  if (op >= CT_EQ && op <= CT_LOGICAL_XOR) {
+    if constexpr (std::is_same_v<C, float>)
+      if (mixed && mixed_float<bool>(it, BinaryBool<T>{op}, s)) return;
+    launch_ew<C, bool>(it, BinaryBool<T>{op}, s);
+  } else if (op == CT_POW && pow_scalar<C>(it, s)) {
+    return;
+  } else {
+    if constexpr (std::is_same_v<C, float>)
+      if (mixed && mixed_float<float>(it, BinaryArith<T>{op}, s)) return;
+    launch_ew<C, C>(it, BinaryArith<T>{op}, s);
+  }
 }
 }  // namespace
 

@@ -96,9 +96,9 @@ struct Where {
 // Contiguous casts, any pair: the vectorized kernel (false when it does not apply).
 template <typename From, typename To>
 bool cast_vec(const Iter<2>& it, cudaStream_t s) {
-  constexpr int V = vec_width<From, From, To>();
-  if (it.numel >= (int64_t{1} << 31) || !vectorizable<From, From, To, V>(it)) return false;
-  launch_vec<From, From, To, kVecEpt>(it, Identity<opmath_t<From>>{}, s);
+  constexpr int V = vec_width<From, From, From, To>();
+  if (it.numel >= (int64_t{1} << 31) || !vectorizable<From, From, From, To, V>(it)) return false;
+  launch_vec<From, From, From, To, kVecEpt>(it, Identity<opmath_t<From>>{}, s);
   return true;
 }
 
@@ -106,8 +106,8 @@ bool cast_vec(const Iter<2>& it, cudaStream_t s) {
 template <typename R>
 void fill_scalar(const Iter<2>& whole, cudaStream_t s) {
   for_each_32bit(whole, [&](const Iter<2>& it) {
-    constexpr int V = vec_width<R, R, R>();
-    if (vectorizable<R, R, R, V>(it)) launch_vec<R, R, R, sizeof(R) == 1 ? 16 : kVecEpt>(it, Identity<opmath_t<R>>{}, s);
+    constexpr int V = vec_width<R, R, R, R>();
+    if (vectorizable<R, R, R, R, V>(it)) launch_vec<R, R, R, R, sizeof(R) == 1 ? 16 : kVecEpt>(it, Identity<opmath_t<R>>{}, s);
     else launch_ew<R, R>(it, Identity<opmath_t<R>>{}, s);
   });
 }

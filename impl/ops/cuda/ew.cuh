@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "impl/cuda/runtime.h"
 #include "impl/ops/cuda/common.cuh"
@@ -281,15 +282,17 @@ __device__ __forceinline__ Scalars<N - 1, C> scalars_of(const Iter<N>& it) {
   return s;
 }
 
-// The kernel type of input k: C0 for the first (where's bool condition), C for the others.
-template <int K, typename C0, typename C> using InT = std::conditional_t<K == 0, C0, C>;
+// The kernel type of input k: C0 for the first (where's bool condition, or a mixed-dtype binary
+// op's float16 operand), C1 for the second, C for the others.
+template <int K, typename C0, typename C1, typename C>
+using InT = std::conditional_t<K == 0, C0, std::conditional_t<K == 1, C1, C>>;
 
 // Every operand contiguous and of its kernel type (inputs C0/C, output R), aligned to V
 // elements; CPU scalars allowed. A block owns kEwThreads * EPT consecutive elements; thread t
 // moves vectors t, t + 128, ... of them (16-byte loads and stores when V * size = 16), all loads
 // before the compute and all stores after it (PyTorch's vectorized policy); the block holding the
 // tail moves single elements t, t + 128, ... instead.
-template <typename C0, typename C, typename R, int V, int EPT, int N, typename F>
+template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
 __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   constexpr int NIN = N - 1;
   using T = opmath_t<C>;
@@ -302,7 +305,7 @@ __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   T a[NIN > 0 ? NIN : 1][EPT];
   auto load_input = [&](auto K) {
     constexpr int k = decltype(K)::value;
-    using I = InT<k, C0, C>;
+    using I = InT<k, C0, C1, C>;
     if ((it.scalar_mask >> (k + 1)) & 1u) {
 #pragma unroll
       for (int e = 0; e < EPT; ++e) a[k][e] = sc.v[k];
@@ -357,7 +360,7 @@ __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
 // share a row), then contiguous operands load V elements at once and broadcast ones one element,
 // repeated. Broadcast rows and columns, 3-D permutes that keep the inner dim, and narrowed rows
 // run at the contiguous kernel's speed instead of the strided kernel's.
-template <typename C0, typename C, typename R, int V, int EPT, int N, typename F>
+template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
 __global__ void __launch_bounds__(kEwThreads) vec_rows_kernel(Iter<N> it, OffsetCalc<N> oc, uint32_t inner_bcast, F f) {
   constexpr int NIN = N - 1;
   using T = opmath_t<C>;
@@ -377,7 +380,7 @@ __global__ void __launch_bounds__(kEwThreads) vec_rows_kernel(Iter<N> it, Offset
     out_off[u] = off[0];
     auto load_input = [&](auto K) {
       constexpr int k = decltype(K)::value;
-      using I = InT<k, C0, C>;
+      using I = InT<k, C0, C1, C>;
       if ((it.scalar_mask >> (k + 1)) & 1u) {
 #pragma unroll
         for (int j = 0; j < V; ++j) a[k][u * V + j] = sc.v[k];
@@ -416,7 +419,7 @@ __global__ void __launch_bounds__(kEwThreads) vec_rows_kernel(Iter<N> it, Offset
 // Any layout; CAST: operands in any dtype (loaded through C, stored from R). Thread t of a block
 // handles elements t, t + 128, t + 256, t + 384 of the block's 512: every offset and load first,
 // then the compute, then the stores, so the loads are in flight together.
-template <typename C0, typename C, typename R, bool CAST, int N, typename F>
+template <typename C0, typename C1, typename C, typename R, bool CAST, int N, typename F>
 __global__ void __launch_bounds__(kEwThreads) strided_kernel(Iter<N> it, OffsetCalc<N> oc, F f) {
   constexpr int NIN = N - 1;
   using T = opmath_t<C>;
@@ -440,6 +443,7 @@ __global__ void __launch_bounds__(kEwThreads) strided_kernel(Iter<N> it, OffsetC
       else if (i >= n) a[k][u] = T();
       else if constexpr (CAST) a[k][u] = load_as<C>(it.data[k + 1] + off[k + 1], it.dtype[k + 1]);
       else if (k == 0) a[k][u] = static_cast<T>(cvt<C>(*reinterpret_cast<const C0*>(it.data[1] + off[1])));
+      else if (k == 1) a[k][u] = static_cast<T>(cvt<C>(*reinterpret_cast<const C1*>(it.data[2] + off[2])));
       else a[k][u] = static_cast<T>(*reinterpret_cast<const C*>(it.data[k + 1] + off[k + 1]));
     }
   }
@@ -474,9 +478,9 @@ template <typename T> constexpr int32_t dtype_code() {
 // Elements per vector of the vectorized kernel for inputs C0/C and output R: 16 bytes of the
 // widest operand (at most 8 elements), and at most 4 one-byte results (PyTorch's
 // launch_vectorized_kernel: vec_size from the result type, capped by every operand's size).
-template <typename C0, typename C, typename R>
+template <typename C0, typename C1, typename C, typename R>
 constexpr int vec_width() {
-  constexpr size_t big = std::max({sizeof(C0), sizeof(C), sizeof(R)});
+  constexpr size_t big = std::max({sizeof(C0), sizeof(C1), sizeof(C), sizeof(R)});
   constexpr int v = big >= 16 ? 1 : static_cast<int>(16 / big);
   constexpr int v8 = v > 8 ? 8 : v;
   return sizeof(R) == 1 && v8 > 4 ? 4 : v8;
@@ -484,17 +488,25 @@ constexpr int vec_width() {
 
 // Whether every operand but the CPU scalars is contiguous, of its kernel type (inputs C0/C,
 // output R) and aligned to V elements: the vectorized kernel's precondition.
-template <typename C0, typename C, typename R, int V, int N>
+// The dtype code and size of operand k (0: the output) for kernel types C0, C1, C, R.
+template <typename C0, typename C1, typename C, typename R>
+std::pair<int32_t, int64_t> operand_type(int k) {
+  if (k == 0) return {dtype_code<R>(), sizeof(R)};
+  if (k == 1) return {dtype_code<C0>(), sizeof(C0)};
+  if (k == 2) return {dtype_code<C1>(), sizeof(C1)};
+  return {dtype_code<C>(), sizeof(C)};
+}
+
+template <typename C0, typename C1, typename C, typename R, int V, int N>
 bool vectorizable(const Iter<N>& it) {
   if (it.ndim != 1 || it.dtype[0] != dtype_code<R>() || it.strides[0][0] != static_cast<int64_t>(sizeof(R)) ||
       reinterpret_cast<uintptr_t>(it.data[0]) % (sizeof(R) * V) != 0)
     return false;
   for (int k = 1; k < N; ++k) {
     if ((it.scalar_mask >> k) & 1u) continue;
-    const int32_t want = k == 1 ? dtype_code<C0>() : dtype_code<C>();
-    const size_t size = k == 1 ? sizeof(C0) : sizeof(C);
+    const auto [want, size] = operand_type<C0, C1, C, R>(k);
     if (it.dtype[k] != want || it.strides[k][0] != static_cast<int64_t>(size) ||
-        reinterpret_cast<uintptr_t>(it.data[k]) % (size * V) != 0)
+        reinterpret_cast<uintptr_t>(it.data[k]) % static_cast<uintptr_t>(size * V) != 0)
       return false;
   }
   return true;
@@ -502,14 +514,14 @@ bool vectorizable(const Iter<N>& it) {
 
 // Note [Vectorized rows]'s precondition for a typed iteration of at least two dims: the bit
 // mask of inputs broadcast along the inner dim (bit k for operand k), or -1 when it does not hold.
-template <typename C0, typename C, typename R, int V, int N>
+template <typename C0, typename C1, typename C, typename R, int V, int N>
 int64_t vectorizable_rows(const Iter<N>& it) {
   const int in = it.ndim - 1;
   if (in < 1 || it.sizes[in] % V != 0) return -1;
   uint32_t bcast = 0;
   for (int k = 0; k < N; ++k) {
     if (k > 0 && ((it.scalar_mask >> k) & 1u)) continue;
-    const int64_t size = k == 0 ? sizeof(R) : k == 1 ? sizeof(C0) : sizeof(C);
+    const int64_t size = operand_type<C0, C1, C, R>(k).second;
     const int64_t align = size * V;
     if (it.strides[k][in] == 0 && k > 0) {
       bcast |= 1u << k;
@@ -522,46 +534,64 @@ int64_t vectorizable_rows(const Iter<N>& it) {
   return bcast;
 }
 
-template <typename C0, typename C, typename R, int EPT, int N, typename F>
+template <typename C0, typename C1, typename C, typename R, int EPT, int N, typename F>
 void launch_vec(const Iter<N>& it, const F& f, cudaStream_t s) {
-  constexpr int V = vec_width<C0, C, R>();
+  constexpr int V = vec_width<C0, C1, C, R>();
   const int64_t blocks = (it.numel + kEwThreads * EPT - 1) / (kEwThreads * EPT);
-  vec_kernel<C0, C, R, V, EPT><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(it, f);
+  vec_kernel<C0, C1, C, R, V, EPT><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(it, f);
 }
 
-// Launches f over it: out (operand 0) of R, the first input read as C0 and the others as C (all
-// computed in opmath(C)). Typed contiguous operands take the vectorized kernel, typed strided
-// ones the strided kernel, anything else the strided kernel with dynamic casts.
-template <typename C0, typename C, typename R, int N, typename F>
-void launch_ew2(const Iter<N>& whole, const F& f, cudaStream_t s) {
+// Whether the operands (but CPU scalars) have the kernel types C0, C1, C, R.
+template <typename C0, typename C1, typename C, typename R, int N>
+bool typed_as(const Iter<N>& it) {
+  for (int k = 0; k < N; ++k)
+    if (k == 0 || !((it.scalar_mask >> k) & 1u))
+      if (it.dtype[k] != operand_type<C0, C1, C, R>(k).first) return false;
+  return true;
+}
+
+// Launches f over it: out (operand 0) of R, the first input read as C0, the second as C1 and the
+// third as C (all computed in opmath(C)). Typed contiguous operands take the vectorized kernel,
+// typed rows Note [Vectorized rows], other typed layouts the strided kernel; with DYN, operands
+// of other dtypes take the strided kernel with dynamic casts (else the caller handles them:
+// launch_typed returns false).
+template <typename C0, typename C1, typename C, typename R, bool DYN, int N, typename F>
+bool launch_typed(const Iter<N>& whole, const F& f, cudaStream_t s) {
+  if constexpr (!DYN) {
+    if (!typed_as<C0, C1, C, R>(whole)) return false;
+  }
   for_each_32bit(whole, [&](const Iter<N>& it) {
-    constexpr int V = vec_width<C0, C, R>();
-    if (vectorizable<C0, C, R, V>(it)) {
-      launch_vec<C0, C, R, kVecEpt>(it, f, s);
+    constexpr int V = vec_width<C0, C1, C, R>();
+    if (vectorizable<C0, C1, C, R, V>(it)) {
+      launch_vec<C0, C1, C, R, kVecEpt>(it, f, s);
       return;
     }
-    bool typed = it.dtype[0] == dtype_code<R>();
-    for (int k = 1; k < N; ++k)
-      if (!((it.scalar_mask >> k) & 1u)) typed = typed && it.dtype[k] == (k == 1 ? dtype_code<C0>() : dtype_code<C>());
+    const bool typed = typed_as<C0, C1, C, R>(it);
     if (typed && V > 1) {
-      const int64_t bcast = vectorizable_rows<C0, C, R, V>(it);
+      const int64_t bcast = vectorizable_rows<C0, C1, C, R, V>(it);
       if (bcast >= 0) {
         const int64_t blocks = (it.numel / V + kEwThreads * kVecEpt / V - 1) / (kEwThreads * kVecEpt / V);
-        vec_rows_kernel<C0, C, R, V, kVecEpt><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(
+        vec_rows_kernel<C0, C1, C, R, V, kVecEpt><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(
             it, offset_calc(it), static_cast<uint32_t>(bcast), f);
         return;
       }
     }
     const unsigned blocks = static_cast<unsigned>((it.numel + kEwThreads * kEwUnroll - 1) / (kEwThreads * kEwUnroll));
-    if (typed) strided_kernel<C0, C, R, false><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
-    else strided_kernel<C, C, R, true><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
+    if (typed) strided_kernel<C0, C1, C, R, false><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
+    else if constexpr (DYN) strided_kernel<C, C, C, R, true><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
   });
+  return true;
+}
+
+template <typename C0, typename C, typename R, int N, typename F>
+void launch_ew2(const Iter<N>& whole, const F& f, cudaStream_t s) {
+  launch_typed<C0, C, C, R, true>(whole, f, s);
 }
 
 // launch_ew2 with every input read as C.
 template <typename C, typename R, int N, typename F>
 void launch_ew(const Iter<N>& whole, const F& f, cudaStream_t s) {
-  launch_ew2<C, C, R>(whole, f, s);
+  launch_typed<C, C, C, R, true>(whole, f, s);
 }
 
 }  // namespace ct::cuda_ops

@@ -328,7 +328,19 @@ struct StridedRows {
     }
     return off;
   }
+  bool small = false;  // every offset below 2^31: 32-bit arithmetic
   __device__ __forceinline__ int64_t offset(uint32_t i) const {
+    if (small) {
+      uint32_t off = 0;
+#pragma unroll
+      for (int d = 0; d < kMaxDims; ++d) {
+        if (d == red_ndim) break;
+        uint32_t q = red_sizes[d].div(i);
+        off += (i - q * red_sizes[d].d) * static_cast<uint32_t>(red_strides[d]);
+        i = q;
+      }
+      return off;
+    }
     int64_t off = 0;
 #pragma unroll
     for (int d = 0; d < kMaxDims; ++d) {
@@ -702,6 +714,9 @@ void reduce_strided(ct_reduce_op op, const void* in, void* out, const StridedRed
     R *= r.red_sizes[d];
   }
   CT_CHECK(R < (int64_t{1} << 31), CT_ERR_INTERNAL, "reduce_strided: rows of ", R, " elements");
+  int64_t span = 0;
+  for (int d = 0; d < r.red_ndim; ++d) span += (r.red_sizes[d] - 1) * r.red_strides[d];
+  g.small = span < (int64_t{1} << 31);
   with_input_reducer(op, compute, in_dtype, out_dtype, [&](auto red) { run_strided(in, out, O, R, g, red, get, s); });
 }
 
