@@ -205,6 +205,7 @@ Setup& setup() {
     for (int d = 0; d < n; ++d) st->per_device.emplace_back(new DeviceCachingAllocator(d, &st->cuda_backend, st->config));
     cuda::set_stream_destroyed_hook([](int device, cudaStream_t s) {
       if (DeviceCachingAllocator* a = caching_allocator(device)) a->forget_stream(s);
+      setup().host.forget_stream(device, s);
     });
     return st;
   }();

@@ -1,5 +1,7 @@
 #include "impl/alloc/host_allocator.h"
 
+#include <algorithm>
+
 #include "impl/core/error.h"
 
 namespace ct::alloc {
@@ -67,6 +69,21 @@ void HostCachingAllocator::record_event(void* ptr, int device, void* stream) {
   it->second->uses.push_back({device, stream});
 }
 
+void HostCachingAllocator::forget_stream(int device, void* stream) {
+  std::lock_guard<std::mutex> g(mu_);
+  for (auto& [ptr, b] : blocks_) {
+    auto it = std::find(b->uses.begin(), b->uses.end(), std::make_pair(device, stream));
+    if (it == b->uses.end()) continue;
+    b->uses.erase(it);
+    try {
+      events_.emplace_back(backend_->record_event(device, stream), b);
+      b->pending++;
+    } catch (...) {
+      // no event on a failing device: nothing more can be ordered after its copies
+    }
+  }
+}
+
 void HostCachingAllocator::free(void* ptr) {
   if (!ptr) return;
   std::lock_guard<std::mutex> g(mu_);
@@ -77,7 +94,7 @@ void HostCachingAllocator::free(void* ptr) {
   b->allocated = false;
   allocated_ -= static_cast<int64_t>(b->size);
   if (evs.empty()) {
-    free_.insert({b->size, b->ptr});
+    if (b->pending == 0) free_.insert({b->size, b->ptr});  // else when forget_stream's events are done
     return;
   }
   for (void* ev : evs) {

@@ -5,6 +5,8 @@
 // size class, but only after the asynchronous copies that used it have finished: each
 // non_blocking copy from or into a pinned block records an event on its stream, and a freed
 // block with pending events waits for them (polled, never waited on, at the next allocation).
+// A user stream destroyed while a block it copied with is still allocated gets its event then
+// (forget_stream, called before cudaStreamDestroy): a block never names a destroyed stream.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -27,6 +29,8 @@ class HostCachingAllocator {
   void free(void* ptr);       // no synchronization
   // An asynchronous copy on `stream` of `device` used the block that holds ptr.
   void record_event(void* ptr, int device, void* stream);
+  // `stream` of `device` is about to be destroyed: its uses become recorded events.
+  void forget_stream(int device, void* stream);
   void empty_cache();         // returns free blocks whose copies are done
   int64_t allocated_bytes();  // held by tensors
   int64_t reserved_bytes();   // held from CUDA (allocated + cached)
@@ -36,7 +40,7 @@ class HostCachingAllocator {
     size_t size;
     void* ptr;
     bool allocated = false;
-    int pending = 0;  // events not yet completed
+    int pending = 0;  // events not yet completed (of the block's uses, recorded at free or at forget_stream)
     std::vector<std::pair<int, void*>> uses;  // (device, stream) recorded while allocated
   };
   void process_events();

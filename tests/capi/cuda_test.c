@@ -373,6 +373,35 @@ static void test_async_copies(void) {
   OK(ct_event_release(after));
 }
 
+/* A user stream released (destroyed) before the pinned tensors it copied into: releasing them
+ * afterwards must not touch the destroyed stream (the Go suite crashed on this), and their
+ * blocks are reused once the copies are done. */
+static void test_pinned_outlives_stream(void) {
+  SKIP_WITHOUT_CUDA();
+  const int64_t n = 1 << 16;
+  ct_tensor dev;
+  OK(ct_full((int64_t[]){n}, 1, 7.0, CT_FLOAT32, CT_CUDA, 0, &dev));
+  for (int round = 0; round < 16; ++round) {
+    ct_stream side, prev;
+    int32_t prev_dev;
+    ct_tensor host, pinned;
+    OK(ct_stream_create(0, 0, &side));
+    OK(ct_zeros((int64_t[]){n}, 1, CT_FLOAT32, CT_CPU, -1, &host));
+    OK(ct_tensor_pin_memory(host, &pinned));
+    OK(ct_stream_guard_enter(side, &prev, &prev_dev));
+    OK(ct_tensor_copy_(pinned, dev, 1)); /* non_blocking, on side */
+    OK(ct_stream_guard_exit(prev, prev_dev));
+    OK(ct_stream_synchronize(side));
+    OK(ct_stream_release(side)); /* the stream goes first */
+    ct_tensor mn;
+    OK(ct_reduce(CT_AMIN, pinned, NULL, 0, 0, CT_DTYPE_UNDEFINED, &mn));
+    EXPECT_VALS(mn, 0, 7);
+    rel(mn), rel(pinned), rel(host);
+  }
+  OK(ct_cuda_synchronize(0));
+  rel(dev);
+}
+
 static void test_sync_debug_mode(void) {
   SKIP_WITHOUT_CUDA();
   ct_tensor x, y;
@@ -428,6 +457,7 @@ int main(void) {
       {"other_device_streams", test_other_device_streams},
       {"events_and_timing", test_events_and_timing},
       {"async_copies", test_async_copies},
+      {"pinned_outlives_stream", test_pinned_outlives_stream},
       {"sync_debug_mode", test_sync_debug_mode},
       {"launch_blocking", test_launch_blocking},
   };

@@ -538,6 +538,30 @@ TEST_F(Fixture, MemorySummaryTableAsPyTorchs) {
 
 #include "impl/alloc/host_allocator.h"
 
+// A user stream destroyed while a pinned block it copied with is still allocated: its event is
+// recorded at once (the stream still exists), and freeing the block later never names the
+// destroyed stream; the block is reused only after that event.
+TEST(HostCachingAllocator, StreamDestroyedBeforeTheBlockIsFreed) {
+  FakeDevice dev(1024 * MiB);
+  HostCachingAllocator h(&dev);
+  void* p = h.malloc(1024);
+  h.record_event(p, 0, S1);
+  h.forget_stream(0, S1);                 // S1 is about to be destroyed
+  EXPECT_EQ(dev.live_events.size(), 1u);  // recorded now, on S1
+  h.free(p);
+  EXPECT_EQ(dev.live_events.size(), 1u);  // nothing recorded at free
+  void* q = h.malloc(1024);               // S1's copy is not done: a new block
+  EXPECT_NE(q, p);
+  dev.finished.insert(S1);
+  void* r = h.malloc(1024);               // done: p again
+  EXPECT_EQ(r, p);
+  h.free(q);
+  h.free(r);
+  h.empty_cache();
+  EXPECT_EQ(h.reserved_bytes(), 0);
+  EXPECT_EQ(dev.live_events.size(), 0u);
+}
+
 TEST(HostCachingAllocator, ReusesBlocksOnlyAfterTheirCopiesFinish) {
   FakeDevice dev(1024 * MiB);
   HostCachingAllocator h(&dev);
