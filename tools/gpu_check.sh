@@ -42,24 +42,16 @@ echo "== random numbers, ctorch vs torch.cuda (tests/gpu/rng_compare.py)"
 python3 tests/gpu/rng_compare.py "$A/libctorch.so" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 if [ "${SANITIZE:-1}" = 1 ]; then
-  CS=/usr/local/cuda/bin/compute-sanitizer
-  echo "== compute-sanitizer memcheck: device_test, cuda_test"
-  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/device_test" > /tmp/cs_dev.txt 2>&1; r=$?
-  tail -3 /tmp/cs_dev.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_dev.txt; }
-  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/cuda_test" > /tmp/cs_cuda.txt 2>&1; r=$?
-  tail -3 /tmp/cs_cuda.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_cuda.txt; }
-  echo "== compute-sanitizer memcheck: random_test"
-  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/random_test" > /tmp/cs_rng.txt 2>&1; r=$?
-  tail -3 /tmp/cs_rng.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_rng.txt; }
-  echo "== compute-sanitizer racecheck: device_test"
-  $CS --tool racecheck --error-exitcode 9 "$A/device_test" > /tmp/cs_race.txt 2>&1; r=$?
-  tail -3 /tmp/cs_race.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_race.txt; }
-  echo "== compute-sanitizer memcheck: layout_test"
-  $CS --tool memcheck --leak-check full --error-exitcode 9 "$A/layout_test" > /tmp/cs_layout.txt 2>&1; r=$?
-  tail -3 /tmp/cs_layout.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_layout.txt; }
-  echo "== compute-sanitizer racecheck: layout_test"
-  $CS --tool racecheck --error-exitcode 9 "$A/layout_test" > /tmp/cs_layout_race.txt 2>&1; r=$?
-  tail -3 /tmp/cs_layout_race.txt; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" /tmp/cs_layout_race.txt; }
+  # sanitize TOOL TEST: compute-sanitizer's summary lines, its first findings when it fails
+  sanitize() {
+    local extra=""; [ "$1" = memcheck ] && extra="--leak-check full"
+    echo "== compute-sanitizer $1: $2"
+    /usr/local/cuda/bin/compute-sanitizer --tool "$1" $extra --error-exitcode 9 "$A/$2" > "/tmp/cs_$1_$2.txt" 2>&1
+    local r=$?
+    tail -3 "/tmp/cs_$1_$2.txt"; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" "/tmp/cs_$1_$2.txt"; }
+  }
+  for t in device_test cuda_test random_test layout_test; do sanitize memcheck $t; done
+  for t in device_test layout_test; do sanitize racecheck $t; done
 fi
 echo "== quickstart"; "$A/quickstart" || rc=1
 if [ -x "$A/go_ctorch.test" ]; then

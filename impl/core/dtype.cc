@@ -21,17 +21,6 @@ DType dtype_from_c(ct_dtype v) {
   return static_cast<DType>(v);
 }
 
-int64_t itemsize(DType d) {
-  switch (d) {
-    case DType::UInt8: case DType::Int8: case DType::Bool: return 1;
-    case DType::Int16: case DType::Float16: case DType::BFloat16: return 2;
-    case DType::Int32: case DType::Float32: return 4;
-    case DType::Int64: case DType::Float64: case DType::Complex64: return 8;
-    case DType::Complex128: return 16;
-  }
-  return 0;
-}
-
 const char* dtype_name(DType d) {
   switch (d) {
     case DType::UInt8: return "torch.uint8";

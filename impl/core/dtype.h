@@ -29,7 +29,17 @@ constexpr DType kDefaultComplex = DType::Complex64;
 
 bool dtype_valid(int32_t v);
 DType dtype_from_c(ct_dtype v);  // throws CT_ERR_DTYPE for unknown values
-int64_t itemsize(DType d);
+// bytes per element (inline: the CUDA kernel library uses it without calling into the host one)
+inline int64_t itemsize(DType d) {
+  switch (d) {
+    case DType::UInt8: case DType::Int8: case DType::Bool: return 1;
+    case DType::Int16: case DType::Float16: case DType::BFloat16: return 2;
+    case DType::Int32: case DType::Float32: return 4;
+    case DType::Int64: case DType::Float64: case DType::Complex64: return 8;
+    case DType::Complex128: return 16;
+  }
+  return 0;
+}
 const char* dtype_name(DType d);   // "torch.float32"
 const char* dtype_short(DType d);  // "Float" (as PyTorch's error messages name it)
 

@@ -29,23 +29,27 @@ template <typename T> constexpr bool is_cplx_v = is_cplx<T>::value;
     break;                    \
   }
 
-// The compute dtypes (float16/bfloat16 compute in float32, Note [Compute dtype]).
-#define CT_CU_DISPATCH_COMPUTE(dtype, NAME, ...)                                  \
-  do {                                                                            \
-    switch (dtype) {                                                              \
-      CT_CU_CASE(Bool, bool, __VA_ARGS__)                                         \
-      CT_CU_CASE(UInt8, uint8_t, __VA_ARGS__)                                     \
-      CT_CU_CASE(Int8, int8_t, __VA_ARGS__)                                       \
-      CT_CU_CASE(Int16, int16_t, __VA_ARGS__)                                     \
-      CT_CU_CASE(Int32, int32_t, __VA_ARGS__)                                     \
-      CT_CU_CASE(Int64, int64_t, __VA_ARGS__)                                     \
-      CT_CU_CASE(Float32, float, __VA_ARGS__)                                     \
-      CT_CU_CASE(Float64, double, __VA_ARGS__)                                    \
-      CT_CU_CASE(Complex64, cfloat, __VA_ARGS__)                                  \
-      CT_CU_CASE(Complex128, cdouble, __VA_ARGS__)                                \
-      default:                                                                    \
-        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled CUDA compute dtype");      \
-    }                                                                             \
+// The cases of the compute dtypes (float16/bfloat16 compute in float32, Note [Compute dtype]).
+#define CT_CU_COMPUTE_CASES(...)                 \
+  CT_CU_CASE(Bool, bool, __VA_ARGS__)            \
+  CT_CU_CASE(UInt8, uint8_t, __VA_ARGS__)        \
+  CT_CU_CASE(Int8, int8_t, __VA_ARGS__)          \
+  CT_CU_CASE(Int16, int16_t, __VA_ARGS__)        \
+  CT_CU_CASE(Int32, int32_t, __VA_ARGS__)        \
+  CT_CU_CASE(Int64, int64_t, __VA_ARGS__)        \
+  CT_CU_CASE(Float32, float, __VA_ARGS__)        \
+  CT_CU_CASE(Float64, double, __VA_ARGS__)       \
+  CT_CU_CASE(Complex64, cfloat, __VA_ARGS__)     \
+  CT_CU_CASE(Complex128, cdouble, __VA_ARGS__)
+
+// Calls the lambda with scalar_t the device type of a compute dtype.
+#define CT_CU_DISPATCH_COMPUTE(dtype, NAME, ...)                             \
+  do {                                                                       \
+    switch (dtype) {                                                         \
+      CT_CU_COMPUTE_CASES(__VA_ARGS__)                                       \
+      default:                                                               \
+        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled CUDA compute dtype"); \
+    }                                                                        \
   } while (0)
 
 // Byte offsets of element `i` for N operands of an Iter.

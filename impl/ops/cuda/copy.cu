@@ -127,25 +127,13 @@ __global__ void fill_kernel(char* out, int64_t n, int32_t dt, int64_t isz, int k
   }
 }
 
-// (ct::itemsize lives in the host library, which this one must not call back into.)
-int64_t dtype_bytes(DType d) {
-  switch (d) {
-    case DType::UInt8: case DType::Int8: case DType::Bool: return 1;
-    case DType::Int16: case DType::Float16: case DType::BFloat16: return 2;
-    case DType::Int32: case DType::Float32: return 4;
-    case DType::Int64: case DType::Float64: case DType::Complex64: return 8;
-    case DType::Complex128: return 16;
-  }
-  return 0;
-}
-
 }  // namespace
 
 void cast(const Iter<2>& it, void* stream) {
   if (it.numel == 0) return;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   if (it.dtype[0] == it.dtype[1] && !it.scalar_mask) {
-    move_bytes(it, dtype_bytes(static_cast<DType>(it.dtype[0])), s);
+    move_bytes(it, itemsize(static_cast<DType>(it.dtype[0])), s);
   } else if (it.scalar_mask) {
     CT_EW_DISPATCH(static_cast<DType>(it.dtype[0]), "fill_", [&] { fill_scalar<scalar_t>(it, s); });
   } else if ([&] {
@@ -176,7 +164,7 @@ void where(const Iter<4>& it, DType common, void* stream) {
 void fill_pattern(void* out, int64_t n, DType dtype, int kind, double a, double b, int64_t c, double d, void* stream) {
   if (n == 0) return;
   fill_kernel<<<blocks_for(n, 256), 256, 0, static_cast<cudaStream_t>(stream)>>>(
-      static_cast<char*>(out), n, static_cast<int32_t>(dtype), dtype_bytes(dtype), kind, a, b, c, d);
+      static_cast<char*>(out), n, static_cast<int32_t>(dtype), itemsize(dtype), kind, a, b, c, d);
   cuda::check_launch("factory kernel", static_cast<cudaStream_t>(stream));
 }
 

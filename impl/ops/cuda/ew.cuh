@@ -1,17 +1,18 @@
-// The CUDA side of the elementwise engine (Note [Elementwise engine] in impl/ops/iter.h).
+// The CUDA side of the elementwise engine (Note [Elementwise engine] in impl/ops/cpu/loops.h).
 //
 // Note [CUDA elementwise kernels]: every elementwise op is one launch of one of two kernel
-// shapes, templated on the op's common dtype C (its storage type), the result's storage type R
-// (C, or bool for comparisons) and the op's functor, which computes in opmath(C) (float for
-// float16/bfloat16, Note [Compute dtype]):
-//   vec_kernel      every operand contiguous, of its kernel type (inputs C, output R) and
-//                   16-byte aligned (or a CPU scalar): each thread loads and stores 16 bytes
-//                   per operand (8 halves, 4 floats, 16 bytes...), then a scalar tail.
-//   strided_kernel  anything else: 4 elements per thread, 32-bit offsets from the collapsed
-//                   shape by multiply-shift division (IntDiv); with CAST, every operand is
-//                   loaded from its own dtype (converted to C, then to opmath, as PyTorch's
-//                   dynamic casting) and the result stored into the output's dtype, so mixed
-//                   dtypes need no temporary tensors (Note [No promotion temporaries]).
+// shapes, templated on the kernel types of its inputs (C0, C1, C: usually all the op's common
+// dtype; where's condition is bool, float32 + float16 has its own), the result's storage type R
+// and the op's functor, which computes in opmath(C) (float for float16/bfloat16, Note [Compute
+// dtype]):
+//   vec_kernel     every operand contiguous, of its kernel type and aligned (or a CPU scalar):
+//                  8 elements per thread in vectors of up to 16 bytes, then a scalar tail.
+//   offset_kernel  anything else, offsets from the collapsed shape by 32-bit multiply-shift
+//                  division (IntDiv): vectors along rows (Note [Vectorized rows]) where the
+//                  inner dim allows, else 4 single elements per thread; with CAST, every operand
+//                  is loaded from its own dtype (converted to C, then to opmath, as PyTorch's
+//                  dynamic casting) and the result stored into the output's dtype, so mixed
+//                  dtypes need no temporary tensors (Note [No promotion temporaries]).
 // CPU scalars (0-dim CPU tensors, wrapped numbers) travel in the kernel parameters in their own
 // dtype and are converted straight to opmath(C) once per thread, as PyTorch's
 // original_scalar_value<opmath_t>. Iterations whose byte offsets do not fit in 32 bits are split
@@ -106,25 +107,16 @@ __device__ __forceinline__ void store_as(char* p, int32_t dt, R v) {
   CT_EW_SWITCH(dt, *reinterpret_cast<X*>(p) = cvt<X>(v); return;)
 }
 
-// The device type of each dtype, for host-side dispatch.
-#define CT_EW_DISPATCH(dtype, NAME, ...)                                         \
-  do {                                                                           \
-    switch (dtype) {                                                             \
-      CT_CU_CASE(Bool, bool, __VA_ARGS__)                                        \
-      CT_CU_CASE(UInt8, uint8_t, __VA_ARGS__)                                    \
-      CT_CU_CASE(Int8, int8_t, __VA_ARGS__)                                      \
-      CT_CU_CASE(Int16, int16_t, __VA_ARGS__)                                    \
-      CT_CU_CASE(Int32, int32_t, __VA_ARGS__)                                    \
-      CT_CU_CASE(Int64, int64_t, __VA_ARGS__)                                    \
-      CT_CU_CASE(Float16, half, __VA_ARGS__)                                     \
-      CT_CU_CASE(BFloat16, bf16, __VA_ARGS__)                                    \
-      CT_CU_CASE(Float32, float, __VA_ARGS__)                                    \
-      CT_CU_CASE(Float64, double, __VA_ARGS__)                                   \
-      CT_CU_CASE(Complex64, cfloat, __VA_ARGS__)                                 \
-      CT_CU_CASE(Complex128, cdouble, __VA_ARGS__)                               \
-      default:                                                                   \
-        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled CUDA dtype");             \
-    }                                                                            \
+// Calls the lambda with scalar_t the device type of any dtype (host-side dispatch).
+#define CT_EW_DISPATCH(dtype, NAME, ...)                             \
+  do {                                                               \
+    switch (dtype) {                                                 \
+      CT_CU_COMPUTE_CASES(__VA_ARGS__)                               \
+      CT_CU_CASE(Float16, half, __VA_ARGS__)                         \
+      CT_CU_CASE(BFloat16, bf16, __VA_ARGS__)                        \
+      default:                                                       \
+        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled CUDA dtype"); \
+    }                                                                \
   } while (0)
 
 // ---------------------------------------------------------------------------------------------
@@ -287,7 +279,51 @@ __device__ __forceinline__ Scalars<N - 1, C> scalars_of(const Iter<N>& it) {
 template <int K, typename C0, typename C1, typename C>
 using InT = std::conditional_t<K == 0, C0, std::conditional_t<K == 1, C1, C>>;
 
-// Every operand contiguous and of its kernel type (inputs C0/C, output R), aligned to V
+// The pieces every kernel below is made of: a thread holds E elements of each input in opmath
+// registers a[k][0..E), loaded in groups of V (one vector each), computes all E (the op resolved
+// once, Note [Op dispatch outside the element loop]) into o[0..E), and stores them in groups.
+
+template <int NIN, typename L>
+__device__ __forceinline__ void for_inputs(const L& load) {
+  if constexpr (NIN >= 1) load(OpC<0>{});
+  if constexpr (NIN >= 2) load(OpC<1>{});
+  if constexpr (NIN >= 3) load(OpC<2>{});
+}
+
+// dst[j0 .. j0 + V) = the V values of type I at p (one vector load), converted through C to T.
+template <typename C, typename I, int V, typename T, int E>
+__device__ __forceinline__ void load_vec(T (&dst)[E], int j0, const char* p) {
+  const VecOf<I, V> x = *reinterpret_cast<const VecOf<I, V>*>(p);
+#pragma unroll
+  for (int j = 0; j < V; ++j) dst[j0 + j] = static_cast<T>(cvt<C>(x.v[j]));
+}
+
+// dst[j0 .. j0 + V) = v.
+template <int V, typename T, int E>
+__device__ __forceinline__ void fill_regs(T (&dst)[E], int j0, T v) {
+#pragma unroll
+  for (int j = 0; j < V; ++j) dst[j0 + j] = v;
+}
+
+// o[e] = f(a[0][e], ...) for the thread's E elements.
+template <typename R, int NIN, typename F, typename T, int E>
+__device__ __forceinline__ void compute_all(const F& f, const T (&a)[NIN > 0 ? NIN : 1][E], R (&o)[E]) {
+  with_ops(f, [&](auto op) {
+#pragma unroll
+    for (int e = 0; e < E; ++e) o[e] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, e));
+  });
+}
+
+// The V values o[j0 .. j0 + V) stored at p (one vector store).
+template <int V, typename R, int E>
+__device__ __forceinline__ void store_vec(char* p, const R (&o)[E], int j0) {
+  VecOf<R, V> x;
+#pragma unroll
+  for (int j = 0; j < V; ++j) x.v[j] = o[j0 + j];
+  *reinterpret_cast<VecOf<R, V>*>(p) = x;
+}
+
+// Every operand contiguous and of its kernel type (inputs C0, C1, C, output R), aligned to V
 // elements; CPU scalars allowed. A block owns kEwThreads * EPT consecutive elements; thread t
 // moves vectors t, t + 128, ... of them (16-byte loads and stores when V * size = 16), all loads
 // before the compute and all stores after it (PyTorch's vectorized policy); the block holding the
@@ -298,165 +334,91 @@ __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   using T = opmath_t<C>;
   static_assert(EPT % V == 0, "vec_kernel: EPT must be a multiple of V");
   const Scalars<NIN, C> sc = scalars_of<C>(it);
-  const uint32_t n = static_cast<uint32_t>(it.numel);
   const uint32_t base = blockIdx.x * (kEwThreads * EPT);
-  const uint32_t rem = n - base;
+  const uint32_t rem = static_cast<uint32_t>(it.numel) - base;
   const bool full = rem >= static_cast<uint32_t>(kEwThreads * EPT);
   T a[NIN > 0 ? NIN : 1][EPT];
-  auto load_input = [&](auto K) {
+  for_inputs<NIN>([&](auto K) {
     constexpr int k = decltype(K)::value;
     using I = InT<k, C0, C1, C>;
+    const char* p = it.data[k + 1] + static_cast<size_t>(base) * sizeof(I);
     if ((it.scalar_mask >> (k + 1)) & 1u) {
-#pragma unroll
-      for (int e = 0; e < EPT; ++e) a[k][e] = sc.v[k];
+      fill_regs<EPT>(a[k], 0, sc.v[k]);
     } else if (full) {
-      const auto* p = reinterpret_cast<const VecOf<I, V>*>(it.data[k + 1] + static_cast<size_t>(base) * sizeof(I));
 #pragma unroll
-      for (int u = 0; u < EPT / V; ++u) {
-        VecOf<I, V> x = p[threadIdx.x + u * kEwThreads];
-#pragma unroll
-        for (int j = 0; j < V; ++j) a[k][u * V + j] = static_cast<T>(cvt<C>(x.v[j]));
-      }
+      for (int u = 0; u < EPT / V; ++u) load_vec<C, I, V>(a[k], u * V, p + (threadIdx.x + u * kEwThreads) * V * sizeof(I));
     } else {
-      const I* p = reinterpret_cast<const I*>(it.data[k + 1]) + base;
 #pragma unroll
       for (int e = 0; e < EPT; ++e) {
-        uint32_t i = threadIdx.x + e * kEwThreads;
-        a[k][e] = i < rem ? static_cast<T>(cvt<C>(p[i])) : T();
+        const uint32_t i = threadIdx.x + e * kEwThreads;
+        if (i < rem) load_vec<C, I, 1>(a[k], e, p + i * sizeof(I));
+        else a[k][e] = T();
       }
     }
-  };
-  if constexpr (NIN >= 1) load_input(OpC<0>{});
-  if constexpr (NIN >= 2) load_input(OpC<1>{});
-  if constexpr (NIN >= 3) load_input(OpC<2>{});
-  R o[EPT];
-  with_ops(f, [&](auto op) {
-#pragma unroll
-    for (int e = 0; e < EPT; ++e) o[e] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, e));
   });
+  R o[EPT];
+  compute_all<R, NIN>(f, a, o);
+  char* out = it.data[0] + static_cast<size_t>(base) * sizeof(R);
   if (full) {
-    auto* p = reinterpret_cast<VecOf<R, V>*>(it.data[0] + static_cast<size_t>(base) * sizeof(R));
 #pragma unroll
-    for (int u = 0; u < EPT / V; ++u) {
-      VecOf<R, V> x;
-#pragma unroll
-      for (int j = 0; j < V; ++j) x.v[j] = o[u * V + j];
-      p[threadIdx.x + u * kEwThreads] = x;
-    }
+    for (int u = 0; u < EPT / V; ++u) store_vec<V>(out + (threadIdx.x + u * kEwThreads) * V * sizeof(R), o, u * V);
   } else {
-    R* p = reinterpret_cast<R*>(it.data[0]) + base;
 #pragma unroll
     for (int e = 0; e < EPT; ++e) {
-      uint32_t i = threadIdx.x + e * kEwThreads;
-      if (i < rem) p[i] = o[e];
+      const uint32_t i = threadIdx.x + e * kEwThreads;
+      if (i < rem) store_vec<1>(out + i * sizeof(R), o, e);
     }
   }
 }
 
-// Note [Vectorized rows]: a typed operation whose operands are all contiguous along the
-// innermost dim, or broadcast along it (inner stride 0: a column of a matrix), with rows of a
-// multiple of V elements and every row start aligned to V elements, is vectorized over rows:
-// each vector's first element gets its offsets from the OffsetCalc (so V consecutive elements
-// share a row), then contiguous operands load V elements at once and broadcast ones one element,
-// repeated. Broadcast rows and columns, 3-D permutes that keep the inner dim, and narrowed rows
-// run at the contiguous kernel's speed instead of the strided kernel's.
-template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
-__global__ void __launch_bounds__(kEwThreads) vec_rows_kernel(Iter<N> it, OffsetCalc<N> oc, uint32_t inner_bcast, F f) {
+// Any layout, through the OffsetCalc: thread t of a block takes groups t, t + 128, ... of the
+// block's kEwThreads * EPT / V groups of V elements; every offset and load first, then the
+// compute, then the stores, so the loads are in flight together.
+//   V == 1: the strided kernel (with CAST, operands in any dtype: loaded through C, stored from
+//           R, as PyTorch's dynamic casting).
+//   V > 1:  Note [Vectorized rows]: a typed operation whose operands are all contiguous along
+//           the innermost dim, or broadcast along it (inner stride 0, bit k of inner_bcast: a
+//           column of a matrix), with rows of a multiple of V elements and every row start
+//           aligned to V elements. A group's first element gets its offsets, so its V elements
+//           share a row: contiguous operands load them as one vector, broadcast ones one element,
+//           repeated. Broadcast rows and columns, 3-D permutes that keep the inner dim and
+//           narrowed rows then run at the contiguous kernel's speed.
+template <typename C0, typename C1, typename C, typename R, int V, int EPT, bool CAST, int N, typename F>
+__global__ void __launch_bounds__(kEwThreads) offset_kernel(Iter<N> it, OffsetCalc<N> oc, uint32_t inner_bcast, F f) {
   constexpr int NIN = N - 1;
+  constexpr int G = EPT / V;
+  static_assert(!CAST || V == 1, "offset_kernel: dynamic casts move single elements");
   using T = opmath_t<C>;
   const Scalars<NIN, C> sc = scalars_of<C>(it);
-  const uint32_t nvec = static_cast<uint32_t>(it.numel) / V;
-  const uint32_t first = blockIdx.x * (kEwThreads * EPT / V) + threadIdx.x;
+  const uint32_t ngroups = static_cast<uint32_t>(it.numel) / V;
+  const uint32_t first = blockIdx.x * (kEwThreads * G) + threadIdx.x;
   T a[NIN > 0 ? NIN : 1][EPT];
-  uint32_t out_off[EPT / V];
+  uint32_t out_off[G];
 #pragma unroll
-  for (int u = 0; u < EPT / V; ++u) {
-    const uint32_t vi = first + u * kEwThreads;
+  for (int u = 0; u < G; ++u) {
+    const uint32_t g = first + u * kEwThreads;
+    const bool valid = g < ngroups;
     uint32_t off[N];
-    if (vi < nvec) oc.get(vi * V, off);
-#pragma unroll
-    for (int k = 0; k < N; ++k)
-      if (vi >= nvec) off[k] = 0;
-    out_off[u] = off[0];
-    auto load_input = [&](auto K) {
+    if (valid) oc.get(g * V, off);
+    out_off[u] = valid ? off[0] : 0;
+    for_inputs<NIN>([&](auto K) {
       constexpr int k = decltype(K)::value;
       using I = InT<k, C0, C1, C>;
-      if ((it.scalar_mask >> (k + 1)) & 1u) {
-#pragma unroll
-        for (int j = 0; j < V; ++j) a[k][u * V + j] = sc.v[k];
-      } else if (vi >= nvec) {
-#pragma unroll
-        for (int j = 0; j < V; ++j) a[k][u * V + j] = T();
-      } else if ((inner_bcast >> (k + 1)) & 1u) {
-        const T x = static_cast<T>(cvt<C>(*reinterpret_cast<const I*>(it.data[k + 1] + off[k + 1])));
-#pragma unroll
-        for (int j = 0; j < V; ++j) a[k][u * V + j] = x;
-      } else {
-        const VecOf<I, V> x = *reinterpret_cast<const VecOf<I, V>*>(it.data[k + 1] + off[k + 1]);
-#pragma unroll
-        for (int j = 0; j < V; ++j) a[k][u * V + j] = static_cast<T>(cvt<C>(x.v[j]));
-      }
-    };
-    if constexpr (NIN >= 1) load_input(OpC<0>{});
-    if constexpr (NIN >= 2) load_input(OpC<1>{});
-    if constexpr (NIN >= 3) load_input(OpC<2>{});
+      const char* p = it.data[k + 1] + (valid ? off[k + 1] : 0);
+      if ((it.scalar_mask >> (k + 1)) & 1u) fill_regs<V>(a[k], u * V, sc.v[k]);
+      else if (!valid) fill_regs<V>(a[k], u * V, T());
+      else if constexpr (CAST) a[k][u] = load_as<C>(p, it.dtype[k + 1]);
+      else if ((inner_bcast >> (k + 1)) & 1u) fill_regs<V>(a[k], u * V, static_cast<T>(cvt<C>(*reinterpret_cast<const I*>(p))));
+      else load_vec<C, I, V>(a[k], u * V, p);
+    });
   }
   R o[EPT];
-  with_ops(f, [&](auto op) {
+  compute_all<R, NIN>(f, a, o);
 #pragma unroll
-    for (int e = 0; e < EPT; ++e) o[e] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, e));
-  });
-#pragma unroll
-  for (int u = 0; u < EPT / V; ++u) {
-    if (first + u * kEwThreads >= nvec) break;
-    VecOf<R, V> x;
-#pragma unroll
-    for (int j = 0; j < V; ++j) x.v[j] = o[u * V + j];
-    *reinterpret_cast<VecOf<R, V>*>(it.data[0] + out_off[u]) = x;
-  }
-}
-
-// Any layout; CAST: operands in any dtype (loaded through C, stored from R). Thread t of a block
-// handles elements t, t + 128, t + 256, t + 384 of the block's 512: every offset and load first,
-// then the compute, then the stores, so the loads are in flight together.
-template <typename C0, typename C1, typename C, typename R, bool CAST, int N, typename F>
-__global__ void __launch_bounds__(kEwThreads) strided_kernel(Iter<N> it, OffsetCalc<N> oc, F f) {
-  constexpr int NIN = N - 1;
-  using T = opmath_t<C>;
-  const Scalars<NIN, C> sc = scalars_of<C>(it);
-  const uint32_t n = static_cast<uint32_t>(it.numel);
-  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
-  T a[NIN > 0 ? NIN : 1][kEwUnroll];
-  uint32_t out_off[kEwUnroll];
-#pragma unroll
-  for (int u = 0; u < kEwUnroll; ++u) {
-    const uint32_t i = first + u * kEwThreads;
-    uint32_t off[N];
-    if (i < n) oc.get(i, off);
-#pragma unroll
-    for (int k = 0; k < N; ++k)
-      if (i >= n) off[k] = 0;
-    out_off[u] = off[0];
-#pragma unroll
-    for (int k = 0; k < NIN; ++k) {
-      if ((it.scalar_mask >> (k + 1)) & 1u) a[k][u] = sc.v[k];
-      else if (i >= n) a[k][u] = T();
-      else if constexpr (CAST) a[k][u] = load_as<C>(it.data[k + 1] + off[k + 1], it.dtype[k + 1]);
-      else if (k == 0) a[k][u] = static_cast<T>(cvt<C>(*reinterpret_cast<const C0*>(it.data[1] + off[1])));
-      else if (k == 1) a[k][u] = static_cast<T>(cvt<C>(*reinterpret_cast<const C1*>(it.data[2] + off[2])));
-      else a[k][u] = static_cast<T>(*reinterpret_cast<const C*>(it.data[k + 1] + off[k + 1]));
-    }
-  }
-  R o[kEwUnroll];
-  with_ops(f, [&](auto op) {
-#pragma unroll
-    for (int u = 0; u < kEwUnroll; ++u) o[u] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, u));
-  });
-#pragma unroll
-  for (int u = 0; u < kEwUnroll; ++u) {
-    if (first + u * kEwThreads >= n) break;
+  for (int u = 0; u < G; ++u) {
+    if (first + u * kEwThreads >= ngroups) break;
     if constexpr (CAST) store_as<R>(it.data[0] + out_off[u], it.dtype[0], o[u]);
-    else *reinterpret_cast<R*>(it.data[0] + out_off[u]) = o[u];
+    else store_vec<V>(it.data[0] + out_off[u], o, u * V);
   }
 }
 
@@ -541,6 +503,13 @@ void launch_vec(const Iter<N>& it, const F& f, cudaStream_t s) {
   vec_kernel<C0, C1, C, R, V, EPT><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(it, f);
 }
 
+template <typename C0, typename C1, typename C, typename R, int V, int EPT, bool CAST, int N, typename F>
+void launch_offset(const Iter<N>& it, uint32_t inner_bcast, const F& f, cudaStream_t s) {
+  constexpr int64_t kGroupsPerBlock = kEwThreads * (EPT / V);
+  const int64_t blocks = (it.numel / V + kGroupsPerBlock - 1) / kGroupsPerBlock;
+  offset_kernel<C0, C1, C, R, V, EPT, CAST><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(it, offset_calc(it), inner_bcast, f);
+}
+
 // Whether the operands (but CPU scalars) have the kernel types C0, C1, C, R.
 template <typename C0, typename C1, typename C, typename R, int N>
 bool typed_as(const Iter<N>& it) {
@@ -570,15 +539,12 @@ bool launch_typed(const Iter<N>& whole, const F& f, cudaStream_t s) {
     if (typed && V > 1) {
       const int64_t bcast = vectorizable_rows<C0, C1, C, R, V>(it);
       if (bcast >= 0) {
-        const int64_t blocks = (it.numel / V + kEwThreads * kVecEpt / V - 1) / (kEwThreads * kVecEpt / V);
-        vec_rows_kernel<C0, C1, C, R, V, kVecEpt><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(
-            it, offset_calc(it), static_cast<uint32_t>(bcast), f);
+        launch_offset<C0, C1, C, R, V, kVecEpt, false>(it, static_cast<uint32_t>(bcast), f, s);
         return;
       }
     }
-    const unsigned blocks = static_cast<unsigned>((it.numel + kEwThreads * kEwUnroll - 1) / (kEwThreads * kEwUnroll));
-    if (typed) strided_kernel<C0, C1, C, R, false><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
-    else if constexpr (DYN) strided_kernel<C, C, C, R, true><<<blocks, kEwThreads, 0, s>>>(it, offset_calc(it), f);
+    if (typed) launch_offset<C0, C1, C, R, 1, kEwUnroll, false>(it, 0, f, s);
+    else if constexpr (DYN) launch_offset<C, C, C, R, 1, kEwUnroll, true>(it, 0, f, s);
   });
   return true;
 }

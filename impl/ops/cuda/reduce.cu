@@ -538,6 +538,17 @@ struct Scratch {
   }
 };
 
+// How the rows kernels split O rows of R elements: C chunks of `chunk` elements per row, for
+// >= ~1024 blocks in all with chunks of at least 4K elements.
+std::pair<int64_t, int64_t> row_chunks(int64_t O, int64_t R) {
+  int64_t want = O >= 1024 ? 1 : (1024 + O - 1) / O;
+  int64_t C = std::max<int64_t>(1, std::min<int64_t>(want, (R + 4095) / 4096));
+  int64_t chunk = (R + C - 1) / C;
+  C = (R + chunk - 1) / chunk;
+  CT_CHECK(O * C < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " rows");
+  return {C, chunk};
+}
+
 template <class Red>
 void run(const void* in_v, void* out_v, int64_t O, int64_t R, Red red, ScratchFn& get, cudaStream_t s) {
   using In = typename Red::In;
@@ -551,12 +562,7 @@ void run(const void* in_v, void* out_v, int64_t O, int64_t R, Red red, ScratchFn
     cuda::check_launch("reduction kernel", s);
     return;
   }
-  // Aim for >= ~1024 blocks in total, chunks of at least 4K elements.
-  int64_t want = O >= 1024 ? 1 : (1024 + O - 1) / O;
-  int64_t C = std::max<int64_t>(1, std::min<int64_t>(want, (R + 4095) / 4096));
-  int64_t chunk = (R + C - 1) / C;
-  C = (R + chunk - 1) / chunk;
-  CT_CHECK(O * C < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " rows");
+  const auto [C, chunk] = row_chunks(O, R);
   Scratch<Acc> sc(C > 1 ? O * C : 0, C > 1 ? O : 0, get, s);
   reduce_rows_kernel<Red><<<static_cast<unsigned>(O * C), kThreads, 0, s>>>(in, sc.partial, sc.done, out, R, C, chunk, red);
   cuda::check_launch("reduction kernel", s);
@@ -628,11 +634,7 @@ void run_strided(const void* in_v, void* out_v, int64_t O, int64_t R, const Stri
                  cudaStream_t s) {
   using Acc = typename Red::Acc;
   if (O == 0) return;
-  int64_t want = O >= 1024 ? 1 : (1024 + O - 1) / O;
-  int64_t C = std::max<int64_t>(1, std::min<int64_t>(want, (R + 4095) / 4096));
-  int64_t chunk = (R + C - 1) / C;
-  C = (R + chunk - 1) / chunk;
-  CT_CHECK(O * C < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " rows");
+  const auto [C, chunk] = row_chunks(O, R);
   Scratch<Acc> sc(C > 1 ? O * C : 0, C > 1 ? O : 0, get, s);
   reduce_strided_kernel<Red><<<static_cast<unsigned>(O * C), kThreads, 0, s>>>(
       static_cast<const typename Red::In*>(in_v), sc.partial, sc.done, static_cast<typename Red::Out*>(out_v), R, C, chunk, g, red);
