@@ -7,9 +7,11 @@ package ctorch_test
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	"ctorch.dev/ctorch"
 	"ctorch.dev/ctorch/cuda"
+	"ctorch.dev/ctorch/internal/capi"
 )
 
 // benchWarmup is the number of untimed iterations before the timed loop of each benchmark
@@ -104,6 +106,71 @@ func benchSmallAdd(b *testing.B, dev ctorch.Device) {
 	}
 }
 
+// benchSmallAddOverC times benchSmallAdd's Go loop and the same loop in C (capi.BenchSmallAdd:
+// ct_binary + ct_tensor_release with no Go in between, one cgo call) side by side in this
+// process: chunks of 1000 iterations alternate between the two (which goes first alternates
+// too), each chunk starting from an empty launch queue (a device synchronize, untimed, between
+// chunks on CUDA), so drift of the host or the GPU falls on both alike. It reports go-ns/op,
+// c-ns/op and their difference go-over-c-ns/op: the binding's cost over C from one process.
+func benchSmallAddOverC(b *testing.B, dev ctorch.Device) {
+	if dev.IsCUDA() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	x, y := benchPair(b, dev)
+	goLoop := func(n int) {
+		for i := 0; i < n; i++ {
+			c, err := x.Add(y)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Close()
+		}
+	}
+	cLoop := func(n int) {
+		if f := capi.BenchSmallAdd(x.Handle(), y.Handle(), n); f != nil {
+			b.Fatalf("the C loop failed: %s: %s", f.Name, f.Message)
+		}
+	}
+	drain := func() {
+		if dev.IsCUDA() {
+			benchNoErr(b, cuda.Synchronize(0))
+		}
+	}
+	timed := func(loop func(int), n int) time.Duration {
+		t0 := time.Now()
+		loop(n)
+		d := time.Since(t0)
+		drain()
+		return d
+	}
+	goLoop(benchWarmup)
+	cLoop(benchWarmup)
+	drain()
+	b.ResetTimer()
+	var goT, cT time.Duration
+	for done, k := 0, 0; done < b.N; done, k = done+1000, k+1 {
+		n := b.N - done
+		if n > 1000 {
+			n = 1000
+		}
+		if k%2 == 0 {
+			goT += timed(goLoop, n)
+			cT += timed(cLoop, n)
+		} else {
+			cT += timed(cLoop, n)
+			goT += timed(goLoop, n)
+		}
+	}
+	b.StopTimer()
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+	b.ReportMetric(per(goT), "go-ns/op")
+	b.ReportMetric(per(cT), "c-ns/op")
+	b.ReportMetric(per(goT)-per(cT), "go-over-c-ns/op")
+	runtime.KeepAlive(x)
+	runtime.KeepAlive(y)
+}
+
 // BenchmarkSmallAddCPU: a + b on the CPU, result closed each iteration.
 func BenchmarkSmallAddCPU(b *testing.B) { benchSmallAdd(b, ctorch.CPU) }
 
@@ -114,4 +181,15 @@ func BenchmarkSmallAddCUDA(b *testing.B) {
 		b.Skip("no GPU")
 	}
 	benchSmallAdd(b, ctorch.CUDADevice(0))
+}
+
+// BenchmarkSmallAddCPUOverC: the Go binding's cost over C for a + b on the CPU, one process.
+func BenchmarkSmallAddCPUOverC(b *testing.B) { benchSmallAddOverC(b, ctorch.CPU) }
+
+// BenchmarkSmallAddCUDAOverC: the same on cuda:0 (skipped without a GPU).
+func BenchmarkSmallAddCUDAOverC(b *testing.B) {
+	if !cuda.IsAvailable() {
+		b.Skip("no GPU")
+	}
+	benchSmallAddOverC(b, ctorch.CUDADevice(0))
 }

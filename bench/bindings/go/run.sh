@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Go side of the binding-overhead benchmark (bench/bindings/run.sh collects its stdout):
-# prints "go noop <ns>" and "go small_add <ns>", everything else goes to stderr.
+# prints "go noop <ns>", "go small_add <ns>" and "go small_add_over_c <ns>" (the Go loop's cost
+# over the same loop in C through one cgo call, timed side by side in one process:
+# BenchmarkSmallAddCPUOverC), everything else to stderr.
 #
 # The benchmarks are standard Go benchmarks in tests/go/bench_test.go (BenchmarkNoop,
 # BenchmarkSmallAddCPU; BenchmarkSmallAddCUDA is for the GPU host). This builds the same test
@@ -29,13 +31,15 @@ cp "$ROOT"/tests/go/*_test.go "$T/ctorch/"
   go test -c -o "$T/go_ctorch.test" . >&2
 )
 
-# bench <BenchmarkName> <iterations>: runs it 7 times, prints the median ns/op
+# bench <BenchmarkName> <iterations> [unit]: runs it 7 times, prints the median of the unit
+# (ns/op unless given)
 bench() {
   local out
   out="$(cd "$T/ctorch" && "$T/go_ctorch.test" -test.run='^$' -test.bench="^$1\$" \
            -test.benchtime="$2x" -test.count=7 -test.benchmem)"
   printf '%s\n' "$out" >&2
-  printf '%s\n' "$out" | awk -v n="$1" '$1 ~ "^" n "(-[0-9]+)?$" && $4 == "ns/op" { print $3 }' |
+  printf '%s\n' "$out" | awk -v n="$1" -v u="${3:-ns/op}" '$1 ~ "^" n "(-[0-9]+)?$" {
+      for (i = 3; i < NF; ++i) if ($(i + 1) == u) print $i }' |
     sort -g | awk '{ v[NR] = $1 } END {
       if (NR != 7) { print "expected 7 results, got " NR > "/dev/stderr"; exit 1 }
       printf "%.1f\n", v[4] }'
@@ -43,5 +47,7 @@ bench() {
 
 noop="$(bench BenchmarkNoop 1000000)"
 add="$(bench BenchmarkSmallAddCPU 200000)"
+overc="$(bench BenchmarkSmallAddCPUOverC 200000 go-over-c-ns/op)"
 echo "go noop $noop"
 echo "go small_add $add"
+echo "go small_add_over_c $overc"

@@ -95,6 +95,18 @@ static ctgo_result ctgo_item_double(int64_t h) {
 static ctgo_result ctgo_retain(int64_t h) { CTGO_BEGIN r.st = ct_tensor_retain(CTGO_T(h)); CTGO_END }
 static ctgo_result ctgo_release(int64_t h) { CTGO_BEGIN r.st = ct_tensor_release(CTGO_T(h)); CTGO_END }
 
+// The C baseline of the binding benchmark, run in the Go process (tests/go/bench_test.go): n
+// iterations of c = a + b; release(c), the loop of bench/bindings/c, in one cgo call.
+static ctgo_result ctgo_bench_small_add(int64_t a, int64_t b, int64_t n) {
+	CTGO_BEGIN
+	for (int64_t i = 0; i < n && r.st == CT_OK; ++i) {
+		ct_tensor c = NULL;
+		r.st = ct_binary(CT_ADD, CTGO_T(a), CTGO_T(b), &c);
+		if (r.st == CT_OK) r.st = ct_tensor_release(c);
+	}
+	CTGO_END
+}
+
 static ctgo_result ctgo_unary(int32_t op, int64_t a) {
 	CTGO_BEGIN
 	ct_tensor out = NULL;
@@ -221,6 +233,13 @@ func TensorRetain(h int64) *Failure {
 // TensorRelease is ct_tensor_release.
 func TensorRelease(h int64) *Failure {
 	_, f := result(C.ctgo_release(C.int64_t(h)))
+	return f
+}
+
+// BenchSmallAdd runs n iterations of ct_binary(CT_ADD, a, b) + ct_tensor_release of the result
+// in C, in one cgo call: the same-process C baseline of the Go binding's benchmark.
+func BenchSmallAdd(a, b int64, n int) *Failure {
+	_, f := result(C.ctgo_bench_small_add(C.int64_t(a), C.int64_t(b), C.int64_t(n)))
 	return f
 }
 
