@@ -144,7 +144,17 @@ const char* g_filter = nullptr;
 // A ctorch round of a row sized at run time takes at most this many times a torch round.
 constexpr double kSlowCap = 3;
 
-bool wanted(const std::string& name) { return !g_filter || name.find(g_filter) != std::string::npos; }
+// The filter: substrings separated by '|'; a row runs when its name contains any of them.
+bool wanted(const std::string& name) {
+  if (!g_filter) return true;
+  const std::string f = g_filter;
+  for (size_t b = 0;;) {
+    const size_t e = f.find('|', b);
+    if (name.find(f.substr(b, e == std::string::npos ? std::string::npos : e - b)) != std::string::npos) return true;
+    if (e == std::string::npos) return false;
+    b = e + 1;
+  }
+}
 
 // A row that could not be measured: a note for bench/run.sh (first line of the message only).
 void report_failure(const std::string& name, const char* what) {

@@ -5,7 +5,7 @@
 # bench/gpu_bench.cc there against libtorch and libctorch.so (one process, both libraries,
 # alternating rounds, CUDA-event timing, medians: see that file), runs the Go binding's host-cost
 # benchmark, prints the table with the ratios last, and appends it to bench/RESULTS.md (also
-# copied to $OUT when the device tool runs this). A filter (substring) runs only matching rows:
+# copied to $OUT when the device tool runs this). A filter (substrings separated by '|') runs only matching rows:
 # "/" the whole matrix of issue 12 (rows op/dtype/layout, GPU and cpu/...), "add/" its add
 # rows, "cpu/" its CPU rows (gpu_bench.cc's header lists ops, dtypes and layouts).
 # Targets (ratio = ctorch time / torch time): matrix rows on the GPU <= 1.05, "cpu/" rows
@@ -19,14 +19,20 @@ FILTER="${2:-}"
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH="$A${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 for f in "$A"/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # tools/gpu_pack.sh compresses the largest
-T=$(mktemp -d)
+# BENCH_TMP: a folder kept between calls (bench/ncu.sh): the benchmark is built there once
+T="${BENCH_TMP:-$(mktemp -d)}"; mkdir -p "$T"
 TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")
 ABI=$(python3 -c "import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))")
+[ -x "$T/gpu_bench" ] || {
 /usr/local/cuda/bin/nvcc -O2 -gencode arch=compute_90,code=sm_90 -c bench/floor_kernel.cu -o "$T/floor.o" || exit 1
 g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI -I. -I"$TP/include" -I/usr/local/cuda/include \
   bench/gpu_bench.cc "$T/floor.o" -o "$T/gpu_bench" -L"$A" -lctorch -Wl,-rpath,"$A" \
   -L"$TP/lib" -Wl,-rpath,"$TP/lib" -ltorch -ltorch_cpu -ltorch_cuda -lc10 -lc10_cuda \
   -L/usr/local/cuda/lib64 -lcudart 2> "$T/gxx.txt" || { tail -30 "$T/gxx.txt"; exit 1; }
+}
+# BENCH_WRAP (a command prefix, e.g. bench/ncu.sh's profiler) runs the benchmark under it and
+# stops there: no table, no RESULTS.md
+if [ -n "${BENCH_WRAP:-}" ]; then $BENCH_WRAP "$T/gpu_bench" $FILTER; exit $?; fi
 "$T/gpu_bench" $FILTER | tee "$T/bench.txt"
 # The Go binding's host cost per small CUDA op over C's, from the carried test binary:
 # BenchmarkSmallAddCUDAOverC times the Go loop and the same loop in C (one cgo call) side by

@@ -61,7 +61,82 @@ int wide_unit(const Iter<2>& it, int64_t esize) {
   return static_cast<int>(esize);
 }
 
+// Note [Tiled transpose]: a same-dtype copy whose output is contiguous along the innermost dim
+// (`cols`) while its input is contiguous along another dim (`rows`) -- contiguous() of a
+// transpose or of a permute that moves the inner dim, cat of transposed inputs -- reads with one
+// stride and writes with the other, so elementwise one side is always a scatter (a warp touches
+// 32 sectors for 32 elements): ~950 GB/s for float32 and ~280 GB/s for one-byte elements on an
+// H100, torch's speed too. Here a 32 x 32 tile of the (rows, cols) plane is read along rows
+// into shared memory and written along cols, so both sides move whole sectors; the other dims
+// are a batch (blockIdx.z, with the OffsetCalc of those dims).
+constexpr int kTile = 32;
+constexpr int kTileRows = 8;  // threads per tile column: a 32 x 8 block, 4 elements each
+
+template <typename U>
+__global__ void __launch_bounds__(kTile * kTileRows) transpose_tiles(Iter<2> it, OffsetCalc<2> batch, uint32_t nbatch,
+                                                                     int rd, int cd) {
+  __shared__ U tile[kTile][kTile + 1];
+  const uint32_t rows = static_cast<uint32_t>(it.sizes[rd]), cols = static_cast<uint32_t>(it.sizes[cd]);
+  const uint32_t in_r = static_cast<uint32_t>(it.strides[1][rd]), in_c = static_cast<uint32_t>(it.strides[1][cd]);
+  const uint32_t out_r = static_cast<uint32_t>(it.strides[0][rd]), out_c = static_cast<uint32_t>(it.strides[0][cd]);
+  const uint32_t r0 = blockIdx.y * kTile, c0 = blockIdx.x * kTile;
+  for (uint32_t b = blockIdx.z; b < nbatch; b += gridDim.z) {
+    uint32_t off[2];
+    batch.get(b, off);
+#pragma unroll
+    for (int k = 0; k < kTile; k += kTileRows) {
+      const uint32_t r = r0 + threadIdx.x, c = c0 + threadIdx.y + k;
+      if (r < rows && c < cols) tile[threadIdx.y + k][threadIdx.x] = *reinterpret_cast<const U*>(it.data[1] + off[1] + r * in_r + c * in_c);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kTile; k += kTileRows) {
+      const uint32_t r = r0 + threadIdx.y + k, c = c0 + threadIdx.x;
+      if (r < rows && c < cols) *reinterpret_cast<U*>(it.data[0] + off[0] + r * out_r + c * out_c) = tile[threadIdx.x][threadIdx.y + k];
+    }
+    __syncthreads();
+  }
+}
+
+// Note [Tiled transpose]'s kernel when it applies (false otherwise).
+bool transpose(const Iter<2>& whole, int64_t esize, cudaStream_t s) {
+  const int cd = whole.ndim - 1;  // Iter dims are outermost first
+  if (cd < 1 || esize > 8 || whole.strides[0][cd] != esize || whole.strides[1][cd] == esize) return false;
+  int rd = -1;
+  for (int d = 0; d < cd; ++d)
+    if (whole.strides[1][d] == esize) rd = d;
+  if (rd < 0 || whole.sizes[rd] < kTile / 2 || whole.sizes[cd] < kTile / 2 ||
+      (whole.sizes[rd] + kTile - 1) / kTile > 65535)
+    return false;
+  for_each_32bit(whole, [&](const Iter<2>& it) {
+    Iter<2> rest;  // the batch dims
+    rest.ndim = 0;
+    for (int d = 0; d < it.ndim; ++d) {
+      if (d == rd || d == cd) continue;
+      rest.sizes[rest.ndim] = it.sizes[d];
+      for (int k = 0; k < 2; ++k) rest.strides[k][rest.ndim] = it.strides[k][d];
+      ++rest.ndim;
+    }
+    int64_t nbatch = 1;
+    for (int d = 0; d < rest.ndim; ++d) nbatch *= rest.sizes[d];
+    if (rest.ndim == 0) rest.ndim = 1, rest.sizes[0] = 1;
+    const dim3 grid(static_cast<unsigned>((it.sizes[cd] + kTile - 1) / kTile), static_cast<unsigned>((it.sizes[rd] + kTile - 1) / kTile),
+                    static_cast<unsigned>(std::min<int64_t>(nbatch, 65535)));
+    const dim3 block(kTile, kTileRows);
+    const OffsetCalc<2> oc = offset_calc(rest);
+    const uint32_t nb = static_cast<uint32_t>(nbatch);
+    switch (esize) {
+      case 1: transpose_tiles<uint8_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
+      case 2: transpose_tiles<uint16_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
+      case 4: transpose_tiles<uint32_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
+      default: transpose_tiles<uint64_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
+    }
+  });
+  return true;
+}
+
 void move_bytes(const Iter<2>& in, int64_t esize, cudaStream_t s) {
+  if (transpose(in, esize, s)) return;
   Iter<2> it = in;
   const int u = wide_unit(in, esize);
   if (u != esize) {

@@ -89,12 +89,6 @@ __device__ __forceinline__ To cvt(From v) {
     default: { using X = cdouble; __VA_ARGS__ }                          \
   }
 
-// An operand of dtype dt loaded as C (c10::convert), then widened to opmath(C).
-template <typename C>
-__device__ __forceinline__ opmath_t<C> load_as(const char* p, int32_t dt) {
-  CT_EW_SWITCH(dt, return static_cast<opmath_t<C>>(cvt<C>(*reinterpret_cast<const X*>(p)));)
-}
-
 // A CPU scalar's bytes (its own dtype dt) converted straight to opmath(C).
 template <typename C>
 __device__ __forceinline__ opmath_t<C> load_scalar(const unsigned char* p, int32_t dt) {
@@ -305,13 +299,17 @@ __device__ __forceinline__ void fill_regs(T (&dst)[E], int j0, T v) {
   for (int j = 0; j < V; ++j) dst[j0 + j] = v;
 }
 
-// o[e] = f(a[0][e], ...) for the thread's E elements.
+// o[e] = f.run<OP>(a[0][e], ...) for the thread's E elements.
+template <int OP, typename R, int NIN, typename F, typename T, int E>
+__device__ __forceinline__ void compute_op(const F& f, const T (&a)[NIN > 0 ? NIN : 1][E], R (&o)[E]) {
+#pragma unroll
+  for (int e = 0; e < E; ++e) o[e] = cvt<R>(apply<OP, NIN>(f, a, e));
+}
+
+// o[e] = f(a[0][e], ...) for the thread's E elements (the op resolved here).
 template <typename R, int NIN, typename F, typename T, int E>
 __device__ __forceinline__ void compute_all(const F& f, const T (&a)[NIN > 0 ? NIN : 1][E], R (&o)[E]) {
-  with_ops(f, [&](auto op) {
-#pragma unroll
-    for (int e = 0; e < E; ++e) o[e] = cvt<R>(apply<decltype(op)::value, NIN>(f, a, e));
-  });
+  with_ops(f, [&](auto op) { compute_op<decltype(op)::value, R, NIN>(f, a, o); });
 }
 
 // The V values o[j0 .. j0 + V) stored at p (one vector store).
@@ -323,13 +321,29 @@ __device__ __forceinline__ void store_vec(char* p, const R (&o)[E], int j0) {
   *reinterpret_cast<VecOf<R, V>*>(p) = x;
 }
 
+// Whether every operand of a kernel is one byte (uint8, int8, bool): Note [One-byte kernels].
+template <typename C0, typename C1, typename C, typename R>
+inline constexpr bool byte_io_v = sizeof(C0) == 1 && sizeof(C1) == 1 && sizeof(C) == 1 && sizeof(R) == 1;
+
+// Note [One-byte kernels]: with every operand one byte, a thread's eight elements are so little
+// work that the op switch between the loads and the stores (Note [Op dispatch outside the element
+// loop]) cost 9-17% of the kernel's time (uint8 add 75 us, bool eq 83 us, torch 69 and 71 us on
+// an H100): there the switch is taken once around the whole kernel body (each op gets its own
+// copy of the loads and stores, as if the op were a template parameter) and a thread takes 16
+// elements (PyTorch's elems_per_thread for 1-byte I/O), which together reach torch's 69 us. Only
+// the one-byte kernels pay the larger code.
+template <typename C0, typename C1, typename C, typename R>
+constexpr int vec_ept() {
+  return byte_io_v<C0, C1, C, R> ? 16 : kVecEpt;
+}
+
 // Every operand contiguous and of its kernel type (inputs C0, C1, C, output R), aligned to V
 // elements; CPU scalars allowed. A block owns kEwThreads * EPT consecutive elements; thread t
 // moves vectors t, t + 128, ... of them (16-byte loads and stores when V * size = 16), all loads
 // before the compute and all stores after it (PyTorch's vectorized policy); the block holding the
-// tail moves single elements t, t + 128, ... instead.
-template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
-__global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
+// tail moves single elements t, t + 128, ... instead. compute(a, o) applies the op.
+template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F, typename G>
+__device__ __forceinline__ void vec_body(const Iter<N>& it, const F& f, const G& compute) {
   constexpr int NIN = N - 1;
   using T = opmath_t<C>;
   static_assert(EPT % V == 0, "vec_kernel: EPT must be a multiple of V");
@@ -357,7 +371,7 @@ __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
     }
   });
   R o[EPT];
-  compute_all<R, NIN>(f, a, o);
+  compute(a, o);
   char* out = it.data[0] + static_cast<size_t>(base) * sizeof(R);
   if (full) {
 #pragma unroll
@@ -368,6 +382,18 @@ __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
       const uint32_t i = threadIdx.x + e * kEwThreads;
       if (i < rem) store_vec<1>(out + i * sizeof(R), o, e);
     }
+  }
+}
+
+template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
+__global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
+  constexpr int NIN = N - 1;
+  if constexpr (byte_io_v<C0, C1, C, R>) {
+    with_ops(f, [&](auto op) {
+      vec_body<C0, C1, C, R, V, EPT>(it, f, [&](const auto& a, R (&o)[EPT]) { compute_op<decltype(op)::value, R, NIN>(f, a, o); });
+    });
+  } else {
+    vec_body<C0, C1, C, R, V, EPT>(it, f, [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); });
   }
 }
 
@@ -393,32 +419,53 @@ __global__ void __launch_bounds__(kEwThreads) offset_kernel(Iter<N> it, OffsetCa
   const uint32_t ngroups = static_cast<uint32_t>(it.numel) / V;
   const uint32_t first = blockIdx.x * (kEwThreads * G) + threadIdx.x;
   T a[NIN > 0 ? NIN : 1][EPT];
-  uint32_t out_off[G];
+  uint32_t off[G][N];
 #pragma unroll
   for (int u = 0; u < G; ++u) {
-    const uint32_t g = first + u * kEwThreads;
-    const bool valid = g < ngroups;
-    uint32_t off[N];
-    if (valid) oc.get(g * V, off);
-    out_off[u] = valid ? off[0] : 0;
-    for_inputs<NIN>([&](auto K) {
-      constexpr int k = decltype(K)::value;
-      using I = InT<k, C0, C1, C>;
-      const char* p = it.data[k + 1] + (valid ? off[k + 1] : 0);
-      if ((it.scalar_mask >> (k + 1)) & 1u) fill_regs<V>(a[k], u * V, sc.v[k]);
-      else if (!valid) fill_regs<V>(a[k], u * V, T());
-      else if constexpr (CAST) a[k][u] = load_as<C>(p, it.dtype[k + 1]);
-      else if ((inner_bcast >> (k + 1)) & 1u) fill_regs<V>(a[k], u * V, static_cast<T>(cvt<C>(*reinterpret_cast<const I*>(p))));
-      else load_vec<C, I, V>(a[k], u * V, p);
-    });
+    if (first + u * kEwThreads < ngroups) oc.get((first + u * kEwThreads) * V, off[u]);
+    else
+#pragma unroll
+      for (int k = 0; k < N; ++k) off[u][k] = 0;
   }
+  const auto valid = [&](int u) { return first + u * kEwThreads < ngroups; };
+  for_inputs<NIN>([&](auto K) {
+    constexpr int k = decltype(K)::value;
+    using I = InT<k, C0, C1, C>;
+    const char* p = it.data[k + 1];
+    if ((it.scalar_mask >> (k + 1)) & 1u) {
+      fill_regs<EPT>(a[k], 0, sc.v[k]);
+    } else if constexpr (CAST) {
+      // Note [Dynamic casts once per operand]: the dtype switch is taken once, around all of the
+      // thread's loads of the operand, so they are in flight together (a switch per element
+      // would wait for each load before the next one's conversion).
+      [&] {
+        CT_EW_SWITCH(it.dtype[k + 1],
+                     _Pragma("unroll") for (int u = 0; u < G; ++u) a[k][u] = valid(u) ? static_cast<T>(cvt<C>(*reinterpret_cast<const X*>(p + off[u][k + 1]))) : T();
+                     return;)
+      }();
+    } else if ((inner_bcast >> (k + 1)) & 1u) {
+#pragma unroll
+      for (int u = 0; u < G; ++u) fill_regs<V>(a[k], u * V, valid(u) ? static_cast<T>(cvt<C>(*reinterpret_cast<const I*>(p + off[u][k + 1]))) : T());
+    } else {
+#pragma unroll
+      for (int u = 0; u < G; ++u) {
+        if (valid(u)) load_vec<C, I, V>(a[k], u * V, p + off[u][k + 1]);
+        else fill_regs<V>(a[k], u * V, T());
+      }
+    }
+  });
   R o[EPT];
   compute_all<R, NIN>(f, a, o);
+  if constexpr (CAST) {
+    [&] {
+      CT_EW_SWITCH(it.dtype[0],
+                   _Pragma("unroll") for (int u = 0; u < G; ++u) if (valid(u)) *reinterpret_cast<X*>(it.data[0] + off[u][0]) = cvt<X>(o[u]);
+                   return;)
+    }();
+  } else {
 #pragma unroll
-  for (int u = 0; u < G; ++u) {
-    if (first + u * kEwThreads >= ngroups) break;
-    if constexpr (CAST) store_as<R>(it.data[0] + out_off[u], it.dtype[0], o[u]);
-    else store_vec<V>(it.data[0] + out_off[u], o, u * V);
+    for (int u = 0; u < G; ++u)
+      if (valid(u)) store_vec<V>(it.data[0] + off[u][0], o, u * V);
   }
 }
 
@@ -532,7 +579,7 @@ bool launch_typed(const Iter<N>& whole, const F& f, cudaStream_t s) {
   for_each_32bit(whole, [&](const Iter<N>& it) {
     constexpr int V = vec_width<C0, C1, C, R>();
     if (vectorizable<C0, C1, C, R, V>(it)) {
-      launch_vec<C0, C1, C, R, kVecEpt>(it, f, s);
+      launch_vec<C0, C1, C, R, vec_ept<C0, C1, C, R>()>(it, f, s);
       return;
     }
     const bool typed = typed_as<C0, C1, C, R>(it);
