@@ -617,6 +617,7 @@ enum {
   K_ZERODIM,    /* a 0-dim tensor on the device */
   K_TRANSPOSE,  /* the transpose of a contiguous (cols, rows) tensor */
   K_STRIDE2,    /* every other column, starting at column 1, of a (rows, 2 cols + 1) tensor */
+  K_STRIDE2A,   /* every other column, starting at column 0, of a (rows, 2 cols) tensor: aligned rows */
   K_PERMUTE3,   /* (C, A, B) permuted by (1, 2, 0) to (A, B, C) */
   K_UNALIGNED,  /* narrow(start, numel) of a 1-D tensor, viewed as the full shape */
   K_NARROW,     /* narrow(1, size) in every dim of a tensor 2 larger in each dim */
@@ -645,6 +646,8 @@ static const layout_def k_layouts[] = {
     {"transposed lhs, contiguous rhs", 2, {7, 13}, K_TRANSPOSE, K_CONTIG, K_NONE},
     {"transposed lhs, broadcast column rhs", 2, {7, 13}, K_TRANSPOSE, K_COL, K_NONE},
     {"stride-2 slice", 2, {7, 13}, K_STRIDE2, K_STRIDE2, K_STRIDE2},
+    /* aligned rows, enough elements for several vectorized chunks (Note [Stride-2 reductions]) */
+    {"stride-2 slice 300x256", 2, {300, 256}, K_STRIDE2A, K_STRIDE2A, K_STRIDE2A},
     {"3-D permute", 3, {3, 7, 13}, K_PERMUTE3, K_PERMUTE3, K_PERMUTE3},
     {"unaligned narrow", 2, {7, 13}, K_UNALIGNED, K_UNALIGNED, K_UNALIGNED},
     {"1x1 narrow", 2, {1, 1}, K_NARROW, K_NARROW, K_NARROW},
@@ -694,6 +697,7 @@ static int build_operand(operand* o, int kind, ct_dtype dt, int nd, const int64_
     case K_ZERODIM: case K_CPU0: bnd = 0; break;
     case K_TRANSPOSE: bnd = 2; bsz[0] = full[1]; bsz[1] = full[0]; break;
     case K_STRIDE2: bnd = 2; bsz[0] = full[0]; bsz[1] = 2 * full[1] + 1; break;
+    case K_STRIDE2A: bnd = 2; bsz[0] = full[0]; bsz[1] = 2 * full[1]; break;
     case K_PERMUTE3: bnd = 3; bsz[0] = full[2]; bsz[1] = full[0]; bsz[2] = full[1]; break;
     case K_UNALIGNED: bnd = 1; bsz[0] = prod(full, nd) + start + 2; break;
     default: lfail("%s: bad layout kind %d", ctx, kind); return 0;
@@ -727,12 +731,12 @@ static int build_operand(operand* o, int kind, ct_dtype dt, int nd, const int64_
       o->vsz[0] = full[0], o->vsz[1] = full[1];
       o->vst[0] = bst[1], o->vst[1] = bst[0];
       break;
-    case K_STRIDE2:
-      s = ct_slice(o->base, 1, 1, bsz[1], 2, &o->arg);
+    case K_STRIDE2: case K_STRIDE2A:
+      o->voff = kind == K_STRIDE2 ? 1 : 0;
+      s = ct_slice(o->base, 1, o->voff, bsz[1], 2, &o->arg);
       o->vnd = 2;
       o->vsz[0] = full[0], o->vsz[1] = full[1];
       o->vst[0] = bst[0], o->vst[1] = 2;
-      o->voff = 1;
       break;
     case K_PERMUTE3:
       s = ct_permute(o->base, (const int64_t[]){1, 2, 0}, 3, &o->arg);
