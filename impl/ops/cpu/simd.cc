@@ -3,7 +3,11 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 namespace ct::cpu {
 
@@ -84,7 +88,7 @@ void exp_n(const float* x, float* y, int64_t n) {
 // ---------------------------------------------------------------------------------------------
 // avx2 (AVX2 + FMA + F16C)
 
-#define CT_AVX2 __attribute__((target("avx2,fma,f16c")))
+#define CT_AVX2 CT_TARGET_AVX2
 
 namespace avx2 {
 
@@ -234,22 +238,177 @@ CT_AVX2 void exp_n(const float* x, float* y, int64_t n) {
 }  // namespace avx2
 
 // ---------------------------------------------------------------------------------------------
+// avx512 (AVX-512 F/BW/DQ/VL, with AVX2, FMA and F16C)
 
-bool avx2_enabled() {
-  static const bool on = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
-  }();
-  return on;
+#define CT_AVX512 CT_TARGET_AVX512
+
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*() (`__m512 __Y = __Y;`), which its
+// -Wmaybe-uninitialized reports once inlined (GCC bug 105593, fixed in GCC 13).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace avx512 {
+
+namespace {
+// 16 halves -> 16 floats, signaling NaNs kept signaling (as Half::to_float): F16C sets the quiet
+// bit (0x400000 in the float) of every NaN; it is cleared again where the half's (0x200) was 0.
+CT_AVX512 inline __m512 half16_to_float(__m256i h) {
+  __m512i f = _mm512_castps_si512(_mm512_cvtph_ps(h));
+  __mmask16 nan = _mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00));
+  __mmask16 snan = _mm256_mask_testn_epi16_mask(nan, h, _mm256_set1_epi16(0x0200));
+  return _mm512_castsi512_ps(_mm512_mask_and_epi32(f, snan, f, _mm512_set1_epi32(~0x400000)));
 }
 
-void convert_n(const Half* x, float* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-void convert_n(const float* x, Half* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-void convert_n(const BFloat16* x, float* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-void convert_n(const float* x, BFloat16* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-double sum_n(const float* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
-double sum_n(const Half* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
-double sum_n(const BFloat16* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
-void exp_n(const float* x, float* y, int64_t n) { avx2_enabled() ? avx2::exp_n(x, y, n) : generic::exp_n(x, y, n); }
+// 16 floats -> 16 halves, NaNs as sign | 0x7e00 (as Half::from_float).
+CT_AVX512 inline __m256i float16_to_half(__m512 f) {
+  __m256i h = _mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
+  __m256i canon = _mm256_or_si256(_mm256_and_si256(h, _mm256_set1_epi16(static_cast<int16_t>(0x8000))), _mm256_set1_epi16(0x7e00));
+  return _mm256_mask_blend_epi16(nan, h, canon);
+}
+
+// acc[0] += elements 0-7 of a block of 16 widened to double, acc[1] += elements 8-15: lanes i % 16.
+CT_AVX512 inline void add16(__m512d* acc, __m256 a, __m256 b) {
+  acc[0] = _mm512_add_pd(acc[0], _mm512_cvtps_pd(a));
+  acc[1] = _mm512_add_pd(acc[1], _mm512_cvtps_pd(b));
+}
+
+template <typename T>
+CT_AVX512 double finish_sum(const __m512d* acc, const T* x, int64_t i, int64_t n) {
+  alignas(64) double lanes[kLanes];
+  _mm512_store_pd(lanes, acc[0]);
+  _mm512_store_pd(lanes + 8, acc[1]);
+  return tail_and_combine(lanes, x, i, n);
+}
+
+// 8 bfloat16 -> 8 floats (a shift).
+CT_AVX512 inline __m256 bf16x8_to_float(const BFloat16* x) {
+  __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+}
+}  // namespace
+
+CT_AVX512 void convert_n(const Half* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(y + i, half16_to_float(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i))));
+  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
+CT_AVX512 void convert_n(const float* x, Half* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), float16_to_half(_mm512_loadu_ps(x + i)));
+  for (; i < n; ++i) y[i] = Half(x[i]);
+}
+
+CT_AVX512 void convert_n(const BFloat16* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512i w = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)));
+    _mm512_storeu_si512(y + i, _mm512_slli_epi32(w, 16));
+  }
+  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
+// BFloat16::from_float: round to nearest even, NaN -> 0x7fc0.
+CT_AVX512 void convert_n(const float* x, BFloat16* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512i v = _mm512_loadu_si512(x + i);
+    __m512i odd = _mm512_and_si512(_mm512_srli_epi32(v, 16), _mm512_set1_epi32(1));
+    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(v, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff))), 16);
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(v, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+    r = _mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0x7fc0));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm512_cvtepi32_epi16(r));
+  }
+  for (; i < n; ++i) y[i] = BFloat16(x[i]);
+}
+
+CT_AVX512 double sum_n(const float* x, int64_t n) {
+  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) add16(acc, _mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8));
+  return finish_sum(acc, x, i, n);
+}
+
+CT_AVX512 double sum_n(const Half* x, int64_t n) {
+  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    // 256-bit F16C (no extract of a 512-bit result's upper half); plain: a signaling NaN comes
+    // out quiet, as the double add would make it anyway
+    add16(acc, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))),
+          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i + 8))));
+  }
+  return finish_sum(acc, x, i, n);
+}
+
+CT_AVX512 double sum_n(const BFloat16* x, int64_t n) {
+  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) add16(acc, bf16x8_to_float(x + i), bf16x8_to_float(x + i + 8));
+  return finish_sum(acc, x, i, n);
+}
+
+}  // namespace avx512
+
+#pragma GCC diagnostic pop
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+SimdLevel detect() {
+  __builtin_cpu_init();
+  if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")))
+    return SimdLevel::kGeneric;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return SimdLevel::kAvx512;
+  return SimdLevel::kAvx2;
+}
+
+// CT_CPU_SIMD=generic|avx2|avx512: at most that level (anything else: no cap).
+SimdLevel env_cap() {
+  const char* e = std::getenv("CT_CPU_SIMD");
+  if (e && std::strcmp(e, "generic") == 0) return SimdLevel::kGeneric;
+  if (e && std::strcmp(e, "avx2") == 0) return SimdLevel::kAvx2;
+  return SimdLevel::kAvx512;
+}
+
+std::atomic<int> g_cap{static_cast<int>(SimdLevel::kAvx512)};
+}  // namespace
+
+SimdLevel cpu_simd_level() {
+  static const SimdLevel level = detect();
+  return level;
+}
+
+SimdLevel simd_level() {
+  static const int fixed = std::min(static_cast<int>(cpu_simd_level()), static_cast<int>(env_cap()));
+  return static_cast<SimdLevel>(std::min(fixed, g_cap.load(std::memory_order_relaxed)));
+}
+
+void cap_simd_level(SimdLevel level) { g_cap.store(static_cast<int>(level), std::memory_order_relaxed); }
+
+#define CT_DISPATCH3(call)                                 \
+  switch (simd_level()) {                                  \
+    case SimdLevel::kAvx512: return avx512::call;          \
+    case SimdLevel::kAvx2: return avx2::call;              \
+    default: return generic::call;                         \
+  }
+
+void convert_n(const Half* x, float* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+void convert_n(const float* x, Half* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+void convert_n(const BFloat16* x, float* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+void convert_n(const float* x, BFloat16* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+double sum_n(const float* x, int64_t n) { CT_DISPATCH3(sum_n(x, n)) }
+double sum_n(const Half* x, int64_t n) { CT_DISPATCH3(sum_n(x, n)) }
+double sum_n(const BFloat16* x, int64_t n) { CT_DISPATCH3(sum_n(x, n)) }
+void exp_n(const float* x, float* y, int64_t n) {
+  simd_level() >= SimdLevel::kAvx2 ? avx2::exp_n(x, y, n) : generic::exp_n(x, y, n);
+}
+
+#undef CT_DISPATCH3
 
 }  // namespace ct::cpu
