@@ -131,7 +131,9 @@ T scalar_value(const TensorImpl* t) {
 // kernels]), f over the buffers (for float op-math compiled for the same SIMD level: Note [CPU
 // elementwise apply] in cpu/apply.h), and results converted as stored (float16/bfloat16
 // results kept in float and rounded in bulk). That is also the path of float16/bfloat16 ops:
-// their element-by-element conversions do not vectorize. f may also be callable on a whole
+// their element-by-element conversions do not vectorize; on CPUs with AVX2 those whose operands
+// are all float16 (or all bfloat16), contiguous or broadcast, skip the buffers instead (Note
+// [Fused float16/bfloat16 runs] in cpu/apply.h). f may also be callable on a whole
 // run, f(const T* x, T* y, n) for one input (ExpOp: cpu::exp_n), used wherever its input and
 // output are runs of T.
 template <typename C, typename R, size_t N, typename F>
@@ -201,6 +203,25 @@ void cpu_ew(const Operands<N>& a, const F& f) {
         *reinterpret_cast<R*>(p[0] + i * st[0]) = call(v);
       }
       return;
+    }
+    // float16/bfloat16 operands and result, contiguous or broadcast: Note [Fused float16/bfloat16
+    // runs] (cpu/apply.h)
+    if constexpr (cpu::is_reduced_float_v<C> && !kRunF && (std::is_same_v<R, C> || std::is_same_v<R, bool>)) {
+      if (level != cpu::SimdLevel::kGeneric && dt[0] == dtype_of<R>() && st[0] == static_cast<int64_t>(sizeof(R))) {
+        cpu::detail::FusedRun<C, NIN> fr;
+        bool ok = true;
+        for (size_t k = 0; k < NIN && ok; ++k) {
+          if (sc[k + 1]) fr.val[k] = sv[k + 1];
+          else if (dt[k + 1] != dtype_of<C>()) ok = false;
+          else if (st[k + 1] == static_cast<int64_t>(sizeof(C))) fr.in[k] = reinterpret_cast<const C*>(p[k + 1]);
+          else if (st[k + 1] == 0) fr.val[k] = static_cast<T>(*reinterpret_cast<const C*>(p[k + 1]));
+          else ok = false;
+        }
+        if (ok) {
+          cpu::fused_n(level, f, fr, reinterpret_cast<R*>(p[0]), n);
+          return;
+        }
+      }
     }
     // other dtypes: runs of up to kRun elements through buffers
     T in[NIN][kRun];

@@ -365,16 +365,33 @@ void check_levels(DType dt) {
   b = ops::reshape(b, {n});
   Tensor a1 = ops::narrow(a, 0, 1, n - 3), b1 = ops::narrow(b, 0, 2, n - 3);  // unaligned, odd length
   Tensor two = wrapped_scalar_double(2.5);
+  // NaNs, signaling and quiet, of both signs, among ordinary values (37: a tail after 32)
+  const uint16_t nan_bits = dt == DType::Float16 ? 0x7c00 : 0x7f80, quiet = dt == DType::Float16 ? 0x200 : 0x40;
+  Tensor nans = empty_tensor({37}, dt, Device{}), zeros = empty_tensor({37}, dt, Device{}),
+         ones = empty_tensor({37}, dt, Device{});
+  for (int64_t i = 0; i < 37; ++i) {
+    D* p = reinterpret_cast<D*>(nans->data()) + i;
+    *p = D(static_cast<float>(i));
+    if (i % 3 == 0) p->x = static_cast<uint16_t>(nan_bits | (i % 2 ? quiet : 0) | 1 | (i % 4 == 0 ? 0x8000 : 0));
+    reinterpret_cast<D*>(zeros->data())[i] = D(0.0f);
+    reinterpret_cast<D*>(ones->data())[i] = D(1.0f);
+  }
   // results, and whether a NaN's sign may differ (arithmetic on two tensors that both hold NaNs)
   std::vector<bool> two_nans;
   auto run = [&] {
     std::vector<Tensor> r;
     two_nans.clear();
-    for (ct_binary_op op : {CT_ADD, CT_SUB, CT_MUL, CT_DIV, CT_MAXIMUM, CT_LT, CT_EQ}) {
+    for (ct_binary_op op : {CT_ADD, CT_SUB, CT_MUL, CT_DIV, CT_MAXIMUM, CT_LT, CT_EQ, CT_POW}) {
       r.push_back(ops::binary(op, a, b));
       r.push_back(ops::binary(op, a1, b1));
       two_nans.insert(two_nans.end(), 2, op != CT_MAXIMUM);
     }
+    // glibc's powf tells a signaling NaN from a quiet one (pow(sNaN, 0) is NaN, pow(qNaN, 0) is
+    // 1): the vector loads must keep them apart
+    r.push_back(ops::binary(CT_POW, nans, zeros));
+    r.push_back(ops::binary(CT_POW, ones, nans));
+    r.push_back(ops::binary(CT_POW, nans, wrapped_scalar_double(0.0)));
+    two_nans.insert(two_nans.end(), 3, false);
     r.push_back(ops::binary(CT_MUL, a1, two));
     r.push_back(ops::binary(CT_ADD, ops::narrow(a, 0, 5, 1), b1));  // a 1-element tensor broadcast
     two_nans.insert(two_nans.end(), {false, false});

@@ -1,5 +1,6 @@
 // Note [CPU SIMD kernels] in simd.h.
 #include "impl/ops/cpu/simd.h"
+#include "impl/ops/cpu/simd_convert.h"
 
 #include <immintrin.h>
 
@@ -93,25 +94,6 @@ void exp_n(const float* x, float* y, int64_t n) {
 namespace avx2 {
 
 namespace {
-// 8 halves -> 8 floats, signaling NaNs kept signaling (as Half::to_float).
-CT_AVX2 inline __m256 half8_to_float(__m128i h) {
-  __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
-  __m256i w = _mm256_cvtepu16_epi32(h);
-  __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(w, _mm256_set1_epi32(0x7fff)), _mm256_set1_epi32(0x7c00));
-  __m256i qbit = _mm256_and_si256(nan, _mm256_set1_epi32(0x400000));
-  __m256i from_h = _mm256_and_si256(_mm256_slli_epi32(w, 13), qbit);
-  return _mm256_castsi256_ps(_mm256_or_si256(_mm256_andnot_si256(qbit, f), from_h));
-}
-
-// 8 floats -> 8 halves, NaNs as sign | 0x7e00 (as Half::from_float).
-CT_AVX2 inline __m128i float8_to_half(__m256 f) {
-  __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
-  __m128i nan16 = _mm_packs_epi32(_mm256_castsi256_si128(nan), _mm256_extracti128_si256(nan, 1));
-  __m128i canon = _mm_or_si128(_mm_and_si128(h, _mm_set1_epi16(static_cast<int16_t>(0x8000))), _mm_set1_epi16(0x7e00));
-  return _mm_blendv_epi8(h, canon, nan16);
-}
-
 // acc[0..3] += 16 floats widened to double, lanes i % 16.
 CT_AVX2 inline void add16(__m256d* acc, __m256 a, __m256 b) {
   acc[0] = _mm256_add_pd(acc[0], _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
@@ -150,40 +132,25 @@ CT_AVX2 inline __m128 exp4(__m128 xf) {
 
 CT_AVX2 void convert_n(const Half* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(y + i, half8_to_float(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, load8(x + i));
   for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
 }
 
 CT_AVX2 void convert_n(const float* x, Half* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), float8_to_half(_mm256_loadu_ps(x + i)));
+  for (; i + 8 <= n; i += 8) store8(y + i, _mm256_loadu_ps(x + i));
   for (; i < n; ++i) y[i] = Half(x[i]);
 }
 
 CT_AVX2 void convert_n(const BFloat16* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm256_slli_epi32(w, 16));
-  }
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, load8(x + i));
   for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
 }
 
-// BFloat16::from_float: round to nearest even, NaN -> 0x7fc0.
 CT_AVX2 void convert_n(const float* x, BFloat16* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(v, 16), _mm256_set1_epi32(1));
-    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(v, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff))), 16);
-    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
-    r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fc0), nan);
-    // pack within each 128-bit half, then gather the two halves' low quadwords
-    __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm256_castsi256_si128(p));
-  }
+  for (; i + 8 <= n; i += 8) store8(y + i, _mm256_loadu_ps(x + i));
   for (; i < n; ++i) y[i] = BFloat16(x[i]);
 }
 
@@ -250,23 +217,6 @@ CT_AVX2 void exp_n(const float* x, float* y, int64_t n) {
 namespace avx512 {
 
 namespace {
-// 16 halves -> 16 floats, signaling NaNs kept signaling (as Half::to_float): F16C sets the quiet
-// bit (0x400000 in the float) of every NaN; it is cleared again where the half's (0x200) was 0.
-CT_AVX512 inline __m512 half16_to_float(__m256i h) {
-  __m512i f = _mm512_castps_si512(_mm512_cvtph_ps(h));
-  __mmask16 nan = _mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00));
-  __mmask16 snan = _mm256_mask_testn_epi16_mask(nan, h, _mm256_set1_epi16(0x0200));
-  return _mm512_castsi512_ps(_mm512_mask_and_epi32(f, snan, f, _mm512_set1_epi32(~0x400000)));
-}
-
-// 16 floats -> 16 halves, NaNs as sign | 0x7e00 (as Half::from_float).
-CT_AVX512 inline __m256i float16_to_half(__m512 f) {
-  __m256i h = _mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
-  __m256i canon = _mm256_or_si256(_mm256_and_si256(h, _mm256_set1_epi16(static_cast<int16_t>(0x8000))), _mm256_set1_epi16(0x7e00));
-  return _mm256_mask_blend_epi16(nan, h, canon);
-}
-
 // acc[0] += elements 0-7 of a block of 16 widened to double, acc[1] += elements 8-15: lanes i % 16.
 CT_AVX512 inline void add16(__m512d* acc, __m256 a, __m256 b) {
   acc[0] = _mm512_add_pd(acc[0], _mm512_cvtps_pd(a));
@@ -290,38 +240,25 @@ CT_AVX512 inline __m256 bf16x8_to_float(const BFloat16* x) {
 
 CT_AVX512 void convert_n(const Half* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps(y + i, half16_to_float(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i))));
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, load16(x + i));
   for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
 }
 
 CT_AVX512 void convert_n(const float* x, Half* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), float16_to_half(_mm512_loadu_ps(x + i)));
+  for (; i + 16 <= n; i += 16) store16(y + i, _mm512_loadu_ps(x + i));
   for (; i < n; ++i) y[i] = Half(x[i]);
 }
 
 CT_AVX512 void convert_n(const BFloat16* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m512i w = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)));
-    _mm512_storeu_si512(y + i, _mm512_slli_epi32(w, 16));
-  }
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, load16(x + i));
   for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
 }
 
-// BFloat16::from_float: round to nearest even, NaN -> 0x7fc0.
 CT_AVX512 void convert_n(const float* x, BFloat16* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m512i v = _mm512_loadu_si512(x + i);
-    __m512i odd = _mm512_and_si512(_mm512_srli_epi32(v, 16), _mm512_set1_epi32(1));
-    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(v, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff))), 16);
-    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(v, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
-    r = _mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0x7fc0));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm512_cvtepi32_epi16(r));
-  }
+  for (; i + 16 <= n; i += 16) store16(y + i, _mm512_loadu_ps(x + i));
   for (; i < n; ++i) y[i] = BFloat16(x[i]);
 }
 
