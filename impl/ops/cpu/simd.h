@@ -7,9 +7,11 @@
 // definitions), avx2:: (intrinsics in functions compiled with
 // __attribute__((target("avx2,fma,f16c"))): -O2's vectorizer takes no loop that needs a scalar
 // remainder, and would not find F16C or the conversions' packing anyway) and avx512:: (the
-// conversions and sums, compiled for AVX-512 F/BW/DQ/VL: 16 elements per instruction, half
-// the shuffle-port work of avx2's for the widening float -> double of the sums, which bound
-// float16 sums on Intel cores). The CPU's level is detected once (cpu_simd_level(): CPUID
+// conversions and sums, compiled for AVX-512 F/BW/DQ/VL: 16 elements per instruction; one
+// 512-bit float -> double widening where avx2 needs two 256-bit ones and an extract, the
+// instructions that bound avx2's float16 sum: 35 -> 63-71 GB/s on the 2-core development VM,
+// bench/NOTES.md). The conversions of 8 or 16 elements themselves are in simd_convert.h, shared
+// with the elementwise ops. The CPU's level is detected once (cpu_simd_level(): CPUID
 // through __builtin_cpu_supports, which also checks that the OS saves the vector registers),
 // and the dispatching entry points call the highest version it has (simd_level()); a CPU
 // without AVX2, FMA and F16C runs generic::. The environment variable CT_CPU_SIMD (generic,
@@ -17,7 +19,8 @@
 // compare the versions on one machine; they never raise it. All versions return the same bits
 // for every input, so results do not depend on the machine:
 //  - float16 -> float32 is exact either way; F16C quiets signaling NaNs, Half keeps them, so
-//    the avx2 and avx512 versions put the input's quiet bit back.
+//    the avx2 and avx512 versions put the input's quiet bit back (in the vectors that hold a
+//    NaN). It matters: glibc's powf(sNaN, 0) is NaN, powf(qNaN, 0) is 1.
 //  - float32 -> float16 rounds to nearest even either way (F16C's _MM_FROUND_TO_NEAREST_INT is
 //    IEEE round-half-even, subnormal halves included; MXCSR is never changed, so no DAZ/FTZ);
 //    F16C keeps NaN payloads, Half gives the canonical 0x7e00 (with the sign), so the vector
