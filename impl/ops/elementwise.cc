@@ -208,7 +208,7 @@ void cpu_ew(const Operands<N>& a, const F& f) {
     // runs] (cpu/apply.h)
     if constexpr (cpu::is_reduced_float_v<C> && !kRunF && (std::is_same_v<R, C> || std::is_same_v<R, bool>)) {
       if (level != cpu::SimdLevel::kGeneric && dt[0] == dtype_of<R>() && st[0] == static_cast<int64_t>(sizeof(R))) {
-        cpu::detail::FusedRun<C, NIN> fr;
+        cpu::FusedRun<C, NIN> fr;
         bool ok = true;
         for (size_t k = 0; k < NIN && ok; ++k) {
           if (sc[k + 1]) fr.val[k] = sv[k + 1];

@@ -28,6 +28,20 @@
 
 namespace ct::cpu {
 
+// Note [Fused float16/bfloat16 runs]: a run of an op on float16 (or bfloat16) operands that are
+// all contiguous or one broadcast value, with a contiguous result of that dtype (or bool), needs
+// no kRun-element buffers: fused_n converts 16 elements of each input to float (simd_convert.h,
+// exact), computes f on them (apply_body, an OpenMP simd loop) and rounds the 16 results back,
+// all in one pass over the data, with the conversions inlined. It runs at the AVX2 and AVX-512
+// levels; the results are the buffered path's: the same conversions (Half/BFloat16's bits,
+// Note [CPU SIMD kernels]), the same f on the same floats, the last partial block converted
+// element by element by Half/BFloat16 themselves.
+template <typename D, size_t NIN>
+struct FusedRun {
+  std::array<const D*, NIN> in{};  // contiguous inputs; nullptr: input k is val[k] everywhere
+  std::array<float, NIN> val{};
+};
+
 namespace detail {
 
 // res[i] = f(in[0][i], ...) for i < m (m <= K).
@@ -70,20 +84,6 @@ template <typename U, typename T, size_t NIN, size_t K, typename F>
 CT_TARGET_AVX512 void apply_avx512(const F& f, const T (&in)[NIN][K], U* res, int64_t m) {
   apply_body(f, in, res, m);
 }
-
-// Note [Fused float16/bfloat16 runs]: a run of an op on float16 (or bfloat16) operands that are
-// all contiguous or one broadcast value, with a contiguous result of that dtype (or bool), needs
-// no kRun-element buffers: fused_n converts 16 elements of each input to float (simd_convert.h,
-// exact), computes f on them (apply_body, an OpenMP simd loop) and rounds the 16 results back,
-// all in one pass over the data, with the conversions inlined. It runs at the AVX2 and AVX-512
-// levels; the results are the buffered path's: the same conversions (Half/BFloat16's bits,
-// Note [CPU SIMD kernels]), the same f on the same floats, the last partial block converted
-// element by element by Half/BFloat16 themselves.
-template <typename D, size_t NIN>
-struct FusedRun {
-  std::array<const D*, NIN> in{};  // contiguous inputs; nullptr: input k is val[k] everywhere
-  std::array<float, NIN> val{};
-};
 
 // y[j] = convert<U>(f(x[0][j], ...)) for j < 16.
 template <typename U, size_t NIN, typename F>
@@ -153,7 +153,7 @@ CT_TARGET_AVX512 void fused_avx512(const F& f, const FusedRun<D, NIN>& r, R* out
 
 // Note [Fused float16/bfloat16 runs]; only for level kAvx2 or kAvx512 (simd_level()).
 template <typename D, typename R, size_t NIN, typename F>
-void fused_n(SimdLevel level, const F& f, const detail::FusedRun<D, NIN>& r, R* out, int64_t n) {
+void fused_n(SimdLevel level, const F& f, const FusedRun<D, NIN>& r, R* out, int64_t n) {
   if (level == SimdLevel::kAvx512) detail::fused_avx512(f, r, out, n);
   else detail::fused_avx2(f, r, out, n);
 }
