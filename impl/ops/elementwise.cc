@@ -19,6 +19,7 @@
 #include "impl/core/error.h"
 #include "impl/ops/complex_div.h"
 #include "impl/ops/scalar_ops.h"
+#include "impl/ops/cpu/apply.h"
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
 #include "impl/ops/cpu/simd.h"
@@ -119,27 +120,6 @@ T scalar_value(const TensorImpl* t) {
   return v;
 }
 
-// res[i] = f(in[0][i], ...) for i < m, in blocks of 16 over offset pointers: the form -O2's
-// vectorizer takes (no loop that needs a scalar remainder).
-template <typename U, typename T, size_t NIN, typename F>
-void apply_run(const F& f, const T (&in)[NIN][kRun], U* res, int64_t m) {
-  constexpr int kB = 16;
-  auto block = [&](int64_t i, int len) {
-    U* __restrict r = res + i;
-    const T* x0 = in[0] + i;
-    const T* x1 = in[NIN > 1 ? 1 : 0] + i;
-    const T* x2 = in[NIN > 2 ? 2 : 0] + i;
-    for (int j = 0; j < len; ++j) {
-      if constexpr (NIN == 1) r[j] = cpu::convert<U>(f(x0[j]));
-      else if constexpr (NIN == 2) r[j] = cpu::convert<U>(f(x0[j], x1[j]));
-      else r[j] = cpu::convert<U>(f(x0[j], x1[j], x2[j]));
-    }
-  };
-  int64_t i = 0;
-  for (; i + kB <= m; i += kB) block(i, kB);
-  block(i, static_cast<int>(m - i));
-}
-
 // out = f(inputs...) with inputs read as C (computed in opmath(C)) and the result of storage
 // type R stored into the output's dtype (Note [No promotion temporaries]).
 //
@@ -147,11 +127,15 @@ void apply_run(const F& f, const T (&in)[NIN][kRun], U* res, int64_t m) {
 // operands all have their op's dtypes takes a typed loop, with contiguous (and broadcast
 // scalar) cases the compiler vectorizes; float32 and wider compute in place there. Every other
 // run goes through kRun-element buffers in the op-math type: inputs converted as loaded
-// (float16/bfloat16 in bulk, with F16C where the CPU has it), f over the buffers, and results
-// converted as stored (float16/bfloat16 results kept in float and rounded in bulk). That is
-// also the path of float16/bfloat16 ops: their element-by-element conversions do not
-// vectorize. f may also be callable on a whole run, f(const T* x, T* y, n) for one input
-// (ExpOp: cpu::exp_n), used wherever its input and output are runs of T.
+// (float16/bfloat16 in bulk, with F16C or AVX-512 where the CPU has them: Note [CPU SIMD
+// kernels]), f over the buffers (for float op-math compiled for the same SIMD level: Note [CPU
+// elementwise apply] in cpu/apply.h), and results converted as stored (float16/bfloat16
+// results kept in float and rounded in bulk). That is also the path of float16/bfloat16 ops:
+// their element-by-element conversions do not vectorize; on CPUs with AVX2 those whose operands
+// are all float16 (or all bfloat16), contiguous or broadcast, skip the buffers instead (Note
+// [Fused float16/bfloat16 runs] in cpu/apply.h). f may also be callable on a whole
+// run, f(const T* x, T* y, n) for one input (ExpOp: cpu::exp_n), used wherever its input and
+// output are runs of T.
 template <typename C, typename R, size_t N, typename F>
 void cpu_ew(const Operands<N>& a, const F& f) {
   constexpr size_t NIN = N - 1;
@@ -160,6 +144,7 @@ void cpu_ew(const Operands<N>& a, const F& f) {
   using U = std::conditional_t<cpu::is_reduced_float_v<R>, T, R>;
   constexpr bool kRunF = NIN == 1 && std::is_same_v<U, T> && std::is_invocable_v<const F&, const T*, T*, int64_t>;
   auto o = cpu::make_operands<N>(a.shape, a.ts);
+  const cpu::SimdLevel level = cpu::simd_level();
   std::array<DType, N> dt{};
   std::array<bool, N> sc{};
   std::array<T, N> sv{};
@@ -219,6 +204,25 @@ void cpu_ew(const Operands<N>& a, const F& f) {
       }
       return;
     }
+    // float16/bfloat16 operands and result, contiguous or broadcast: Note [Fused float16/bfloat16
+    // runs] (cpu/apply.h)
+    if constexpr (cpu::is_reduced_float_v<C> && !kRunF && (std::is_same_v<R, C> || std::is_same_v<R, bool>)) {
+      if (level != cpu::SimdLevel::kGeneric && dt[0] == dtype_of<R>() && st[0] == static_cast<int64_t>(sizeof(R))) {
+        cpu::FusedRun<C, NIN> fr;
+        bool ok = true;
+        for (size_t k = 0; k < NIN && ok; ++k) {
+          if (sc[k + 1]) fr.val[k] = sv[k + 1];
+          else if (dt[k + 1] != dtype_of<C>()) ok = false;
+          else if (st[k + 1] == static_cast<int64_t>(sizeof(C))) fr.in[k] = reinterpret_cast<const C*>(p[k + 1]);
+          else if (st[k + 1] == 0) fr.val[k] = static_cast<T>(*reinterpret_cast<const C*>(p[k + 1]));
+          else ok = false;
+        }
+        if (ok) {
+          cpu::fused_n(level, f, fr, reinterpret_cast<R*>(p[0]), n);
+          return;
+        }
+      }
+    }
     // other dtypes: runs of up to kRun elements through buffers
     T in[NIN][kRun];
     U res[kRun];
@@ -229,7 +233,7 @@ void cpu_ew(const Operands<N>& a, const F& f) {
         else load_run<C>(in[k], p[k + 1] + j * st[k + 1], st[k + 1], dt[k + 1], m);
       }
       if constexpr (kRunF) f(in[0], res, m);
-      else apply_run<U>(f, in, res, m);
+      else cpu::apply_n(level, f, in, res, m);
       store_run<R>(p[0] + j * st[0], st[0], dt[0], res, m);
     }
   });

@@ -1,6 +1,8 @@
-// The CPU bulk kernels (impl/ops/cpu/simd.h): the AVX2 versions give the generic versions' bits
-// (Note [CPU SIMD kernels]), and the reductions built on them do not depend on the number of
-// threads or on the input's dtype beyond its values.
+// The CPU bulk kernels (impl/ops/cpu/simd.h): the AVX2 and AVX-512 versions give the generic
+// versions' bits (Note [CPU SIMD kernels]), so do the elementwise ops and sums built on them at
+// every SIMD level the CPU has (cpu::cap_simd_level forces the lower ones, the generic fallback
+// included), and the reductions do not depend on the number of threads or on the input's dtype
+// beyond its values.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -36,6 +38,46 @@ std::vector<T> every_16_bit_value() {
   std::vector<T> v(1 << 16);
   for (uint32_t i = 0; i < v.size(); ++i) v[i].x = static_cast<uint16_t>(i);
   return v;
+}
+
+// float_samples() plus what float -> float16 rounding hinges on: for every finite half, the
+// float halfway to the next one (a tie: round half to even), and the floats just below and above
+// it; the largest half (65504), the overflow boundary (65520 rounds to inf, the float below it
+// to 65504), the smallest subnormal half and the ties around it, -0, +-inf, NaNs of both signs.
+std::vector<float> conversion_samples() {
+  std::vector<float> v = float_samples();
+  for (uint32_t h = 0; h < 0x7c00; ++h) {
+    Half a, b;
+    a.x = static_cast<uint16_t>(h);
+    b.x = static_cast<uint16_t>(h + 1);
+    const float mid = static_cast<float>((static_cast<double>(static_cast<float>(a)) + static_cast<float>(b)) / 2);
+    for (float x : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f)}) {
+      v.push_back(x);
+      v.push_back(-x);
+    }
+  }
+  for (uint32_t u : {0x477fe000u, 0x477ff000u, 0x477fefffu, 0x33000000u, 0x33000001u, 0x32ffffffu, 0x80000000u,
+                     0xff800000u, 0x7f800000u, 0xffc00000u, 0x7fbfffffu, 0xff800001u})
+    v.push_back(f32_from_bits(u));
+  return v;
+}
+
+// The SIMD levels this CPU has beyond generic.
+std::vector<cpu::SimdLevel> vector_levels() {
+  std::vector<cpu::SimdLevel> v;
+  if (cpu::avx2_enabled()) v.push_back(cpu::SimdLevel::kAvx2);
+  if (cpu::avx512_enabled()) v.push_back(cpu::SimdLevel::kAvx512);
+  return v;
+}
+
+// Caps the dispatch at one level for a scope (then lifts the cap).
+struct SimdCap {
+  explicit SimdCap(cpu::SimdLevel l) { cpu::cap_simd_level(l); }
+  ~SimdCap() { cpu::cap_simd_level(cpu::SimdLevel::kAvx512); }
+};
+
+const char* level_name(cpu::SimdLevel l) {
+  return l == cpu::SimdLevel::kAvx512 ? "avx512" : l == cpu::SimdLevel::kAvx2 ? "avx2" : "generic";
 }
 
 }  // namespace
@@ -88,6 +130,61 @@ TEST(CpuSimd, Avx2ConversionsAndExpGiveTheGenericBits) {
   EXPECT_EQ(std::memcmp(y1.data(), y2.data(), y1.size() * sizeof(float)), 0);
 }
 
+// Through the dispatching entry points capped at each level: special values, ties, overflow,
+// subnormals, every 16-bit pattern, and every length to 40 from unaligned starts (the vector
+// bodies' tails), nothing written past the end.
+TEST(CpuSimd, VectorConversionsGiveTheGenericBitsAtEveryLevel) {
+  const std::vector<float> x = conversion_samples();
+  const int64_t n = static_cast<int64_t>(x.size());
+  std::vector<Half> h0(n), h1(n);
+  std::vector<BFloat16> b0(n), b1(n);
+  cpu::generic::convert_n(x.data(), h0.data(), n);
+  cpu::generic::convert_n(x.data(), b0.data(), n);
+  const std::vector<Half> hs = every_16_bit_value<Half>();
+  const std::vector<BFloat16> bs = every_16_bit_value<BFloat16>();
+  std::vector<float> fh0(hs.size()), fb0(bs.size()), y(hs.size());
+  cpu::generic::convert_n(hs.data(), fh0.data(), static_cast<int64_t>(hs.size()));
+  cpu::generic::convert_n(bs.data(), fb0.data(), static_cast<int64_t>(bs.size()));
+  for (cpu::SimdLevel level : vector_levels()) {
+    SimdCap cap(level);
+    ASSERT_EQ(cpu::simd_level(), level) << "CT_CPU_SIMD caps the level below " << level_name(level);
+    SCOPED_TRACE(level_name(level));
+    cpu::convert_n(x.data(), h1.data(), n);
+    cpu::convert_n(x.data(), b1.data(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(h1[i].x, h0[i].x) << std::hex << f32_bits(x[i]);
+      ASSERT_EQ(b1[i].x, b0[i].x) << std::hex << f32_bits(x[i]);
+    }
+    cpu::convert_n(hs.data(), y.data(), static_cast<int64_t>(hs.size()));
+    EXPECT_EQ(std::memcmp(y.data(), fh0.data(), y.size() * sizeof(float)), 0);
+    cpu::convert_n(bs.data(), y.data(), static_cast<int64_t>(bs.size()));
+    EXPECT_EQ(std::memcmp(y.data(), fb0.data(), y.size() * sizeof(float)), 0);
+    for (int64_t len = 0; len <= 40; ++len) {
+      for (int64_t off = 0; off < 4; ++off) {
+        // halves 0x7bf0.. (large, then inf and NaNs: signaling ones among them) as the input
+        const int64_t from = 0x7bf0 + 7 * len + off;
+        std::vector<Half> ho(len + 1, Half(-7.0f));
+        std::vector<BFloat16> bo(len + 1, BFloat16(-7.0f));
+        std::vector<float> fo(len + 1, -7.0f);
+        cpu::convert_n(x.data() + 1000 + off, ho.data(), len);
+        cpu::convert_n(x.data() + 1000 + off, bo.data(), len);
+        for (int64_t i = 0; i < len; ++i) {
+          ASSERT_EQ(ho[i].x, h0[1000 + off + i].x) << len << " " << off;
+          ASSERT_EQ(bo[i].x, b0[1000 + off + i].x) << len << " " << off;
+        }
+        ASSERT_EQ(ho[len].x, Half(-7.0f).x);
+        ASSERT_EQ(bo[len].x, BFloat16(-7.0f).x);
+        cpu::convert_n(hs.data() + from, fo.data(), len);
+        for (int64_t i = 0; i < len; ++i) ASSERT_EQ(f32_bits(fo[i]), f32_bits(fh0[from + i])) << len << " " << off;
+        ASSERT_EQ(fo[len], -7.0f);
+        cpu::convert_n(bs.data() + from, fo.data(), len);
+        for (int64_t i = 0; i < len; ++i) ASSERT_EQ(f32_bits(fo[i]), f32_bits(fb0[from + i])) << len << " " << off;
+        ASSERT_EQ(fo[len], -7.0f);
+      }
+    }
+  }
+}
+
 TEST(CpuSimd, SumsAddInTheSameOrderInBothVersions) {
   std::mt19937 g(7);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -105,12 +202,46 @@ TEST(CpuSimd, SumsAddInTheSameOrderInBothVersions) {
       for (int s = 8; s > 0; s /= 2)
         for (int j = 0; j < s; ++j) lanes[j] += lanes[j + s];
       EXPECT_EQ(f, lanes[0]) << n;
-      if (!cpu::avx2_enabled()) continue;
       auto same = [](double a, double c) { return std::memcmp(&a, &c, sizeof a) == 0; };
-      EXPECT_TRUE(same(cpu::avx2::sum_n(x.data() + off, n), f)) << n;
-      EXPECT_TRUE(same(cpu::avx2::sum_n(h.data() + off, n), cpu::generic::sum_n(h.data() + off, n))) << n;
-      EXPECT_TRUE(same(cpu::avx2::sum_n(b.data() + off, n), cpu::generic::sum_n(b.data() + off, n))) << n;
+      for (cpu::SimdLevel level : vector_levels()) {
+        SimdCap cap(level);
+        ASSERT_EQ(cpu::simd_level(), level);
+        EXPECT_TRUE(same(cpu::sum_n(x.data() + off, n), f)) << n << " " << level_name(level);
+        EXPECT_TRUE(same(cpu::sum_n(h.data() + off, n), cpu::generic::sum_n(h.data() + off, n))) << n << " " << level_name(level);
+        EXPECT_TRUE(same(cpu::sum_n(b.data() + off, n), cpu::generic::sum_n(b.data() + off, n))) << n << " " << level_name(level);
+      }
     }
+  }
+}
+
+// Sums over special values at every level: every float16 and bfloat16 pattern (infinities of
+// both signs, NaNs, -0, subnormals) and floats with them, in runs of every length to 80 from
+// unaligned starts; the same bits as generic::, NaN for NaN (which of two NaNs a double add
+// keeps is the compiler's choice of operand order, in either version).
+TEST(CpuSimd, SumsOfSpecialValuesMatchAtEveryLevel) {
+  const std::vector<Half> hs = every_16_bit_value<Half>();
+  const std::vector<BFloat16> bs = every_16_bit_value<BFloat16>();
+  std::vector<float> fs(hs.size());
+  for (size_t i = 0; i < hs.size(); ++i) fs[i] = static_cast<float>(hs[i]);
+  auto same = [](double a, double c) { return std::memcmp(&a, &c, sizeof a) == 0 || (std::isnan(a) && std::isnan(c)); };
+  // starts: finite values only, subnormals and zeros, then runs reaching the infinities/NaNs
+  const int64_t starts[] = {0x0001, 0x8000, 0x3c00, 0x7bd0, 0xfbe0, 0x7c00 - 40, 0xfc00 - 20};
+  for (cpu::SimdLevel level : vector_levels()) {
+    SimdCap cap(level);
+    ASSERT_EQ(cpu::simd_level(), level);
+    for (int64_t from : starts) {
+      for (int64_t len = 0; len <= 80; ++len) {
+        if (from + len > static_cast<int64_t>(hs.size())) break;
+        ASSERT_TRUE(same(cpu::sum_n(hs.data() + from, len), cpu::generic::sum_n(hs.data() + from, len)))
+            << level_name(level) << " " << from << " " << len;
+        ASSERT_TRUE(same(cpu::sum_n(bs.data() + from, len), cpu::generic::sum_n(bs.data() + from, len)))
+            << level_name(level) << " " << from << " " << len;
+        ASSERT_TRUE(same(cpu::sum_n(fs.data() + from, len), cpu::generic::sum_n(fs.data() + from, len)))
+            << level_name(level) << " " << from << " " << len;
+      }
+    }
+    // every positive finite half at once
+    EXPECT_TRUE(same(cpu::sum_n(hs.data(), 0x7c00), cpu::generic::sum_n(hs.data(), 0x7c00)));
   }
 }
 
@@ -143,6 +274,19 @@ TEST(CpuSums, SameBitsForAnyThreadCountAndFromFloat16) {
     got.push_back(sum_of(fm, {1}, 77));
     got.push_back(sum_of(ops::transpose(fm, 0, 1), {0}, 5));  // rows of the transposed view: in place
   }
+  // and at every SIMD level (generic too), 2 threads, from an unaligned start with a tail
+  std::vector<cpu::SimdLevel> levels = vector_levels();
+  levels.push_back(cpu::SimdLevel::kGeneric);
+  Tensor h1 = ops::narrow(h, 0, 1, n - 1), f1 = ops::narrow(f, 0, 1, n - 1);
+  const float odd = sum_of(h1, {}, 0);
+  for (cpu::SimdLevel level : levels) {
+    SimdCap cap(level);
+    ASSERT_EQ(cpu::simd_level(), level);
+    EXPECT_EQ(f32_bits(sum_of(h, {}, 0)), f32_bits(got[0])) << level_name(level);
+    EXPECT_EQ(f32_bits(sum_of(hm, {1}, 77)), f32_bits(got[2])) << level_name(level);
+    EXPECT_EQ(f32_bits(sum_of(h1, {}, 0)), f32_bits(odd)) << level_name(level);
+    EXPECT_EQ(f32_bits(sum_of(f1, {}, 0)), f32_bits(odd)) << level_name(level);
+  }
   cpu::set_num_threads(saved);
   for (float v : {got[1], got[5]}) EXPECT_EQ(f32_bits(got[0]), f32_bits(v));
   for (float v : {got[3], got[7]}) EXPECT_EQ(f32_bits(got[2]), f32_bits(v));
@@ -158,11 +302,13 @@ TEST(CpuSums, SameBitsForAnyThreadCountAndFromFloat16) {
 }
 
 namespace {
-// Element i of t (any layout) read as its storage type, through a contiguous copy.
+// The elements of t (any layout) in logical order, read as its storage type (one contiguous
+// copy, made once: a copy per element took minutes under ASan).
 template <typename T>
-T at(const Tensor& t, int64_t i) {
+std::vector<T> elements(const Tensor& t) {
   Tensor c = ops::contiguous(t);
-  return reinterpret_cast<const T*>(c->data())[i];
+  const T* p = reinterpret_cast<const T*>(c->data());
+  return std::vector<T>(p, p + c->numel());
 }
 
 // A [rows, cols] tensor of dtype D with every 16-bit pattern, starting at `first`.
@@ -191,21 +337,116 @@ void check_reduced_float_ops(DType dt) {
   Tensor e = ops::unary(CT_EXP, a), te = ops::unary(CT_EXP, ops::transpose(a, 0, 1));
   Tensor inpl = ops::clone(b);
   ops::binary_(CT_SUB, ops::transpose(inpl, 0, 1), ops::transpose(a, 0, 1));
+  const std::vector<D> va = elements<D>(a), vb = elements<D>(b), vrow = elements<D>(row), vsum = elements<D>(sum),
+                       vtsum = elements<D>(tsum), vbsum = elements<D>(bsum), ve = elements<D>(e),
+                       vte = elements<D>(te), vinpl = elements<D>(inpl);
   for (int64_t i = 0; i < r * c; ++i) {
     const int64_t ti = (i % c) * r + i / c;  // element i of a in a.t()'s order
-    const D x = at<D>(a, i), y = at<D>(b, i);
-    ASSERT_EQ(bits(at<D>(sum, i)), bits(D(f(x) + f(y)))) << i;
-    ASSERT_EQ(bits(at<D>(tsum, ti)), bits(D(f(x) + f(y)))) << i;
-    ASSERT_EQ(bits(at<D>(bsum, i)), bits(D(f(x) * f(at<D>(row, i % c))))) << i;
-    ASSERT_EQ(bits(at<D>(e, i)), bits(D(std::exp(f(x))))) << i;
-    ASSERT_EQ(bits(at<D>(te, ti)), bits(D(std::exp(f(x))))) << i;
-    ASSERT_EQ(bits(at<D>(inpl, i)), bits(D(f(y) - f(x)))) << i;
+    const D x = va[i], y = vb[i];
+    ASSERT_EQ(bits(vsum[i]), bits(D(f(x) + f(y)))) << i;
+    ASSERT_EQ(bits(vtsum[ti]), bits(D(f(x) + f(y)))) << i;
+    ASSERT_EQ(bits(vbsum[i]), bits(D(f(x) * f(vrow[i % c])))) << i;
+    ASSERT_EQ(bits(ve[i]), bits(D(std::exp(f(x))))) << i;
+    ASSERT_EQ(bits(vte[ti]), bits(D(std::exp(f(x))))) << i;
+    ASSERT_EQ(bits(vinpl[i]), bits(D(f(y) - f(x)))) << i;
   }
 }
 }  // namespace
 
 TEST(CpuElementwise, Float16OpsRoundOnceFromFloat) { check_reduced_float_ops<Half>(DType::Float16); }
 TEST(CpuElementwise, BFloat16OpsRoundOnceFromFloat) { check_reduced_float_ops<BFloat16>(DType::BFloat16); }
+
+namespace {
+// Ops on float16/bfloat16 operands at every SIMD level give the generic level's bits: a holds
+// every 16-bit pattern (NaNs, infinities, -0, subnormals, the largest values, whose sums and
+// products overflow), b the same patterns in another order; contiguous operands, views starting
+// one element in (unaligned) with odd lengths, a broadcast scalar, in place. Only a NaN from two
+// NaN inputs may differ, in its sign (which operand an add keeps is the compiler's choice).
+template <typename D>
+void check_levels(DType dt) {
+  const int64_t n = 1 << 16;
+  Tensor a = patterns<D>(dt, 1, n, 0), b = patterns<D>(dt, 1, n, 40503);
+  a = ops::reshape(a, {n});
+  b = ops::reshape(b, {n});
+  Tensor a1 = ops::narrow(a, 0, 1, n - 3), b1 = ops::narrow(b, 0, 2, n - 3);  // unaligned, odd length
+  Tensor two = wrapped_scalar_double(2.5);
+  // NaNs, signaling and quiet, of both signs, among ordinary values (37: a tail after 32)
+  const uint16_t nan_bits = dt == DType::Float16 ? 0x7c00 : 0x7f80, quiet = dt == DType::Float16 ? 0x200 : 0x40;
+  Tensor nans = empty_tensor({37}, dt, Device{}), zeros = empty_tensor({37}, dt, Device{}),
+         ones = empty_tensor({37}, dt, Device{});
+  for (int64_t i = 0; i < 37; ++i) {
+    D* p = reinterpret_cast<D*>(nans->data()) + i;
+    *p = D(static_cast<float>(i));
+    if (i % 3 == 0) p->x = static_cast<uint16_t>(nan_bits | (i % 2 ? quiet : 0) | 1 | (i % 4 == 0 ? 0x8000 : 0));
+    reinterpret_cast<D*>(zeros->data())[i] = D(0.0f);
+    reinterpret_cast<D*>(ones->data())[i] = D(1.0f);
+  }
+  // results, and whether a NaN's sign may differ (arithmetic on two tensors that both hold NaNs)
+  std::vector<bool> two_nans;
+  auto run = [&] {
+    std::vector<Tensor> r;
+    two_nans.clear();
+    for (ct_binary_op op : {CT_ADD, CT_SUB, CT_MUL, CT_DIV, CT_MAXIMUM, CT_LT, CT_EQ, CT_POW}) {
+      r.push_back(ops::binary(op, a, b));
+      r.push_back(ops::binary(op, a1, b1));
+      two_nans.insert(two_nans.end(), 2, op != CT_MAXIMUM);
+    }
+    // glibc's powf tells a signaling NaN from a quiet one (pow(sNaN, 0) is NaN, pow(qNaN, 0) is
+    // 1): the vector loads must keep them apart
+    r.push_back(ops::binary(CT_POW, nans, zeros));
+    r.push_back(ops::binary(CT_POW, ones, nans));
+    r.push_back(ops::binary(CT_POW, nans, wrapped_scalar_double(0.0)));
+    two_nans.insert(two_nans.end(), 3, false);
+    r.push_back(ops::binary(CT_MUL, a1, two));
+    r.push_back(ops::binary(CT_ADD, ops::narrow(a, 0, 5, 1), b1));  // a 1-element tensor broadcast
+    two_nans.insert(two_nans.end(), {false, false});
+    for (ct_unary_op op : {CT_EXP, CT_SQRT, CT_NEG, CT_SIGMOID, CT_RELU}) {
+      r.push_back(ops::unary(op, a1));
+      two_nans.push_back(false);
+    }
+    Tensor inpl = ops::clone(b1);
+    ops::binary_(CT_SUB, inpl, a1);
+    r.push_back(inpl);
+    two_nans.push_back(true);
+    return r;
+  };
+  std::vector<Tensor> ref;
+  {
+    SimdCap cap(cpu::SimdLevel::kGeneric);
+    ref = run();
+  }
+  for (cpu::SimdLevel level : vector_levels()) {
+    std::vector<Tensor> got;
+    {
+      SimdCap cap(level);
+      ASSERT_EQ(cpu::simd_level(), level);
+      got = run();
+    }
+    ASSERT_EQ(got.size(), ref.size());
+    for (size_t k = 0; k < ref.size(); ++k) {
+      ASSERT_EQ(got[k]->dtype, ref[k]->dtype);
+      ASSERT_EQ(got[k]->numel(), ref[k]->numel());
+      const int64_t m = ref[k]->numel();
+      if (ref[k]->dtype == DType::Bool) {
+        EXPECT_EQ(std::memcmp(got[k]->data(), ref[k]->data(), m), 0) << level_name(level) << " result " << k;
+        continue;
+      }
+      const D* g = reinterpret_cast<const D*>(got[k]->data());
+      const D* e = reinterpret_cast<const D*>(ref[k]->data());
+      for (int64_t i = 0; i < m; ++i) {
+        if (g[i].x == e[i].x) continue;
+        const bool both_nan = two_nans[k] && std::isnan(static_cast<float>(g[i])) &&
+                              std::isnan(static_cast<float>(e[i])) && (g[i].x & 0x7fff) == (e[i].x & 0x7fff);
+        ASSERT_TRUE(both_nan) << level_name(level) << " result " << k << " element " << i << std::hex << ": "
+                              << g[i].x << " vs " << e[i].x;
+      }
+    }
+  }
+}
+}  // namespace
+
+TEST(CpuElementwise, Float16OpsGiveTheSameBitsAtEverySimdLevel) { check_levels<Half>(DType::Float16); }
+TEST(CpuElementwise, BFloat16OpsGiveTheSameBitsAtEverySimdLevel) { check_levels<BFloat16>(DType::BFloat16); }
 
 TEST(CpuElementwise, Float32ExpIsStdExp) {
   std::vector<float> x = float_samples();

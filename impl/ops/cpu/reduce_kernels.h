@@ -10,7 +10,8 @@ namespace ct::cpu {
 // Note [CPU float sums]: sum and mean of float32, float16 and bfloat16 rows, with a float32
 // result (the compute dtype), read the input in its own dtype (no converted copy). A row is cut
 // into fixed chunks of kSumChunk elements; each chunk is summed by sum_n (simd.h: double
-// accumulators in 16 lanes, vectorized, float16 widened with F16C) and the chunks' sums are
+// accumulators in 16 lanes, vectorized for AVX2 or AVX-512, float16 widened with F16C, in the
+// same order at every level) and the chunks' sums are
 // added in order, in double, before the one rounding to float. Rows (or, for a single long
 // row, its chunks) are spread over the threads; the result does not depend on their number
 // nor on the machine (Note [CPU SIMD kernels]).

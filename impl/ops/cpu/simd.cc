@@ -1,9 +1,14 @@
 // Note [CPU SIMD kernels] in simd.h.
 #include "impl/ops/cpu/simd.h"
+#include "impl/ops/cpu/simd_convert.h"
 
 #include <immintrin.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 namespace ct::cpu {
 
@@ -84,30 +89,11 @@ void exp_n(const float* x, float* y, int64_t n) {
 // ---------------------------------------------------------------------------------------------
 // avx2 (AVX2 + FMA + F16C)
 
-#define CT_AVX2 __attribute__((target("avx2,fma,f16c")))
+#define CT_AVX2 CT_TARGET_AVX2
 
 namespace avx2 {
 
 namespace {
-// 8 halves -> 8 floats, signaling NaNs kept signaling (as Half::to_float).
-CT_AVX2 inline __m256 half8_to_float(__m128i h) {
-  __m256i f = _mm256_castps_si256(_mm256_cvtph_ps(h));
-  __m256i w = _mm256_cvtepu16_epi32(h);
-  __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(w, _mm256_set1_epi32(0x7fff)), _mm256_set1_epi32(0x7c00));
-  __m256i qbit = _mm256_and_si256(nan, _mm256_set1_epi32(0x400000));
-  __m256i from_h = _mm256_and_si256(_mm256_slli_epi32(w, 13), qbit);
-  return _mm256_castsi256_ps(_mm256_or_si256(_mm256_andnot_si256(qbit, f), from_h));
-}
-
-// 8 floats -> 8 halves, NaNs as sign | 0x7e00 (as Half::from_float).
-CT_AVX2 inline __m128i float8_to_half(__m256 f) {
-  __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
-  __m128i nan16 = _mm_packs_epi32(_mm256_castsi256_si128(nan), _mm256_extracti128_si256(nan, 1));
-  __m128i canon = _mm_or_si128(_mm_and_si128(h, _mm_set1_epi16(static_cast<int16_t>(0x8000))), _mm_set1_epi16(0x7e00));
-  return _mm_blendv_epi8(h, canon, nan16);
-}
-
 // acc[0..3] += 16 floats widened to double, lanes i % 16.
 CT_AVX2 inline void add16(__m256d* acc, __m256 a, __m256 b) {
   acc[0] = _mm256_add_pd(acc[0], _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
@@ -146,40 +132,25 @@ CT_AVX2 inline __m128 exp4(__m128 xf) {
 
 CT_AVX2 void convert_n(const Half* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(y + i, half8_to_float(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, load8(x + i));
   for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
 }
 
 CT_AVX2 void convert_n(const float* x, Half* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), float8_to_half(_mm256_loadu_ps(x + i)));
+  for (; i + 8 <= n; i += 8) store8(y + i, _mm256_loadu_ps(x + i));
   for (; i < n; ++i) y[i] = Half(x[i]);
 }
 
 CT_AVX2 void convert_n(const BFloat16* x, float* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm256_slli_epi32(w, 16));
-  }
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, load8(x + i));
   for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
 }
 
-// BFloat16::from_float: round to nearest even, NaN -> 0x7fc0.
 CT_AVX2 void convert_n(const float* x, BFloat16* y, int64_t n) {
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(v, 16), _mm256_set1_epi32(1));
-    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(v, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff))), 16);
-    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
-    r = _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fc0), nan);
-    // pack within each 128-bit half, then gather the two halves' low quadwords
-    __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm256_castsi256_si128(p));
-  }
+  for (; i + 8 <= n; i += 8) store8(y + i, _mm256_loadu_ps(x + i));
   for (; i < n; ++i) y[i] = BFloat16(x[i]);
 }
 
@@ -234,22 +205,147 @@ CT_AVX2 void exp_n(const float* x, float* y, int64_t n) {
 }  // namespace avx2
 
 // ---------------------------------------------------------------------------------------------
+// avx512 (AVX-512 F/BW/DQ/VL, with AVX2, FMA and F16C)
 
-bool avx2_enabled() {
-  static const bool on = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
-  }();
-  return on;
+#define CT_AVX512 CT_TARGET_AVX512
+
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*() (`__m512 __Y = __Y;`), which its
+// -Wmaybe-uninitialized reports once inlined (GCC bug 105593, fixed in GCC 13).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace avx512 {
+
+namespace {
+// acc[0] += elements 0-7 of a block of 16 widened to double, acc[1] += elements 8-15: lanes i % 16.
+CT_AVX512 inline void add16(__m512d* acc, __m256 a, __m256 b) {
+  acc[0] = _mm512_add_pd(acc[0], _mm512_cvtps_pd(a));
+  acc[1] = _mm512_add_pd(acc[1], _mm512_cvtps_pd(b));
 }
 
-void convert_n(const Half* x, float* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-void convert_n(const float* x, Half* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-void convert_n(const BFloat16* x, float* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-void convert_n(const float* x, BFloat16* y, int64_t n) { avx2_enabled() ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); }
-double sum_n(const float* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
-double sum_n(const Half* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
-double sum_n(const BFloat16* x, int64_t n) { return avx2_enabled() ? avx2::sum_n(x, n) : generic::sum_n(x, n); }
-void exp_n(const float* x, float* y, int64_t n) { avx2_enabled() ? avx2::exp_n(x, y, n) : generic::exp_n(x, y, n); }
+template <typename T>
+CT_AVX512 double finish_sum(const __m512d* acc, const T* x, int64_t i, int64_t n) {
+  alignas(64) double lanes[kLanes];
+  _mm512_store_pd(lanes, acc[0]);
+  _mm512_store_pd(lanes + 8, acc[1]);
+  return tail_and_combine(lanes, x, i, n);
+}
+
+// 8 bfloat16 -> 8 floats (a shift).
+CT_AVX512 inline __m256 bf16x8_to_float(const BFloat16* x) {
+  __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+}
+}  // namespace
+
+CT_AVX512 void convert_n(const Half* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, load16(x + i));
+  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
+CT_AVX512 void convert_n(const float* x, Half* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) store16(y + i, _mm512_loadu_ps(x + i));
+  for (; i < n; ++i) y[i] = Half(x[i]);
+}
+
+CT_AVX512 void convert_n(const BFloat16* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, load16(x + i));
+  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
+}
+
+CT_AVX512 void convert_n(const float* x, BFloat16* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) store16(y + i, _mm512_loadu_ps(x + i));
+  for (; i < n; ++i) y[i] = BFloat16(x[i]);
+}
+
+CT_AVX512 double sum_n(const float* x, int64_t n) {
+  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) add16(acc, _mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8));
+  return finish_sum(acc, x, i, n);
+}
+
+CT_AVX512 double sum_n(const Half* x, int64_t n) {
+  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    // 256-bit F16C (no extract of a 512-bit result's upper half); plain: a signaling NaN comes
+    // out quiet, as the double add would make it anyway
+    add16(acc, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))),
+          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i + 8))));
+  }
+  return finish_sum(acc, x, i, n);
+}
+
+CT_AVX512 double sum_n(const BFloat16* x, int64_t n) {
+  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) add16(acc, bf16x8_to_float(x + i), bf16x8_to_float(x + i + 8));
+  return finish_sum(acc, x, i, n);
+}
+
+}  // namespace avx512
+
+#pragma GCC diagnostic pop
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+SimdLevel detect() {
+  __builtin_cpu_init();
+  if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")))
+    return SimdLevel::kGeneric;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return SimdLevel::kAvx512;
+  return SimdLevel::kAvx2;
+}
+
+// CT_CPU_SIMD=generic|avx2|avx512: at most that level (anything else: no cap).
+SimdLevel env_cap() {
+  const char* e = std::getenv("CT_CPU_SIMD");
+  if (e && std::strcmp(e, "generic") == 0) return SimdLevel::kGeneric;
+  if (e && std::strcmp(e, "avx2") == 0) return SimdLevel::kAvx2;
+  return SimdLevel::kAvx512;
+}
+
+std::atomic<int> g_cap{static_cast<int>(SimdLevel::kAvx512)};
+}  // namespace
+
+SimdLevel cpu_simd_level() {
+  static const SimdLevel level = detect();
+  return level;
+}
+
+SimdLevel simd_level() {
+  static const int fixed = std::min(static_cast<int>(cpu_simd_level()), static_cast<int>(env_cap()));
+  return static_cast<SimdLevel>(std::min(fixed, g_cap.load(std::memory_order_relaxed)));
+}
+
+void cap_simd_level(SimdLevel level) { g_cap.store(static_cast<int>(level), std::memory_order_relaxed); }
+
+#define CT_DISPATCH3(call)                                 \
+  switch (simd_level()) {                                  \
+    case SimdLevel::kAvx512: return avx512::call;          \
+    case SimdLevel::kAvx2: return avx2::call;              \
+    default: return generic::call;                         \
+  }
+
+void convert_n(const Half* x, float* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+void convert_n(const float* x, Half* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+void convert_n(const BFloat16* x, float* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+void convert_n(const float* x, BFloat16* y, int64_t n) { CT_DISPATCH3(convert_n(x, y, n)) }
+double sum_n(const float* x, int64_t n) { CT_DISPATCH3(sum_n(x, n)) }
+double sum_n(const Half* x, int64_t n) { CT_DISPATCH3(sum_n(x, n)) }
+double sum_n(const BFloat16* x, int64_t n) { CT_DISPATCH3(sum_n(x, n)) }
+void exp_n(const float* x, float* y, int64_t n) {
+  simd_level() >= SimdLevel::kAvx2 ? avx2::exp_n(x, y, n) : generic::exp_n(x, y, n);
+}
+
+#undef CT_DISPATCH3
 
 }  // namespace ct::cpu
