@@ -60,13 +60,27 @@ std::string shape_str(const Shape& s) {
   return os.str();
 }
 
+namespace {
+// A fresh tensor: the TensorImpl and its storage in one object (Note [Tensor allocation]).
+// The storage member is destroyed (its memory freed) when the last reference to this object
+// goes: the tensor's own, and those that views hold through storage_owner.
+struct TensorWithStorage final : TensorImpl {
+  Storage own;
+  TensorWithStorage(int64_t nbytes, Device device, bool pinned) : own(nbytes, device, pinned) { storage = &own; }
+};
+}  // namespace
+
+std::shared_ptr<Storage> storage_ref(const Tensor& t) {
+  if (t->storage_owner) return std::shared_ptr<Storage>(t->storage_owner, t->storage);
+  return std::shared_ptr<Storage>(t, t->storage);
+}
+
 Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
   int64_t n = numel_of(sizes);
   int64_t isz = itemsize(dtype);
   CT_CHECK(n <= INT64_MAX / isz, CT_ERR_OUT_OF_MEMORY, "shape ", shape_str(sizes),
            " needs more bytes than fit in int64");
-  auto t = std::make_shared<TensorImpl>();
-  t->storage = std::make_shared<Storage>(n * isz, device, pinned);
+  Tensor t = std::make_shared<TensorWithStorage>(n * isz, device, pinned);
   t->strides = contiguous_strides(sizes);
   t->sizes = std::move(sizes);
   t->dtype = dtype;
@@ -76,6 +90,7 @@ Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
 Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
   auto t = std::make_shared<TensorImpl>();
   t->storage = base->storage;
+  t->storage_owner = base->storage_owner ? base->storage_owner : std::shared_ptr<void>(base);
   t->sizes = std::move(sizes);
   t->strides = std::move(strides);
   t->offset = offset;
