@@ -43,12 +43,12 @@ class SmallVec {
   SmallVec(It first, It last) : SmallVec() { assign(first, last); }
   SmallVec(std::initializer_list<T> il) : SmallVec() { assign(il.begin(), il.end()); }
   SmallVec(const std::vector<T>& v) : SmallVec() { assign(v.begin(), v.end()); }  // NOLINT: implicit
-  SmallVec(const SmallVec& o) : SmallVec() { assign(o.begin(), o.end()); }
+  SmallVec(const SmallVec& o) : SmallVec() { copy_from(o); }
   SmallVec(SmallVec&& o) noexcept : SmallVec() { take(o); }
   ~SmallVec() { release(); }
 
   SmallVec& operator=(const SmallVec& o) {
-    if (this != &o) assign(o.begin(), o.end());
+    if (this != &o) copy_from(o);
     return *this;
   }
   SmallVec& operator=(SmallVec&& o) noexcept {
@@ -68,9 +68,7 @@ class SmallVec {
   void assign(size_t n, const T& v) {
     T x = v;  // v may live in this vector
     clear();
-    reserve(n);
-    std::fill_n(data_, n, x);
-    size_ = static_cast<uint32_t>(n);
+    resize(n, x);
   }
   template <typename It, typename = std::enable_if_t<!std::is_integral_v<It>>>
   void assign(It first, It last) {
@@ -115,8 +113,16 @@ class SmallVec {
   void resize(size_t n, const T& v) {
     if (n > size_) {
       T x = v;
-      reserve(n);
-      std::fill(data_ + size_, data_ + n, x);
+      if (n <= N && data_ == inline_) {
+        // a fixed-length loop (unrolled, no call to memset) fills the whole inline buffer;
+        // the elements past n are not part of the vector
+        T keep[N];
+        for (size_t i = 0; i < N; ++i) keep[i] = i < size_ ? inline_[i] : x;
+        for (size_t i = 0; i < N; ++i) inline_[i] = keep[i];
+      } else {
+        reserve(n);
+        std::fill(data_ + size_, data_ + n, x);
+      }
     }
     size_ = static_cast<uint32_t>(n);
   }
@@ -184,10 +190,21 @@ class SmallVec {
       o.data_ = o.inline_;
       o.cap_ = N;
     } else {
-      std::memcpy(inline_, o.inline_, o.size_ * sizeof(T));
+      copy_inline(o);
     }
     size_ = o.size_;
     o.size_ = 0;
+  }
+  // Copies of inline contents copy the whole inline buffer: a fixed size, which the compiler
+  // does with a few moves instead of a call to memcpy (small shapes are copied often).
+  void copy_inline(const SmallVec& o) noexcept { std::memcpy(inline_, o.inline_, sizeof inline_); }
+  void copy_from(const SmallVec& o) {
+    if (o.data_ == o.inline_ && data_ == inline_) {
+      copy_inline(o);
+      size_ = o.size_;
+    } else {
+      assign(o.begin(), o.end());
+    }
   }
   void grow(size_t need) {
     size_t cap = std::max<size_t>(need, 2 * static_cast<size_t>(cap_));
