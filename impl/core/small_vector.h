@@ -114,11 +114,7 @@ class SmallVec {
     if (n > size_) {
       T x = v;
       if (n <= N && data_ == inline_) {
-        // a fixed-length loop (unrolled, no call to memset) fills the whole inline buffer;
-        // the elements past n are not part of the vector
-        T keep[N];
-        for (size_t i = 0; i < N; ++i) keep[i] = i < size_ ? inline_[i] : x;
-        for (size_t i = 0; i < N; ++i) inline_[i] = keep[i];
+        for (size_t i = size_; i < N && i < n; ++i) inline_[i] = x;  // see copy_inline
       } else {
         reserve(n);
         std::fill(data_ + size_, data_ + n, x);
@@ -195,9 +191,13 @@ class SmallVec {
     size_ = o.size_;
     o.size_ = 0;
   }
-  // Copies of inline contents copy the whole inline buffer: a fixed size, which the compiler
-  // does with a few moves instead of a call to memcpy (small shapes are copied often).
-  void copy_inline(const SmallVec& o) noexcept { std::memcpy(inline_, o.inline_, sizeof inline_); }
+  // Small shapes are copied and filled often: loops bounded by the constant N, which the
+  // compiler keeps as a few element moves (no call to memcpy/memset, whose call costs more than
+  // the copy, and no wide vector loads of elements just stored one by one, which stall on
+  // store forwarding).
+  void copy_inline(const SmallVec& o) noexcept {
+    for (size_t i = 0; i < N && i < o.size_; ++i) inline_[i] = o.inline_[i];
+  }
   void copy_from(const SmallVec& o) {
     if (o.data_ == o.inline_ && data_ == inline_) {
       copy_inline(o);

@@ -45,9 +45,8 @@ int64_t numel_of(const Shape& sizes) {
   for (int64_t s : sizes) {
     CT_CHECK(s >= 0, CT_ERR_SHAPE, "Trying to create tensor with negative dimension ", s, ": ",
              shape_str(sizes));
-    CT_CHECK(s == 0 || n <= INT64_MAX / s, CT_ERR_SHAPE, "shape ", shape_str(sizes),
+    CT_CHECK(!__builtin_mul_overflow(n, s, &n), CT_ERR_SHAPE, "shape ", shape_str(sizes),
              " has more elements than fit in int64");
-    n *= s;
   }
   return n;
 }
@@ -76,11 +75,10 @@ std::shared_ptr<Storage> storage_ref(const Tensor& t) {
 }
 
 Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
-  int64_t n = numel_of(sizes);
-  int64_t isz = itemsize(dtype);
-  CT_CHECK(n <= INT64_MAX / isz, CT_ERR_OUT_OF_MEMORY, "shape ", shape_str(sizes),
-           " needs more bytes than fit in int64");
-  Tensor t = std::make_shared<TensorWithStorage>(n * isz, device, pinned);
+  int64_t nbytes;
+  CT_CHECK(!__builtin_mul_overflow(numel_of(sizes), itemsize(dtype), &nbytes), CT_ERR_OUT_OF_MEMORY, "shape ",
+           shape_str(sizes), " needs more bytes than fit in int64");
+  Tensor t = std::make_shared<TensorWithStorage>(nbytes, device, pinned);
   t->strides = contiguous_strides(sizes);
   t->sizes = std::move(sizes);
   t->dtype = dtype;

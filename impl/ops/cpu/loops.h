@@ -63,13 +63,17 @@ inline Shape iteration_order(const Shape& shape, const Shape* const* strides, si
   return perm;
 }
 
-// Byte strides of t over `shape` (right-aligned; broadcast dims 0).
-inline Shape broadcast_strides(const Shape& shape, const TensorImpl* t) {
+// Byte strides of t over `shape` (right-aligned; broadcast dims 0), into st.
+inline void broadcast_strides_into(const Shape& shape, const TensorImpl* t, Shape& st) {
   const int64_t nd = static_cast<int64_t>(shape.size());
-  Shape st(nd, 0);
+  st.assign(nd, 0);
   int64_t off = nd - t->dim();
   for (int64_t d = 0; d < t->dim(); ++d)
     if (t->sizes[d] == shape[d + off]) st[d + off] = t->strides[d] * t->itemsize();
+}
+inline Shape broadcast_strides(const Shape& shape, const TensorImpl* t) {
+  Shape st;
+  broadcast_strides_into(shape, t, st);
   return st;
 }
 
@@ -109,7 +113,7 @@ inline Shape strides_for(const Shape& shape, std::initializer_list<const TensorI
   size_t n = 0;
   for (const TensorImpl* t : inputs) {
     if (t->dim() == 0) continue;
-    st[n] = broadcast_strides(shape, t);
+    broadcast_strides_into(shape, t, st[n]);
     ptrs[n] = &st[n];
     ++n;
   }
@@ -147,7 +151,7 @@ StridedOperands<N> make_operands(const Shape& shape, const std::array<const Tens
   std::array<const Shape*, N> ptrs;
   for (size_t k = 0; k < N; ++k) {
     ops.base[k] = ts[k]->data();
-    full[k] = broadcast_strides(shape, ts[k]);
+    broadcast_strides_into(shape, ts[k], full[k]);
     ptrs[k] = &full[k];
   }
   Shape perm = iteration_order(shape, ptrs.data(), N);  // fastest first
@@ -191,7 +195,7 @@ void for_each(const StridedOperands<N>& ops, int64_t grain, const F& inner) {
   parallel_for(0, numel, grain, [&](int64_t begin, int64_t end) {
     Shape idx(nd);
     int64_t r = begin;
-    for (int64_t d = last; d >= 0; --d) { idx[d] = r % shape[d]; r /= shape[d]; }
+    for (int64_t d = last; d >= 0 && r > 0; --d) { idx[d] = r % shape[d]; r /= shape[d]; }
     std::array<char*, N> p;
     for (size_t k = 0; k < N; ++k) {
       p[k] = ops.base[k];
