@@ -167,7 +167,10 @@ class SmallVec {
   std::vector<T> vec() const { return std::vector<T>(begin(), end()); }
 
   friend bool operator==(const SmallVec& a, const SmallVec& b) {
-    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    if (a.size_ != b.size_) return false;
+    for (uint32_t i = 0; i < a.size_; ++i)  // no call to memcmp (std::equal's) for a few values
+      if (a.data_[i] != b.data_[i]) return false;
+    return true;
   }
   friend bool operator!=(const SmallVec& a, const SmallVec& b) { return !(a == b); }
   friend bool operator<(const SmallVec& a, const SmallVec& b) {

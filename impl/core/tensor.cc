@@ -13,12 +13,6 @@ Storage::Storage(int64_t n, Device d, bool pinned) : nbytes(n), device(d), block
 }
 Storage::~Storage() { alloc::deallocate(block); }
 
-int64_t TensorImpl::numel() const {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
-
 bool TensorImpl::is_contiguous() const {
   int64_t expected = 1;
   for (int64_t i = dim() - 1; i >= 0; --i) {

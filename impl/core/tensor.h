@@ -56,7 +56,11 @@ struct TensorImpl {
   bool wrapped_number = false;
 
   int64_t dim() const { return static_cast<int64_t>(sizes.size()); }
-  int64_t numel() const;
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    return n;
+  }
   const Device& device() const { return storage->device; }
   int64_t itemsize() const { return ct::itemsize(dtype); }
   char* data() const { return static_cast<char*>(storage->data) + offset * itemsize(); }
