@@ -32,7 +32,7 @@ Shape shape_arg(const int64_t* sizes, int32_t ndim, const char* name) {
   return Shape(sizes, sizes + ndim);
 }
 
-std::vector<int64_t> dims_arg(const int64_t* dims, int32_t ndims) { return shape_arg(dims, ndims, "dims"); }
+std::vector<int64_t> dims_arg(const int64_t* dims, int32_t ndims) { return shape_arg(dims, ndims, "dims").vec(); }
 
 DType dtype_arg(ct_dtype d) { return dtype_from_c(d); }
 

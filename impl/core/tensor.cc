@@ -13,12 +13,6 @@ Storage::Storage(int64_t n, Device d, bool pinned) : nbytes(n), device(d), block
 }
 Storage::~Storage() { alloc::deallocate(block); }
 
-int64_t TensorImpl::numel() const {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
-
 bool TensorImpl::is_contiguous() const {
   int64_t expected = 1;
   for (int64_t i = dim() - 1; i >= 0; --i) {
@@ -45,9 +39,8 @@ int64_t numel_of(const Shape& sizes) {
   for (int64_t s : sizes) {
     CT_CHECK(s >= 0, CT_ERR_SHAPE, "Trying to create tensor with negative dimension ", s, ": ",
              shape_str(sizes));
-    CT_CHECK(s == 0 || n <= INT64_MAX / s, CT_ERR_SHAPE, "shape ", shape_str(sizes),
+    CT_CHECK(!__builtin_mul_overflow(n, s, &n), CT_ERR_SHAPE, "shape ", shape_str(sizes),
              " has more elements than fit in int64");
-    n *= s;
   }
   return n;
 }
@@ -60,13 +53,26 @@ std::string shape_str(const Shape& s) {
   return os.str();
 }
 
+namespace {
+// A fresh tensor: the TensorImpl and its storage in one object (Note [Tensor allocation]).
+// The storage member is destroyed (its memory freed) when the last reference to this object
+// goes: the tensor's own, and those that views hold through storage_owner.
+struct TensorWithStorage final : TensorImpl {
+  Storage own;
+  TensorWithStorage(int64_t nbytes, Device device, bool pinned) : own(nbytes, device, pinned) { storage = &own; }
+};
+}  // namespace
+
+std::shared_ptr<Storage> storage_ref(const Tensor& t) {
+  if (t->storage_owner) return std::shared_ptr<Storage>(t->storage_owner, t->storage);
+  return std::shared_ptr<Storage>(t, t->storage);
+}
+
 Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
-  int64_t n = numel_of(sizes);
-  int64_t isz = itemsize(dtype);
-  CT_CHECK(n <= INT64_MAX / isz, CT_ERR_OUT_OF_MEMORY, "shape ", shape_str(sizes),
-           " needs more bytes than fit in int64");
-  auto t = std::make_shared<TensorImpl>();
-  t->storage = std::make_shared<Storage>(n * isz, device, pinned);
+  int64_t nbytes;
+  CT_CHECK(!__builtin_mul_overflow(numel_of(sizes), itemsize(dtype), &nbytes), CT_ERR_OUT_OF_MEMORY, "shape ",
+           shape_str(sizes), " needs more bytes than fit in int64");
+  Tensor t = std::make_shared<TensorWithStorage>(nbytes, device, pinned);
   t->strides = contiguous_strides(sizes);
   t->sizes = std::move(sizes);
   t->dtype = dtype;
@@ -76,6 +82,7 @@ Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
 Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset) {
   auto t = std::make_shared<TensorImpl>();
   t->storage = base->storage;
+  t->storage_owner = base->storage_owner ? base->storage_owner : std::shared_ptr<void>(base);
   t->sizes = std::move(sizes);
   t->strides = std::move(strides);
   t->offset = offset;

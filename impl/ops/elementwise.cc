@@ -240,7 +240,7 @@ void cpu_ew(const Operands<N>& a, const F& f) {
 }
 
 // An output for `shape` laid out as the inputs are iterated (PyTorch's TensorIterator rule).
-Tensor empty_for(const Shape& shape, DType dt, Device dev, const std::vector<const TensorImpl*>& ins) {
+Tensor empty_for(const Shape& shape, DType dt, Device dev, std::initializer_list<const TensorImpl*> ins) {
   Tensor t = empty_tensor(shape, dt, dev);
   t->strides = cpu::strides_for(shape, ins);
   return t;
@@ -436,7 +436,7 @@ struct BinaryPlan {
 
 BinaryPlan binary_plan(ct_binary_op op, const Tensor& a, const Tensor& b) {
   const char* name = binary_name(op);
-  DType common = result_type({a, b});
+  DType common = result_type({a.get(), b.get()});
   if (is_logical(op)) return {DType::Bool, common};
   if (is_comparison(op)) {
     if (is_complex(common) && op != CT_EQ && op != CT_NE) not_implemented(name, common);
@@ -637,7 +637,7 @@ Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const T
     if (Tensor r = binary_fast(op, a, b)) return r;
   }
   check_binary_op(op);
-  Device dev = common_device({a, b}, binary_name(op));
+  Device dev = common_device({a.get(), b.get()}, binary_name(op));
   check_int_pow_scalar(op, a, b);
   BinaryPlan plan = binary_plan(op, a, b);
   Shape shape = broadcast_shapes(a->sizes, b->sizes);
@@ -728,8 +728,8 @@ void clamp_(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   CT_CHECK(cond->dtype == DType::Bool, CT_ERR_DTYPE, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
            dtype_short(cond->dtype));
-  Device dev = common_device({cond, a, b}, "where");
-  DType res = result_type({a, b});
+  Device dev = common_device({cond.get(), a.get(), b.get()}, "where");
+  DType res = result_type({a.get(), b.get()});
   Shape shape = broadcast_shapes(broadcast_shapes(cond->sizes, a->sizes), b->sizes);
   Tensor out = empty_for(shape, res, dev, {cond.get(), a.get(), b.get()});
   if (out->numel() == 0) return out;

@@ -1,6 +1,7 @@
 // Every tensor operation, declared once. Each checks shapes, dtypes and devices, allocates its
 // output, then dispatches on the device type (CPU kernels in ops/cpu; CUDA next issue).
 #pragma once
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,10 +13,14 @@
 namespace ct::ops {
 
 // ---- type promotion and broadcasting
+// The forms over TensorImpl pointers ({a.get(), b.get()}) copy no shared_ptr and allocate
+// nothing: the ones the elementwise ops use.
 DType result_type(const std::vector<Tensor>& ts);  // torch.result_type over tensors
+DType result_type(std::initializer_list<const TensorImpl*> ts);
 Shape broadcast_shapes(const Shape& a, const Shape& b);
 // Checks that all tensors are on one device (0-dim CPU tensors excepted) and returns it.
 Device common_device(const std::vector<Tensor>& ts, const char* op);
+Device common_device(std::initializer_list<const TensorImpl*> ts, const char* op);
 
 // ---- factories (devices resolved by the caller)
 Tensor empty(Shape sizes, DType dtype, Device dev);

@@ -52,25 +52,52 @@ State combine(State higher, State lower) {
   return higher;
 }
 
-}  // namespace
-
-DType result_type(const std::vector<Tensor>& ts) {
+// Over a range of Tensors or TensorImpl pointers.
+template <typename It>
+DType result_type_of(It first, It last) {
   State dim, zero, wrapped;
-  for (const Tensor& t : ts) {
-    if (t->wrapped_number) {
-      DType d = t->dtype;
+  for (It it = first; it != last; ++it) {
+    const TensorImpl& t = **it;
+    if (t.wrapped_number) {
+      DType d = t.dtype;
       if (is_floating(d)) d = kDefaultFloat;
       else if (is_complex(d)) d = kDefaultComplex;
       wrapped.add(d);
-    } else if (t->dim() == 0) {
-      zero.add(t->dtype);
+    } else if (t.dim() == 0) {
+      zero.add(t.dtype);
     } else {
-      dim.add(t->dtype);
+      dim.add(t.dtype);
     }
   }
   State r = combine(dim, combine(zero, wrapped));
   CT_CHECK(r.has, CT_ERR_INTERNAL, "result_type of no operands");
   return r.d;
+}
+
+template <typename It>
+Device common_device_of(It first, It last, const char* op) {
+  // 0-dim CPU tensors act as scalars and may mix with tensors on any device.
+  const TensorImpl* found = nullptr;
+  for (It it = first; it != last; ++it) {
+    const TensorImpl& t = **it;
+    if (t.device().is_cpu() && t.dim() == 0) continue;
+    if (!found) { found = &t; continue; }
+    if (t.device() != found->device()) {
+      fail(CT_ERR_DEVICE, op, ": Expected all tensors to be on the same device, but found at least two devices, ",
+           found->device().str(), " and ", t.device().str(), "!");
+    }
+  }
+  return found ? found->device() : Device{};
+}
+
+}  // namespace
+
+DType result_type(const std::vector<Tensor>& ts) { return result_type_of(ts.begin(), ts.end()); }
+DType result_type(std::initializer_list<const TensorImpl*> ts) { return result_type_of(ts.begin(), ts.end()); }
+
+Device common_device(const std::vector<Tensor>& ts, const char* op) { return common_device_of(ts.begin(), ts.end(), op); }
+Device common_device(std::initializer_list<const TensorImpl*> ts, const char* op) {
+  return common_device_of(ts.begin(), ts.end(), op);
 }
 
 Shape broadcast_shapes(const Shape& a, const Shape& b) {
@@ -87,20 +114,6 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
            " cannot be broadcast together)");
   }
   return out;
-}
-
-Device common_device(const std::vector<Tensor>& ts, const char* op) {
-  // 0-dim CPU tensors act as scalars and may mix with tensors on any device.
-  const Tensor* first = nullptr;
-  for (const Tensor& t : ts) {
-    if (t->device().is_cpu() && t->dim() == 0) continue;
-    if (!first) { first = &t; continue; }
-    if (t->device() != (*first)->device()) {
-      fail(CT_ERR_DEVICE, op, ": Expected all tensors to be on the same device, but found at least two devices, ",
-           (*first)->device().str(), " and ", t->device().str(), "!");
-    }
-  }
-  return first ? (*first)->device() : Device{};
 }
 
 }  // namespace ct::ops

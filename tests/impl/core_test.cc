@@ -3,11 +3,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 
 #include "impl/core/device.h"
 #include "impl/core/dtype.h"
 #include "impl/core/error.h"
 #include "impl/core/half.h"
+#include "impl/core/small_vector.h"
+#include "impl/ops/cpu/loops.h"
 #include "impl/ops/ops.h"
 
 using namespace ct;
@@ -136,5 +139,172 @@ TEST(Elementwise, NonContiguousAndBroadcastMatchContiguous) {
     int row = i / 4, col = i % 4;
     EXPECT_EQ(x[i], y[i]);
     EXPECT_EQ(x[i], static_cast<double>((col * 6 + row) * col));
+  }
+}
+
+// Note [Tensor allocation]: SmallVec keeps up to N values inline and spills to the heap.
+TEST(SmallVec, InlineAndHeapBehaveAsVector) {
+  using V = SmallVec<int64_t, 6>;
+  V a{1, 2, 3};
+  V b = a;
+  EXPECT_EQ(b, a);
+  b.resize(5);
+  EXPECT_EQ(b, (V{1, 2, 3, 0, 0}));
+  b.resize(9, 7);  // spills
+  EXPECT_EQ(b, (V{1, 2, 3, 0, 0, 7, 7, 7, 7}));
+  V c(b);
+  EXPECT_EQ(c, b);
+  V d(std::move(c));
+  EXPECT_EQ(d, b);
+  EXPECT_TRUE(c.empty());
+  c = d;
+  EXPECT_EQ(c, d);
+  c = V{4};
+  EXPECT_EQ(c, (V{4}));
+  c.insert(c.begin(), 9);
+  c.insert(c.begin() + 1, d.begin(), d.end());
+  EXPECT_EQ(c.size(), 11u);
+  EXPECT_EQ(c[1], 1);
+  EXPECT_EQ(c[10], 4);
+  c.erase(c.begin() + 1, c.begin() + 10);
+  EXPECT_EQ(c, (V{9, 4}));
+  V e(3, 5);
+  EXPECT_EQ(e, (V{5, 5, 5}));
+  e.assign(8, 2);
+  e.insert(e.begin(), e.begin(), e.end());  // a range of the vector itself
+  EXPECT_EQ(e, V(16, 2));
+  std::vector<int64_t> sv{1, 2, 3};
+  V h = sv;
+  EXPECT_EQ(h, a);
+  EXPECT_EQ(h.vec(), sv);
+  V big(10);
+  big = V{1};  // a heap vector assigned a short one
+  EXPECT_EQ(big, (V{1}));
+  V m;
+  m = V(12, 3);
+  V n = std::move(m);
+  EXPECT_EQ(n, V(12, 3));
+  EXPECT_TRUE(m.empty());
+  m.push_back(4);
+  EXPECT_EQ(m, (V{4}));
+  m.swap(n);
+  EXPECT_EQ(m, V(12, 3));
+  EXPECT_EQ(n, (V{4}));
+  EXPECT_TRUE((V{1, 2}) < (V{1, 3}));
+  EXPECT_NE((V{1, 2}), (V{1, 2, 0}));
+}
+
+// Note [Tensor allocation]: a fresh tensor holds its storage; views keep it alive after the
+// tensor is gone, and storage_ref does too.
+TEST(TensorAllocation, ViewsAndStorageRefKeepTheStorage) {
+  Tensor t = ops::arange(0, 24, 1, f4, Device{});
+  Storage* st = t->storage;
+  EXPECT_FALSE(t->storage_owner);
+  Tensor v = ops::view(t, {2, 3, 4});
+  Tensor w = ops::select(v, 0, 1);  // a view of a view
+  EXPECT_EQ(v->storage, st);
+  EXPECT_EQ(w->storage, st);
+  std::shared_ptr<Storage> ref = storage_ref(w);
+  EXPECT_EQ(ref.get(), st);
+  std::weak_ptr<TensorImpl> base = t;
+  t.reset();
+  v.reset();
+  EXPECT_FALSE(base.expired());  // w keeps its base alive, and with it the storage
+  EXPECT_EQ(reinterpret_cast<const float*>(w->data())[5], 17.0f);
+  w.reset();
+  EXPECT_FALSE(base.expired());  // and so does ref
+  EXPECT_EQ(static_cast<const float*>(ref->data)[23], 23.0f);
+  ref.reset();
+  EXPECT_TRUE(base.expired());
+  // more dims than kept inline
+  Tensor big = empty_tensor(Shape(9, 2), f4, Device{});
+  EXPECT_EQ(big->numel(), 512);
+  EXPECT_EQ(big->strides, (Shape{256, 128, 64, 32, 16, 8, 4, 2, 1}));
+  Tensor p = ops::permute(big, {8, 7, 6, 5, 4, 3, 2, 1, 0});
+  EXPECT_EQ(ops::contiguous(p)->strides, big->strides);
+}
+
+namespace {
+// The general computations of strides_for and make_operands (before Note [Dense operands
+// shortcut]), as a reference for the shortcut.
+Shape general_strides_for(const Shape& shape, const std::vector<const TensorImpl*>& ins) {
+  std::vector<Shape> st;
+  std::vector<const Shape*> ptrs;
+  st.reserve(ins.size());
+  for (const TensorImpl* t : ins) {
+    if (t->dim() == 0) continue;
+    st.push_back(cpu::broadcast_strides(shape, t));
+    ptrs.push_back(&st.back());
+  }
+  if (ptrs.empty()) return contiguous_strides(shape);
+  Shape perm = cpu::iteration_order(shape, ptrs.data(), ptrs.size());
+  Shape out(shape.size());
+  int64_t next = 1;
+  for (int64_t d : perm) {
+    out[d] = next;
+    next *= shape[d] > 0 ? shape[d] : 1;
+  }
+  return out;
+}
+
+cpu::StridedOperands<3> general_operands(const Shape& shape, const std::array<const TensorImpl*, 3>& ts) {
+  cpu::StridedOperands<3> ops;
+  const int64_t nd = static_cast<int64_t>(shape.size());
+  std::array<Shape, 3> full;
+  std::array<const Shape*, 3> ptrs;
+  for (size_t k = 0; k < 3; ++k) {
+    full[k] = cpu::broadcast_strides(shape, ts[k]);
+    ptrs[k] = &full[k];
+  }
+  Shape perm = cpu::iteration_order(shape, ptrs.data(), 3);
+  for (int64_t i = nd - 1; i >= 0; --i) {
+    int64_t d = perm[i];
+    if (shape[d] == 1) continue;
+    if (!ops.shape.empty()) {
+      bool merge = true;
+      for (size_t k = 0; k < 3; ++k) merge = merge && ops.strides[k].back() == full[k][d] * shape[d];
+      if (merge) {
+        ops.shape.back() *= shape[d];
+        for (size_t k = 0; k < 3; ++k) ops.strides[k].back() = full[k][d];
+        continue;
+      }
+    }
+    ops.shape.push_back(shape[d]);
+    for (size_t k = 0; k < 3; ++k) ops.strides[k].push_back(full[k][d]);
+  }
+  if (ops.shape.empty()) {
+    ops.shape.push_back(1);
+    for (size_t k = 0; k < 3; ++k) ops.strides[k].push_back(0);
+  }
+  return ops;
+}
+}  // namespace
+
+// Note [Dense operands shortcut]: on contiguous operands (any sizes of 1 included, broadcast
+// or not) the shortcut gives what the general computation gives.
+TEST(Elementwise, DenseShortcutMatchesGeneralComputation) {
+  std::mt19937 rng(12);
+  for (int iter = 0; iter < 3000; ++iter) {
+    int nd = static_cast<int>(rng() % 5);
+    Shape shape(nd);
+    for (auto& s : shape) s = rng() % 3 == 0 ? 1 : 1 + rng() % 3;
+    auto operand = [&](bool same) {
+      Shape sz = shape;
+      if (!same) {
+        int drop = nd > 0 ? static_cast<int>(rng() % (nd + 1)) : 0;
+        sz.erase(sz.begin(), sz.begin() + drop);
+        for (auto& s : sz)
+          if (rng() % 3 == 0) s = 1;
+      }
+      return empty_tensor(sz, rng() % 2 ? f4 : f8, Device{});
+    };
+    Tensor a = operand(iter % 4 == 0), b = operand(iter % 4 == 0);
+    EXPECT_EQ(cpu::strides_for(shape, {a.get(), b.get()}), general_strides_for(shape, {a.get(), b.get()}))
+        << shape_str(shape) << " " << shape_str(a->sizes) << " " << shape_str(b->sizes);
+    Tensor out = empty_tensor(shape, f4, Device{});
+    auto o = cpu::make_operands<3>(shape, {out.get(), a.get(), b.get()});
+    auto g = general_operands(shape, {out.get(), a.get(), b.get()});
+    EXPECT_EQ(o.shape, g.shape) << shape_str(shape) << " " << shape_str(a->sizes) << " " << shape_str(b->sizes);
+    for (size_t k = 0; k < 3; ++k) EXPECT_EQ(o.strides[k], g.strides[k]) << shape_str(shape) << " operand " << k;
   }
 }

@@ -15,8 +15,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <vector>
+#include <initializer_list>
 
+#include "impl/core/error.h"
 #include "impl/core/tensor.h"
 #include "impl/ops/cpu/parallel.h"
 
@@ -24,21 +25,22 @@ namespace ct::cpu {
 
 template <size_t N>
 struct StridedOperands {
-  Shape shape;                          // common shape (collapsed)
-  std::array<char*, N> base{};          // data pointers
-  std::array<std::vector<int64_t>, N> strides;  // byte strides per operand, per dim
+  Shape shape;                     // common shape (collapsed)
+  std::array<char*, N> base{};     // data pointers
+  std::array<Shape, N> strides;    // byte strides per operand, per dim
 };
 
 // PyTorch's TensorIterator::reorder_dimensions: the dims of `shape`, fastest first, sorted by
-// the byte strides of the operands in order (the first operand whose strides differ decides;
-// broadcast dims (stride 0) are skipped; equal strides put the smaller dim first).
-inline std::vector<int64_t> iteration_order(const Shape& shape, const std::vector<const std::vector<int64_t>*>& strides) {
+// the byte strides of the operands in order (strides[0..n), each over shape's dims; the first
+// operand whose strides differ decides; broadcast dims (stride 0) are skipped; equal strides
+// put the smaller dim first).
+inline Shape iteration_order(const Shape& shape, const Shape* const* strides, size_t n) {
   const int64_t nd = static_cast<int64_t>(shape.size());
-  std::vector<int64_t> perm(nd);
+  Shape perm(nd);
   for (int64_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
   auto should_swap = [&](int64_t d0, int64_t d1) {
-    for (const std::vector<int64_t>* st : strides) {
-      int64_t s0 = (*st)[d0], s1 = (*st)[d1];
+    for (size_t k = 0; k < n; ++k) {
+      int64_t s0 = (*strides[k])[d0], s1 = (*strides[k])[d1];
       if (s0 == 0 || s1 == 0) continue;
       if (s0 < s1) return -1;
       if (s0 > s1) return 1;
@@ -61,29 +63,62 @@ inline std::vector<int64_t> iteration_order(const Shape& shape, const std::vecto
   return perm;
 }
 
-// Byte strides of t over `shape` (right-aligned; broadcast dims 0).
-inline std::vector<int64_t> broadcast_strides(const Shape& shape, const TensorImpl* t) {
+// Byte strides of t over `shape` (right-aligned; broadcast dims 0), into st.
+inline void broadcast_strides_into(const Shape& shape, const TensorImpl* t, Shape& st) {
   const int64_t nd = static_cast<int64_t>(shape.size());
-  std::vector<int64_t> st(nd, 0);
+  st.assign(nd, 0);
   int64_t off = nd - t->dim();
   for (int64_t d = 0; d < t->dim(); ++d)
     if (t->sizes[d] == shape[d + off]) st[d + off] = t->strides[d] * t->itemsize();
+}
+inline Shape broadcast_strides(const Shape& shape, const TensorImpl* t) {
+  Shape st;
+  broadcast_strides_into(shape, t, st);
   return st;
 }
 
+// Whether t's strides are exactly contiguous_strides(t->sizes) (is_contiguous() also accepts
+// any stride at a size-1 dim).
+inline bool has_contiguous_strides(const TensorImpl* t) {
+  int64_t expected = 1;
+  for (int64_t d = t->dim() - 1; d >= 0; --d) {
+    if (t->strides[d] != expected) return false;
+    expected *= t->sizes[d] > 0 ? t->sizes[d] : 1;
+  }
+  return true;
+}
+
+// Note [Dense operands shortcut]: when every operand has exactly contiguous strides and the
+// shape has no zero size, the general computations below have a known result, computed
+// directly (the common case of a small op, whose host time matters: bench/NOTES.md). Each
+// operand's broadcast strides are then non-increasing over the dims, and two dims have equal
+// nonzero strides only when the later one has size 1 in the shape, so iteration_order keeps
+// the dims in order: a new output is contiguous (strides_for), and operands of the very shape
+// collapse to one dim of numel elements with a stride of one element, or, when numel is 1, to
+// [1] with stride 0 (make_operands).
+
 // Element strides for a new tensor of `shape` laid out in the iteration order of `inputs`
-// (PyTorch's allocation of TensorIterator outputs; contiguous when the inputs are).
-inline Shape strides_for(const Shape& shape, const std::vector<const TensorImpl*>& inputs) {
-  std::vector<std::vector<int64_t>> st;
-  std::vector<const std::vector<int64_t>*> ptrs;
-  st.reserve(inputs.size());
+// (PyTorch's allocation of TensorIterator outputs; contiguous when the inputs are). At most
+// kMaxInputs inputs (the ops have 1 to 3).
+constexpr size_t kMaxInputs = 4;
+inline Shape strides_for(const Shape& shape, std::initializer_list<const TensorImpl*> inputs) {
+  CT_CHECK(inputs.size() <= kMaxInputs, CT_ERR_INTERNAL, "strides_for: ", inputs.size(), " inputs (at most ",
+           kMaxInputs, ")");
+  bool dense = true;  // Note [Dense operands shortcut]
+  for (int64_t s : shape) dense = dense && s > 0;
+  for (const TensorImpl* t : inputs) dense = dense && has_contiguous_strides(t);
+  if (dense) return contiguous_strides(shape);
+  std::array<Shape, kMaxInputs> st;
+  std::array<const Shape*, kMaxInputs> ptrs;
+  size_t n = 0;
   for (const TensorImpl* t : inputs) {
     if (t->dim() == 0) continue;
-    st.push_back(broadcast_strides(shape, t));
-    ptrs.push_back(&st.back());
+    broadcast_strides_into(shape, t, st[n]);
+    ptrs[n] = &st[n];
+    ++n;
   }
-  if (ptrs.empty()) return contiguous_strides(shape);
-  std::vector<int64_t> perm = iteration_order(shape, ptrs);
+  if (n == 0) return contiguous_strides(shape);
+  Shape perm = iteration_order(shape, ptrs.data(), n);
   Shape out(shape.size());
   int64_t next = 1;
   for (int64_t d : perm) {
@@ -100,17 +135,29 @@ template <size_t N>
 StridedOperands<N> make_operands(const Shape& shape, const std::array<const TensorImpl*, N>& ts) {
   StridedOperands<N> ops;
   const int64_t nd = static_cast<int64_t>(shape.size());
-  std::array<std::vector<int64_t>, N> full;
-  std::vector<const std::vector<int64_t>*> ptrs;
+  int64_t numel = 1;
+  for (int64_t s : shape) numel *= s;
+  bool dense = numel > 0;  // Note [Dense operands shortcut]
+  for (size_t k = 0; k < N && dense; ++k) dense = ts[k]->sizes == shape && has_contiguous_strides(ts[k]);
+  if (dense) {
+    ops.shape.push_back(numel);
+    for (size_t k = 0; k < N; ++k) {
+      ops.base[k] = ts[k]->data();
+      ops.strides[k].push_back(numel == 1 ? 0 : ts[k]->itemsize());
+    }
+    return ops;
+  }
+  std::array<Shape, N> full;
+  std::array<const Shape*, N> ptrs;
   for (size_t k = 0; k < N; ++k) {
     ops.base[k] = ts[k]->data();
-    full[k] = broadcast_strides(shape, ts[k]);
-    ptrs.push_back(&full[k]);
+    broadcast_strides_into(shape, ts[k], full[k]);
+    ptrs[k] = &full[k];
   }
-  std::vector<int64_t> perm = iteration_order(shape, ptrs);  // fastest first
+  Shape perm = iteration_order(shape, ptrs.data(), N);  // fastest first
   // collapse, outermost first: drop size-1 dims, merge contiguous neighbours
-  Shape sh;
-  std::array<std::vector<int64_t>, N> st;
+  Shape& sh = ops.shape;
+  std::array<Shape, N>& st = ops.strides;
   for (int64_t i = nd - 1; i >= 0; --i) {
     int64_t d = perm[i];
     if (shape[d] == 1) continue;
@@ -131,8 +178,6 @@ StridedOperands<N> make_operands(const Shape& shape, const std::array<const Tens
     sh.push_back(1);
     for (size_t k = 0; k < N; ++k) st[k].push_back(0);
   }
-  ops.shape = sh;
-  ops.strides = st;
   return ops;
 }
 
@@ -148,9 +193,9 @@ void for_each(const StridedOperands<N>& ops, int64_t grain, const F& inner) {
   std::array<int64_t, N> inner_st;
   for (size_t k = 0; k < N; ++k) inner_st[k] = ops.strides[k][last];
   parallel_for(0, numel, grain, [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> idx(nd);
+    Shape idx(nd);
     int64_t r = begin;
-    for (int64_t d = last; d >= 0; --d) { idx[d] = r % shape[d]; r /= shape[d]; }
+    for (int64_t d = last; d >= 0 && r > 0; --d) { idx[d] = r % shape[d]; r /= shape[d]; }
     std::array<char*, N> p;
     for (size_t k = 0; k < N; ++k) {
       p[k] = ops.base[k];

@@ -19,8 +19,8 @@ template <typename F>
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {
   int64_t n = end - begin;
   if (n <= 0) return;
-  int nt = num_threads();
-  if (n <= grain || nt <= 1 || omp_in_parallel()) {
+  int nt = n <= grain ? 1 : num_threads();
+  if (nt <= 1 || omp_in_parallel()) {
     f(begin, end);
     return;
   }
