@@ -1,4 +1,5 @@
 #include "impl/core/error.h"
+#include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
 namespace ct::ops {
@@ -35,6 +36,20 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
   sizes[dim] = total;
   Tensor out = empty_tensor(sizes, res, dev);
   int64_t off = 0;
+  bool one_dtype = true;
+  for (const Tensor& t : parts) one_dtype = one_dtype && t->dtype == res;
+  if (dev.is_cuda() && one_dtype) {  // Note [One-launch cat]
+    CudaScope sc(dev);
+    std::vector<cuda_ops::Iter<2>> its;
+    its.reserve(parts.size());
+    for (const Tensor& t : parts) {
+      Tensor slice = narrow(out, dim, off, t->sizes[dim]);
+      its.push_back(cuda_iter<2>(t->sizes, {slice.get(), t.get()}));
+      off += t->sizes[dim];
+    }
+    cuda_ops::cat_copy(its, out->itemsize(), sc.stream);
+    return out;
+  }
   for (const Tensor& t : parts) {
     copy_(narrow(out, dim, off, t->sizes[dim]), t);
     off += t->sizes[dim];

@@ -61,6 +61,18 @@ int wide_unit(const Iter<2>& it, int64_t esize) {
   return static_cast<int>(esize);
 }
 
+// Iter with its innermost dim moved in units of u bytes (u from wide_unit, a multiple of esize).
+Iter<2> in_units(const Iter<2>& in, int64_t esize, int u) {
+  Iter<2> it = in;
+  if (u != esize) {
+    const int d = in.ndim - 1;
+    it.sizes[d] = in.sizes[d] * esize / u;
+    it.strides[0][d] = it.strides[1][d] = u;
+    it.numel = in.numel / in.sizes[d] * it.sizes[d];
+  }
+  return it;
+}
+
 // Note [Tiled transpose]: a same-dtype copy whose output is contiguous along the innermost dim
 // (`cols`) while its input is contiguous along another dim (`rows`) -- contiguous() of a
 // transpose or of a permute that moves the inner dim, cat of transposed inputs -- reads with one
@@ -137,20 +149,119 @@ bool transpose(const Iter<2>& whole, int64_t esize, cudaStream_t s) {
 
 void move_bytes(const Iter<2>& in, int64_t esize, cudaStream_t s) {
   if (transpose(in, esize, s)) return;
-  Iter<2> it = in;
   const int u = wide_unit(in, esize);
-  if (u != esize) {
-    const int d = in.ndim - 1;
-    it.sizes[d] = in.sizes[d] * esize / u;
-    it.strides[0][d] = it.strides[1][d] = u;
-    it.numel = in.numel / in.sizes[d] * it.sizes[d];
-  }
+  const Iter<2> it = in_units(in, esize, u);
   switch (u) {
     case 1: move<uint8_t>(it, s); break;
     case 2: move<uint16_t>(it, s); break;
     case 4: move<uint32_t>(it, s); break;
     case 8: move<uint64_t>(it, s); break;
     default: move<uint4>(it, s); break;
+  }
+}
+
+// Note [One-launch cat]: cat (and stack, which is a cat of unsqueezed inputs) of same-dtype
+// inputs copies up to kCatBatch inputs per launch, as PyTorch's CatArrayBatchedCopy does: one
+// launch instead of one per input (cat of many small tensors), and the inputs are copied at the
+// same time, so inputs that share memory -- the even and odd columns of one tensor -- are read
+// through L2 once instead of twice (ncu: torch's L2 hit rate 48% there). The blocks of the
+// inputs are interleaved -- block b of the first n * m (m: the fewest blocks of any input) is
+// block b / n of input b % n -- and the rest are each input's remaining blocks in turn, so no
+// block is idle. (A grid of PyTorch's kind, blockIdx.y the input and grid-stride x capped to the
+// resident blocks, ran contiguous cats 4% and float16 stride-2 cats 18% slower than this on an
+// H100.) Inputs whose copy is a tiled transpose (Note [Tiled transpose]) keep that kernel.
+constexpr int kCatBatch = 8;  // inputs per launch: 8 descriptors of ~260 bytes in the parameters
+
+struct CatPart {
+  char* out = nullptr;
+  const char* in = nullptr;
+  uint32_t numel = 0;
+  uint32_t extra_end = 0;  // end of this input's share of the blocks after the interleaved ones
+  OffsetCalc<2> oc;
+};
+struct CatBatch {
+  CatPart part[kCatBatch];
+  uint32_t n = 0, common = 0;  // inputs; interleaved blocks per input (m)
+};
+
+// One block's kEwUnroll elements per thread of one cat input, offsets from offs(i, off).
+template <typename U, typename Offs>
+__device__ __forceinline__ void cat_block(char* out, const char* in, uint32_t n, uint32_t first, const Offs& offs) {
+  U v[kEwUnroll];
+  uint32_t dst[kEwUnroll];
+#pragma unroll
+  for (int u = 0; u < kEwUnroll; ++u) {
+    const uint32_t i = first + u * kEwThreads;
+    if (i < n) {
+      uint32_t off[2];
+      offs(i, off);
+      dst[u] = off[0];
+      v[u] = *reinterpret_cast<const U*>(in + off[1]);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < kEwUnroll; ++u)
+    if (first + u * kEwThreads < n) *reinterpret_cast<U*>(out + dst[u]) = v[u];
+}
+
+template <typename U>
+__global__ void __launch_bounds__(kEwThreads) cat_move(const __grid_constant__ CatBatch b) {
+  uint32_t k, xb;
+  if (blockIdx.x < b.n * b.common) {
+    k = blockIdx.x % b.n;
+    xb = blockIdx.x / b.n;
+  } else {
+    const uint32_t e = blockIdx.x - b.n * b.common;
+    k = 0;
+    while (e >= b.part[k].extra_end) ++k;
+    xb = b.common + e - (k ? b.part[k - 1].extra_end : 0);
+  }
+  const CatPart& p = b.part[k];
+  const uint32_t first = xb * (kEwThreads * kEwUnroll) + threadIdx.x;
+  // The descriptor is indexed by a run-time input number, so each use of a field would be a
+  // constant-bank load: for one or two dims (most inputs after coalescing) they are read into
+  // registers once (the float16 stride-2 cat: 0.357 -> 0.199 ms on an H100, torch 0.303).
+  if (p.oc.ndim == 1) {
+    const uint32_t s0 = p.oc.stride[0][0], s1 = p.oc.stride[0][1];
+    cat_block<U>(p.out, p.in, p.numel, first, [&](uint32_t i, uint32_t (&off)[2]) { off[0] = i * s0, off[1] = i * s1; });
+  } else if (p.oc.ndim == 2) {
+    const IntDiv d = p.oc.size[0];
+    const uint32_t s00 = p.oc.stride[0][0], s01 = p.oc.stride[0][1], s10 = p.oc.stride[1][0], s11 = p.oc.stride[1][1];
+    cat_block<U>(p.out, p.in, p.numel, first, [&](uint32_t i, uint32_t (&off)[2]) {
+      const uint32_t q = d.div(i), r = i - q * d.d;
+      off[0] = r * s00 + q * s10, off[1] = r * s01 + q * s11;
+    });
+  } else {
+    cat_block<U>(p.out, p.in, p.numel, first, [&](uint32_t i, uint32_t (&off)[2]) { p.oc.get(i, off); });
+  }
+}
+
+template <typename U>
+void cat_launch(const std::vector<Iter<2>>& pieces, cudaStream_t s) {
+  constexpr int64_t kBlock = kEwThreads * kEwUnroll;
+  for (size_t first = 0; first < pieces.size(); first += kCatBatch) {
+    const int n = static_cast<int>(std::min<size_t>(kCatBatch, pieces.size() - first));
+    CatBatch b;
+    b.n = static_cast<uint32_t>(n);
+    int64_t fewest = -1, total = 0;
+    for (int k = 0; k < n; ++k) {
+      const int64_t blocks = (pieces[first + k].numel + kBlock - 1) / kBlock;
+      fewest = fewest < 0 ? blocks : std::min(fewest, blocks);
+      total += blocks;
+    }
+    b.common = static_cast<uint32_t>(fewest);
+    int64_t extra = 0;
+    for (int k = 0; k < n; ++k) {
+      const Iter<2>& it = pieces[first + k];
+      b.part[k].out = it.data[0];
+      b.part[k].in = it.data[1];
+      b.part[k].numel = static_cast<uint32_t>(it.numel);
+      b.part[k].oc = offset_calc(it);
+      extra += (it.numel + kBlock - 1) / kBlock - fewest;
+      b.part[k].extra_end = static_cast<uint32_t>(extra);
+    }
+    CT_CHECK(total < (int64_t{1} << 31), CT_ERR_NOT_SUPPORTED, "cat: too many elements for one launch");
+    cat_move<U><<<static_cast<unsigned>(total), kEwThreads, 0, s>>>(b);
   }
 }
 
@@ -228,6 +339,27 @@ void cast(const Iter<2>& it, void* stream) {
     CT_EW_DISPATCH(static_cast<DType>(it.dtype[0]), "cast", [&] { launch_ew<scalar_t, scalar_t>(it, Identity<opmath_t<scalar_t>>{}, s); });
   }
   cuda::check_launch("cast kernel", s);
+}
+
+void cat_copy(const std::vector<Iter<2>>& parts, int64_t esize, void* stream) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  std::vector<Iter<2>> pieces;
+  for (const Iter<2>& p : parts) {
+    if (p.numel == 0) continue;
+    if (transpose(p, esize, s)) continue;  // its own launch (Note [One-launch cat])
+    for_each_32bit(p, [&](const Iter<2>& it) { pieces.push_back(it); });
+  }
+  int u = 16;
+  for (const Iter<2>& it : pieces) u = std::min(u, wide_unit(it, esize));
+  for (Iter<2>& it : pieces) it = in_units(it, esize, u);
+  switch (u) {
+    case 1: cat_launch<uint8_t>(pieces, s); break;
+    case 2: cat_launch<uint16_t>(pieces, s); break;
+    case 4: cat_launch<uint32_t>(pieces, s); break;
+    case 8: cat_launch<uint64_t>(pieces, s); break;
+    default: cat_launch<uint4>(pieces, s); break;
+  }
+  cuda::check_launch("cat kernel", s);
 }
 
 void where(const Iter<4>& it, DType common, void* stream) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "impl/core/dtype.h"
 #include "impl/ops/cpu/loops.h"
@@ -67,6 +68,9 @@ void set_scalar(Iter<N>& it, int k, const void* p, int64_t bytes) {
 
 // out = in converted to out's dtype (PyTorch's cast rules): copy_, casts, fill_ (a CPU scalar in).
 void cast(const Iter<2>& it, void* stream);
+// cat of same-dtype inputs: parts[k] copies input k (data[1]) into its slice of the output
+// (data[0]), both of dtype size esize; one launch per kCatBatch inputs (Note [One-launch cat]).
+void cat_copy(const std::vector<Iter<2>>& parts, int64_t esize, void* stream);
 // out = op(in); output dtype: common, bool (logical_not) or real (abs of complex), or any dtype
 // the result can be cast to (in-place forms).
 void unary(ct_unary_op op, const Iter<2>& it, DType common, void* stream);
