@@ -34,7 +34,8 @@
 //                                 of one tensor)
 //              permute3d          [n*n/131072, 128, 1024] views permuted (2, 0, 1)
 //    (where: the bool condition has the layout too, [n, n] for the broadcast ones.)
-//    n = 8192 on the GPU (64M elements, CUDA events, 5 rounds), 4096 on the CPU ("cpu/..."
+//    n = 8192 on the GPU (64M elements, CUDA events, 5 rounds; GPU_BENCH_N=m adds the GPU rows
+//    at n = m, named "n<m>/..."), 4096 on the CPU ("cpu/..."
 //    rows: 16M elements, host clock, 7 rounds, both libraries with one thread count: the CPUs
 //    this process may use, or GPU_BENCH_THREADS; printed as "# cpu_threads"). fill_ writes a
 //    fresh tensor of the layout, copy a fresh contiguous one, never the shared inputs. The
@@ -882,7 +883,18 @@ int bench(int argc, char** argv) {
   }
 
   // ---- the matrix: GPU rows, then CPU rows (inputs released after each)
+  // GPU_BENCH_N=m: the GPU matrix at m x m elements too, rows named "n<m>/op/dtype/layout"
+  // (other size classes: m = 1024 is 1M elements, 4 MiB of float32, L2-resident on an H100)
   gpu_matrix(Dev{"", CT_CUDA, 0, at::Device(at::kCUDA, 0), 8192, kGpu, 5});
+  if (const char* m = std::getenv("GPU_BENCH_N")) {
+    const int64_t nm = std::atoll(m);
+    if (nm >= 512 && nm % 512 == 0) {
+      g_inputs.clear();
+      gpu_matrix(Dev{"n" + std::to_string(nm) + "/", CT_CUDA, 0, at::Device(at::kCUDA, 0), nm, kGpu, 5});
+    } else {
+      std::fprintf(stderr, "gpu_bench: GPU_BENCH_N=%s ignored (expected a multiple of 512)\n", m);
+    }
+  }
   g_inputs.clear();
   cpu_matrix(Dev{"cpu/", CT_CPU, -1, at::Device(at::kCPU), 4096, kHost, 7});
   g_inputs.clear();

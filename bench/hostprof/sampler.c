@@ -1,4 +1,5 @@
-/* A tiny sampling profiler: SIGPROF every 50 us of CPU time records the interrupted PC and
+/* A tiny sampling profiler: SIGALRM every 20 us of wall time (ITIMER_REAL is a high-resolution
+ * timer; ITIMER_PROF ticks at the kernel's HZ, a few hundred samples a second) records the interrupted PC and
  * three return addresses (frame pointers); prints module+offset histograms at exit. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -38,8 +39,20 @@ static void dump(int level) {
     if (!f) { e[ne].pc = pc; e[ne].n = 1; ne++; }
   }
   qsort(e, ne, sizeof(ent), cmp);
+  if (level == 0) {  /* samples per module */
+    const char* mods[32]; int cnt[32] = {0}, nm = 0;
+    for (int j = 0; j < ne; ++j) {
+      Dl_info di; const char* mod = "?";
+      if (e[j].pc && dladdr(e[j].pc, &di) && di.dli_fname) mod = strrchr(di.dli_fname, '/') ? strrchr(di.dli_fname, '/') + 1 : di.dli_fname;
+      int m = 0;
+      while (m < nm && strcmp(mods[m], mod)) ++m;
+      if (m == nm && nm < 32) mods[nm++] = mod;
+      if (m < 32) cnt[m] += e[j].n;
+    }
+    for (int m = 0; m < nm; ++m) printf("module %-28s %6.1f%%\n", mods[m], 100.0 * cnt[m] / ns);
+  }
   printf("--- level %d (%d samples)\n", level, ns);
-  for (int j = 0; j < ne && j < 45; ++j) {
+  for (int j = 0; j < ne && j < 80; ++j) {
     Dl_info di; const char* mod = "?"; uintptr_t off = (uintptr_t)e[j].pc;
     if (e[j].pc && dladdr(e[j].pc, &di) && di.dli_fname) { mod = strrchr(di.dli_fname, '/') ? strrchr(di.dli_fname, '/') + 1 : di.dli_fname; off = (uintptr_t)e[j].pc - (uintptr_t)di.dli_fbase; }
     printf("%6d %s 0x%lx %s\n", e[j].n, mod, (unsigned long)off, (e[j].pc && dladdr(e[j].pc, &di) && di.dli_sname) ? di.dli_sname : "");
@@ -66,10 +79,10 @@ int main(int argc, char** argv) {
   int iters = add ? 300000 : 3000000;
   for (int i = 0; i < 20000; ++i) step(add, a, i);
   struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_sigaction = on_prof; sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigaction(SIGPROF, &sa, 0);
-  struct itimerval it = {{0, 50}, {0, 50}}; setitimer(ITIMER_PROF, &it, 0);
+  sigaction(SIGALRM, &sa, 0);
+  struct itimerval it = {{0, 20}, {0, 20}}; setitimer(ITIMER_REAL, &it, 0);
   for (int i = 0; i < iters; ++i) step(add, a, i);
-  struct itimerval z = {{0, 0}, {0, 0}}; setitimer(ITIMER_PROF, &z, 0);
+  struct itimerval z = {{0, 0}, {0, 0}}; setitimer(ITIMER_REAL, &z, 0);
   dump(0); dump(1); dump(2);
   ct_tensor_release(a);
   return 0;

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +30,8 @@ void* cpu_alloc(int64_t nbytes) {
 
 void keep_pool_cached(int device) {
   static std::once_flag flags[64];
+  static std::atomic<bool> done[64];  // Note [Once on hot paths]: no call_once per allocation
+  if (done[device].load(std::memory_order_acquire)) return;
   std::call_once(flags[device], [device] {
     cudaMemPool_t pool;
     if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
@@ -37,6 +40,7 @@ void keep_pool_cached(int device) {
     }
     (void)cudaGetLastError();
   });
+  done[device].store(true, std::memory_order_release);
 }
 
 std::string gib(int64_t b) { return str_cat(static_cast<double>(b) / (1LL << 30), " GiB"); }

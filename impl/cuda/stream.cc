@@ -77,16 +77,15 @@ EventImpl::~EventImpl() {
 
 Stream default_stream(int device) {
   device = resolve(device);
-  static std::once_flag once;
-  static std::vector<Stream>* defaults;
-  std::call_once(once, [] {
-    defaults = new std::vector<Stream>(device_count());
+  static std::vector<Stream>* const defaults = [] {  // Note [Once on hot paths]
+    auto* v = new std::vector<Stream>(device_count());
     for (int d = 0; d < device_count(); ++d) {
       auto s = std::make_shared<StreamImpl>();
       s->device = d;
-      (*defaults)[d] = s;
+      (*v)[d] = s;
     }
-  });
+    return v;
+  }();
   return (*defaults)[device];
 }
 

@@ -403,7 +403,9 @@ void arg_kernel(const Layout& L, const Tensor& vals, const Tensor& idx, bool is_
 }
 
 // values and first-occurrence indices along one dim (NaN counts as the extreme value).
-std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, bool keepdim, bool is_max, const char* name) {
+// want_values false (argmax/argmin): on CUDA the values are not computed and .first is null.
+std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, bool keepdim, bool is_max, const char* name,
+                                     bool want_values = true) {
   CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, name, "(): does not support complex input");
   std::vector<bool> mask;
   if (all) mask = dim_mask(t, {});
@@ -419,14 +421,15 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
     // rows or columns in place (Note [Reductions in place])
     Layout L = sizes_of(t, mask, keepdim && !all);
     if (all) L.out_shape.clear();
-    Tensor vals = empty_tensor({L.O}, comp, t->device());
+    Tensor vals = want_values ? empty_tensor({L.O}, comp, t->device()) : Tensor();
     Tensor idx = empty_tensor({L.O}, DType::Int64, t->device());
     CudaScope sc(t->device());
     CudaScratch get(t->device());
-    cuda_ops::arg_reduce_rows(t->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
-                              t->dtype, is_max, get, sc.stream, ip.cols);
-    if (all) return {finish(vals, L, t->dtype), finish(idx, L, DType::Int64)};
-    return {finish_perm(vals, t, mask, ip.kept_perm, L, t->dtype), finish_perm(idx, t, mask, ip.kept_perm, L, DType::Int64)};
+    cuda_ops::arg_reduce_rows(t->data(), vals ? vals->data() : nullptr, reinterpret_cast<int64_t*>(idx->data()), L.O,
+                              L.R, comp, t->dtype, is_max, get, sc.stream, ip.cols);
+    if (all) return {vals ? finish(vals, L, t->dtype) : Tensor(), finish(idx, L, DType::Int64)};
+    return {vals ? finish_perm(vals, t, mask, ip.kept_perm, L, t->dtype) : Tensor(),
+            finish_perm(idx, t, mask, ip.kept_perm, L, DType::Int64)};
   }
   Layout L = layout(t, mask, keepdim && !all, comp);
   if (all) L.out_shape.clear();
@@ -434,17 +437,18 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
     fail(CT_ERR_SHAPE, name, "(): Expected reduction dim ", all ? 0 : dim, " to have non-zero size (input shape ",
          shape_str(t->sizes), ")");
   }
-  Tensor vals = empty_tensor({L.O}, comp, t->device());
+  const bool cuda = t->device().is_cuda();
+  Tensor vals = want_values || !cuda ? empty_tensor({L.O}, comp, t->device()) : Tensor();
   Tensor idx = empty_tensor({L.O}, DType::Int64, t->device());
-  if (t->device().is_cuda()) {
+  if (cuda) {
     CudaScope sc(t->device());
     CudaScratch get(t->device());
-    cuda_ops::arg_reduce_rows(L.rows->data(), vals->data(), reinterpret_cast<int64_t*>(idx->data()), L.O, L.R, comp,
-                              comp, is_max, get, sc.stream, false);
+    cuda_ops::arg_reduce_rows(L.rows->data(), vals ? vals->data() : nullptr, reinterpret_cast<int64_t*>(idx->data()),
+                              L.O, L.R, comp, comp, is_max, get, sc.stream, false);
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
   }
-  return {finish(vals, L, t->dtype), finish(idx, L, DType::Int64)};
+  return {want_values ? finish(vals, L, t->dtype) : Tensor(), finish(idx, L, DType::Int64)};
 }
 
 }  // namespace
@@ -454,7 +458,7 @@ std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bo
 }
 
 Tensor argmax(const Tensor& t, bool has_dim, int64_t dim, bool keepdim, bool is_max) {
-  return arg_reduce(t, !has_dim, dim, keepdim, is_max, is_max ? "argmax" : "argmin").second;
+  return arg_reduce(t, !has_dim, dim, keepdim, is_max, is_max ? "argmax" : "argmin", false).second;
 }
 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {

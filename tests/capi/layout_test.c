@@ -2396,6 +2396,98 @@ static void test_cat_many_inputs_cuda(void) {
   }
 }
 
+/* Short reduced rows of strided and permuted views on CUDA against the CPU, exactly (small
+ * integer values, so every sum is exact), the sums also by hand:
+ *  - [6, 10, 40][:, :, ::2] permuted to [10, 6, 20], reduced over dim 2: rows of 20 elements at
+ *    stride 2 (Note [Short strided rows]: a thread per row; its kept dims walked in input-stride
+ *    order, against the output's order);
+ *  - [8, 37, 50] permuted to [50, 8, 37], reduced over dim 1 (the columns path with permuted
+ *    kept dims).
+ * sum, amax (keepdim), argmax and max(dim) (values and indices written by the reduction kernel,
+ * Note [Argmax outputs]; argmax of the strided views goes through a copy). */
+typedef struct {
+  int64_t sz[3];
+  int step;       /* slice of the last dim */
+  int64_t perm[3];
+  int64_t dim;    /* reduced dim of the permuted view */
+} short_rows_case;
+
+static void short_rows_run(const short_rows_case* k, ct_dtype dt) {
+  char ctx[128];
+  snprintf(ctx, sizeof ctx, "short rows [%s] base [%lld, %lld, %lld] step %d perm (%lld, %lld, %lld) dim %lld", dt_name(dt),
+           (long long)k->sz[0], (long long)k->sz[1], (long long)k->sz[2], k->step, (long long)k->perm[0],
+           (long long)k->perm[1], (long long)k->perm[2], (long long)k->dim);
+  const int n = (int)(k->sz[0] * k->sz[1] * k->sz[2]);
+  unsigned char* buf = malloc((size_t)n * 8);
+  double* vals = malloc((size_t)n * sizeof(double));
+  for (int i = 0; i < n; ++i) {
+    vals[i] = (double)((i * 7) % 13) - (dt == CT_UINT8 ? 0 : 6);
+    if (is_intg(dt)) put_i(dt, buf + (size_t)i * dt_size(dt), (int64_t)vals[i]);
+    else put_f(dt, buf + (size_t)i * dt_size(dt), vals[i], 0);
+  }
+  /* the view's sizes and element strides within the base */
+  int64_t bst[3] = {k->sz[1] * k->sz[2], k->sz[2], 1}, vsz[3], vst[3];
+  int64_t ssz[3] = {k->sz[0], k->sz[1], (k->sz[2] + k->step - 1) / k->step}, sst[3] = {bst[0], bst[1], k->step};
+  for (int j = 0; j < 3; ++j) vsz[j] = ssz[k->perm[j]], vst[j] = sst[k->perm[j]];
+  ct_tensor res[2][4] = {{NULL}};
+  for (int dev = -1; dev <= 0; ++dev) {
+    ct_tensor b = mk(buf, dt, 3, k->sz, dev, ctx), sl = NULL, v = NULL, mx = NULL;
+    if (b && ct_slice(b, 2, 0, k->sz[2], k->step, &sl) == CT_OK && ct_permute(sl, k->perm, 3, &v) == CT_OK) {
+      ct_tensor* r = res[dev + 1];
+      if (ct_reduce(CT_SUM, v, &k->dim, 1, 0, CT_DTYPE_UNDEFINED, &r[0]) != CT_OK ||
+          ct_reduce(CT_AMAX, v, &k->dim, 1, 1, CT_DTYPE_UNDEFINED, &r[1]) != CT_OK ||
+          ct_argmax(v, 1, (int32_t)k->dim, 0, &r[2]) != CT_OK || ct_max_dim(v, (int32_t)k->dim, 0, &r[3], &mx) != CT_OK)
+        lfail("%s: %s", ctx, ct_last_error_message());
+      rel(mx);
+    } else {
+      lfail("%s: view: %s", ctx, ct_last_error_message());
+    }
+    rel(b), rel(sl), rel(v);
+  }
+  static const char* what[4] = {"sum", "amax", "argmax", "max(dim) values"};
+  for (int j = 0; j < 4; ++j)
+    if (res[0][j] && res[1][j]) cmp_tensors(res[1][j], res[0][j], 0, ctx, what[j]);
+  /* the sum by hand over the kept dims in logical order */
+  int64_t got_n = 0;
+  unsigned char* got = res[1][0] && (dt == CT_FLOAT32 || dt == CT_INT64) ? fetch(res[1][0], &got_n, ctx) : NULL;
+  int kd[2], nk = 0;
+  for (int j = 0; j < 3; ++j)
+    if (j != k->dim) kd[nk++] = j;
+  if (got && got_n == vsz[kd[0]] * vsz[kd[1]]) {
+    for (int64_t x = 0; x < vsz[kd[0]]; ++x)
+      for (int64_t y = 0; y < vsz[kd[1]]; ++y) {
+        double want = 0;
+        for (int64_t i = 0; i < vsz[k->dim]; ++i) want += vals[x * vst[kd[0]] + y * vst[kd[1]] + i * vst[k->dim]];
+        int64_t o = x * vsz[kd[1]] + y;
+        double g;
+        if (dt == CT_FLOAT32) { float f; memcpy(&f, got + 4 * o, 4); g = f; }
+        else { int64_t q; memcpy(&q, got + 8 * o, 8); g = (double)q; }
+        if (g != want) {
+          lfail("%s: sum[%lld, %lld] = %g, expected %g", ctx, (long long)x, (long long)y, g, want);
+          x = vsz[kd[0]];
+          break;
+        }
+      }
+  } else if (got) {
+    lfail("%s: sum has %lld elements", ctx, (long long)got_n);
+  }
+  free(got);
+  for (int j = 0; j < 4; ++j) rel(res[0][j]), rel(res[1][j]);
+  free(buf), free(vals);
+}
+
+static void test_short_rows_cuda(void) {
+  SKIP_WITHOUT_CUDA();
+  const ct_dtype dts[] = {CT_FLOAT32, CT_FLOAT16, CT_BFLOAT16, CT_FLOAT64, CT_INT64, CT_UINT8};
+  const short_rows_case cases[] = {
+      {{6, 10, 40}, 2, {1, 0, 2}, 2},
+      {{8, 37, 50}, 1, {2, 0, 1}, 1},
+      {{3, 700, 64}, 2, {0, 1, 2}, 2}, /* 2100 rows of 32 */
+  };
+  for (size_t d = 0; d < sizeof dts / sizeof dts[0]; ++d)
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) short_rows_run(&cases[c], dts[d]);
+}
+
 static void test_no_live_tensors(void) {
   int64_t live = -1;
   OK(ct_live_tensor_count(&live));
@@ -2428,6 +2520,7 @@ int main(void) {
       {"specials_cuda", test_specials_cuda},
       {"vector_tails_cuda", test_vector_tails_cuda},
       {"cat_many_inputs_cuda", test_cat_many_inputs_cuda},
+      {"short_rows_cuda", test_short_rows_cuda},
       {"no_live_tensors", test_no_live_tensors},
   };
   int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));

@@ -126,7 +126,7 @@ void reduce_strided(ct_reduce_op op, const void* in, void* out, const StridedRed
                     ScratchFn& get, void* stream, DType out_dtype);
 // values and first-occurrence int64 indices of the max (min) of each row of a contiguous [O, R]
 // input (cols: of each column of a contiguous [R, O] input, compute float32/float64 only); NaN
-// is the extreme.
+// is the extreme. values (of the compute dtype) may be null: indices only. One launch.
 void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, DType compute,
                      DType in_dtype, bool is_max, ScratchFn& get, void* stream, bool cols);
 // p-norm of each row of non-negative doubles (|x| already taken).

@@ -1,0 +1,106 @@
+// Exploration (issue 12): pow/f16 contiguous, our vec_kernel with the op switch vs a pow-only
+// functor vs a minimal hand-written kernel. nvcc -std=c++17 -O3 -arch=sm_90 -I../.. ew_pow.cu
+#include <cstdio>
+#include <vector>
+#include <algorithm>
+#include <curand.h>
+#include "impl/ops/cuda/functors.cuh"
+using namespace ct::cuda_ops;
+
+struct PowOnly {
+  static constexpr int kOps = 1;
+  int op;
+  template <int OP> __device__ float run(float a, float b) const { return pow(a, b); }
+};
+template <int OP, typename T = float> struct Fixed {
+  static constexpr int kOps = 1;
+  int op;
+  template <int O> __device__ T run(T a, T b) const { return BinaryArith<T>{OP}.template run<OP>(a, b); }
+};
+__global__ void __launch_bounds__(128) simple(const __half* a, const __half* b, __half* o, int64_t n) {
+  int64_t base = (static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x) * 8;
+  if (base + 8 <= n) {
+    uint4 x = *reinterpret_cast<const uint4*>(a + base), y = *reinterpret_cast<const uint4*>(b + base);
+    const __half* xa = reinterpret_cast<const __half*>(&x);
+    const __half* ya = reinterpret_cast<const __half*>(&y);
+    uint4 r; __half* ra = reinterpret_cast<__half*>(&r);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) ra[k] = __float2half(powf(__half2float(xa[k]), __half2float(ya[k])));
+    *reinterpret_cast<uint4*>(o + base) = r;
+  }
+}
+template <typename L> float time_ms(L launch);
+// vec_kernel with the dense body for full blocks without scalars (as the one-byte kernels)
+template <typename C, typename R, int V, int EPT, bool OUTER, int N, typename F>
+__global__ void __launch_bounds__(kEwThreads) dense_kernel(Iter<N> it, F f) {
+  constexpr int NIN = N - 1;
+  const bool dense = it.scalar_mask == 0 &&
+                     static_cast<uint32_t>(it.numel) - blockIdx.x * (kEwThreads * EPT) >= static_cast<uint32_t>(kEwThreads * EPT);
+  if constexpr (OUTER) {
+    with_ops(f, [&](auto op) {
+      auto comp = [&](const auto& a, R (&o)[EPT]) { compute_op<decltype(op)::value, R, NIN>(f, a, o); };
+      if (dense) vec_body_dense<C, C, C, R, V, EPT>(it, comp);
+      else vec_body<C, C, C, R, V, EPT>(it, f, comp);
+    });
+  } else {
+    auto comp = [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); };
+    if (dense) vec_body_dense<C, C, C, R, V, EPT>(it, comp);
+    else vec_body<C, C, C, R, V, EPT>(it, f, comp);
+  }
+}
+template <typename C, typename R, int V, int EPT, bool OUTER, typename F>
+void run_dense(const char* name, Iter<3> it, F f, double bytes) {
+  const int64_t blocks = (it.numel + kEwThreads * EPT - 1) / (kEwThreads * EPT);
+  float ms = time_ms([&] { dense_kernel<C, R, V, EPT, OUTER><<<blocks, kEwThreads>>>(it, f); });
+  printf("%-16s V=%2d EPT=%2d %8.2f us %6.0f GB/s\n", name, V, EPT, ms * 1e3, bytes / ms / 1e6);
+}
+template <int N>
+Iter<N> contig(int64_t n, std::vector<char*> p, std::vector<int> dt, std::vector<int> sz) {
+  Iter<N> it; it.ndim = 1; it.numel = n; it.sizes[0] = n;
+  for (int k = 0; k < N; ++k) { it.data[k] = p[k]; it.dtype[k] = dt[k]; it.strides[k][0] = sz[k]; }
+  return it;
+}
+template <typename L> float time_ms(L launch) {
+  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+  for (int i = 0; i < 3; ++i) launch();
+  std::vector<float> v;
+  for (int r = 0; r < 7; ++r) {
+    cudaEventRecord(a); for (int i = 0; i < 20; ++i) launch(); cudaEventRecord(b); cudaEventSynchronize(b);
+    float ms; cudaEventElapsedTime(&ms, a, b); v.push_back(ms / 20);
+  }
+  std::sort(v.begin(), v.end()); return v[3];
+}
+template <typename C, typename R, int V, int EPT, typename F>
+void run(const char* name, Iter<3> it, F f, double bytes) {
+  const int64_t blocks = (it.numel + kEwThreads * EPT - 1) / (kEwThreads * EPT);
+  float ms = time_ms([&] { vec_kernel<C, C, C, R, V, EPT><<<blocks, kEwThreads>>>(it, f); });
+  printf("%-16s V=%2d EPT=%2d %8.2f us %6.0f GB/s\n", name, V, EPT, ms * 1e3, bytes / ms / 1e6);
+}
+__global__ void tohalf(const float* f, __half* h, int64_t n) {
+  for (int64_t i = blockIdx.x * 256 + threadIdx.x; i < n; i += gridDim.x * 256) h[i] = __float2half(f[i]);
+}
+int main() {
+  const int64_t n = 8192LL * 8192;
+  char *a, *b, *o; float* f; cudaMalloc(&a, n * 2); cudaMalloc(&b, n * 2); cudaMalloc(&o, n * 2); cudaMalloc(&f, n * 4);
+  curandGenerator_t g; curandCreateGenerator(&g, CURAND_RNG_PSEUDO_DEFAULT);
+  curandGenerateUniform(g, f, n); tohalf<<<1024, 256>>>(f, (__half*)a, n);
+  curandGenerateUniform(g, f, n); tohalf<<<1024, 256>>>(f, (__half*)b, n);
+  auto f16 = contig<3>(n, {o, a, b}, {CT_FLOAT16, CT_FLOAT16, CT_FLOAT16}, {2, 2, 2});
+  for (int rep = 0; rep < 2; ++rep) {
+    run<half, half, 8, 8>("pow/f16 switch", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
+    run<half, half, 8, 8>("pow/f16 powonly", f16, PowOnly{0}, 6.0 * n);
+    run<half, half, 8, 8>("pow/f16 fixed", f16, Fixed<CT_POW>{0}, 6.0 * n);
+    run<half, half, 4, 4>("pow/f16 switch4", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
+    run<half, half, 8, 16>("pow/f16 switch16", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
+    run_dense<half, half, 8, 8, false>("pow/f16 dense", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
+    run_dense<half, half, 8, 8, true>("pow/f16 denseout", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
+    run_dense<half, half, 8, 8, false>("add/f16 dense", f16, BinaryArith<float>{CT_ADD}, 6.0 * n);
+    run<half, half, 8, 8>("add/f16 switch", f16, BinaryArith<float>{CT_ADD}, 6.0 * n);
+    run_dense<half, half, 8, 8, false>("div/f16 dense", f16, BinaryArith<float>{CT_DIV}, 6.0 * n);
+    run<half, half, 8, 8>("div/f16 switch", f16, BinaryArith<float>{CT_DIV}, 6.0 * n);
+    float ms = time_ms([&] { simple<<<(n / 8 + 127) / 128, 128>>>((__half*)a, (__half*)b, (__half*)o, n); });
+    printf("%-16s             %8.2f us\n", "pow/f16 simple", ms * 1e3);
+  }
+  cudaError_t e = cudaDeviceSynchronize();
+  printf("status %s\n", cudaGetErrorString(e));
+}
