@@ -2,25 +2,9 @@
 #include <cstdio>
 #include <vector>
 #include <algorithm>
-#include "impl/ops/cuda/functors.cuh"
+#include "micro.cuh"
 using namespace ct::cuda_ops;
 template <typename T> struct WhereF { static constexpr int kOps = 1; template <int> __device__ T run(T c, T a, T b) const { return c != T(0) ? a : b; } };
-template <int N>
-Iter<N> contig(int64_t n, std::vector<char*> p, std::vector<int> dt, std::vector<int> sz) {
-  Iter<N> it; it.ndim = 1; it.numel = n; it.sizes[0] = n;
-  for (int k = 0; k < N; ++k) { it.data[k] = p[k]; it.dtype[k] = dt[k]; it.strides[k][0] = sz[k]; }
-  return it;
-}
-template <typename L> float time_ms(L launch) {
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  for (int i = 0; i < 3; ++i) launch();
-  std::vector<float> v;
-  for (int r = 0; r < 7; ++r) {
-    cudaEventRecord(a); for (int i = 0; i < 20; ++i) launch(); cudaEventRecord(b); cudaEventSynchronize(b);
-    float ms; cudaEventElapsedTime(&ms, a, b); v.push_back(ms / 20);
-  }
-  std::sort(v.begin(), v.end()); return v[3];
-}
 template <typename C0, typename C, typename R, int V, int EPT, int N, typename F>
 void run(const char* name, Iter<N> it, F f, double bytes) {
   const int64_t blocks = (it.numel + kEwThreads * EPT - 1) / (kEwThreads * EPT);

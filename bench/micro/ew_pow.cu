@@ -4,7 +4,7 @@
 #include <vector>
 #include <algorithm>
 #include <curand.h>
-#include "impl/ops/cuda/functors.cuh"
+#include "micro.cuh"
 using namespace ct::cuda_ops;
 
 struct PowOnly {
@@ -29,7 +29,6 @@ __global__ void __launch_bounds__(128) simple(const __half* a, const __half* b, 
     *reinterpret_cast<uint4*>(o + base) = r;
   }
 }
-template <typename L> float time_ms(L launch);
 // vec_kernel with the dense body for full blocks without scalars (as the one-byte kernels)
 template <typename C, typename R, int V, int EPT, bool OUTER, int N, typename F>
 __global__ void __launch_bounds__(kEwThreads) dense_kernel(Iter<N> it, F f) {
@@ -53,22 +52,6 @@ void run_dense(const char* name, Iter<3> it, F f, double bytes) {
   const int64_t blocks = (it.numel + kEwThreads * EPT - 1) / (kEwThreads * EPT);
   float ms = time_ms([&] { dense_kernel<C, R, V, EPT, OUTER><<<blocks, kEwThreads>>>(it, f); });
   printf("%-16s V=%2d EPT=%2d %8.2f us %6.0f GB/s\n", name, V, EPT, ms * 1e3, bytes / ms / 1e6);
-}
-template <int N>
-Iter<N> contig(int64_t n, std::vector<char*> p, std::vector<int> dt, std::vector<int> sz) {
-  Iter<N> it; it.ndim = 1; it.numel = n; it.sizes[0] = n;
-  for (int k = 0; k < N; ++k) { it.data[k] = p[k]; it.dtype[k] = dt[k]; it.strides[k][0] = sz[k]; }
-  return it;
-}
-template <typename L> float time_ms(L launch) {
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  for (int i = 0; i < 3; ++i) launch();
-  std::vector<float> v;
-  for (int r = 0; r < 7; ++r) {
-    cudaEventRecord(a); for (int i = 0; i < 20; ++i) launch(); cudaEventRecord(b); cudaEventSynchronize(b);
-    float ms; cudaEventElapsedTime(&ms, a, b); v.push_back(ms / 20);
-  }
-  std::sort(v.begin(), v.end()); return v[3];
 }
 template <typename C, typename R, int V, int EPT, typename F>
 void run(const char* name, Iter<3> it, F f, double bytes) {

@@ -106,6 +106,18 @@ std::string device_name(int device) {
   return p.name;
 }
 
+int multiprocessor_count() {
+  const int device = current_device();
+  static std::atomic<int> cached[64];  // 0: not asked yet
+  if (device < 64)
+    if (int v = cached[device].load(std::memory_order_relaxed)) return v;
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  if (sms < 1) sms = 1;
+  if (device < 64) cached[device].store(sms, std::memory_order_relaxed);
+  return sms;
+}
+
 int64_t device_property(int device, int32_t prop) {
   check_device_index(device);
   cudaDeviceProp p;

@@ -14,6 +14,7 @@ bool is_available();
 int device_count();               // 0 when CUDA is unavailable
 void check_available();           // throws CT_ERR_CUDA_UNAVAILABLE with the runtime's reason
 int current_device();             // throws when unavailable
+int multiprocessor_count();       // SMs of the current device (cached per device)
 void set_device(int device);
 void check_device_index(int device);  // throws CT_ERR_INDEX with the visible count
 std::string device_name(int device);

@@ -231,11 +231,6 @@ CT_AVX512 double finish_sum(const __m512d* acc, const T* x, int64_t i, int64_t n
   return tail_and_combine(lanes, x, i, n);
 }
 
-// 8 bfloat16 -> 8 floats (a shift).
-CT_AVX512 inline __m256 bf16x8_to_float(const BFloat16* x) {
-  __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
-  return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
-}
 }  // namespace
 
 CT_AVX512 void convert_n(const Half* x, float* y, int64_t n) {
@@ -284,7 +279,7 @@ CT_AVX512 double sum_n(const Half* x, int64_t n) {
 CT_AVX512 double sum_n(const BFloat16* x, int64_t n) {
   __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
   int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) add16(acc, bf16x8_to_float(x + i), bf16x8_to_float(x + i + 8));
+  for (; i + kLanes <= n; i += kLanes) add16(acc, avx2::load8(x + i), avx2::load8(x + i + 8));  // AVX2 code inlines here
   return finish_sum(acc, x, i, n);
 }
 

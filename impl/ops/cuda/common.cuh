@@ -11,7 +11,6 @@
 
 #include "capi/ctorch.h"
 #include "impl/core/error.h"
-#include "impl/cuda/runtime.h"
 #include "impl/ops/cuda/kernels.h"
 #include "impl/ops/scalar_ops.h"
 
@@ -79,14 +78,6 @@ __device__ __forceinline__ Offsets<N> offsets_of(const Iter<N>& it, int64_t i) {
 template <int N>
 __device__ __forceinline__ char* base_of(const Iter<N>& it, int k) {
   return ((it.scalar_mask >> k) & 1u) ? const_cast<char*>(reinterpret_cast<const char*>(it.scalar[k])) : it.data[k];
-}
-
-// Streaming multiprocessors of the current device.
-inline int sm_count() {
-  int dev = 0, sms = 0;
-  cuda::check(cudaGetDevice(&dev), "cudaGetDevice");
-  cuda::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute");
-  return sms > 0 ? sms : 1;
 }
 
 inline int blocks_for(int64_t n, int threads) {

@@ -438,29 +438,30 @@ __device__ __forceinline__ void vec_body_dense(const Iter<N>& it, const G& compu
 template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
 __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   constexpr int NIN = N - 1;
+  // a full block without CPU scalars: the dense body (Note [One-byte kernels], continued)
+  const bool dense = it.scalar_mask == 0 &&
+                     static_cast<uint32_t>(it.numel) - blockIdx.x * (kEwThreads * EPT) >= static_cast<uint32_t>(kEwThreads * EPT);
   if constexpr (byte_io_v<C0, C1, C, R>) {
-    const bool dense = it.scalar_mask == 0 &&
-                       static_cast<uint32_t>(it.numel) - blockIdx.x * (kEwThreads * EPT) >= static_cast<uint32_t>(kEwThreads * EPT);
     with_ops(f, [&](auto op) {
       auto comp = [&](const auto& a, R (&o)[EPT]) { compute_op<decltype(op)::value, R, NIN>(f, a, o); };
       if (dense) vec_body_dense<C0, C1, C, R, V, EPT>(it, comp);
       else vec_body<C0, C1, C, R, V, EPT>(it, f, comp);
     });
-  } else if constexpr (is_reduced_v<C>) {
+  } else {
+    auto comp = [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); };
     // Note [Dense body for float16 and bfloat16]: the same dense body for full blocks of
     // float16/bfloat16 kernels, where compute-bound ops show the cost of vec_body's branches
     // between the loads and the math: pow of two float16 tensors, 64M elements on an H100,
     // 218 -> 204.7 us (torch 204.5; a hand-written 8-per-thread powf kernel 204.8); add and div
     // of float16 within 1% (134.2 -> 134.7 us, torch 134.7). float32 and wider kernels are
     // memory-bound at these op costs and keep the one body (less code to compile).
-    auto comp = [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); };
-    if (it.scalar_mask == 0 &&
-        static_cast<uint32_t>(it.numel) - blockIdx.x * (kEwThreads * EPT) >= static_cast<uint32_t>(kEwThreads * EPT))
-      vec_body_dense<C0, C1, C, R, V, EPT>(it, comp);
-    else
-      vec_body<C0, C1, C, R, V, EPT>(it, f, comp);
-  } else {
-    vec_body<C0, C1, C, R, V, EPT>(it, f, [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); });
+    if constexpr (is_reduced_v<C>) {
+      if (dense) {
+        vec_body_dense<C0, C1, C, R, V, EPT>(it, comp);
+        return;
+      }
+    }
+    vec_body<C0, C1, C, R, V, EPT>(it, f, comp);
   }
 }
 

@@ -649,7 +649,7 @@ int64_t rows_resident() {
                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     return n > 0 ? n : 1;
   }();
-  return static_cast<int64_t>(per_sm) * sm_count();
+  return static_cast<int64_t>(per_sm) * cuda::multiprocessor_count();
 }
 
 void fit_waves(int64_t O, int64_t R, int64_t resident, int64_t& C, int64_t& chunk) {
@@ -731,37 +731,27 @@ void with_reducer(ct_reduce_op op, F f) {
   }
 }
 
-// Note [Short strided rows]: rows of a few elements (R <= 32) of a strided layout (sum over the
-// middle dim of a permuted tensor) get a thread per row, not a block: a block of 256 threads for
-// 8 elements ran at 1/3 of torch's speed at 1M elements. Threads walk the kept dims in the
-// order of their input strides (the smallest fastest), so a warp's loads are adjacent where the
-// input allows; each thread's output offset is worked out from the same index.
+// Note [Short strided rows]: rows of a few elements (R <= 32) of a strided layout (sum(dim=-1)
+// of x[..., ::2] with a short last dim, the real parts of a small complex view) get a thread per
+// row, not a block of 256 threads of which all but R would idle. Threads walk the kept dims in
+// the order of their input strides (the smallest fastest), so a warp's loads are adjacent where
+// the input allows; the OffsetCalc gives each thread its row's start and its output index
+// together. (Not measured against torch yet: the benchmark's short rows, sum over dim 1 of a
+// permuted tensor, are dense and take the columns kernel.)
 constexpr int kShortRow = 32;
-struct ShortRows {
-  int32_t ndim = 0;                   // kept dims, in thread order, innermost first
-  IntDiv sizes[kMaxDims];
-  int64_t in_strides[kMaxDims] = {};  // elements
-  int64_t out_strides[kMaxDims] = {};
-};
 
+// oc: the kept dims in thread order; off[0] is the output index, off[1] the row's first element.
 template <class Red>
 __global__ void reduce_short_strided(const typename Red::In* in, typename Red::Out* out, int64_t O, int64_t R,
-                                     ShortRows k, StridedRows g, Red red) {
+                                     OffsetCalc<2> oc, StridedRows g, Red red) {
   for (int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < O;
        t += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    uint32_t i = static_cast<uint32_t>(t);
-    int64_t in_off = 0, o = 0;
-    for (int d = 0; d < k.ndim; ++d) {
-      uint32_t q = k.sizes[d].div(i);
-      uint32_t r = i - q * k.sizes[d].d;
-      in_off += r * k.in_strides[d];
-      o += r * k.out_strides[d];
-      i = q;
-    }
-    const typename Red::In* row = in + in_off;
+    uint32_t off[2];
+    oc.get(static_cast<uint32_t>(t), off);
+    const typename Red::In* row = in + off[1];
     typename Red::Acc a = red.init();
     for (int64_t j = 0; j < R; ++j) a = red.step(a, row[g.offset(static_cast<uint32_t>(j))], j);
-    store_out(red, out, o, red.finish(a, R));
+    store_out(red, out, off[0], red.finish(a, R));
   }
 }
 
@@ -770,9 +760,9 @@ void run_strided(const void* in_v, void* out_v, int64_t O, int64_t R, const Stri
                  cudaStream_t s) {
   using Acc = typename Red::Acc;
   if (O == 0) return;
-  if (R <= kShortRow && O < (int64_t{1} << 31)) {  // Note [Short strided rows]
-    ShortRows k;
-    k.ndim = g.kept_ndim;
+  int64_t kept_span = 0;  // elements
+  for (int d = 0; d < g.kept_ndim; ++d) kept_span += (g.kept_sizes[d] - 1) * g.kept_strides[d];
+  if (R <= kShortRow && O < (int64_t{1} << 31) && kept_span < (int64_t{1} << 31)) {  // Note [Short strided rows]
     int order[kMaxDims];
     for (int d = 0; d < g.kept_ndim; ++d) order[d] = d;
     // innermost first: by increasing input stride, ties by the logical order (later first)
@@ -781,13 +771,15 @@ void run_strided(const void* in_v, void* out_v, int64_t O, int64_t R, const Stri
     });
     int64_t out_stride[kMaxDims], acc = 1;
     for (int d = g.kept_ndim - 1; d >= 0; --d) out_stride[d] = acc, acc *= g.kept_sizes[d];
+    OffsetCalc<2> oc;  // in elements: output index, input offset
+    oc.ndim = g.kept_ndim;
     for (int j = 0; j < g.kept_ndim; ++j) {
-      k.sizes[j] = IntDiv(static_cast<uint32_t>(g.kept_sizes[order[j]]));
-      k.in_strides[j] = g.kept_strides[order[j]];
-      k.out_strides[j] = out_stride[order[j]];
+      oc.size[j] = IntDiv(static_cast<uint32_t>(g.kept_sizes[order[j]]));
+      oc.stride[j][0] = static_cast<uint32_t>(out_stride[order[j]]);
+      oc.stride[j][1] = static_cast<uint32_t>(g.kept_strides[order[j]]);
     }
     reduce_short_strided<Red><<<blocks_for(O, kThreads), kThreads, 0, s>>>(
-        static_cast<const typename Red::In*>(in_v), static_cast<typename Red::Out*>(out_v), O, R, k, g, red);
+        static_cast<const typename Red::In*>(in_v), static_cast<typename Red::Out*>(out_v), O, R, oc, g, red);
     cuda::check_launch("reduction kernel", s);
     return;
   }
