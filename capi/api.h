@@ -54,9 +54,21 @@ inline void same_or_new(ct_tensor h, const Tensor& x, Tensor r, ct_tensor* out) 
   }
 }
 
+// ---- call trace (capi/trace.cc, Note [Call trace])
+extern const bool g_trace_calls;
+void trace_call(const char* fn);
+
 }  // namespace ct::capi
 
-#define CT_API_BEGIN try {
+// Records the calling entry point when CTORCH_TRACE_CALLS is set (Note [Call trace]). Every
+// exported function starts with it: through CT_API_BEGIN, or written out in the few that
+// cannot fail or hand their work to a shared helper.
+#define CT_TRACE_CALL()                                                                     \
+  do {                                                                                      \
+    if (__builtin_expect(::ct::capi::g_trace_calls, 0)) ::ct::capi::trace_call(__func__);   \
+  } while (0)
+
+#define CT_API_BEGIN CT_TRACE_CALL(); try {
 #define CT_API_END                                                                          \
   }                                                                                         \
   catch (const ::ct::Error& e) {                                                            \

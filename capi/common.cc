@@ -58,16 +58,24 @@ using namespace ct::capi;
 extern "C" {
 
 CT_API int32_t ct_version(int32_t* major, int32_t* minor, int32_t* patch) {
+  CT_TRACE_CALL();
   if (major) *major = CT_VERSION_MAJOR;
   if (minor) *minor = CT_VERSION_MINOR;
   if (patch) *patch = CT_VERSION_PATCH;
   return CT_OK;
 }
 
-CT_API const char* ct_last_error_message(void) { return last_error().message.c_str(); }
-CT_API ct_status ct_last_error_code(void) { return last_error().code; }
+CT_API const char* ct_last_error_message(void) {
+  CT_TRACE_CALL();
+  return last_error().message.c_str();
+}
+CT_API ct_status ct_last_error_code(void) {
+  CT_TRACE_CALL();
+  return last_error().code;
+}
 
 CT_API int64_t ct_last_error_copy(void* buf, int64_t cap) {
+  CT_TRACE_CALL();
   const std::string& m = last_error().message;
   int64_t len = static_cast<int64_t>(m.size());
   if (buf && cap > 0) {
@@ -79,11 +87,13 @@ CT_API int64_t ct_last_error_copy(void* buf, int64_t cap) {
 }
 
 CT_API void ct_clear_error(void) {
+  CT_TRACE_CALL();
   last_error().code = CT_OK;
   last_error().message.clear();
 }
 
 CT_API const char* ct_status_name(ct_status code) {
+  CT_TRACE_CALL();
   switch (code) {
     case CT_OK: return "CT_OK";
     case CT_ERR_ARGUMENT: return "CT_ERR_ARGUMENT";

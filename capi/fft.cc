@@ -107,6 +107,7 @@ CT_API ct_status ct_fft_ifftshift(ct_tensor t, const int64_t* dims, int32_t ndim
 }
 
 CT_API ct_status ct_cufft_plan_cache_max_size(int32_t device, int64_t* out) {
+  CT_TRACE_CALL();
   return cache_figure(device, out, fft::plan_cache_max_size);
 }
 
@@ -117,6 +118,7 @@ CT_API ct_status ct_cufft_plan_cache_set_max_size(int32_t device, int64_t max_si
 }
 
 CT_API ct_status ct_cufft_plan_cache_size(int32_t device, int64_t* out) {
+  CT_TRACE_CALL();
   return cache_figure(device, out, fft::plan_cache_size);
 }
 
@@ -127,6 +129,7 @@ CT_API ct_status ct_cufft_plan_cache_clear(int32_t device) {
 }
 
 CT_API ct_status ct_cufft_plan_cache_max_bytes(int32_t device, int64_t* out) {
+  CT_TRACE_CALL();
   return cache_figure(device, out, fft::plan_cache_max_bytes);
 }
 
@@ -137,14 +140,17 @@ CT_API ct_status ct_cufft_plan_cache_set_max_bytes(int32_t device, int64_t max_b
 }
 
 CT_API ct_status ct_cufft_plan_cache_bytes(int32_t device, int64_t* out) {
+  CT_TRACE_CALL();
   return cache_figure(device, out, fft::plan_cache_bytes);
 }
 
 CT_API ct_status ct_cufft_plan_cache_hits(int32_t device, int64_t* out) {
+  CT_TRACE_CALL();
   return cache_figure(device, out, fft::plan_cache_hits);
 }
 
 CT_API ct_status ct_cufft_plan_cache_misses(int32_t device, int64_t* out) {
+  CT_TRACE_CALL();
   return cache_figure(device, out, fft::plan_cache_misses);
 }
 

@@ -224,10 +224,12 @@ static ct_status minmax_dim(ct_tensor t, int32_t dim, int32_t keepdim, ct_tensor
 }
 
 CT_API ct_status ct_max_dim(ct_tensor t, int32_t dim, int32_t keepdim, ct_tensor* values, ct_tensor* indices) {
+  CT_TRACE_CALL();
   return minmax_dim(t, dim, keepdim, values, indices, true);
 }
 
 CT_API ct_status ct_min_dim(ct_tensor t, int32_t dim, int32_t keepdim, ct_tensor* values, ct_tensor* indices) {
+  CT_TRACE_CALL();
   return minmax_dim(t, dim, keepdim, values, indices, false);
 }
 

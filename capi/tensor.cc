@@ -68,9 +68,11 @@ static ct_status copy_dims(ct_tensor t, bool strides, int64_t* dst, int32_t cap,
 }
 
 CT_API ct_status ct_tensor_sizes(ct_tensor t, int64_t* dst, int32_t cap, int32_t* ndim) {
+  CT_TRACE_CALL();
   return copy_dims(t, false, dst, cap, ndim);
 }
 CT_API ct_status ct_tensor_strides(ct_tensor t, int64_t* dst, int32_t cap, int32_t* ndim) {
+  CT_TRACE_CALL();
   return copy_dims(t, true, dst, cap, ndim);
 }
 
