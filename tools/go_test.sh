@@ -1,12 +1,13 @@
 #!/bin/bash
 # Runs `go test` on the ctorch Go module (an sh_test driver; runs in the runfiles root).
-# usage: go_test.sh <ctorch_go_module.tar> <libctorch.so> <*_test.go files...>
+# usage: go_test.sh <ctorch_go_module.tar> <libctorch.so> <coverage.py> <ctorch.h> <*_test.go files...>
 # The module is unpacked into $TEST_TMPDIR, the test files are copied into its root directory
 # (so they may also import ctorch.dev/ctorch/internal/capi), and libctorch.so is linked from
-# the runfiles. Extra `go test` flags: GO_TEST_ARGS (e.g. --test_env=GO_TEST_ARGS=-run=TestX).
+# the runfiles. The suite runs with the call trace on (Note [Call trace] in capi/trace.cc) and
+# fails when it left a public C function of ctorch.h uncalled (tools/abi/coverage.py). Extra `go test` flags: GO_TEST_ARGS (e.g. --test_env=GO_TEST_ARGS=-run=TestX).
 set -eu
 RF="$PWD"
-tarball="$RF/$1"; lib="$RF/$2"; shift 2
+tarball="$RF/$1"; lib="$RF/$2"; coverage="$RF/$3"; header="$RF/$4"; shift 4
 T="${TEST_TMPDIR:-$(mktemp -d)}"
 W="$T/gomod"; rm -rf "$W"; mkdir -p "$W"
 tar -C "$W" -xf "$tarball"
@@ -18,5 +19,9 @@ export CGO_LDFLAGS="-L$LIBDIR -Wl,-rpath,$LIBDIR"
 export GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local
 export GOCACHE="${GOCACHE_DIR:-$T/gocache}" GOPATH="$T/gopath" HOME="$T"
 cd "$M"
+export CTORCH_TRACE_CALLS="$T/go_calls.txt"; rm -f "$CTORCH_TRACE_CALLS"
 # shellcheck disable=SC2086
-exec go test -count=1 -v ${GO_TEST_ARGS:-} ./...
+go test -count=1 -v ${GO_TEST_ARGS:-} ./...
+# A -run filter runs part of the suite: no coverage claim then.
+case " ${GO_TEST_ARGS:-} " in *" -run"*) exit 0 ;; esac
+exec python3 "$coverage" --header "$header" --suite go "$CTORCH_TRACE_CALLS"

@@ -49,6 +49,16 @@ func wrapGenerator(h int64) *Generator {
 	return g
 }
 
+// LiveGeneratorCount returns the number of live generator handles in the process (for leak
+// checks; the default generators' own references count too).
+func LiveGeneratorCount() (int64, error) {
+	out := []int64{0}
+	if err := call("live_generator_count", func() int { return capi.Ct_live_generator_count(out) }); err != nil {
+		return 0, err
+	}
+	return out[0], nil
+}
+
 func (g *Generator) finalize() {
 	if h := g.h.Swap(0); h != 0 {
 		capi.Ct_generator_release(h)

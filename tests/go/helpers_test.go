@@ -217,14 +217,19 @@ func eqRepr(t *testing.T, x *ctorch.Tensor, want string) {
 	}
 }
 
+// collect runs the garbage collector and gives the finalizers a moment.
+func collect() {
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond)
+}
+
 // waitForLiveCount runs the garbage collector until the live count is at most want.
 func waitForLiveCount(t *testing.T, want int64, timeout time.Duration) int64 {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	n := liveCount(t)
 	for n > want && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+		collect()
 		n = liveCount(t)
 	}
 	return n
