@@ -583,14 +583,5 @@ func TestGPUGarbageCollectorReleasesStreams(t *testing.T) {
 		noErr(t, err)
 		_ = s
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	got := liveStreams(t)
-	for got > start && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-		got = liveStreams(t)
-	}
-	if got != start {
-		t.Fatalf("live streams %d after runtime.GC(), want %d", got, start)
-	}
+	collectUntil(t, "streams", liveStreams, start, 20*time.Second)
 }

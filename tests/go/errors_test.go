@@ -42,44 +42,8 @@ func TestErrorValues(t *testing.T) {
 		t.Error("Is with Op")
 	}
 
-	// out-of-range dims
-	_, err = a.Transpose(0, 1)
-	wantErr(t, err, ctorch.ErrIndex)
-	_, err = a.Unsqueeze(3)
-	wantErr(t, err, ctorch.ErrIndex)
-	_, err = a.Select(0, 3)
-	wantErr(t, err, ctorch.ErrIndex)
-	_, err = a.Narrow(0, 2, 5)
-	if err == nil {
-		t.Error("narrow past the end succeeded")
-	}
-	_, err = a.Permute(0, 0)
-	if err == nil {
-		t.Error("permute with a repeated dim succeeded")
-	}
 	_, err = a.Flatten(1<<40, 0)
 	wantErr(t, err, ctorch.ErrIndex) // caught by the Go layer (does not fit int32)
-
-	// dtype errors
-	i64 := s.T(ctorch.ArangeInt(0, 4, 1, dev))
-	_, err = i64.Mean()
-	wantErr(t, err, ctorch.ErrDType)
-	bl := s.T(ctorch.FromSlice([]bool{true, false}, nil, dev))
-	_, err = bl.Sub(bl)
-	wantErr(t, err, ctorch.ErrDType)
-	_, err = bl.Neg()
-	wantErr(t, err, ctorch.ErrDType)
-
-	// shape errors
-	_, err = a.View(2, 2)
-	wantErr(t, err, ctorch.ErrShape)
-	_, err = a.View(-1, -1)
-	if err == nil {
-		t.Error("view with two -1 succeeded")
-	}
-	_, err = a.Reshape(5)
-	wantErr(t, err, ctorch.ErrShape)
-	wantErr(t, a.CopyFrom(b), ctorch.ErrShape)
 
 	// sentinels print their name
 	if ctorch.ErrOutOfMemory.Error() != "ctorch: CT_ERR_OUT_OF_MEMORY (400)" {
@@ -93,35 +57,6 @@ func TestErrorValues(t *testing.T) {
 		ctorch.StatusName(12345) != "CT_UNKNOWN" || ctorch.StatusName(0) != "CT_OK" {
 		t.Error("StatusName")
 	}
-}
-
-// TestBoolSubtractionIsRefused: PyTorch's sub_check refuses a bool operand on either side,
-// whatever the other one is: `1 - mask`, `mask - 1`, `mask - 1.0`, `mask - int_tensor` all raise
-// "Subtraction, the `-` operator, with a bool tensor is not supported" (checked against torch).
-func TestBoolSubtractionIsRefused(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
-	mask := s.T(ctorch.FromSlice([]bool{true, false}, nil, dev))
-	ints := s.T(ctorch.FromSlice([]int64{1, 1}, nil, dev))
-	cases := []struct {
-		expr string
-		err  error
-	}{
-		{"mask - mask", s.E(mask.Sub(mask))},
-		{"1 - mask", s.E(mask.RSubInt(1))},
-		{"mask - 1", s.E(mask.SubInt(1))},
-		{"mask - 1.0", s.E(mask.SubScalar(1))},
-		{"1.0 - mask", s.E(mask.RSubScalar(1))},
-		{"mask - ints", s.E(mask.Sub(ints))},
-		{"ints - mask", s.E(ints.Sub(mask))},
-		{"mask.sub_(1)", mask.SubIntInPlace(1)},
-	}
-	for _, c := range cases {
-		if !errors.Is(c.err, ctorch.ErrDType) {
-			t.Errorf("%s: got %v, want an error matching %v", c.expr, c.err, ctorch.ErrDType)
-		}
-	}
-	eqBool(t, mask, true, false)
 }
 
 func TestDeviceErrors(t *testing.T) {

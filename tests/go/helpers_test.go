@@ -223,14 +223,18 @@ func collect() {
 	time.Sleep(10 * time.Millisecond)
 }
 
-// waitForLiveCount runs the garbage collector until the live count is at most want.
-func waitForLiveCount(t *testing.T, want int64, timeout time.Duration) int64 {
+// collectUntil runs the garbage collector until count (live tensors, streams, ...) is at most
+// want, for at most timeout, and fails the test if it is not want then: the finalizers must
+// release what was dropped without Close.
+func collectUntil(t *testing.T, what string, count func(*testing.T) int64, want int64, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	n := liveCount(t)
+	n := count(t)
 	for n > want && time.Now().Before(deadline) {
 		collect()
-		n = liveCount(t)
+		n = count(t)
 	}
-	return n
+	if n != want {
+		t.Errorf("%d live %s after collecting, want %d", n, what, want)
+	}
 }

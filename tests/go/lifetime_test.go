@@ -176,10 +176,7 @@ func TestGarbageCollectorReleasesTensors(t *testing.T) {
 	if after <= start {
 		t.Logf("the collector already ran during the loop")
 	}
-	got := waitForLiveCount(t, start, 20*time.Second)
-	if got != start {
-		t.Fatalf("live count %d after runtime.GC(), want %d: finalizers did not release the dropped tensors", got, start)
-	}
+	collectUntil(t, "tensors", liveCount, start, 20*time.Second)
 	runtime.GC()
 }
 
@@ -188,8 +185,7 @@ func settle(t *testing.T) int64 {
 	t.Helper()
 	n, stable := liveCount(t), 0
 	for i := 0; i < 200 && stable < 3; i++ {
-		runtime.GC()
-		time.Sleep(5 * time.Millisecond)
+		collect()
 		m := liveCount(t)
 		if m == n {
 			stable++

@@ -249,23 +249,23 @@ func TestGeneratorConcurrentDraws(t *testing.T) {
 // Close releases one reference (Ref holds its own); the finalizer releases generators dropped
 // without Close, and LiveGeneratorCount sees both.
 func TestGeneratorLifetimes(t *testing.T) {
-	live := func() int64 {
+	live := func(t *testing.T) int64 {
 		n, err := ctorch.LiveGeneratorCount()
 		noErr(t, err)
 		return n
 	}
-	start := live()
+	start := live(t)
 	g, err := ctorch.NewGenerator(ctorch.CPU)
 	noErr(t, err)
 	r, err := g.Ref()
 	noErr(t, err)
-	if r.Handle() != g.Handle() || live() != start+1 {
-		t.Errorf("Ref: handle %#x of %#x, %d live handles, want %d", r.Handle(), g.Handle(), live(), start+1)
+	if r.Handle() != g.Handle() || live(t) != start+1 {
+		t.Errorf("Ref: handle %#x of %#x, %d live handles, want %d", r.Handle(), g.Handle(), live(t), start+1)
 	}
 	noErr(t, g.Close())
 	wantOffset(t, r, 0) // r still holds it
 	noErr(t, r.Close())
-	if n := live(); n != start {
+	if n := live(t); n != start {
 		t.Errorf("%d live generators after closing both references, want %d", n, start)
 	}
 	kept := newGen(t, ctorch.CPU)
@@ -273,13 +273,7 @@ func TestGeneratorLifetimes(t *testing.T) {
 		_, err := ctorch.NewGenerator(ctorch.CPU)
 		noErr(t, err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for live() > start+1 && time.Now().Before(deadline) {
-		collect()
-	}
-	if n := live(); n != start+1 {
-		t.Errorf("%d live generators after collections, want %d", n, start+1)
-	}
+	collectUntil(t, "generators", live, start+1, 10*time.Second)
 	wantOffset(t, kept, 0)
 }
 
