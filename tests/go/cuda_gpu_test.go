@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"ctorch.dev/ctorch"
 	"ctorch.dev/ctorch/cuda"
@@ -61,6 +60,14 @@ func newStream(t *testing.T, device, priority int) *cuda.Stream {
 	noErr(t, err)
 	closeLater(t, s)
 	return s
+}
+
+func newEvent(t *testing.T, flags cuda.EventFlags) *cuda.Event {
+	t.Helper()
+	e, err := cuda.NewEvent(flags)
+	noErr(t, err)
+	closeLater(t, e)
+	return e
 }
 
 func TestGPUDeviceCalls(t *testing.T) {
@@ -414,9 +421,7 @@ func TestGPUStreamOrdering(t *testing.T) {
 
 	// record_event with an event of ours, wait on the current stream (nil), record on the
 	// current stream (nil).
-	mine, err := cuda.NewEvent(cuda.EventBlocking)
-	noErr(t, err)
-	closeLater(t, mine)
+	mine := newEvent(t, cuda.EventBlocking)
 	got, err := side.RecordEvent(mine)
 	noErr(t, err)
 	if got != mine {
@@ -445,11 +450,7 @@ func TestGPUEventTiming(t *testing.T) {
 	needGPUs(t, 1)
 	sc := cudaScope(t)
 	lockThread(t)
-	start, err := cuda.NewEvent(cuda.EventEnableTiming)
-	noErr(t, err)
-	end, err := cuda.NewEvent(cuda.EventEnableTiming)
-	noErr(t, err)
-	closeLater(t, start, end)
+	start, end := newEvent(t, cuda.EventEnableTiming), newEvent(t, cuda.EventEnableTiming)
 	noErr(t, start.Record(nil))
 	x := sc.T(ctorch.Ones([]int64{1 << 22}, ctorch.CUDA))
 	for i := 0; i < 10; i++ {
@@ -464,9 +465,7 @@ func TestGPUEventTiming(t *testing.T) {
 	}
 	t.Logf("10 in-place multiplies of 4M floats: %.3f ms", ms)
 
-	plain, err := cuda.NewEvent(cuda.EventDefault)
-	noErr(t, err)
-	closeLater(t, plain)
+	plain := newEvent(t, cuda.EventDefault)
 	noErr(t, plain.Record(nil))
 	_, err = start.ElapsedTime(plain)
 	wantErr(t, err, ctorch.ErrState)
@@ -544,12 +543,10 @@ func TestGPUSyncDebugModeError(t *testing.T) {
 	lockThread(t)
 	x := sc.T(ctorch.Full([]int64{1}, 5, ctorch.CUDA))
 	s := newStream(t, 0, 0)
-	e, err := cuda.NewEvent(cuda.EventDefault)
-	noErr(t, err)
-	closeLater(t, e)
+	e := newEvent(t, cuda.EventDefault)
 	noErr(t, cuda.SetSyncDebugMode(cuda.SyncDebugError))
 	t.Cleanup(func() { noErr(t, cuda.SetSyncDebugMode(cuda.SyncDebugDefault)) })
-	_, err = x.Item()
+	_, err := x.Item()
 	if m := wantErr(t, err, ctorch.ErrState); !strings.Contains(m.Message, "'error'") {
 		t.Errorf("item() in error mode: %v", m)
 	}
@@ -583,5 +580,5 @@ func TestGPUGarbageCollectorReleasesStreams(t *testing.T) {
 		noErr(t, err)
 		_ = s
 	}
-	collectUntil(t, "streams", liveStreams, start, 20*time.Second)
+	collectUntil(t, "streams", liveStreams, start)
 }

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"ctorch.dev/ctorch"
 	"ctorch.dev/ctorch/cuda"
@@ -217,9 +216,7 @@ func TestCUDACallsWithoutGPU(t *testing.T) {
 	wantUnavailable(t, err)
 
 	// Recording or waiting on "the current stream" needs a GPU too.
-	ev, err := cuda.NewEvent(cuda.EventDefault)
-	noErr(t, err)
-	closeLater(t, ev)
+	ev := newEvent(t, cuda.EventDefault)
 	wantUnavailable(t, ev.Record(nil))
 	wantUnavailable(t, ev.Wait(nil))
 	if done, err := ev.Query(); err != nil || !done {
@@ -363,9 +360,7 @@ func TestGuardsLockTheOSThread(t *testing.T) {
 // GPU no stream can be made; a zero Stream is a closed one.)
 func TestNilAndClosedStreams(t *testing.T) {
 	s := cudaScope(t)
-	ev, err := cuda.NewEvent(cuda.EventDefault)
-	noErr(t, err)
-	closeLater(t, ev)
+	ev := newEvent(t, cuda.EventDefault)
 	x := s.T(ctorch.Ones([]int64{2}))
 
 	for name, st := range map[string]*cuda.Stream{"nil": nil, "closed": new(cuda.Stream)} {
@@ -415,7 +410,7 @@ func TestNilAndClosedStreams(t *testing.T) {
 	noErr(t, x.Close())
 	wantClosed(t, x.RecordStream(new(cuda.Stream)))
 	wantClosed(t, x.RecordStream(nil))
-	_, err = x.PinMemory()
+	_, err := x.PinMemory()
 	wantClosed(t, err)
 	_, err = x.IsPinnedErr()
 	wantClosed(t, err)
@@ -530,5 +525,5 @@ func TestGarbageCollectorReleasesEvents(t *testing.T) {
 			noErr(t, e.Close())
 		}
 	}
-	collectUntil(t, "events", liveEvents, start, 20*time.Second)
+	collectUntil(t, "events", liveEvents, start)
 }

@@ -13,20 +13,6 @@ import (
 	"ctorch.dev/ctorch/cuda"
 )
 
-func nearC(t *testing.T, x *ctorch.Tensor, tol float64, want ...complex128) {
-	t.Helper()
-	got, err := x.Complex128s()
-	noErr(t, err)
-	if len(got) != len(want) {
-		t.Fatalf("values %v, want %v", got, want)
-	}
-	for i := range got {
-		if d := got[i] - want[i]; math.Hypot(real(d), imag(d)) > tol {
-			t.Fatalf("values %v, want %v (tolerance %g)", got, want, tol)
-		}
-	}
-}
-
 // Each transform and its options: an impulse transforms to ones (so the values are known
 // without a DFT), and the options show in the result's shape, dtype and scale.
 func TestFFTCallsAndOptions(t *testing.T) {
@@ -34,11 +20,11 @@ func TestFFTCallsAndOptions(t *testing.T) {
 	dev := testDevice()
 	imp := s.T(ctorch.FromSlice([]complex64{1, 0, 0, 0}, nil, dev))
 	ones := []complex128{1, 1, 1, 1}
-	nearC(t, s.T(ctorch.FFT(imp)), 1e-6, ones...)
-	nearC(t, s.T(ctorch.FFT(imp, ctorch.NormForward)), 1e-6, 0.25, 0.25, 0.25, 0.25)
-	nearC(t, s.T(ctorch.IFFT(imp, ctorch.NormOrtho)), 1e-6, 0.5, 0.5, 0.5, 0.5)
-	nearC(t, s.T(ctorch.FFT(imp, ctorch.FFTLength(2))), 1e-6, 1, 1)
-	nearC(t, s.T(ctorch.FFT(imp, nil)), 1e-6, ones...) // a nil option is ignored
+	near(t, s.T(ctorch.FFT(imp)), 1e-6, ones...)
+	near(t, s.T(ctorch.FFT(imp, ctorch.NormForward)), 1e-6, 0.25, 0.25, 0.25, 0.25)
+	near(t, s.T(ctorch.IFFT(imp, ctorch.NormOrtho)), 1e-6, 0.5, 0.5, 0.5, 0.5)
+	near(t, s.T(ctorch.FFT(imp, ctorch.FFTLength(2))), 1e-6, 1, 1)
+	near(t, s.T(ctorch.FFT(imp, nil)), 1e-6, ones...) // a nil option is ignored
 	r := s.T(ctorch.FromSlice([]float32{1, 0, 0, 0}, nil, dev))
 	eqDType(t, s.T(ctorch.RFFT(r)), ctorch.Complex64)
 	eqShape(t, s.T(ctorch.RFFT(r)), 3)
@@ -131,7 +117,7 @@ func TestGPUFFT(t *testing.T) {
 	if y.Device() != gpu {
 		t.Errorf("result on %v, want %v", y.Device(), gpu)
 	}
-	nearC(t, y, 1e-6, 1, 1, 1, 1)
+	near(t, y, 1e-6, 1, 1, 1, 1)
 	pc := cuda.CUFFTPlanCache(0)
 	get := func(f func() (int64, error)) int64 {
 		t.Helper()

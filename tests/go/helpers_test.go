@@ -5,7 +5,7 @@ package ctorch_test
 import (
 	"errors"
 	"fmt"
-	"math"
+	"math/cmplx"
 	"os"
 	"reflect"
 	"runtime"
@@ -159,32 +159,33 @@ func eqDType(t *testing.T, x *ctorch.Tensor, want ctorch.DType) {
 	}
 }
 
-func eqF64(t *testing.T, x *ctorch.Tensor, want ...float64) {
+// near checks x's values, read as complex128 (so any dtype), against want within tol; NaN
+// matches NaN.
+func near(t *testing.T, x *ctorch.Tensor, tol float64, want ...complex128) {
 	t.Helper()
-	got, err := x.Float64s()
+	got, err := x.Complex128s()
 	noErr(t, err)
-	if len(got) != len(want) {
-		t.Fatalf("values %v, want %v", got, want)
+	ok := len(got) == len(want)
+	for i := 0; ok && i < len(got); i++ {
+		ok = cmplx.Abs(got[i]-want[i]) <= tol || (cmplx.IsNaN(got[i]) && cmplx.IsNaN(want[i]))
 	}
-	for i := range got {
-		if got[i] != want[i] && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-			t.Fatalf("values %v, want %v", got, want)
-		}
+	if !ok {
+		t.Fatalf("values %v, want %v (tolerance %g)", got, want, tol)
 	}
 }
 
 func nearF64(t *testing.T, x *ctorch.Tensor, tol float64, want ...float64) {
 	t.Helper()
-	got, err := x.Float64s()
-	noErr(t, err)
-	if len(got) != len(want) {
-		t.Fatalf("values %v, want %v", got, want)
+	c := make([]complex128, len(want))
+	for i, w := range want {
+		c[i] = complex(w, 0)
 	}
-	for i := range got {
-		if math.Abs(got[i]-want[i]) > tol {
-			t.Fatalf("values %v, want %v (tolerance %g)", got, want, tol)
-		}
-	}
+	near(t, x, tol, c...)
+}
+
+func eqF64(t *testing.T, x *ctorch.Tensor, want ...float64) {
+	t.Helper()
+	nearF64(t, x, 0, want...)
 }
 
 func eqI64(t *testing.T, x *ctorch.Tensor, want ...int64) {
@@ -224,11 +225,11 @@ func collect() {
 }
 
 // collectUntil runs the garbage collector until count (live tensors, streams, ...) is at most
-// want, for at most timeout, and fails the test if it is not want then: the finalizers must
+// want, for at most 20 seconds, and fails the test if it is not want then: the finalizers must
 // release what was dropped without Close.
-func collectUntil(t *testing.T, what string, count func(*testing.T) int64, want int64, timeout time.Duration) {
+func collectUntil(t *testing.T, what string, count func(*testing.T) int64, want int64) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(20 * time.Second)
 	n := count(t)
 	for n > want && time.Now().Before(deadline) {
 		collect()
