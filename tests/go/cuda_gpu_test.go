@@ -32,6 +32,16 @@ func needGPUs(t *testing.T, n int) {
 	}
 }
 
+// gpuTest starts a test that needs n GPUs: it skips without them, checks the live tensor,
+// stream and event counts at the end (cudaScope) and locks the goroutine to its OS thread.
+func gpuTest(t *testing.T, n int) *scope {
+	t.Helper()
+	needGPUs(t, n)
+	s := cudaScope(t)
+	lockThread(t)
+	return s
+}
+
 // lockThread pins the test's goroutine to its OS thread for the rest of the test: the current
 // device and stream are per thread.
 func lockThread(t *testing.T) {
@@ -49,31 +59,23 @@ func currentDevice(t *testing.T) int {
 func currentStream(t *testing.T, device int) *cuda.Stream {
 	t.Helper()
 	s, err := cuda.CurrentStream(device)
-	noErr(t, err)
-	closeLater(t, s)
-	return s
+	return keepOpen(t, s, err)
 }
 
 func newStream(t *testing.T, device, priority int) *cuda.Stream {
 	t.Helper()
 	s, err := cuda.NewStream(device, priority)
-	noErr(t, err)
-	closeLater(t, s)
-	return s
+	return keepOpen(t, s, err)
 }
 
 func newEvent(t *testing.T, flags cuda.EventFlags) *cuda.Event {
 	t.Helper()
 	e, err := cuda.NewEvent(flags)
-	noErr(t, err)
-	closeLater(t, e)
-	return e
+	return keepOpen(t, e, err)
 }
 
 func TestGPUDeviceCalls(t *testing.T) {
-	needGPUs(t, 1)
-	cudaScope(t)
-	lockThread(t)
+	gpuTest(t, 1)
 	n := cuda.DeviceCount()
 	cur := currentDevice(t)
 	if cur < 0 || cur >= n {
@@ -125,9 +127,7 @@ func TestGPUDeviceCalls(t *testing.T) {
 
 // with torch.cuda.device(0): on one GPU: the device is current inside and restored after.
 func TestGPUDeviceGuardOneDevice(t *testing.T) {
-	needGPUs(t, 1)
-	s := cudaScope(t)
-	lockThread(t)
+	s := gpuTest(t, 1)
 	before := currentDevice(t)
 	noErr(t, cuda.WithDevice(0, func() error {
 		if d := currentDevice(t); d != 0 {
@@ -161,9 +161,7 @@ func TestGPUDeviceGuardOneDevice(t *testing.T) {
 // with torch.cuda.device(1): switching devices and restoring, on return, on error, on panic,
 // nested, and for device_of.
 func TestGPUDeviceGuardSwitchesDevices(t *testing.T) {
-	needGPUs(t, 2)
-	s := cudaScope(t)
-	lockThread(t)
+	s := gpuTest(t, 2)
 	noErr(t, cuda.SetDevice(0))
 	t.Cleanup(func() { _ = cuda.SetDevice(0) })
 
@@ -226,9 +224,7 @@ func TestGPUDeviceGuardSwitchesDevices(t *testing.T) {
 }
 
 func TestGPUStreams(t *testing.T) {
-	needGPUs(t, 1)
-	cudaScope(t)
-	lockThread(t)
+	gpuTest(t, 1)
 	start := liveStreams(t)
 	least, greatest, err := cuda.StreamPriorityRange()
 	noErr(t, err)
@@ -331,9 +327,7 @@ func TestGPUStreams(t *testing.T) {
 // with torch.cuda.stream(s): the current stream inside, the previous one after, also on error
 // and panic; the callback stays on one thread.
 func TestGPUStreamGuard(t *testing.T) {
-	needGPUs(t, 1)
-	sc := cudaScope(t)
-	lockThread(t)
+	sc := gpuTest(t, 1)
 	before := currentStream(t, 0)
 	s := newStream(t, 0, 0)
 	noErr(t, cuda.WithStream(s, func() error {
@@ -386,9 +380,7 @@ func TestGPUStreamGuard(t *testing.T) {
 
 // Work on a side stream, ordered against the default stream with an event and wait_stream.
 func TestGPUStreamOrdering(t *testing.T) {
-	needGPUs(t, 1)
-	sc := cudaScope(t)
-	lockThread(t)
+	sc := gpuTest(t, 1)
 	const n = 1 << 20
 	main := currentStream(t, 0)
 	side := newStream(t, 0, 0)
@@ -447,9 +439,7 @@ func TestGPUStreamOrdering(t *testing.T) {
 }
 
 func TestGPUEventTiming(t *testing.T) {
-	needGPUs(t, 1)
-	sc := cudaScope(t)
-	lockThread(t)
+	sc := gpuTest(t, 1)
 	start, end := newEvent(t, cuda.EventEnableTiming), newEvent(t, cuda.EventEnableTiming)
 	noErr(t, start.Record(nil))
 	x := sc.T(ctorch.Ones([]int64{1 << 22}, ctorch.CUDA))
@@ -479,9 +469,7 @@ func TestGPUEventTiming(t *testing.T) {
 
 // Pinned memory and non_blocking copies in both directions.
 func TestGPUPinnedNonBlockingCopies(t *testing.T) {
-	needGPUs(t, 1)
-	sc := cudaScope(t)
-	lockThread(t)
+	sc := gpuTest(t, 1)
 	const n = 1 << 16
 	host := sc.T(ctorch.ArangeInt(0, n, 1))
 	if host.IsPinned() {
@@ -538,9 +526,7 @@ func TestGPUPinnedNonBlockingCopies(t *testing.T) {
 // In "error" mode, operations that make the host wait for the GPU fail with ErrState;
 // explicit device and event synchronization do not (as in PyTorch).
 func TestGPUSyncDebugModeError(t *testing.T) {
-	needGPUs(t, 1)
-	sc := cudaScope(t)
-	lockThread(t)
+	sc := gpuTest(t, 1)
 	x := sc.T(ctorch.Full([]int64{1}, 5, ctorch.CUDA))
 	s := newStream(t, 0, 0)
 	e := newEvent(t, cuda.EventDefault)

@@ -160,10 +160,8 @@ func gpuBytes(t *testing.T, s *scope, n int64) *ctorch.Tensor {
 
 func gpuMemoryTest(t *testing.T) *scope {
 	t.Helper()
-	needGPUs(t, 1)
 	skipIfAllocConf(t)
-	s := cudaScope(t)
-	lockThread(t)
+	s := gpuTest(t, 1)
 	noErr(t, cuda.EmptyCache())
 	t.Cleanup(func() { noErr(t, cuda.EmptyCache()) })
 	return s

@@ -48,6 +48,15 @@ func liveEvents(t *testing.T) int64 {
 	return n
 }
 
+// keepOpen takes the (resource, error) result of an opening call: fails the test on error,
+// else closes the resource at the end of the test.
+func keepOpen[T interface{ Close() error }](t *testing.T, v T, err error) T {
+	t.Helper()
+	noErr(t, err)
+	closeLater(t, v)
+	return v
+}
+
 // closeLater closes streams and events at the end of the test (before the count checks of
 // cudaScope, which must be created first).
 func closeLater(t *testing.T, cs ...interface{ Close() error }) {

@@ -109,9 +109,7 @@ func TestCUFFTPlanCacheNoGPU(t *testing.T) {
 
 // On a GPU: a transform on CUDA, and the plan cache's counters through the binding.
 func TestGPUFFT(t *testing.T) {
-	needGPUs(t, 1)
-	s := newScope(t)
-	lockThread(t)
+	s := gpuTest(t, 1)
 	gpu := ctorch.CUDADevice(0)
 	y := s.T(ctorch.FFT(s.T(ctorch.FromSlice([]complex64{1, 0, 0, 0}, nil, gpu))))
 	if y.Device() != gpu {

@@ -128,9 +128,7 @@ func TestMatmulSwitches(t *testing.T) {
 
 // On a GPU: a product on CUDA, CurrentBLASHandle, operands on two devices.
 func TestGPUMatrixProducts(t *testing.T) {
-	needGPUs(t, 1)
-	s := newScope(t)
-	lockThread(t)
+	s := gpuTest(t, 1)
 	gpu := ctorch.CUDADevice(0)
 	a := s.T(ctorch.FromSlice([]float32{1, 2, 3, 4, 5, 6}, []int64{2, 3}, gpu))
 	b := s.T(ctorch.FromSlice([]float32{7, 8, 9, 10, 11, 12}, []int64{3, 2}, gpu))

@@ -21,9 +21,7 @@ import (
 func newGen(t *testing.T, d ctorch.Device) *ctorch.Generator {
 	t.Helper()
 	g, err := ctorch.NewGenerator(d)
-	noErr(t, err)
-	closeLater(t, g)
-	return g
+	return keepOpen(t, g, err)
 }
 
 func wantOffset(t *testing.T, g *ctorch.Generator, want int64) {
@@ -314,9 +312,7 @@ func TestRandomWithoutGPU(t *testing.T) {
 
 // torch.cuda's state calls marshal 16 bytes per device both ways.
 func TestGPURngState(t *testing.T) {
-	needGPUs(t, 1)
-	s := newScope(t)
-	lockThread(t)
+	s := gpuTest(t, 1)
 	dev := currentDevice(t)
 	noErr(t, cuda.ManualSeed(7))
 	wantSeed(t, cuda.InitialSeed, 7)
