@@ -16,14 +16,9 @@ const (
 	DeviceCUDA DeviceType = 1
 )
 
+// String is "cpu" or "cuda" ("DeviceType(N)" for another value).
 func (t DeviceType) String() string {
-	switch t {
-	case DeviceCPU:
-		return "cpu"
-	case DeviceCUDA:
-		return "cuda"
-	}
-	return fmt.Sprintf("DeviceType(%d)", int32(t))
+	return capi.EnumName([]string{"cpu", "cuda"}, int32(t), "DeviceType")
 }
 
 // Device is torch.device: a type and an index. Index -1 means "no index": for CUDA the current

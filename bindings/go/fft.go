@@ -1,10 +1,6 @@
 package ctorch
 
-import (
-	"fmt"
-
-	"ctorch.dev/ctorch/internal/capi"
-)
+import "ctorch.dev/ctorch/internal/capi"
 
 // FFT (capi/ctorch.h section 18): the functions of torch.fft, as functions of this package
 // named after them (torch.fft.fft is FFT, torch.fft.rfftn is RFFTN, torch.fft.fftfreq is
@@ -48,15 +44,7 @@ const (
 // String returns PyTorch's name of the norm: "backward", "forward", "ortho"; "FFTNorm(N)" for
 // another value (which the transforms refuse with ErrArgument).
 func (n FFTNorm) String() string {
-	switch n {
-	case NormBackward:
-		return "backward"
-	case NormForward:
-		return "forward"
-	case NormOrtho:
-		return "ortho"
-	}
-	return fmt.Sprintf("FFTNorm(%d)", int32(n))
+	return capi.EnumName([]string{"backward", "forward", "ortho"}, int32(n), "FFTNorm")
 }
 
 func (n FFTNorm) applyFFT(o *fftOptions)   { o.norm = n }

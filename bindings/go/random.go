@@ -7,7 +7,6 @@ package ctorch
 
 import (
 	"runtime"
-	"sync/atomic"
 
 	"ctorch.dev/ctorch/internal/capi"
 )
@@ -37,17 +36,16 @@ const (
 // that becomes unreachable without Close. Using a closed Generator returns an error matching
 // ErrInvalidHandle. Generators may be used from several goroutines: concurrent draws take
 // distinct offsets. A Generator must not be copied by value.
-type Generator struct {
-	h atomic.Int64
-	_ [8]byte // 16 bytes: out of reach of the tiny allocator (see Tensor)
-}
+type Generator struct{ o capi.Owned }
 
 func wrapGenerator(h int64) *Generator {
 	g := &Generator{}
-	g.h.Store(h)
+	g.o.Set(h)
 	runtime.SetFinalizer(g, (*Generator).finalize)
 	return g
 }
+
+func (g *Generator) finalize() { g.o.Finalize(capi.GeneratorRelease) }
 
 // LiveGeneratorCount returns the number of live generator handles in the process (for leak
 // checks; the default generators' own references count too).
@@ -57,12 +55,6 @@ func LiveGeneratorCount() (int64, error) {
 		return 0, err
 	}
 	return out[0], nil
-}
-
-func (g *Generator) finalize() {
-	if h := g.h.Swap(0); h != 0 {
-		capi.Ct_generator_release(h)
-	}
 }
 
 func newGenerator(op string, device Device, f func(typ, index int, out []int64) int) (*Generator, error) {
@@ -98,16 +90,11 @@ func (g *Generator) Close() error {
 	if g == nil {
 		return nil
 	}
-	h := g.h.Swap(0)
-	if h == 0 {
-		return nil
-	}
-	runtime.SetFinalizer(g, nil)
-	return call("generator_release", func() int { return capi.Ct_generator_release(h) })
+	return check("generator_release", g.o.Release(g, capi.GeneratorRelease))
 }
 
 // Closed reports whether g is nil or has been closed.
-func (g *Generator) Closed() bool { return g == nil || g.h.Load() == 0 }
+func (g *Generator) Closed() bool { return g.Handle() == 0 }
 
 // Handle returns the raw ct_generator handle (0 for a nil or closed Generator), still owned by
 // g; keep g alive (runtime.KeepAlive) while C code of your own uses it.
@@ -115,18 +102,14 @@ func (g *Generator) Handle() int64 {
 	if g == nil {
 		return 0
 	}
-	return g.h.Load()
+	return g.o.Get()
 }
 
 func (g *Generator) handle(op string) (int64, error) {
-	if g == nil {
-		return 0, goError(op, CodeInvalidHandle, "nil *Generator")
+	if h := g.Handle(); h != 0 {
+		return h, nil
 	}
-	h := g.h.Load()
-	if h == 0 {
-		return 0, goError(op, CodeInvalidHandle, "use of a closed Generator")
-	}
-	return h, nil
+	return 0, failed(op, capi.Unusable(g == nil, "Generator"))
 }
 
 // genArg is the handle of an optional generator: 0 (the device's default generator) for nil,
@@ -142,10 +125,9 @@ func genArg(op string, g *Generator) (int64, error) {
 // (ct_generator_retain): both see the same seed and offset. Close both.
 func (g *Generator) Ref() (*Generator, error) {
 	h, err := g.handle("generator_retain")
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = call("generator_retain", func() int { return capi.Ct_generator_retain(h) })
 	}
-	err = call("generator_retain", func() int { return capi.Ct_generator_retain(h) })
 	runtime.KeepAlive(g)
 	if err != nil {
 		return nil, err

@@ -85,6 +85,14 @@ func (t *Tensor) handle(op string) (int64, error) {
 	return h, nil
 }
 
+// check is failed for a failure that may be nil (no error then).
+func check(op string, f *capi.Failure) error {
+	if f == nil {
+		return nil
+	}
+	return failed(op, f)
+}
+
 func handles(op string, ts ...*Tensor) ([]int64, error) {
 	hs := make([]int64, len(ts))
 	for i, t := range ts {
@@ -295,26 +303,25 @@ func (t *Tensor) int64Array(op string, f func(h int64, dst []int64, cap int, ndi
 	return res, err
 }
 
-// SharesStorage reports whether t and o share storage (a view and its base, for instance).
-func (t *Tensor) SharesStorage(o *Tensor) (bool, error) {
-	hs, err := handles("shares_storage", t, o)
+// pairQuery is a yes/no query f of t and o.
+func (t *Tensor) pairQuery(op string, f func(a, b int64, out []int32) int, o *Tensor) (bool, error) {
+	hs, err := handles(op, t, o)
 	if err != nil {
 		return false, err
 	}
 	out := []int32{0}
-	err = run("shares_storage", func() int { return capi.Ct_tensor_shares_storage(hs[0], hs[1], out) }, t, o)
+	err = run(op, func() int { return f(hs[0], hs[1], out) }, t, o)
 	return out[0] != 0, err
+}
+
+// SharesStorage reports whether t and o share storage (a view and its base, for instance).
+func (t *Tensor) SharesStorage(o *Tensor) (bool, error) {
+	return t.pairQuery("shares_storage", capi.Ct_tensor_shares_storage, o)
 }
 
 // IsSame reports whether t and o are the very same tensor (Python's `t is o`).
 func (t *Tensor) IsSame(o *Tensor) (bool, error) {
-	hs, err := handles("is_same", t, o)
-	if err != nil {
-		return false, err
-	}
-	out := []int32{0}
-	err = run("is_same", func() int { return capi.Ct_tensor_is_same(hs[0], hs[1], out) }, t, o)
-	return out[0] != 0, err
+	return t.pairQuery("is_same", capi.Ct_tensor_is_same, o)
 }
 
 // Repr is repr(tensor), e.g. "tensor([1., 2.])" or

@@ -48,11 +48,14 @@ import (
 	"ctorch.dev/ctorch/internal/capi"
 )
 
-func call(op string, f func() int) error {
-	if fl := capi.Call(f); fl != nil {
-		return &ctorch.Error{Code: fl.Code, Name: fl.Name, Message: fl.Message, Op: op}
+func call(op string, f func() int) error { return failed(op, capi.Call(f)) }
+
+// failed is the error of a failure (nil for none).
+func failed(op string, fl *capi.Failure) error {
+	if fl == nil {
+		return nil
 	}
-	return nil
+	return &ctorch.Error{Code: fl.Code, Name: fl.Name, Message: fl.Message, Op: op}
 }
 
 func checkIndex(op string, device int) error {

@@ -183,15 +183,7 @@ const (
 
 // String is the name PyTorch uses: "default", "warn" or "error".
 func (m SyncDebugMode) String() string {
-	switch m {
-	case SyncDebugDefault:
-		return "default"
-	case SyncDebugWarn:
-		return "warn"
-	case SyncDebugError:
-		return "error"
-	}
-	return fmt.Sprintf("SyncDebugMode(%d)", int32(m))
+	return capi.EnumName([]string{"default", "warn", "error"}, int32(m), "SyncDebugMode")
 }
 
 // SetSyncDebugMode is torch.cuda.set_sync_debug_mode(mode) (process-wide; works without a

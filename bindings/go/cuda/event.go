@@ -4,9 +4,7 @@ package cuda
 
 import (
 	"runtime"
-	"sync/atomic"
 
-	"ctorch.dev/ctorch"
 	"ctorch.dev/ctorch/internal/capi"
 )
 
@@ -27,23 +25,16 @@ const (
 // Close releases it (idempotent, safe on a nil *Event); a finalizer releases an Event that
 // becomes unreachable without Close. Using a nil or closed Event returns an error matching
 // ctorch.ErrInvalidHandle. An Event must not be copied by value.
-type Event struct {
-	h atomic.Int64
-	_ [8]byte // 16 bytes: out of reach of the tiny allocator (see ctorch.Tensor)
-}
+type Event struct{ o capi.Owned }
 
 func wrapEvent(h int64) *Event {
 	e := &Event{}
-	e.h.Store(h)
+	e.o.Set(h)
 	runtime.SetFinalizer(e, (*Event).finalize)
 	return e
 }
 
-func (e *Event) finalize() {
-	if h := e.h.Swap(0); h != 0 {
-		capi.Ct_event_release(h)
-	}
-}
+func (e *Event) finalize() { e.o.Finalize(capi.EventRelease) }
 
 // NewEvent is torch.cuda.Event(enable_timing=, blocking=): flags is EventDefault or an OR of
 // EventEnableTiming and EventBlocking (ErrArgument for other bits). Works without a GPU.
@@ -61,44 +52,34 @@ func (e *Event) Close() error {
 	if e == nil {
 		return nil
 	}
-	h := e.h.Swap(0)
-	if h == 0 {
-		return nil
-	}
-	runtime.SetFinalizer(e, nil)
-	return call("event_release", func() int { return capi.Ct_event_release(h) })
+	return failed("event_release", e.o.Release(e, capi.EventRelease))
 }
 
 // Closed reports whether e is nil or has been closed.
-func (e *Event) Closed() bool { return e == nil || e.h.Load() == 0 }
+func (e *Event) Closed() bool { return e.Handle() == 0 }
 
 // Handle returns the raw ct_event handle (0 for a nil or closed Event), still owned by e.
 func (e *Event) Handle() int64 {
 	if e == nil {
 		return 0
 	}
-	return e.h.Load()
+	return e.o.Get()
 }
 
 func (e *Event) handle(op string) (int64, error) {
-	if e == nil {
-		return 0, goError(op, ctorch.CodeInvalidHandle, "nil *Event")
+	if h := e.Handle(); h != 0 {
+		return h, nil
 	}
-	h := e.h.Load()
-	if h == 0 {
-		return 0, goError(op, ctorch.CodeInvalidHandle, "use of a closed Event")
-	}
-	return h, nil
+	return 0, failed(op, capi.Unusable(e == nil, "Event"))
 }
 
 // Ref returns a second Event holding a new reference to the same event (ct_event_retain).
 // Close both.
 func (e *Event) Ref() (*Event, error) {
 	h, err := e.handle("event_retain")
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = call("event_retain", func() int { return capi.Ct_event_retain(h) })
 	}
-	err = call("event_retain", func() int { return capi.Ct_event_retain(h) })
 	runtime.KeepAlive(e)
 	if err != nil {
 		return nil, err

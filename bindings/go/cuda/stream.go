@@ -8,7 +8,6 @@ import (
 	"math"
 	"runtime"
 	"strings"
-	"sync/atomic"
 
 	"ctorch.dev/ctorch"
 	"ctorch.dev/ctorch/internal/capi"
@@ -24,23 +23,16 @@ import (
 // Several Stream values can stand for the same CUDA stream (CurrentStream returns a new one on
 // every call): compare them with Equal, which compares device and CUDA handle, as PyTorch's ==.
 // A Stream must not be copied by value.
-type Stream struct {
-	h atomic.Int64
-	_ [8]byte // 16 bytes: out of reach of the tiny allocator (see ctorch.Tensor)
-}
+type Stream struct{ o capi.Owned }
 
 func wrapStream(h int64) *Stream {
 	s := &Stream{}
-	s.h.Store(h)
+	s.o.Set(h)
 	runtime.SetFinalizer(s, (*Stream).finalize)
 	return s
 }
 
-func (s *Stream) finalize() {
-	if h := s.h.Swap(0); h != 0 {
-		capi.Ct_stream_release(h)
-	}
-}
+func (s *Stream) finalize() { s.o.Finalize(capi.StreamRelease) }
 
 // Close releases the stream's handle. Closing twice, or closing a nil *Stream, does nothing and
 // returns nil.
@@ -48,16 +40,11 @@ func (s *Stream) Close() error {
 	if s == nil {
 		return nil
 	}
-	h := s.h.Swap(0)
-	if h == 0 {
-		return nil
-	}
-	runtime.SetFinalizer(s, nil)
-	return call("stream_release", func() int { return capi.Ct_stream_release(h) })
+	return failed("stream_release", s.o.Release(s, capi.StreamRelease))
 }
 
 // Closed reports whether s is nil or has been closed.
-func (s *Stream) Closed() bool { return s == nil || s.h.Load() == 0 }
+func (s *Stream) Closed() bool { return s.Handle() == 0 }
 
 // Handle returns the raw ct_stream handle (0 for a nil or closed Stream), still owned by s;
 // keep s alive (runtime.KeepAlive) while C code of your own uses it. It also makes *Stream a
@@ -66,28 +53,23 @@ func (s *Stream) Handle() int64 {
 	if s == nil {
 		return 0
 	}
-	return s.h.Load()
+	return s.o.Get()
 }
 
 func (s *Stream) handle(op string) (int64, error) {
-	if s == nil {
-		return 0, goError(op, ctorch.CodeInvalidHandle, "nil *Stream")
+	if h := s.Handle(); h != 0 {
+		return h, nil
 	}
-	h := s.h.Load()
-	if h == 0 {
-		return 0, goError(op, ctorch.CodeInvalidHandle, "use of a closed Stream")
-	}
-	return h, nil
+	return 0, failed(op, capi.Unusable(s == nil, "Stream"))
 }
 
 // Ref returns a second Stream holding a new reference to the same stream (ct_stream_retain):
 // the same handle, r.Equal(s). Close both.
 func (s *Stream) Ref() (*Stream, error) {
 	h, err := s.handle("stream_retain")
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = call("stream_retain", func() int { return capi.Ct_stream_retain(h) })
 	}
-	err = call("stream_retain", func() int { return capi.Ct_stream_retain(h) })
 	runtime.KeepAlive(s)
 	if err != nil {
 		return nil, err
@@ -276,15 +258,20 @@ func (s *Stream) Query() (bool, error) {
 // WaitStream is stream.wait_stream(other): work queued on s after this call waits for the work
 // queued on other before it.
 func (s *Stream) WaitStream(other *Stream) error {
-	h, err := s.handle("stream_wait_stream")
+	return s.withOther("stream_wait_stream", other, other.handle, capi.Ct_stream_wait_stream)
+}
+
+// withOther runs f on s's handle and other's (from handle), keeping both alive.
+func (s *Stream) withOther(op string, other any, handle func(op string) (int64, error), f func(h, o int64) int) error {
+	h, err := s.handle(op)
 	if err != nil {
 		return err
 	}
-	oh, err := other.handle("stream_wait_stream")
+	oh, err := handle(op)
 	if err != nil {
 		return err
 	}
-	err = call("stream_wait_stream", func() int { return capi.Ct_stream_wait_stream(h, oh) })
+	err = call(op, func() int { return f(h, oh) })
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(other)
 	return err
@@ -293,18 +280,7 @@ func (s *Stream) WaitStream(other *Stream) error {
 // WaitEvent is stream.wait_event(e): work queued on s after this call waits for the work that
 // e recorded (nothing, for an event never recorded).
 func (s *Stream) WaitEvent(e *Event) error {
-	h, err := s.handle("stream_wait_event")
-	if err != nil {
-		return err
-	}
-	eh, err := e.handle("stream_wait_event")
-	if err != nil {
-		return err
-	}
-	err = call("stream_wait_event", func() int { return capi.Ct_stream_wait_event(h, eh) })
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(e)
-	return err
+	return s.withOther("stream_wait_event", e, e.handle, capi.Ct_stream_wait_event)
 }
 
 // RecordEvent is stream.record_event(event=None): records e on s and returns e. With a nil e it

@@ -56,3 +56,12 @@ func lastFailure(st int) *Failure {
 // only while the caller's goroutine is locked to its thread (runtime.LockOSThread) since the
 // failing call.
 func LastErrorMessage() string { return Ct_last_error_message() }
+
+// EnumName is names[v], or "typ(v)" for a value beyond names: the String method of the
+// binding's small enum types (ctorch.DeviceType, ctorch.FFTNorm, cuda.SyncDebugMode).
+func EnumName(names []string, v int32, typ string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
+}
