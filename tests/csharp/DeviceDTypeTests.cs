@@ -1,6 +1,7 @@
 // Devices, dtypes, CUDA queries, library-wide functions.
 using System;
 using System.Linq;
+using System.Reflection;
 using Ctorch;
 using Ctorch.Swig;
 using NUnit.Framework;
@@ -72,27 +73,29 @@ namespace Ctorch.Tests
     [TestFixture]
     public class DTypeTests : TestBase
     {
+        /// <summary>Every value of the enum equals the ctorch.h constant of its name (prefix +
+        /// the name in capitals, underscores aside), as SWIG exports it.</summary>
+        private static void ValuesAreTheHeaders<TEnum>(params string[] prefixes)
+        {
+            FieldInfo[] constants = typeof(ctorch).GetFields(BindingFlags.Public | BindingFlags.Static);
+            foreach (object v in Enum.GetValues(typeof(TEnum)))
+            {
+                string name = v.ToString().ToUpperInvariant();
+                FieldInfo c = prefixes.SelectMany(p => constants.Where(f => f.Name.StartsWith(p, StringComparison.Ordinal) &&
+                                                                           f.Name.Substring(p.Length).Replace("_", "") == name))
+                                      .FirstOrDefault();
+                Assert.IsNotNull(c, typeof(TEnum).Name + "." + v + " has no constant in ctorch.h");
+                Assert.AreEqual(c.GetValue(null), Convert.ToInt32(v), c.Name);
+            }
+        }
+
         [Test]
         public void EnumValuesAreTheCConstants()
         {
-            Assert.AreEqual(ctorch.CT_UINT8, (int)DType.UInt8);
-            Assert.AreEqual(ctorch.CT_INT8, (int)DType.Int8);
-            Assert.AreEqual(ctorch.CT_INT16, (int)DType.Int16);
-            Assert.AreEqual(ctorch.CT_INT32, (int)DType.Int32);
-            Assert.AreEqual(ctorch.CT_INT64, (int)DType.Int64);
-            Assert.AreEqual(ctorch.CT_FLOAT16, (int)DType.Float16);
-            Assert.AreEqual(ctorch.CT_FLOAT32, (int)DType.Float32);
-            Assert.AreEqual(ctorch.CT_FLOAT64, (int)DType.Float64);
-            Assert.AreEqual(ctorch.CT_COMPLEX64, (int)DType.Complex64);
-            Assert.AreEqual(ctorch.CT_COMPLEX128, (int)DType.Complex128);
-            Assert.AreEqual(ctorch.CT_BOOL, (int)DType.Bool);
-            Assert.AreEqual(ctorch.CT_BFLOAT16, (int)DType.BFloat16);
-            Assert.AreEqual(12, Enum.GetValues(typeof(DType)).Length);
-            Assert.AreEqual(ctorch.CT_CPU, (int)DeviceType.Cpu);
-            Assert.AreEqual(ctorch.CT_CUDA, (int)DeviceType.Cuda);
-            Assert.AreEqual(ctorch.CT_ERR_SHAPE, (int)StatusCode.Shape);
-            Assert.AreEqual(ctorch.CT_ERR_OUT_OF_MEMORY, (int)StatusCode.OutOfMemory);
-            Assert.AreEqual(ctorch.CT_PROP_PCI_BUS_ID, (int)CudaDeviceProperty.PciBusId);
+            ValuesAreTheHeaders<DType>("CT_");
+            ValuesAreTheHeaders<DeviceType>("CT_");
+            ValuesAreTheHeaders<StatusCode>("CT_ERR_", "CT_");
+            ValuesAreTheHeaders<CudaDeviceProperty>("CT_PROP_");
         }
 
         [Test]

@@ -3,7 +3,6 @@
 // their starting values. Process-wide CUDA state (sync debug mode; the current device on a GPU host)
 // must be as the test found it.
 using System;
-using System.Linq;
 using System.Runtime.ExceptionServices;
 using System.Threading;
 using Ctorch;
