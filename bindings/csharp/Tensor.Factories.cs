@@ -20,18 +20,24 @@ namespace Ctorch
 
         // ------------------------------------------------------------ empty / zeros / ones / full
 
-        /// <summary>torch.empty(shape) (float32, cpu).</summary>
-        public static Tensor Empty(params long[] shape) => Empty(shape, DType.Float32);
+        // The C signature of ct_empty, ct_zeros and ct_ones.
+        private delegate int ShapeFactory(long[] sizes, int ndim, int dtype, int devType, int devIndex, out IntPtr r);
 
-        /// <summary>torch.empty(shape, dtype=, device=).</summary>
-        public static Tensor Empty(long[] shape, DType dtype, Device? device = null)
+        private static Tensor FromShape(ShapeFactory factory, long[] shape, DType dtype, Device? device)
         {
             CheckShape(shape, nameof(shape));
             Device d = Dev(device);
             IntPtr r;
-            Native.Check(ctorch.ct_empty(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
+            Native.Check(factory(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
             return Own(r);
         }
+
+        /// <summary>torch.empty(shape) (float32, cpu).</summary>
+        public static Tensor Empty(params long[] shape) => Empty(shape, DType.Float32);
+
+        /// <summary>torch.empty(shape, dtype=, device=).</summary>
+        public static Tensor Empty(long[] shape, DType dtype, Device? device = null) =>
+            FromShape(ctorch.ct_empty, shape, dtype, device);
 
         /// <summary>torch.empty(shape, device=) (float32).</summary>
         public static Tensor Empty(long[] shape, Device device) => Empty(shape, DType.Float32, device);
@@ -40,14 +46,8 @@ namespace Ctorch
         public static Tensor Zeros(params long[] shape) => Zeros(shape, DType.Float32);
 
         /// <summary>torch.zeros(shape, dtype=, device=).</summary>
-        public static Tensor Zeros(long[] shape, DType dtype, Device? device = null)
-        {
-            CheckShape(shape, nameof(shape));
-            Device d = Dev(device);
-            IntPtr r;
-            Native.Check(ctorch.ct_zeros(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
-            return Own(r);
-        }
+        public static Tensor Zeros(long[] shape, DType dtype, Device? device = null) =>
+            FromShape(ctorch.ct_zeros, shape, dtype, device);
 
         /// <summary>torch.zeros(shape, device=) (float32).</summary>
         public static Tensor Zeros(long[] shape, Device device) => Zeros(shape, DType.Float32, device);
@@ -56,14 +56,8 @@ namespace Ctorch
         public static Tensor Ones(params long[] shape) => Ones(shape, DType.Float32);
 
         /// <summary>torch.ones(shape, dtype=, device=).</summary>
-        public static Tensor Ones(long[] shape, DType dtype, Device? device = null)
-        {
-            CheckShape(shape, nameof(shape));
-            Device d = Dev(device);
-            IntPtr r;
-            Native.Check(ctorch.ct_ones(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
-            return Own(r);
-        }
+        public static Tensor Ones(long[] shape, DType dtype, Device? device = null) =>
+            FromShape(ctorch.ct_ones, shape, dtype, device);
 
         /// <summary>torch.ones(shape, device=) (float32).</summary>
         public static Tensor Ones(long[] shape, Device device) => Ones(shape, DType.Float32, device);
