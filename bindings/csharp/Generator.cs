@@ -131,20 +131,14 @@ namespace Ctorch
         /// negative numbers with the same 64 bits.</summary>
         public long InitialSeed
         {
-            get
-            {
-                using (var a = Use()) { long r; Native.Check(ctorch.ct_generator_initial_seed(a.Ptr, out r)); return r; }
-            }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_generator_initial_seed, a.Ptr); }
         }
 
         /// <summary>The Philox offset, in 32-bit values (torch.cuda's philox offset): 0 after a
         /// seed, advanced by a multiple of 4 by every random op (4 for small tensors).</summary>
         public long Offset
         {
-            get
-            {
-                using (var a = Use()) { long r; Native.Check(ctorch.ct_generator_offset(a.Ptr, out r)); return r; }
-            }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_generator_offset, a.Ptr); }
         }
 
         // ---------------------------------------------------------------- seeding and state
@@ -162,7 +156,7 @@ namespace Ctorch
         /// <summary>generator.seed(): sets a non-deterministic seed (offset 0) and returns it.</summary>
         public long Seed()
         {
-            using (var a = Use()) { long r; Native.Check(ctorch.ct_generator_seed(a.Ptr, out r)); return r; }
+            using (var a = Use()) return Out.Get<long>(ctorch.ct_generator_seed, a.Ptr);
         }
 
         /// <summary>generator.get_state(): <see cref="StateSize"/> (16) bytes, the seed then the

@@ -70,38 +70,26 @@ namespace Ctorch
         /// <summary>tensor.dim(): number of dimensions (0 for a scalar tensor).</summary>
         public int Dim
         {
-            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_dim(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_tensor_dim, a.Ptr); }
         }
 
         /// <summary>tensor.shape as a new array.</summary>
-        public long[] Shape
-        {
-            get
-            {
-                using (var a = Use())
-                {
-                    int n;
-                    Native.Check(ctorch.ct_tensor_dim(a.Ptr, out n));
-                    var dst = new long[n];
-                    Native.Check(ctorch.ct_tensor_sizes(a.Ptr, dst, n, out n));
-                    return dst;
-                }
-            }
-        }
+        public long[] Shape => DimsOf(ctorch.ct_tensor_sizes);
 
         /// <summary>tensor.stride() as a new array (in elements).</summary>
-        public long[] Strides
+        public long[] Strides => DimsOf(ctorch.ct_tensor_strides);
+
+        // The C signature of ct_tensor_sizes and ct_tensor_strides.
+        private delegate int DimsCall(IntPtr t, long[] dst, int cap, out int ndim);
+
+        private long[] DimsOf(DimsCall call)
         {
-            get
+            using (var a = Use())
             {
-                using (var a = Use())
-                {
-                    int n;
-                    Native.Check(ctorch.ct_tensor_dim(a.Ptr, out n));
-                    var dst = new long[n];
-                    Native.Check(ctorch.ct_tensor_strides(a.Ptr, dst, n, out n));
-                    return dst;
-                }
+                int n = Out.Get<int>(ctorch.ct_tensor_dim, a.Ptr);
+                var dst = new long[n];
+                Native.Check(call(a.Ptr, dst, n, out n));
+                return dst;
             }
         }
 
@@ -120,13 +108,13 @@ namespace Ctorch
         /// <summary>tensor.numel().</summary>
         public long Numel
         {
-            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_numel(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_numel, a.Ptr); }
         }
 
         /// <summary>tensor.storage_offset().</summary>
         public long StorageOffset
         {
-            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_storage_offset(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_storage_offset, a.Ptr); }
         }
 
         /// <summary>tensor.data_ptr(): the address of the first element, in host or device memory,
@@ -136,7 +124,7 @@ namespace Ctorch
         /// while the address is in use).</summary>
         public long DataPtr
         {
-            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_data_ptr(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_data_ptr, a.Ptr); }
         }
 
         /// <summary>tensor.dtype.</summary>
@@ -168,7 +156,7 @@ namespace Ctorch
         /// <summary>tensor.is_contiguous().</summary>
         public bool IsContiguous
         {
-            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_is_contiguous(a.Ptr, out r)); return r != 0; } }
+            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_tensor_is_contiguous, a.Ptr) != 0; }
         }
 
         /// <summary>True when both tensors use the same storage (a view and its base).</summary>
@@ -290,7 +278,7 @@ namespace Ctorch
         /// <summary>int(tensor.item()): floating values are truncated toward zero.</summary>
         public long ItemLong()
         {
-            using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_item_int64(a.Ptr, out r)); return r; }
+            using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_item_int64, a.Ptr);
         }
 
         /// <summary>complex(tensor.item()).</summary>
