@@ -115,15 +115,7 @@ namespace Ctorch
         /// <summary>generator.device: "cpu" or "cuda:N".</summary>
         public Device Device
         {
-            get
-            {
-                using (var a = Use())
-                {
-                    int type, index;
-                    Native.Check(ctorch.ct_generator_device(a.Ptr, out type, out index));
-                    return new Device((DeviceType)type, index);
-                }
-            }
+            get { using (var a = Use()) return Ctorch.Device.Of(ctorch.ct_generator_device, a.Ptr); }
         }
 
         /// <summary>generator.initial_seed(): the seed last set (by <see cref="ManualSeed"/>,

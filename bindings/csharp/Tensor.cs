@@ -130,7 +130,7 @@ namespace Ctorch
         /// <summary>tensor.dtype.</summary>
         public DType DType
         {
-            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_dtype(a.Ptr, out r)); return (DType)r; } }
+            get { using (var a = Use()) return (DType)Out.Get<int>(ctorch.ct_tensor_dtype, a.Ptr); }
         }
 
         /// <summary>tensor.element_size().</summary>
@@ -139,15 +139,7 @@ namespace Ctorch
         /// <summary>tensor.device (CPU tensors report "cpu", CUDA tensors a concrete index).</summary>
         public Device Device
         {
-            get
-            {
-                using (var a = Use())
-                {
-                    int type, index;
-                    Native.Check(ctorch.ct_tensor_device(a.Ptr, out type, out index));
-                    return new Device((DeviceType)type, index);
-                }
-            }
+            get { using (var a = Use()) return Ctorch.Device.Of(ctorch.ct_tensor_device, a.Ptr); }
         }
 
         /// <summary>tensor.is_cuda.</summary>
@@ -160,26 +152,22 @@ namespace Ctorch
         }
 
         /// <summary>True when both tensors use the same storage (a view and its base).</summary>
-        public bool SharesStorage(Tensor other)
-        {
-            using (var a = Use())
-            using (var b = Use(other, nameof(other)))
-            {
-                int r;
-                Native.Check(ctorch.ct_tensor_shares_storage(a.Ptr, b.Ptr, out r));
-                return r != 0;
-            }
-        }
+        public bool SharesStorage(Tensor other) => Test(ctorch.ct_tensor_shares_storage, other);
 
         /// <summary>True when both objects stand for the very same native tensor (Python's
         /// <c>a is b</c>), e.g. the result of a To() that had nothing to do.</summary>
-        public bool IsSame(Tensor other)
+        public bool IsSame(Tensor other) => Test(ctorch.ct_tensor_is_same, other);
+
+        // The C signature of ct_tensor_shares_storage and ct_tensor_is_same.
+        private delegate int PairTest(IntPtr a, IntPtr b, out int r);
+
+        private bool Test(PairTest test, Tensor other)
         {
             using (var a = Use())
             using (var b = Use(other, nameof(other)))
             {
                 int r;
-                Native.Check(ctorch.ct_tensor_is_same(a.Ptr, b.Ptr, out r));
+                Native.Check(test(a.Ptr, b.Ptr, out r));
                 return r != 0;
             }
         }
