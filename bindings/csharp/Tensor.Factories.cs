@@ -311,36 +311,31 @@ namespace Ctorch
 
         // ------------------------------------------------------------ cat / stack
 
-        /// <summary>torch.cat(tensors, dim=0).</summary>
-        public static Tensor Cat(params Tensor[] tensors) => Cat((IEnumerable<Tensor>)tensors, 0);
+        // The C signature of ct_cat and ct_stack.
+        private delegate int JoinCall(IntPtr[] tensors, int n, int dim, out IntPtr r);
 
-        /// <summary>torch.cat(tensors, dim).</summary>
-        public static Tensor Cat(IEnumerable<Tensor> tensors, int dim = 0)
+        private static Tensor Join(JoinCall call, IEnumerable<Tensor> tensors, int dim)
         {
             if (tensors == null) throw new ArgumentNullException(nameof(tensors));
             Tensor[] ts = tensors.ToArray();
             using (var l = new MultiLease(ts, nameof(tensors)))
             {
                 IntPtr r;
-                Native.Check(ctorch.ct_cat(l.Ptrs, ts.Length, dim, out r));
+                Native.Check(call(l.Ptrs, ts.Length, dim, out r));
                 return Own(r);
             }
         }
+
+        /// <summary>torch.cat(tensors, dim=0).</summary>
+        public static Tensor Cat(params Tensor[] tensors) => Cat((IEnumerable<Tensor>)tensors, 0);
+
+        /// <summary>torch.cat(tensors, dim).</summary>
+        public static Tensor Cat(IEnumerable<Tensor> tensors, int dim = 0) => Join(ctorch.ct_cat, tensors, dim);
 
         /// <summary>torch.stack(tensors, dim=0).</summary>
         public static Tensor Stack(params Tensor[] tensors) => Stack((IEnumerable<Tensor>)tensors, 0);
 
         /// <summary>torch.stack(tensors, dim).</summary>
-        public static Tensor Stack(IEnumerable<Tensor> tensors, int dim = 0)
-        {
-            if (tensors == null) throw new ArgumentNullException(nameof(tensors));
-            Tensor[] ts = tensors.ToArray();
-            using (var l = new MultiLease(ts, nameof(tensors)))
-            {
-                IntPtr r;
-                Native.Check(ctorch.ct_stack(l.Ptrs, ts.Length, dim, out r));
-                return Own(r);
-            }
-        }
+        public static Tensor Stack(IEnumerable<Tensor> tensors, int dim = 0) => Join(ctorch.ct_stack, tensors, dim);
     }
 }
