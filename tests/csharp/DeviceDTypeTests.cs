@@ -156,6 +156,10 @@ namespace Ctorch.Tests
                 Assert.Greater(p.TotalMemory, 1L << 30);
                 Assert.Greater(p.MultiProcessorCount, 0);
                 Assert.AreEqual(Cuda.GetDeviceName(0), p.Name);
+                Assert.Greater(p.L2CacheSize, 0L);
+                Assert.Greater(p.MaxThreadsPerMultiProcessor, 0);
+                Assert.AreEqual(Cuda.GetDeviceProperty(0, CudaDeviceProperty.IsIntegrated) != 0, p.IsIntegrated);
+                Assert.AreEqual(Cuda.GetDeviceProperty(0, CudaDeviceProperty.PciBusId), p.PciBusId);
                 Fails(StatusCode.Index, () => Cuda.GetDeviceName(count));
                 Fails(StatusCode.Argument, () => Cuda.GetDeviceProperty(0, (CudaDeviceProperty)99));
             }

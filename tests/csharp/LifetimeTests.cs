@@ -79,8 +79,10 @@ namespace Ctorch.Tests
         {
             IntPtr raw;
             Native(ctorch.ct_ones(new long[] { 3 }, 1, ctorch.CT_INT64, ctorch.CT_CPU, -1, out raw));
+            Assert.IsTrue(new TensorHandle().IsInvalid, "the zero handle P/Invoke marshalling starts from");
             using (Tensor t = Tensor.FromHandle(raw))
             {
+                Assert.IsFalse(t.Handle.IsInvalid);
                 AreEqual(new long[] { 1, 1, 1 }, t);
                 Assert.AreEqual(raw, t.Handle.DangerousGetHandle());
             }
@@ -148,6 +150,8 @@ namespace Ctorch.Tests
                 Assert.AreSame(outer, DisposeScope.Current);
                 Assert.IsFalse(kept.IsDisposed);
                 Assert.AreEqual(1, outer.Count);
+                Assert.AreSame(detached, outer.Include(detached));   // taken in again, disposed with outer
+                detached = outer.Detach(detached);
                 AreEqual(new[] { 3f, 3f, 3f }, kept);
             }
             Assert.IsTrue(kept.IsDisposed);
