@@ -35,16 +35,7 @@ namespace Ctorch.Tests
                 // Values outside 0..2 are refused by the library and change nothing.
                 CtorchException e = Fails(StatusCode.Argument, () => Cuda.SetSyncDebugMode((SyncDebugMode)3));
                 StringAssert.Contains("3", e.NativeMessage);
-                Fails(StatusCode.Argument, () => Cuda.SetSyncDebugMode((SyncDebugMode)(-1)));
                 Assert.AreEqual(SyncDebugMode.Error, Cuda.GetSyncDebugMode());
-
-                // CPU work never waits for a GPU, so "error" does not touch it.
-                using (Tensor t = F(1, 2, 3))
-                using (Tensor u = t * 2.0)
-                {
-                    AreEqual(new[] { 2f, 4f, 6f }, u);
-                    Assert.AreEqual(12.0, u.Sum().ItemDouble());
-                }
 
                 // PyTorch's string forms.
                 Cuda.SetSyncDebugMode("default");
@@ -182,14 +173,8 @@ namespace Ctorch.Tests
                     Assert.IsTrue(same.IsSame(t));
                 using (Tensor same = t.To("cpu", null, nonBlocking: true))
                     Assert.IsTrue(same.IsSame(t));
-                using (Tensor d = t.To(DType.Float64, nonBlocking: true))
-                    AreEqual(new[] { 1.5, -2.0, 3.0 }, d);
                 using (Tensor c = t.To(Device.Cpu, DType.Float32, nonBlocking: true, copy: true))
-                {
-                    Assert.IsFalse(c.IsSame(t));
                     Assert.IsFalse(c.SharesStorage(t));
-                    AreEqual(new[] { 1.5f, -2f, 3f }, c);
-                }
                 using (Tensor dst = Tensor.Zeros(2, 3))
                 {
                     Assert.AreSame(dst, dst.CopyFrom(t, nonBlocking: true));   // broadcast (3,) -> (2,3)
