@@ -14,13 +14,14 @@ namespace Ctorch.Tests
     /// of their own (category "gc", the second process of //tests/csharp:csharp_test): Mono's GC
     /// scans stacks and registers conservatively, and now and then (seen about one run in ten
     /// under CPU load; each time we looked, the tensor in use when the first nursery collection
-    /// ran) one dropped TensorHandle stays reachable from such a root for the rest of the process.
-    /// So the count must come back to at most Residue above its start here, and a late release
+    /// ran) one dropped handle stays reachable from such a root for the rest of the process (up
+    /// to three, seen once with the 2-core machine fully loaded by parallel builds). So the count
+    /// must come back to at most Residue above its start here (of the 2,000 dropped), and a late release
     /// of that one tensor cannot disturb the exact leak checks of the other fixtures.
     /// </summary>
     public abstract class GcFixture : TestBase
     {
-        protected const long Residue = 2;
+        protected const long Residue = 4;
 
         protected override bool UseScope => false;
 
