@@ -148,13 +148,9 @@ func (g *Generator) DeviceErr() (Device, error) {
 	if err != nil {
 		return Device{}, err
 	}
-	typ, idx := []int32{0}, []int32{0}
-	err = call("generator_device", func() int { return capi.Ct_generator_device(h, typ, idx) })
+	d, err := deviceQuery("generator_device", func(typ, idx []int32) int { return capi.Ct_generator_device(h, typ, idx) })
 	runtime.KeepAlive(g)
-	if err != nil {
-		return Device{}, err
-	}
-	return Device{Type: DeviceType(typ[0]), Index: int(idx[0])}, nil
+	return d, err
 }
 
 func (g *Generator) int64Query(op string, f func(h int64, out []int64) int) (int64, error) {

@@ -237,8 +237,15 @@ func (t *Tensor) DeviceErr() (Device, error) {
 	if err != nil {
 		return Device{}, err
 	}
+	d, err := deviceQuery("device", func(typ, idx []int32) int { return capi.Ct_tensor_device(h, typ, idx) })
+	runtime.KeepAlive(t)
+	return d, err
+}
+
+// deviceQuery is the device that f stores in its type and index out-parameters.
+func deviceQuery(op string, f func(typ, idx []int32) int) (Device, error) {
 	typ, idx := []int32{0}, []int32{0}
-	if err := run("device", func() int { return capi.Ct_tensor_device(h, typ, idx) }, t); err != nil {
+	if err := call(op, func() int { return f(typ, idx) }); err != nil {
 		return Device{}, err
 	}
 	return Device{Type: DeviceType(typ[0]), Index: int(idx[0])}, nil

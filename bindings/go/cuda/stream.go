@@ -143,11 +143,16 @@ func SetStream(s *Stream) error {
 	if s == nil {
 		return nil
 	}
-	h, err := s.handle("stream_set_current")
+	return s.do("stream_set_current", capi.Ct_stream_set_current)
+}
+
+// do runs f on s's handle, keeping s alive.
+func (s *Stream) do(op string, f func(h int64) int) error {
+	h, err := s.handle(op)
 	if err != nil {
 		return err
 	}
-	err = call("stream_set_current", func() int { return capi.Ct_stream_set_current(h) })
+	err = call(op, func() int { return f(h) })
 	runtime.KeepAlive(s)
 	return err
 }
@@ -239,15 +244,7 @@ func (s *Stream) CUDAHandle() (uintptr, error) {
 
 // Synchronize is stream.synchronize(): waits until all work queued on s is done. ErrState when
 // the sync debug mode is SyncDebugError (PyTorch reports stream synchronization too).
-func (s *Stream) Synchronize() error {
-	h, err := s.handle("stream_synchronize")
-	if err != nil {
-		return err
-	}
-	err = call("stream_synchronize", func() int { return capi.Ct_stream_synchronize(h) })
-	runtime.KeepAlive(s)
-	return err
-}
+func (s *Stream) Synchronize() error { return s.do("stream_synchronize", capi.Ct_stream_synchronize) }
 
 // Query is stream.query(): whether all work queued on s is done (it never waits).
 func (s *Stream) Query() (bool, error) {
