@@ -83,6 +83,32 @@ final class Native {
     return new String(bytes, StandardCharsets.UTF_8);
   }
 
+  /** A C function with one int64_t out-parameter: out -> status. */
+  @FunctionalInterface
+  interface LongOutCall {
+    int call(long[] out);
+  }
+
+  /** A C function with one int32_t out-parameter: out -> status. */
+  @FunctionalInterface
+  interface IntOutCall {
+    int call(int[] out);
+  }
+
+  /** Runs {@code call} and returns its out-parameter; a failure throws. */
+  static long longOut(LongOutCall call) {
+    long[] out = {0};
+    check(call.call(out));
+    return out[0];
+  }
+
+  /** Runs {@code call} and returns its out-parameter; a failure throws. */
+  static int intOut(IntOutCall call) {
+    int[] out = {0};
+    check(call.call(out));
+    return out[0];
+  }
+
   /** A C function that writes a NUL-terminated string: (buf, cap, needed) -> status. */
   @FunctionalInterface
   interface StringCall {
