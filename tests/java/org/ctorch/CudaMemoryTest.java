@@ -95,6 +95,10 @@ public class CudaMemoryTest extends CtorchTestCase {
     assertThrows(NullPointerException.class, () -> Cuda.loadAllocator(null, "a", "f"));
     assertThrows(NullPointerException.class, () -> Cuda.loadAllocator("libm.so.6", null, "f"));
     assertThrows(NullPointerException.class, () -> Cuda.loadAllocator("libm.so.6", "a", null));
+    // ct_cuda_set_allocator takes C function pointers, which only the raw SWIG layer passes
+    // (loadAllocator is the Java way): null functions are code 101 and change nothing.
+    assertEquals(CtorchException.NULL_POINTER, ctorch.ct_cuda_set_allocator(null, null, null));
+    Torch.clearError();
     assertEquals("native", Cuda.allocatorBackend());
   }
 
