@@ -61,7 +61,7 @@ abstract class CudaStreams extends CudaPlanCache {
     private final int previousDevice;
     private final Thread owner = Thread.currentThread();
 
-    private StreamGuard(long previousStream, int previousDevice) {
+    StreamGuard(long previousStream, int previousDevice) {
       if (previousStream == 0) {
         this.previous = null;
         this.cleanable = null;
