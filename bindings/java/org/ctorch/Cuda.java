@@ -1,17 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-
-import org.ctorch.swig.ctorch;
-
 /**
  * {@code torch.cuda}: devices, their properties, the current device and its guard, device
  * synchronization and memory, the caching allocator's statistics and cache, a pluggable
@@ -35,5 +23,14 @@ import org.ctorch.swig.ctorch;
  * must be closed on the thread that opened it.
  */
 public final class Cuda extends CudaStreams {
+  /*
+   * The static methods and nested types live in a chain of package-private abstract classes,
+   * one concern per file, which Cuda inherits (Cuda.memoryAllocated(), Cuda.DeviceGuard, ...):
+   * CudaDevices (devices, properties, current device and DeviceGuard, synchronize) <-
+   * CudaMemory (caching allocator, statistics, pluggable allocator) <- CudaRandom (seeds and
+   * states) <- CudaBackends (arch list, sync debug mode, matmul switches, cuBLAS handle) <-
+   * CudaPlanCache (cuFFT plan caches) <- CudaStreams (stream functions, StreamGuard) <- Cuda.
+   */
+
   private Cuda() {}
 }

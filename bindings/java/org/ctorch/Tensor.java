@@ -1,15 +1,6 @@
 package org.ctorch;
 
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.ReadOnlyBufferException;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Objects;
-
-import org.ctorch.swig.ctorch;
 
 /**
  * A tensor with PyTorch's semantics: {@code torch.Tensor} for Java.
@@ -43,6 +34,15 @@ import org.ctorch.swig.ctorch;
  * {@link #eq(Tensor)} or the {@code to*Array()} methods. {@link #toString()} is PyTorch's repr.
  */
 public final class Tensor extends TensorLinalg implements AutoCloseable {
+  /*
+   * The methods live in a chain of package-private abstract classes, one concern per file,
+   * whose public members Tensor inherits (as java.lang.StringBuilder inherits those of
+   * AbstractStringBuilder): TensorBase (handle, lifetime, call plumbing, metadata) <-
+   * TensorFactories <- TensorData (to, item, copies out) <- TensorViews (and cat/stack) <-
+   * TensorOps (ops by code, clamp, where, fill) <- TensorElementwise (the named ops) <-
+   * TensorReductions <- TensorRandom <- TensorLinalg <- Tensor. See docs/java.md.
+   */
+
   /** Takes ownership of handle; only wrap() calls this. */
   Tensor(long handle) {
     super(handle);
