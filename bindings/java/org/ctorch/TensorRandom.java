@@ -42,6 +42,21 @@ abstract class TensorRandom extends TensorReductions {
     int call(long gen, long[] out);
   }
 
+  @FunctionalInterface
+  private interface FloatsCall {
+    int call(long[] shape, int ndim, int dtype, int deviceType, int deviceIndex, long gen,
+        long[] out);
+  }
+
+  /** ct_rand / ct_randn: a random factory of floating values. */
+  private static Tensor drawFloats(FloatsCall c, long[] shape, DType dtype, Device device,
+      Generator gen) {
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(device, "device");
+    return drawNew(gen, (g, out) -> c.call(shape, shape.length, dtypeCode(dtype),
+        device.type().code(), device.index(), g, out));
+  }
+
   /** A random factory with an optional generator. */
   private static Tensor drawNew(Generator gen, GenOutCall c) {
     try {
@@ -73,10 +88,7 @@ abstract class TensorRandom extends TensorReductions {
    * is the device's default generator.
    */
   public static Tensor rand(long[] shape, DType dtype, Device device, Generator gen) {
-    Objects.requireNonNull(shape, "shape");
-    Objects.requireNonNull(device, "device");
-    return drawNew(gen, (g, out) -> ctorch.ct_rand(shape, shape.length, dtypeCode(dtype),
-        device.type().code(), device.index(), g, out));
+    return drawFloats(ctorch::ct_rand, shape, dtype, device, gen);
   }
 
   /** {@code torch.randn(shape)}: standard normal values, float32 on the CPU. */
@@ -99,10 +111,7 @@ abstract class TensorRandom extends TensorReductions {
    * values; the dtypes and errors of {@link Tensor#rand(long[], DType, Device, Generator)}.
    */
   public static Tensor randn(long[] shape, DType dtype, Device device, Generator gen) {
-    Objects.requireNonNull(shape, "shape");
-    Objects.requireNonNull(device, "device");
-    return drawNew(gen, (g, out) -> ctorch.ct_randn(shape, shape.length, dtypeCode(dtype),
-        device.type().code(), device.index(), g, out));
+    return drawFloats(ctorch::ct_randn, shape, dtype, device, gen);
   }
 
   /** {@code torch.randint(low, high, shape)}: integers in [low, high), int64 on the CPU. */

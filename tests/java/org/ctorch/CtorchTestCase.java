@@ -53,6 +53,19 @@ public abstract class CtorchTestCase {
         Torch.liveGeneratorCount());
   }
 
+  /** Waits (running System.gc()) until count is back to base, at most 30 s; returns the count. */
+  static long awaitCount(long base, java.util.function.LongSupplier count)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    long live = count.getAsLong();
+    while (live > base && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+      live = count.getAsLong();
+    }
+    return live;
+  }
+
   /** Skips the test (visibly) unless CUDA is available. */
   static void assumeCuda() {
     Assume.assumeTrue("needs a CUDA GPU (ct_cuda_is_available says 0 here)", Cuda.isAvailable());

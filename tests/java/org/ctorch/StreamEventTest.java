@@ -12,7 +12,6 @@ import static org.junit.Assert.assertTrue;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.ctorch.swig.ctorch;
 import org.junit.Test;
@@ -31,18 +30,6 @@ public class StreamEventTest extends CtorchTestCase {
 
   static CtorchException assertNoCuda(org.junit.function.ThrowingRunnable r) {
     return CudaRuntimeTest.assertNoCuda(r);
-  }
-
-  /** Waits (with System.gc()) until the count is back to base; returns the last count. */
-  static long awaitCount(long base, java.util.function.LongSupplier count) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    long live = count.getAsLong();
-    while (live > base && System.nanoTime() < deadline) {
-      System.gc();
-      Thread.sleep(20);
-      live = count.getAsLong();
-    }
-    return live;
   }
 
   /* ============================================================================================
