@@ -147,7 +147,7 @@ abstract class CudaDevices {
 
   /**
    * The guard of {@code with torch.cuda.device(d):} and {@code torch.cuda.device_of(t)}: the
-   * device was made current when the guard was created; {@link Cuda#close()} makes the previous
+   * device was made current when the guard was created; {@link #close()} makes the previous
    * device current again. Use with try-with-resources, on one thread:
    *
    * <pre>{@code
@@ -169,7 +169,7 @@ abstract class CudaDevices {
     }
 
     /**
-     * The device current before the guard, which {@link Cuda#close()} restores; -1 when there is
+     * The device current before the guard, which {@link #close()} restores; -1 when there is
      * nothing to restore (a guard on device -1 or on a CPU tensor, or no CUDA).
      */
     public int previousDevice() {

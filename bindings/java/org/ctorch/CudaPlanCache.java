@@ -31,9 +31,7 @@ abstract class CudaPlanCache extends CudaBackends {
 
     /** {@code .max_size}: how many plans the cache keeps (default 4096; 0: caching off). */
     public long maxSize() {
-      long[] out = {0};
-      Native.check(ctorch.ct_cufft_plan_cache_max_size(device, out));
-      return out[0];
+      return Native.longOut(out -> ctorch.ct_cufft_plan_cache_max_size(device, out));
     }
 
     /**
@@ -47,9 +45,7 @@ abstract class CudaPlanCache extends CudaBackends {
 
     /** {@code .size}: the number of plans cached now. */
     public long size() {
-      long[] out = {0};
-      Native.check(ctorch.ct_cufft_plan_cache_size(device, out));
-      return out[0];
+      return Native.longOut(out -> ctorch.ct_cufft_plan_cache_size(device, out));
     }
 
     /** {@code .clear()}: destroys every cached plan (size becomes 0; max_size is kept). */
@@ -63,9 +59,7 @@ abstract class CudaPlanCache extends CudaBackends {
      * allocator at each execution; this bounds what the plans ask for.
      */
     public long maxBytes() {
-      long[] out = {0};
-      Native.check(ctorch.ct_cufft_plan_cache_max_bytes(device, out));
-      return out[0];
+      return Native.longOut(out -> ctorch.ct_cufft_plan_cache_max_bytes(device, out));
     }
 
     /**
@@ -78,26 +72,20 @@ abstract class CudaPlanCache extends CudaBackends {
 
     /** The work-area bytes the cached plans need together now. */
     public long bytes() {
-      long[] out = {0};
-      Native.check(ctorch.ct_cufft_plan_cache_bytes(device, out));
-      return out[0];
+      return Native.longOut(out -> ctorch.ct_cufft_plan_cache_bytes(device, out));
     }
 
     /**
      * Lookups since the process started that found a cached plan (PyTorch has no such counter;
-     * with {@link Cuda#misses()} it makes the cache's behaviour observable).
+     * with {@link #misses()} it makes the cache's behaviour observable).
      */
     public long hits() {
-      long[] out = {0};
-      Native.check(ctorch.ct_cufft_plan_cache_hits(device, out));
-      return out[0];
+      return Native.longOut(out -> ctorch.ct_cufft_plan_cache_hits(device, out));
     }
 
     /** Lookups since the process started that made a new plan (every CUDA FFT when max_size is 0). */
     public long misses() {
-      long[] out = {0};
-      Native.check(ctorch.ct_cufft_plan_cache_misses(device, out));
-      return out[0];
+      return Native.longOut(out -> ctorch.ct_cufft_plan_cache_misses(device, out));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.ctorch;
 
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +108,39 @@ final class Native {
     int[] out = {0};
     check(call.call(out));
     return out[0];
+  }
+
+  /** A C call with no out-parameter: () -> status. */
+  @FunctionalInterface
+  interface StatusCall {
+    int call();
+  }
+
+  /** Runs {@code call}, keeping {@code keep} (whose handle it uses) reachable until it returns. */
+  static void run(Object keep, StatusCall call) {
+    try {
+      check(call.call());
+    } finally {
+      Reference.reachabilityFence(keep);
+    }
+  }
+
+  /** {@link #longOut(LongOutCall)}, keeping {@code keep} reachable until the call returns. */
+  static long longOut(Object keep, LongOutCall call) {
+    try {
+      return longOut(call);
+    } finally {
+      Reference.reachabilityFence(keep);
+    }
+  }
+
+  /** {@link #intOut(IntOutCall)}, keeping {@code keep} reachable until the call returns. */
+  static int intOut(Object keep, IntOutCall call) {
+    try {
+      return intOut(call);
+    } finally {
+      Reference.reachabilityFence(keep);
+    }
   }
 
   /** A C function that writes a NUL-terminated string: (buf, cap, needed) -> status. */

@@ -184,65 +184,57 @@ abstract class TensorBase implements AutoCloseable {
    * Section 5: metadata
    * ========================================================================================== */
 
+  @FunctionalInterface
+  private interface DimsCall {
+    int call(long tensor, long[] dst, int capacity, int[] ndim);
+  }
+
+  /** Sizes or strides: into 8 slots first (one call for almost every tensor), else again. */
+  private long[] dims(DimsCall c) {
+    long[] dst = new long[8];
+    int[] ndim = {0};
+    run(() -> c.call(handle(), dst, dst.length, ndim));
+    if (ndim[0] <= dst.length) {
+      return Arrays.copyOf(dst, ndim[0]);
+    }
+    long[] big = new long[ndim[0]];
+    run(() -> c.call(handle(), big, big.length, ndim));
+    return big;
+  }
+
   /** {@code t.dim()}: number of dimensions (0 for a scalar tensor). */
   public int dim() {
-    int[] out = {0};
-    run(() -> ctorch.ct_tensor_dim(handle(), out));
-    return out[0];
+    return Native.intOut(this, out -> ctorch.ct_tensor_dim(handle(), out));
   }
 
   /** {@code t.shape} / {@code t.size()}: the sizes. */
   public long[] shape() {
-    long[] dst = new long[8];
-    int[] ndim = {0};
-    run(() -> ctorch.ct_tensor_sizes(handle(), dst, dst.length, ndim));
-    if (ndim[0] <= dst.length) {
-      return Arrays.copyOf(dst, ndim[0]);
-    }
-    long[] big = new long[ndim[0]];
-    run(() -> ctorch.ct_tensor_sizes(handle(), big, big.length, ndim));
-    return big;
+    return dims(ctorch::ct_tensor_sizes);
   }
 
   /** {@code t.size(dim)}; negative dims count from the end. */
   public long size(int dim) {
-    long[] out = {0};
-    run(() -> ctorch.ct_tensor_size(handle(), dim, out));
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_tensor_size(handle(), dim, out));
   }
 
   /** {@code t.stride()}: strides in elements. */
   public long[] stride() {
-    long[] dst = new long[8];
-    int[] ndim = {0};
-    run(() -> ctorch.ct_tensor_strides(handle(), dst, dst.length, ndim));
-    if (ndim[0] <= dst.length) {
-      return Arrays.copyOf(dst, ndim[0]);
-    }
-    long[] big = new long[ndim[0]];
-    run(() -> ctorch.ct_tensor_strides(handle(), big, big.length, ndim));
-    return big;
+    return dims(ctorch::ct_tensor_strides);
   }
 
   /** {@code t.stride(dim)}. */
   public long stride(int dim) {
-    long[] out = {0};
-    run(() -> ctorch.ct_tensor_stride(handle(), dim, out));
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_tensor_stride(handle(), dim, out));
   }
 
   /** {@code t.numel()}. */
   public long numel() {
-    long[] out = {0};
-    run(() -> ctorch.ct_tensor_numel(handle(), out));
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_tensor_numel(handle(), out));
   }
 
   /** {@code t.storage_offset()}, in elements. */
   public long storageOffset() {
-    long[] out = {0};
-    run(() -> ctorch.ct_tensor_storage_offset(handle(), out));
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_tensor_storage_offset(handle(), out));
   }
 
   /** {@code t.dtype}. */
@@ -277,9 +269,7 @@ abstract class TensorBase implements AutoCloseable {
 
   /** {@code t.is_contiguous()}. */
   public boolean isContiguous() {
-    int[] out = {0};
-    run(() -> ctorch.ct_tensor_is_contiguous(handle(), out));
-    return out[0] != 0;
+    return Native.intOut(this, out -> ctorch.ct_tensor_is_contiguous(handle(), out)) != 0;
   }
 
   /**
@@ -291,9 +281,7 @@ abstract class TensorBase implements AutoCloseable {
    * it. A closed tensor throws code 102 (CT_ERR_INVALID_HANDLE).
    */
   public long dataPtr() {
-    long[] out = {0};
-    run(() -> ctorch.ct_tensor_data_ptr(handle(), out));
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_tensor_data_ptr(handle(), out));
   }
 
   /** True when both tensors use the same storage (a view and its base, for instance). */

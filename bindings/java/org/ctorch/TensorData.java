@@ -111,9 +111,7 @@ abstract class TensorData extends TensorFactories {
 
   /** {@code t.is_pinned()}: whether the storage is pinned host memory (works without CUDA). */
   public boolean isPinned() {
-    int[] out = {0};
-    run(() -> ctorch.ct_tensor_is_pinned(handle(), out));
-    return out[0] != 0;
+    return Native.intOut(this, out -> ctorch.ct_tensor_is_pinned(handle(), out)) != 0;
   }
 
   /**
@@ -149,9 +147,7 @@ abstract class TensorData extends TensorFactories {
 
   /** {@code int(t.item())}: floating values are truncated toward zero. */
   public long itemLong() {
-    long[] out = {0};
-    run(() -> ctorch.ct_tensor_item_int64(handle(), out));
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_tensor_item_int64(handle(), out));
   }
 
   /** {@code bool(t.item())}. */
