@@ -1,10 +1,11 @@
 package org.ctorch;
 
-
 /**
  * {@link Tensor}'s named elementwise methods (add, sub, ..., neg, exp, ...): one line per
- * op, each delegating to {@link TensorOps}' by-code methods. Kept in a file of its own so that
- * it can be generated from the ABI's op table.
+ * op, each delegating to {@link TensorOps}' by-code methods (unary, unary_, binary, rbinary,
+ * binary_). Kept in a file of its own so that it can be generated from the ABI's op table: the
+ * contract is this class name, {@code extends TensorOps}, the (long handle) constructor, and
+ * public methods only of that one-line form.
  */
 abstract class TensorElementwise extends TensorOps {
   TensorElementwise(long handle) {

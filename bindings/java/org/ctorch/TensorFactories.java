@@ -3,6 +3,7 @@ package org.ctorch;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import org.ctorch.swig.ctorch;
 
@@ -173,7 +174,7 @@ abstract class TensorFactories extends TensorBase {
     });
   }
 
-  private static ByteBuffer fill(long nbytes, java.util.function.Consumer<ByteBuffer> put) {
+  private static ByteBuffer fill(long nbytes, Consumer<ByteBuffer> put) {
     ByteBuffer b = Native.hostBuffer(nbytes);
     put.accept(b);
     return b;
