@@ -3,7 +3,7 @@
 # Mono runtime and the few framework assemblies the suite loads, the nunit-console runner, the
 # test and binding assemblies, libctorch.so and libctorch_csharp.so, Mono's configuration, and
 # run.sh. Carry gpu_csharp and run
-#   bash gpu_csharp/run.sh            # both processes of the suite (as the two Bazel targets)
+#   bash gpu_csharp/run.sh            # both processes of the suite (as //tests/csharp:csharp_test)
 #   bash gpu_csharp/run.sh -run=Ctorch.Tests.CudaMemoryTests   # extra args go to nunit-console
 # The last line reads "csharp: N passed, N failed, M skipped". Needs only glibc (and libstdc++ /
 # libgomp for libctorch.so, as the native suites of gpu_pack.sh do) on the GPU host. Mono here
@@ -69,8 +69,8 @@ need=$(for f in "$P/bin/mono" "$P"/lib/native/*; do objdump -T "$f"; done | grep
 cat > "$P/run.sh" <<RUN
 #!/bin/bash
 # The C# suite on the GPU host with the carried Mono (tools/gpu_pack_csharp.sh made this folder):
-# two processes, as //tests/csharp:csharp_test (everything but the "gc" category) and
-# //tests/csharp:csharp_gc_test (the "gc" category). Arguments go to nunit-console.
+# two processes, as //tests/csharp:csharp_test (everything but the "gc" category, then the "gc"
+# category). Arguments go to nunit-console.
 # Nothing of a system Mono is used: the runtime, its assemblies (MONO_PATH) and its
 # configuration (MONO_CONFIG, MONO_CFG_DIR) all come from this folder.
 set -uo pipefail

@@ -15,11 +15,7 @@ namespace Ctorch
         /// allocator (32 MiB on Hopper and newer, about 8 MiB before: it counts in
         /// <see cref="MemoryAllocated(int)"/> until the thread ends). CtorchException
         /// (CudaUnavailable) without a GPU; (NotSupported) when cuBLAS cannot be loaded.</summary>
-        public static long CurrentBlasHandle()
-        {
-            long r;
-            Native.Check(ctorch.ct_cuda_current_blas_handle(out r));
-            return r;
-        }
+        public static long CurrentBlasHandle() =>
+            Out.Get<long>(ctorch.ct_cuda_current_blas_handle);
     }
 }

@@ -45,25 +45,12 @@ namespace Ctorch
         /// negative value.</summary>
         public long MaxSize
         {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_cufft_plan_cache_max_size(Device, out r));
-                return r;
-            }
+            get => Out.Get<long>(ctorch.ct_cufft_plan_cache_max_size, Device);
             set => Native.Check(ctorch.ct_cufft_plan_cache_set_max_size(Device, value));
         }
 
         /// <summary>size: the number of plans the cache holds now.</summary>
-        public long Size
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_cufft_plan_cache_size(Device, out r));
-                return r;
-            }
-        }
+        public long Size => Out.Get<long>(ctorch.ct_cufft_plan_cache_size, Device);
 
         /// <summary>clear(): drops every cached plan (Size becomes 0).</summary>
         public void Clear() => Native.Check(ctorch.ct_cufft_plan_cache_clear(Device));
@@ -75,50 +62,21 @@ namespace Ctorch
         /// CtorchException (Argument) for a negative value.</summary>
         public long MaxBytes
         {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_cufft_plan_cache_max_bytes(Device, out r));
-                return r;
-            }
+            get => Out.Get<long>(ctorch.ct_cufft_plan_cache_max_bytes, Device);
             set => Native.Check(ctorch.ct_cufft_plan_cache_set_max_bytes(Device, value));
         }
 
         /// <summary>The sum of the cached plans' work-area sizes in bytes (see
         /// <see cref="MaxBytes"/>).</summary>
-        public long Bytes
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_cufft_plan_cache_bytes(Device, out r));
-                return r;
-            }
-        }
+        public long Bytes => Out.Get<long>(ctorch.ct_cufft_plan_cache_bytes, Device);
 
         /// <summary>Lookups since the process started that found a cached plan (PyTorch has no
         /// such counter; with <see cref="Misses"/> it makes the cache's behaviour observable).</summary>
-        public long Hits
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_cufft_plan_cache_hits(Device, out r));
-                return r;
-            }
-        }
+        public long Hits => Out.Get<long>(ctorch.ct_cufft_plan_cache_hits, Device);
 
         /// <summary>Lookups since the process started that made a new plan (every CUDA FFT when
         /// MaxSize is 0).</summary>
-        public long Misses
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_cufft_plan_cache_misses(Device, out r));
-                return r;
-            }
-        }
+        public long Misses => Out.Get<long>(ctorch.ct_cufft_plan_cache_misses, Device);
 
         /// <summary>"CufftPlanCache(cuda:1)", or "CufftPlanCache(current device)".</summary>
         public override string ToString() =>

@@ -15,48 +15,32 @@ namespace Ctorch
 
         /// <summary>torch.cuda.memory_allocated(device): bytes held by tensors (and raw
         /// <see cref="CachingAllocatorAlloc(long, int, CudaStream)"/> blocks) on device now.</summary>
-        public static long MemoryAllocated(int device = -1)
-        {
-            long r;
-            Native.Check(ctorch.ct_cuda_memory_allocated(device, out r));
-            return r;
-        }
+        public static long MemoryAllocated(int device = -1) =>
+            Out.Get<long>(ctorch.ct_cuda_memory_allocated, device);
 
         /// <summary>torch.cuda.memory_allocated("cuda:N").</summary>
         public static long MemoryAllocated(Device device) => MemoryAllocated(IndexOf(device, nameof(device)));
 
         /// <summary>torch.cuda.max_memory_allocated(device): the peak of
         /// <see cref="MemoryAllocated(int)"/> since the start or the last peak reset.</summary>
-        public static long MaxMemoryAllocated(int device = -1)
-        {
-            long r;
-            Native.Check(ctorch.ct_cuda_max_memory_allocated(device, out r));
-            return r;
-        }
+        public static long MaxMemoryAllocated(int device = -1) =>
+            Out.Get<long>(ctorch.ct_cuda_max_memory_allocated, device);
 
         /// <summary>torch.cuda.max_memory_allocated("cuda:N").</summary>
         public static long MaxMemoryAllocated(Device device) => MaxMemoryAllocated(IndexOf(device, nameof(device)));
 
         /// <summary>torch.cuda.memory_reserved(device): bytes the caching allocator holds from
         /// CUDA on device (allocated plus cached for reuse).</summary>
-        public static long MemoryReserved(int device = -1)
-        {
-            long r;
-            Native.Check(ctorch.ct_cuda_memory_reserved(device, out r));
-            return r;
-        }
+        public static long MemoryReserved(int device = -1) =>
+            Out.Get<long>(ctorch.ct_cuda_memory_reserved, device);
 
         /// <summary>torch.cuda.memory_reserved("cuda:N").</summary>
         public static long MemoryReserved(Device device) => MemoryReserved(IndexOf(device, nameof(device)));
 
         /// <summary>torch.cuda.max_memory_reserved(device): the peak of
         /// <see cref="MemoryReserved(int)"/>.</summary>
-        public static long MaxMemoryReserved(int device = -1)
-        {
-            long r;
-            Native.Check(ctorch.ct_cuda_max_memory_reserved(device, out r));
-            return r;
-        }
+        public static long MaxMemoryReserved(int device = -1) =>
+            Out.Get<long>(ctorch.ct_cuda_max_memory_reserved, device);
 
         /// <summary>torch.cuda.max_memory_reserved("cuda:N").</summary>
         public static long MaxMemoryReserved(Device device) => MaxMemoryReserved(IndexOf(device, nameof(device)));

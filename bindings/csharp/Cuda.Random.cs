@@ -26,15 +26,7 @@ namespace Ctorch
 
         /// <summary>torch.cuda.initial_seed(): the seed of the current device's default generator.
         /// CtorchException (CudaUnavailable) without a GPU.</summary>
-        public static long InitialSeed
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_cuda_initial_seed(out r));
-                return r;
-            }
-        }
+        public static long InitialSeed => Out.Get<long>(ctorch.ct_cuda_initial_seed);
 
         /// <summary>torch.cuda.default_generators[device] (-1: the current device): the generator
         /// that random ops on that device use when they get none. A new object to dispose; the

@@ -72,26 +72,10 @@ namespace Ctorch
     public static partial class Cuda
     {
         /// <summary>torch.cuda.is_available().</summary>
-        public static bool IsAvailable
-        {
-            get
-            {
-                int r;
-                Native.Check(ctorch.ct_cuda_is_available(out r));
-                return r != 0;
-            }
-        }
+        public static bool IsAvailable => Out.Get<int>(ctorch.ct_cuda_is_available) != 0;
 
         /// <summary>torch.cuda.device_count().</summary>
-        public static int DeviceCount
-        {
-            get
-            {
-                int r;
-                Native.Check(ctorch.ct_cuda_device_count(out r));
-                return r;
-            }
-        }
+        public static int DeviceCount => Out.Get<int>(ctorch.ct_cuda_device_count);
 
         /// <summary>Returns when CUDA can be used; otherwise throws CtorchException
         /// (CudaUnavailable) whose message says why.</summary>
@@ -124,15 +108,7 @@ namespace Ctorch
         // ---------------------------------------------------------------- current device
 
         /// <summary>torch.cuda.current_device(): the current CUDA device of the calling thread.</summary>
-        public static int CurrentDevice
-        {
-            get
-            {
-                int r;
-                Native.Check(ctorch.ct_cuda_current_device(out r));
-                return r;
-            }
-        }
+        public static int CurrentDevice => Out.Get<int>(ctorch.ct_cuda_current_device);
 
         /// <summary>torch.cuda.set_device(device) for the calling thread (prefer the scoped
         /// <see cref="UseDevice(int)"/>). CtorchException (Index) for a device that is not visible.</summary>

@@ -101,7 +101,7 @@ namespace Ctorch
         /// recorded).</summary>
         public bool Query()
         {
-            using (var a = Use()) { int r; Native.Check(ctorch.ct_event_query(a.Ptr, out r)); return r != 0; }
+            using (var a = Use()) return Out.Get<int>(ctorch.ct_event_query, a.Ptr) != 0;
         }
 
         /// <summary>event.synchronize(): waits until the recorded work is done.</summary>

@@ -194,10 +194,7 @@ namespace Ctorch
         /// <summary>The index of the stream's CUDA device.</summary>
         public int DeviceIndex
         {
-            get
-            {
-                using (var a = Use()) { int r; Native.Check(ctorch.ct_stream_device(a.Ptr, out r)); return r; }
-            }
+            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_stream_device, a.Ptr); }
         }
 
         /// <summary>stream.device: "cuda:N".</summary>
@@ -206,19 +203,13 @@ namespace Ctorch
         /// <summary>stream.priority.</summary>
         public int Priority
         {
-            get
-            {
-                using (var a = Use()) { int r; Native.Check(ctorch.ct_stream_priority(a.Ptr, out r)); return r; }
-            }
+            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_stream_priority, a.Ptr); }
         }
 
         /// <summary>stream.cuda_stream: the cudaStream_t's bits (0 for the default stream).</summary>
         public long CudaHandle
         {
-            get
-            {
-                using (var a = Use()) { long r; Native.Check(ctorch.ct_stream_cuda_handle(a.Ptr, out r)); return r; }
-            }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_stream_cuda_handle, a.Ptr); }
         }
 
         // ---------------------------------------------------------------- operations
@@ -232,7 +223,7 @@ namespace Ctorch
         /// <summary>stream.query(): true when all work queued on the stream is done (never waits).</summary>
         public bool Query()
         {
-            using (var a = Use()) { int r; Native.Check(ctorch.ct_stream_query(a.Ptr, out r)); return r != 0; }
+            using (var a = Use()) return Out.Get<int>(ctorch.ct_stream_query, a.Ptr) != 0;
         }
 
         /// <summary>stream.wait_stream(other): work queued here after this call waits for the work

@@ -84,6 +84,17 @@ namespace Ctorch
                 ctorch.ct_device_format(type, index, buf, cap, out needed));
         }
 
+        // The C signature of ct_tensor_device and ct_generator_device.
+        internal delegate int DeviceCall(IntPtr handle, out int type, out int index);
+
+        /// <summary>The device a C call reports for a handle.</summary>
+        internal static Device Of(DeviceCall call, IntPtr handle)
+        {
+            int type, index;
+            Native.Check(call(handle, out type, out index));
+            return new Device((DeviceType)type, index);
+        }
+
         public bool Equals(Device other) => Type == other.Type && _indexPlusOne == other._indexPlusOne;
         public override bool Equals(object obj) => obj is Device d && Equals(d);
         public override int GetHashCode() => ((int)Type * 397) ^ _indexPlusOne;

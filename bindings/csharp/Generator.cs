@@ -115,15 +115,7 @@ namespace Ctorch
         /// <summary>generator.device: "cpu" or "cuda:N".</summary>
         public Device Device
         {
-            get
-            {
-                using (var a = Use())
-                {
-                    int type, index;
-                    Native.Check(ctorch.ct_generator_device(a.Ptr, out type, out index));
-                    return new Device((DeviceType)type, index);
-                }
-            }
+            get { using (var a = Use()) return Ctorch.Device.Of(ctorch.ct_generator_device, a.Ptr); }
         }
 
         /// <summary>generator.initial_seed(): the seed last set (by <see cref="ManualSeed"/>,
@@ -131,20 +123,14 @@ namespace Ctorch
         /// negative numbers with the same 64 bits.</summary>
         public long InitialSeed
         {
-            get
-            {
-                using (var a = Use()) { long r; Native.Check(ctorch.ct_generator_initial_seed(a.Ptr, out r)); return r; }
-            }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_generator_initial_seed, a.Ptr); }
         }
 
         /// <summary>The Philox offset, in 32-bit values (torch.cuda's philox offset): 0 after a
         /// seed, advanced by a multiple of 4 by every random op (4 for small tensors).</summary>
         public long Offset
         {
-            get
-            {
-                using (var a = Use()) { long r; Native.Check(ctorch.ct_generator_offset(a.Ptr, out r)); return r; }
-            }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_generator_offset, a.Ptr); }
         }
 
         // ---------------------------------------------------------------- seeding and state
@@ -162,7 +148,7 @@ namespace Ctorch
         /// <summary>generator.seed(): sets a non-deterministic seed (offset 0) and returns it.</summary>
         public long Seed()
         {
-            using (var a = Use()) { long r; Native.Check(ctorch.ct_generator_seed(a.Ptr, out r)); return r; }
+            using (var a = Use()) return Out.Get<long>(ctorch.ct_generator_seed, a.Ptr);
         }
 
         /// <summary>generator.get_state(): <see cref="StateSize"/> (16) bytes, the seed then the

@@ -20,18 +20,24 @@ namespace Ctorch
 
         // ------------------------------------------------------------ empty / zeros / ones / full
 
-        /// <summary>torch.empty(shape) (float32, cpu).</summary>
-        public static Tensor Empty(params long[] shape) => Empty(shape, DType.Float32);
+        // The C signature of ct_empty, ct_zeros and ct_ones.
+        private delegate int ShapeFactory(long[] sizes, int ndim, int dtype, int devType, int devIndex, out IntPtr r);
 
-        /// <summary>torch.empty(shape, dtype=, device=).</summary>
-        public static Tensor Empty(long[] shape, DType dtype, Device? device = null)
+        private static Tensor FromShape(ShapeFactory factory, long[] shape, DType dtype, Device? device)
         {
             CheckShape(shape, nameof(shape));
             Device d = Dev(device);
             IntPtr r;
-            Native.Check(ctorch.ct_empty(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
+            Native.Check(factory(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
             return Own(r);
         }
+
+        /// <summary>torch.empty(shape) (float32, cpu).</summary>
+        public static Tensor Empty(params long[] shape) => Empty(shape, DType.Float32);
+
+        /// <summary>torch.empty(shape, dtype=, device=).</summary>
+        public static Tensor Empty(long[] shape, DType dtype, Device? device = null) =>
+            FromShape(ctorch.ct_empty, shape, dtype, device);
 
         /// <summary>torch.empty(shape, device=) (float32).</summary>
         public static Tensor Empty(long[] shape, Device device) => Empty(shape, DType.Float32, device);
@@ -40,14 +46,8 @@ namespace Ctorch
         public static Tensor Zeros(params long[] shape) => Zeros(shape, DType.Float32);
 
         /// <summary>torch.zeros(shape, dtype=, device=).</summary>
-        public static Tensor Zeros(long[] shape, DType dtype, Device? device = null)
-        {
-            CheckShape(shape, nameof(shape));
-            Device d = Dev(device);
-            IntPtr r;
-            Native.Check(ctorch.ct_zeros(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
-            return Own(r);
-        }
+        public static Tensor Zeros(long[] shape, DType dtype, Device? device = null) =>
+            FromShape(ctorch.ct_zeros, shape, dtype, device);
 
         /// <summary>torch.zeros(shape, device=) (float32).</summary>
         public static Tensor Zeros(long[] shape, Device device) => Zeros(shape, DType.Float32, device);
@@ -56,14 +56,8 @@ namespace Ctorch
         public static Tensor Ones(params long[] shape) => Ones(shape, DType.Float32);
 
         /// <summary>torch.ones(shape, dtype=, device=).</summary>
-        public static Tensor Ones(long[] shape, DType dtype, Device? device = null)
-        {
-            CheckShape(shape, nameof(shape));
-            Device d = Dev(device);
-            IntPtr r;
-            Native.Check(ctorch.ct_ones(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, out r));
-            return Own(r);
-        }
+        public static Tensor Ones(long[] shape, DType dtype, Device? device = null) =>
+            FromShape(ctorch.ct_ones, shape, dtype, device);
 
         /// <summary>torch.ones(shape, device=) (float32).</summary>
         public static Tensor Ones(long[] shape, Device device) => Ones(shape, DType.Float32, device);
@@ -317,36 +311,31 @@ namespace Ctorch
 
         // ------------------------------------------------------------ cat / stack
 
-        /// <summary>torch.cat(tensors, dim=0).</summary>
-        public static Tensor Cat(params Tensor[] tensors) => Cat((IEnumerable<Tensor>)tensors, 0);
+        // The C signature of ct_cat and ct_stack.
+        private delegate int JoinCall(IntPtr[] tensors, int n, int dim, out IntPtr r);
 
-        /// <summary>torch.cat(tensors, dim).</summary>
-        public static Tensor Cat(IEnumerable<Tensor> tensors, int dim = 0)
+        private static Tensor Join(JoinCall call, IEnumerable<Tensor> tensors, int dim)
         {
             if (tensors == null) throw new ArgumentNullException(nameof(tensors));
             Tensor[] ts = tensors.ToArray();
             using (var l = new MultiLease(ts, nameof(tensors)))
             {
                 IntPtr r;
-                Native.Check(ctorch.ct_cat(l.Ptrs, ts.Length, dim, out r));
+                Native.Check(call(l.Ptrs, ts.Length, dim, out r));
                 return Own(r);
             }
         }
+
+        /// <summary>torch.cat(tensors, dim=0).</summary>
+        public static Tensor Cat(params Tensor[] tensors) => Cat((IEnumerable<Tensor>)tensors, 0);
+
+        /// <summary>torch.cat(tensors, dim).</summary>
+        public static Tensor Cat(IEnumerable<Tensor> tensors, int dim = 0) => Join(ctorch.ct_cat, tensors, dim);
 
         /// <summary>torch.stack(tensors, dim=0).</summary>
         public static Tensor Stack(params Tensor[] tensors) => Stack((IEnumerable<Tensor>)tensors, 0);
 
         /// <summary>torch.stack(tensors, dim).</summary>
-        public static Tensor Stack(IEnumerable<Tensor> tensors, int dim = 0)
-        {
-            if (tensors == null) throw new ArgumentNullException(nameof(tensors));
-            Tensor[] ts = tensors.ToArray();
-            using (var l = new MultiLease(ts, nameof(tensors)))
-            {
-                IntPtr r;
-                Native.Check(ctorch.ct_stack(l.Ptrs, ts.Length, dim, out r));
-                return Own(r);
-            }
-        }
+        public static Tensor Stack(IEnumerable<Tensor> tensors, int dim = 0) => Join(ctorch.ct_stack, tensors, dim);
     }
 }

@@ -10,6 +10,21 @@ namespace Ctorch
     {
         // ------------------------------------------------------------ rand / randn
 
+        // The C signature of ct_rand and ct_randn.
+        private delegate int DrawCall(long[] sizes, int ndim, int dtype, int devType, int devIndex, IntPtr gen, out IntPtr r);
+
+        private static Tensor Draw(DrawCall call, long[] shape, DType dtype, Device? device, Generator generator)
+        {
+            CheckShape(shape, nameof(shape));
+            Device d = Dev(device);
+            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            {
+                IntPtr r;
+                Native.Check(call(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, g.Ptr, out r));
+                return Own(r);
+            }
+        }
+
         /// <summary>torch.rand(shape): uniform values in [0, 1), float32, on the CPU, from the
         /// CPU's default generator.</summary>
         public static Tensor Rand(params long[] shape) => Rand(shape, DType.Float32);
@@ -18,17 +33,8 @@ namespace Ctorch
         /// dtype: Float32, Float64, Float16 or BFloat16 (others: CtorchException, DType).
         /// generator null: the default generator of the device; a generator of another device
         /// type or CUDA index is CtorchException (Device).</summary>
-        public static Tensor Rand(long[] shape, DType dtype, Device? device = null, Generator generator = null)
-        {
-            CheckShape(shape, nameof(shape));
-            Device d = Dev(device);
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
-            {
-                IntPtr r;
-                Native.Check(ctorch.ct_rand(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, g.Ptr, out r));
-                return Own(r);
-            }
-        }
+        public static Tensor Rand(long[] shape, DType dtype, Device? device = null, Generator generator = null) =>
+            Draw(ctorch.ct_rand, shape, dtype, device, generator);
 
         /// <summary>torch.rand(shape, device=, generator=) (float32).</summary>
         public static Tensor Rand(long[] shape, Device device, Generator generator = null) =>
@@ -44,17 +50,8 @@ namespace Ctorch
 
         /// <summary>torch.randn(shape, dtype=, device=, generator=): standard normal values, for
         /// Float32, Float64, Float16 and BFloat16 (see <see cref="Rand(long[], DType, Device?, Generator)"/>).</summary>
-        public static Tensor Randn(long[] shape, DType dtype, Device? device = null, Generator generator = null)
-        {
-            CheckShape(shape, nameof(shape));
-            Device d = Dev(device);
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
-            {
-                IntPtr r;
-                Native.Check(ctorch.ct_randn(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, g.Ptr, out r));
-                return Own(r);
-            }
-        }
+        public static Tensor Randn(long[] shape, DType dtype, Device? device = null, Generator generator = null) =>
+            Draw(ctorch.ct_randn, shape, dtype, device, generator);
 
         /// <summary>torch.randn(shape, device=, generator=) (float32).</summary>
         public static Tensor Randn(long[] shape, Device device, Generator generator = null) =>

@@ -70,38 +70,26 @@ namespace Ctorch
         /// <summary>tensor.dim(): number of dimensions (0 for a scalar tensor).</summary>
         public int Dim
         {
-            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_dim(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_tensor_dim, a.Ptr); }
         }
 
         /// <summary>tensor.shape as a new array.</summary>
-        public long[] Shape
-        {
-            get
-            {
-                using (var a = Use())
-                {
-                    int n;
-                    Native.Check(ctorch.ct_tensor_dim(a.Ptr, out n));
-                    var dst = new long[n];
-                    Native.Check(ctorch.ct_tensor_sizes(a.Ptr, dst, n, out n));
-                    return dst;
-                }
-            }
-        }
+        public long[] Shape => DimsOf(ctorch.ct_tensor_sizes);
 
         /// <summary>tensor.stride() as a new array (in elements).</summary>
-        public long[] Strides
+        public long[] Strides => DimsOf(ctorch.ct_tensor_strides);
+
+        // The C signature of ct_tensor_sizes and ct_tensor_strides.
+        private delegate int DimsCall(IntPtr t, long[] dst, int cap, out int ndim);
+
+        private long[] DimsOf(DimsCall call)
         {
-            get
+            using (var a = Use())
             {
-                using (var a = Use())
-                {
-                    int n;
-                    Native.Check(ctorch.ct_tensor_dim(a.Ptr, out n));
-                    var dst = new long[n];
-                    Native.Check(ctorch.ct_tensor_strides(a.Ptr, dst, n, out n));
-                    return dst;
-                }
+                int n = Out.Get<int>(ctorch.ct_tensor_dim, a.Ptr);
+                var dst = new long[n];
+                Native.Check(call(a.Ptr, dst, n, out n));
+                return dst;
             }
         }
 
@@ -120,13 +108,13 @@ namespace Ctorch
         /// <summary>tensor.numel().</summary>
         public long Numel
         {
-            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_numel(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_numel, a.Ptr); }
         }
 
         /// <summary>tensor.storage_offset().</summary>
         public long StorageOffset
         {
-            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_storage_offset(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_storage_offset, a.Ptr); }
         }
 
         /// <summary>tensor.data_ptr(): the address of the first element, in host or device memory,
@@ -136,13 +124,13 @@ namespace Ctorch
         /// while the address is in use).</summary>
         public long DataPtr
         {
-            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_data_ptr(a.Ptr, out r)); return r; } }
+            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_data_ptr, a.Ptr); }
         }
 
         /// <summary>tensor.dtype.</summary>
         public DType DType
         {
-            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_dtype(a.Ptr, out r)); return (DType)r; } }
+            get { using (var a = Use()) return (DType)Out.Get<int>(ctorch.ct_tensor_dtype, a.Ptr); }
         }
 
         /// <summary>tensor.element_size().</summary>
@@ -151,15 +139,7 @@ namespace Ctorch
         /// <summary>tensor.device (CPU tensors report "cpu", CUDA tensors a concrete index).</summary>
         public Device Device
         {
-            get
-            {
-                using (var a = Use())
-                {
-                    int type, index;
-                    Native.Check(ctorch.ct_tensor_device(a.Ptr, out type, out index));
-                    return new Device((DeviceType)type, index);
-                }
-            }
+            get { using (var a = Use()) return Ctorch.Device.Of(ctorch.ct_tensor_device, a.Ptr); }
         }
 
         /// <summary>tensor.is_cuda.</summary>
@@ -168,30 +148,26 @@ namespace Ctorch
         /// <summary>tensor.is_contiguous().</summary>
         public bool IsContiguous
         {
-            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_is_contiguous(a.Ptr, out r)); return r != 0; } }
+            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_tensor_is_contiguous, a.Ptr) != 0; }
         }
 
         /// <summary>True when both tensors use the same storage (a view and its base).</summary>
-        public bool SharesStorage(Tensor other)
-        {
-            using (var a = Use())
-            using (var b = Use(other, nameof(other)))
-            {
-                int r;
-                Native.Check(ctorch.ct_tensor_shares_storage(a.Ptr, b.Ptr, out r));
-                return r != 0;
-            }
-        }
+        public bool SharesStorage(Tensor other) => Test(ctorch.ct_tensor_shares_storage, other);
 
         /// <summary>True when both objects stand for the very same native tensor (Python's
         /// <c>a is b</c>), e.g. the result of a To() that had nothing to do.</summary>
-        public bool IsSame(Tensor other)
+        public bool IsSame(Tensor other) => Test(ctorch.ct_tensor_is_same, other);
+
+        // The C signature of ct_tensor_shares_storage and ct_tensor_is_same.
+        private delegate int PairTest(IntPtr a, IntPtr b, out int r);
+
+        private bool Test(PairTest test, Tensor other)
         {
             using (var a = Use())
             using (var b = Use(other, nameof(other)))
             {
                 int r;
-                Native.Check(ctorch.ct_tensor_is_same(a.Ptr, b.Ptr, out r));
+                Native.Check(test(a.Ptr, b.Ptr, out r));
                 return r != 0;
             }
         }
@@ -290,7 +266,7 @@ namespace Ctorch
         /// <summary>int(tensor.item()): floating values are truncated toward zero.</summary>
         public long ItemLong()
         {
-            using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_item_int64(a.Ptr, out r)); return r; }
+            using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_item_int64, a.Ptr);
         }
 
         /// <summary>complex(tensor.item()).</summary>

@@ -26,12 +26,7 @@ namespace Ctorch
                     /// bits per input, float32 accumulation; faster, less precise).</summary>
                     public static bool AllowTf32
                     {
-                        get
-                        {
-                            int r;
-                            Native.Check(ctorch.ct_get_allow_tf32(out r));
-                            return r != 0;
-                        }
+                        get => Out.Get<int>(ctorch.ct_get_allow_tf32) != 0;
                         set => Native.Check(ctorch.ct_set_allow_tf32(value ? 1 : 0));
                     }
 
@@ -40,12 +35,7 @@ namespace Ctorch
                     /// partial sums in float16.</summary>
                     public static bool AllowFp16ReducedPrecisionReduction
                     {
-                        get
-                        {
-                            int r;
-                            Native.Check(ctorch.ct_get_allow_fp16_reduced_precision_reduction(out r));
-                            return r != 0;
-                        }
+                        get => Out.Get<int>(ctorch.ct_get_allow_fp16_reduced_precision_reduction) != 0;
                         set => Native.Check(ctorch.ct_set_allow_fp16_reduced_precision_reduction(value ? 1 : 0));
                     }
 
@@ -54,12 +44,7 @@ namespace Ctorch
                     /// partial sums in bfloat16.</summary>
                     public static bool AllowBf16ReducedPrecisionReduction
                     {
-                        get
-                        {
-                            int r;
-                            Native.Check(ctorch.ct_get_allow_bf16_reduced_precision_reduction(out r));
-                            return r != 0;
-                        }
+                        get => Out.Get<int>(ctorch.ct_get_allow_bf16_reduced_precision_reduction) != 0;
                         set => Native.Check(ctorch.ct_set_allow_bf16_reduced_precision_reduction(value ? 1 : 0));
                     }
                 }

@@ -27,47 +27,18 @@ namespace Ctorch
         /// <summary>torch.get_num_threads() / torch.set_num_threads(n) (n >= 1).</summary>
         public static int NumThreads
         {
-            get
-            {
-                int r;
-                Native.Check(ctorch.ct_get_num_threads(out r));
-                return r;
-            }
+            get => Out.Get<int>(ctorch.ct_get_num_threads);
             set => Native.Check(ctorch.ct_set_num_threads(value));
         }
 
         /// <summary>Number of live native tensor handles in the process (for leak checks).</summary>
-        public static long LiveTensorCount
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_live_tensor_count(out r));
-                return r;
-            }
-        }
+        public static long LiveTensorCount => Out.Get<long>(ctorch.ct_live_tensor_count);
 
         /// <summary>Number of live native stream handles (ct_live_stream_count, for leak checks).</summary>
-        public static long LiveStreamCount
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_live_stream_count(out r));
-                return r;
-            }
-        }
+        public static long LiveStreamCount => Out.Get<long>(ctorch.ct_live_stream_count);
 
         /// <summary>Number of live native event handles (ct_live_event_count, for leak checks).</summary>
-        public static long LiveEventCount
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_live_event_count(out r));
-                return r;
-            }
-        }
+        public static long LiveEventCount => Out.Get<long>(ctorch.ct_live_event_count);
 
         // ---------------------------------------------------------------- random numbers
 
@@ -78,23 +49,11 @@ namespace Ctorch
 
         /// <summary>torch.seed(): seeds every default generator (CPU and CUDA) with one
         /// non-deterministic seed and returns it.</summary>
-        public static long Seed()
-        {
-            long r;
-            Native.Check(ctorch.ct_seed(out r));
-            return r;
-        }
+        public static long Seed() =>
+            Out.Get<long>(ctorch.ct_seed);
 
         /// <summary>torch.initial_seed(): the seed of the CPU's default generator.</summary>
-        public static long InitialSeed
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_initial_seed(out r));
-                return r;
-            }
-        }
+        public static long InitialSeed => Out.Get<long>(ctorch.ct_initial_seed);
 
         /// <summary>torch.get_rng_state(): the CPU default generator's state, 16 bytes (the seed,
         /// then the Philox offset), as <see cref="Generator.GetState"/>.</summary>
@@ -114,15 +73,7 @@ namespace Ctorch
 
         /// <summary>Number of live native generator handles (ct_live_generator_count, for leak
         /// checks). The default generators count only while a Generator object holds one.</summary>
-        public static long LiveGeneratorCount
-        {
-            get
-            {
-                long r;
-                Native.Check(ctorch.ct_live_generator_count(out r));
-                return r;
-            }
-        }
+        public static long LiveGeneratorCount => Out.Get<long>(ctorch.ct_live_generator_count);
 
         /// <summary>torch.promote_types(a, b).</summary>
         public static DType PromoteTypes(DType a, DType b) => DTypes.Promote(a, b);

@@ -18,6 +18,25 @@ static void expect_string(ct_status (*fn)(void*, int64_t, int64_t*), const char*
 static void test_everywhere(void) {
   FAILS(ct_stream_retain(NULL), CT_ERR_INVALID_HANDLE, "is a NULL stream handle");
   FAILS(ct_stream_retain((ct_stream)(intptr_t)0x1234), CT_ERR_INVALID_HANDLE, "is not a ctorch stream handle");
+  { /* every stream entry point checks its handle before anything needs a GPU */
+    ct_stream none = NULL;
+    int32_t i32;
+    int64_t i64;
+    ct_event ev = NULL;
+    OK(ct_event_create(CT_EVENT_DEFAULT, &ev));
+    FAILS(ct_stream_release(none), CT_ERR_INVALID_HANDLE, "argument 'stream' is a NULL stream handle");
+    FAILS(ct_stream_set_current(none), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_device(none, &i32), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_priority(none, &i32), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_cuda_handle(none, &i64), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_query(none, &i32), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_wait_stream(none, none), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_record_event(none, ev), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_wait_event(none, ev), CT_ERR_INVALID_HANDLE, "NULL stream handle");
+    FAILS(ct_stream_guard_exit(none, -1), CT_ERR_INVALID_HANDLE, "argument 'prev_stream' is a NULL stream handle");
+    FAILS(ct_stream_release((ct_stream)ev), CT_ERR_INVALID_HANDLE, "is not a ctorch stream handle");
+    OK(ct_event_release(ev));
+  }
   expect_string(ct_cuda_get_arch_list, "sm_80 sm_90 compute_90");
   expect_string(ct_cuda_get_gencode_flags,
                 "-gencode compute=compute_80,code=sm_80 -gencode compute=compute_90,code=sm_90 "

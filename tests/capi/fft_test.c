@@ -467,6 +467,11 @@ static void test_without_cuda(void) {
   FAILS(ct_cufft_plan_cache_clear(0), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cufft_plan_cache_hits(0, &v), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cufft_plan_cache_misses(0, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cufft_plan_cache_max_size(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cufft_plan_cache_set_max_size(-1, 3), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cufft_plan_cache_max_bytes(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cufft_plan_cache_set_max_bytes(-1, 1 << 20), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cufft_plan_cache_bytes(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "");
 }
 
 int main(void) {

@@ -49,6 +49,14 @@ static void test_everywhere(void) {
   FAILS(ct_cuda_memory_summary(-1, 0, b2, sizeof b2, &need), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cuda_set_per_process_memory_fraction(0.5, 0), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_cuda_caching_allocator_alloc(16, -1, NULL, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_max_memory_allocated(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_memory_reserved(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_max_memory_reserved(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_reset_peak_memory_stats(-1), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_reset_max_memory_allocated(-1), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_reset_accumulated_memory_stats(-1), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_memory_stats_keys(-1, b2, sizeof b2, &need), CT_ERR_CUDA_UNAVAILABLE, "");
+  FAILS(ct_cuda_memory_snapshot(-1, b2, sizeof b2, &need), CT_ERR_CUDA_UNAVAILABLE, "");
 }
 
 static void test_statistics(void) {

@@ -398,6 +398,8 @@ static void test_without_cuda(void) {
   FAILS(ct_cuda_set_rng_state(st, 16, 0), CT_ERR_CUDA_UNAVAILABLE, "");
   OK(ct_cuda_get_rng_state_all(NULL, 0, &v));
   EXPECT_EQ_I(v, 0);
+  OK(ct_cuda_set_rng_state_all(NULL, 0)); /* no devices: an empty state list */
+  FAILS(ct_cuda_set_rng_state_all(st, 16), CT_ERR_ARGUMENT, "expects 0 bytes (0 devices x 16), got 16");
   FAILS(ct_generator_create(CT_CUDA, 0, &g), CT_ERR_CUDA_UNAVAILABLE, "");
   FAILS(ct_rand(&n, 1, CT_FLOAT32, CT_CUDA, 0, NULL, &t), CT_ERR_CUDA_UNAVAILABLE, "");
   int64_t s1, s2;

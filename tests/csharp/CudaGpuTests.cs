@@ -24,17 +24,13 @@ namespace Ctorch.Tests
             Fails(StatusCode.Index, () => Cuda.SetDevice(Cuda.DeviceCount));
             Assert.AreEqual(d0, Cuda.CurrentDevice);
 
-            using (DeviceGuard g = Cuda.UseDevice(d0))
-            {
-                Assert.AreEqual(d0, g.PreviousDevice);
-                Assert.AreEqual(d0, Cuda.CurrentDevice);
-            }
             using (Tensor t = Tensor.Zeros(new long[] { 2 }, Device.CudaAt(d0)))
-            using (DeviceGuard g = Cuda.DeviceOf(t))
-            {
-                Assert.AreEqual(d0, g.PreviousDevice);
-                Assert.AreEqual(d0, Cuda.CurrentDevice);
-            }
+                foreach (Func<DeviceGuard> guard in new Func<DeviceGuard>[] { () => Cuda.UseDevice(d0), () => Cuda.DeviceOf(t) })
+                    using (DeviceGuard g = guard())
+                    {
+                        Assert.AreEqual(d0, g.PreviousDevice);
+                        Assert.AreEqual(d0, Cuda.CurrentDevice);
+                    }
             Assert.AreEqual(d0, Cuda.CurrentDevice);
         }
 

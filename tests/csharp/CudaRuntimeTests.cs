@@ -3,7 +3,6 @@
 // works without a GPU is checked on every machine; the no-GPU errors (301) where there is none.
 using System;
 using Ctorch;
-using Ctorch.Swig;
 using NUnit.Framework;
 
 namespace Ctorch.Tests
@@ -11,7 +10,6 @@ namespace Ctorch.Tests
     [TestFixture]
     public class CudaRuntimeTests : TestBase
     {
-        private const string ArchList = "sm_80 sm_90 compute_90";
         private const string GencodeFlags =
             "-gencode compute=compute_80,code=sm_80 -gencode compute=compute_90,code=sm_90 " +
             "-gencode compute=compute_90,code=compute_90";
@@ -21,13 +19,6 @@ namespace Ctorch.Tests
         {
             CollectionAssert.AreEqual(new[] { "sm_80", "sm_90", "compute_90" }, Cuda.GetArchList());
             Assert.AreEqual(GencodeFlags, Cuda.GetGencodeFlags());
-
-            // The string convention underneath: cap 0 gives CT_ERR_BUFFER_SIZE and the length.
-            long needed;
-            Assert.AreEqual(106, ctorch.ct_cuda_get_arch_list(IntPtr.Zero, 0, out needed));
-            Assert.AreEqual(ArchList.Length, needed);
-            Assert.AreEqual(106, ctorch.ct_cuda_get_gencode_flags(IntPtr.Zero, 0, out needed));
-            Assert.AreEqual(GencodeFlags.Length, needed);
         }
 
         [Test]
@@ -44,16 +35,7 @@ namespace Ctorch.Tests
                 // Values outside 0..2 are refused by the library and change nothing.
                 CtorchException e = Fails(StatusCode.Argument, () => Cuda.SetSyncDebugMode((SyncDebugMode)3));
                 StringAssert.Contains("3", e.NativeMessage);
-                Fails(StatusCode.Argument, () => Cuda.SetSyncDebugMode((SyncDebugMode)(-1)));
                 Assert.AreEqual(SyncDebugMode.Error, Cuda.GetSyncDebugMode());
-
-                // CPU work never waits for a GPU, so "error" does not touch it.
-                using (Tensor t = F(1, 2, 3))
-                using (Tensor u = t * 2.0)
-                {
-                    AreEqual(new[] { 2f, 4f, 6f }, u);
-                    Assert.AreEqual(12.0, u.Sum().ItemDouble());
-                }
 
                 // PyTorch's string forms.
                 Cuda.SetSyncDebugMode("default");
@@ -71,12 +53,6 @@ namespace Ctorch.Tests
                 Cuda.SetSyncDebugMode(SyncDebugMode.Default);
             }
             Assert.AreEqual(SyncDebugMode.Default, Cuda.GetSyncDebugMode());
-
-            // The raw layer: the same three values.
-            int mode;
-            Assert.AreEqual(0, ctorch.ct_cuda_get_sync_debug_mode(out mode));
-            Assert.AreEqual(0, mode);
-            Assert.AreEqual(100, ctorch.ct_cuda_set_sync_debug_mode(7));
         }
 
         [Test]
@@ -122,15 +98,7 @@ namespace Ctorch.Tests
                 Assert.AreEqual(-1, g.PreviousDevice);
                 g.Dispose();
                 g.Dispose();   // harmless
-                int prev;
-                Assert.AreEqual(0, ctorch.ct_cuda_exchange_device_of(t.Handle.DangerousGetHandle(), out prev));
-                Assert.AreEqual(-1, prev);
             }
-            int p;
-            Assert.AreEqual(0, ctorch.ct_cuda_exchange_device(-1, out p));
-            Assert.AreEqual(-1, p);
-            Assert.AreEqual(301, ctorch.ct_cuda_exchange_device(0, out p));
-
             // Still no current device: the failed guards changed nothing.
             Unavailable(() => GC.KeepAlive(Cuda.CurrentDevice));
         }
@@ -151,10 +119,6 @@ namespace Ctorch.Tests
             Fails(expected, () => Cuda.UseDevice(Cuda.DeviceCount + 3));
             Fails(expected, () => Cuda.SetDevice(Cuda.DeviceCount + 3));
             Fails(expected, () => Cuda.CanDeviceAccessPeer(0, Cuda.DeviceCount + 3));
-
-            // The C layer: a NULL tensor handle for device_of.
-            int prev;
-            Assert.AreEqual(102, ctorch.ct_cuda_exchange_device_of(IntPtr.Zero, out prev));
         }
 
         [Test]
@@ -165,12 +129,6 @@ namespace Ctorch.Tests
             {
                 Assert.IsFalse(t.IsPinned);
                 Assert.IsFalse(v.IsPinned);
-                int r;
-                Assert.AreEqual(0, ctorch.ct_tensor_is_pinned(t.Handle.DangerousGetHandle(), out r));
-                Assert.AreEqual(0, r);
-                Assert.AreEqual(102, ctorch.ct_tensor_is_pinned(IntPtr.Zero, out r));
-                IntPtr o;
-                Assert.AreEqual(102, ctorch.ct_tensor_pin_memory(IntPtr.Zero, out o));
             }
             Tensor d = F(1);
             d.Dispose();
@@ -215,14 +173,8 @@ namespace Ctorch.Tests
                     Assert.IsTrue(same.IsSame(t));
                 using (Tensor same = t.To("cpu", null, nonBlocking: true))
                     Assert.IsTrue(same.IsSame(t));
-                using (Tensor d = t.To(DType.Float64, nonBlocking: true))
-                    AreEqual(new[] { 1.5, -2.0, 3.0 }, d);
                 using (Tensor c = t.To(Device.Cpu, DType.Float32, nonBlocking: true, copy: true))
-                {
-                    Assert.IsFalse(c.IsSame(t));
                     Assert.IsFalse(c.SharesStorage(t));
-                    AreEqual(new[] { 1.5f, -2f, 3f }, c);
-                }
                 using (Tensor dst = Tensor.Zeros(2, 3))
                 {
                     Assert.AreSame(dst, dst.CopyFrom(t, nonBlocking: true));   // broadcast (3,) -> (2,3)

@@ -40,6 +40,26 @@ namespace Ctorch.Tests
         }
 
         [Test]
+        public void FromStatusPicksTheTypeAndTheExceptionSerializes()
+        {
+            Fails(StatusCode.DeviceString, () => Device.Parse("gpu"));
+            CtorchException e = CtorchException.FromStatus((int)StatusCode.DeviceString);   // reads the thread's message
+            Assert.AreEqual(Torch.LastErrorMessage, e.NativeMessage);
+            Assert.IsInstanceOf<CtorchOutOfMemoryException>(CtorchException.FromStatus((int)StatusCode.OutOfMemory));
+            // GetObjectData keeps code, name and message across serialization.
+            var f = new System.Runtime.Serialization.Formatters.Binary.BinaryFormatter();
+            using (var m = new System.IO.MemoryStream())
+            {
+                f.Serialize(m, e);
+                m.Position = 0;
+                var back = (CtorchException)f.Deserialize(m);
+                Assert.AreEqual(e.Code, back.Code);
+                Assert.AreEqual(e.StatusName, back.StatusName);
+                Assert.AreEqual(e.NativeMessage, back.NativeMessage);
+            }
+        }
+
+        [Test]
         public void MessagesDescribeTheFailingCall()
         {
             // The message is read right after the failing call: a later failure replaces it.

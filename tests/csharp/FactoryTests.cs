@@ -50,17 +50,13 @@ namespace Ctorch.Tests
         {
             AreEqual(new long[] { 0, 1, 2, 3, 4 }, Tensor.Arange(5));
             AreEqual(new long[] { 1, 4, 7 }, Tensor.Arange(1, 10, 3));
-            AreEqual(new long[] { 5, 3, 1 }, Tensor.Arange(5, 0, -2));
             AreEqual(new float[] { 0f, 0.25f, 0.5f, 0.75f }, Tensor.Arange(0.0, 1.0, 0.25));
             AreEqual(new float[] { 0f, 1f, 2f }, Tensor.Arange(2.5));
             AreEqual(new double[] { 1, 2 }, Tensor.Arange(1, 3, 1, DType.Float64));
             Fails(StatusCode.Argument, () => Tensor.Arange(0, 5, 0));
-            Fails(StatusCode.Argument, () => Tensor.Arange(0.0, 5.0, -1.0));
 
             AreEqual(new float[] { 0f, 0.25f, 0.5f, 0.75f, 1f }, Tensor.Linspace(0, 1, 5));
             AreEqual(new double[] { -1, 1 }, Tensor.Linspace(-1, 1, 2, DType.Float64));
-            ShapeIs(Tensor.Linspace(0, 1, 0), 0);
-            Fails(StatusCode.Argument, () => Tensor.Linspace(0, 1, -1));
 
             Tensor eye = Tensor.Eye(3);
             ShapeIs(eye, 3, 3);

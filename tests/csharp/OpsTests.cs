@@ -1,335 +1,173 @@
-// Elementwise operations: promotion, broadcasting, operators, unary, comparisons, in-place,
-// clamp, where, fill.
+// Elementwise operations as the binding adds them: every named unary and binary method, each
+// overload (tensor, double scalar, long scalar) and its in-place form, reaches the C function and
+// op code of its name (checked against the op computed here in double precision, by reflection
+// over the names so that none is left out); the operators and their scalar sides; the choice of
+// the double or long scalar entry point (PyTorch's wrapped-number promotion); clamp's nullable
+// bounds, where, fill_ and zero_; null operands. Promotion, broadcasting and the ops' edge values
+// are the C suite's (tests/capi/capi_test.c).
 using System;
+using System.Linq;
+using System.Reflection;
 using Ctorch;
 using NUnit.Framework;
 
 namespace Ctorch.Tests
 {
     [TestFixture]
-    public class PromotionTests : TestBase
+    public class OpsTests : TestBase
     {
-        [Test]
-        public void Int32PlusPythonFloatIsFloat32()
+        private static double[] Read(Tensor t) => t.To(DType.Float64).ToArray<double>();
+
+        private static void Near(double[] want, double[] got, string what)
         {
-            AreEqual(new[] { 3.5f, 4.5f, 5.5f }, I(1, 2, 3) + 2.5);
+            Assert.AreEqual(want.Length, got.Length, what + ": numel");
+            for (int i = 0; i < want.Length; i++)
+                Assert.AreEqual(want[i], got[i], 1e-5 * Math.Max(1, Math.Abs(want[i])), what + ": element " + i);
+        }
+
+        /// <summary>Calls the public method of this name that takes one argument of argType (none
+        /// where argType is null).</summary>
+        private static Tensor Call(Tensor self, string name, Type argType, object arg) =>
+            (Tensor)typeof(Tensor).GetMethod(name, argType == null ? Type.EmptyTypes : new[] { argType })
+                                  .Invoke(self, argType == null ? null : new[] { arg });
+
+        private static readonly (string Name, Func<double, double> F)[] Unary =
+        {
+            ("Neg", x => -x), ("Abs", Math.Abs), ("Exp", Math.Exp), ("Log", Math.Log), ("Sqrt", Math.Sqrt),
+            ("Sin", Math.Sin), ("Cos", Math.Cos), ("Tanh", Math.Tanh), ("Sigmoid", x => 1 / (1 + Math.Exp(-x))),
+            ("Relu", x => Math.Max(0, x)), ("LogicalNot", x => x == 0 ? 1 : 0), ("Sign", x => Math.Sign(x)),
+            ("Floor", Math.Floor), ("Ceil", Math.Ceiling), ("Round", x => Math.Round(x)), ("Reciprocal", x => 1 / x),
+            ("Square", x => x * x),
+        };
+
+        private static double Bit(bool b) => b ? 1 : 0;
+
+        private static readonly (string Name, Func<double, double, double> F)[] Binary =
+        {
+            ("Add", (a, b) => a + b), ("Sub", (a, b) => a - b), ("Mul", (a, b) => a * b), ("Div", (a, b) => a / b),
+            ("Pow", Math.Pow), ("Remainder", (a, b) => a - Math.Floor(a / b) * b), ("FloorDivide", (a, b) => Math.Floor(a / b)),
+            ("Maximum", Math.Max), ("Minimum", Math.Min),
+            ("Eq", (a, b) => Bit(a == b)), ("Ne", (a, b) => Bit(a != b)), ("Lt", (a, b) => Bit(a < b)),
+            ("Le", (a, b) => Bit(a <= b)), ("Gt", (a, b) => Bit(a > b)), ("Ge", (a, b) => Bit(a >= b)),
+            ("LogicalAnd", (a, b) => Bit(a != 0 && b != 0)), ("LogicalOr", (a, b) => Bit(a != 0 || b != 0)),
+            ("LogicalXor", (a, b) => Bit((a != 0) != (b != 0))),
+        };
+
+        [Test]
+        public void EveryUnaryMethodAndItsInPlaceForm()
+        {
+            double[] x = { 0.25, 0.75, 2.5, -1.5 };
+            foreach (var op in Unary)
+            {
+                string name = op.Name;
+                Func<double, double> f = op.F;
+                double[] want = x.Select(f).ToArray();
+                double[] got = Read(Call(D(x), name, null, null));
+                for (int i = 0; i < x.Length; i++)
+                    if (double.IsNaN(want[i])) Assert.IsTrue(double.IsNaN(got[i]), name + " element " + i);
+                    else Assert.AreEqual(want[i], got[i], 1e-12, name + " element " + i);
+                Tensor t = D(x);
+                Assert.AreSame(t, Call(t, name + "_", null, null), name + "_ returns this");
+                CollectionAssert.AreEqual(got, Read(t), name + "_");
+            }
+            FailsWithOneOf(() => Tensor.FromArray(new[] { true }).Neg(), StatusCode.DType, StatusCode.NotSupported);
+            Fails(StatusCode.DType, () => L(1).Exp_());
         }
 
         [Test]
-        public void Int32PlusInt64TensorIsInt64()
+        public void EveryBinaryMethodOverloadAndInPlaceForm()
         {
-            AreEqual(new long[] { 11, 22 }, I(1, 2) + L(10, 20));
-        }
-
-        [Test]
-        public void UInt8PlusInt8IsInt16()
-        {
-            Tensor u = Tensor.FromArray(new byte[] { 1, 2 });
-            Tensor s = Tensor.FromArray(new sbyte[] { -1, -3 });
-            Tensor r = u + s;
-            Assert.AreEqual(DType.Int16, r.DType);
-            CollectionAssert.AreEqual(new short[] { 0, -1 }, r.ToArray<short>());
-        }
-
-        [Test]
-        public void BoolPlusBoolIsBool()
-        {
-            AreEqual(new[] { true, true, false }, B(true, false, false) + B(true, true, false));
-        }
-
-        [Test]
-        public void Float16PlusPythonFloatStaysFloat16()
-        {
-            Tensor h = F(1f, 2f).Half();
-            Tensor r = h + 2.5;
-            Assert.AreEqual(DType.Float16, r.DType);
-            AreEqual(new[] { 3.5f, 4.5f }, r.Float());
-        }
-
-        [Test]
-        public void IntDivIntIsFloat32()
-        {
-            AreEqual(new[] { 0.5f, 1f, 1.5f }, I(1, 2, 3) / I(2, 2, 2));
-            AreEqual(new[] { 3.5f, 4f }, I(7, 8) / 2L);
-        }
-
-        [Test]
-        public void ZeroDimFloat64PlusFloat32TensorIsFloat32()
-        {
-            AreEqual(new[] { 3f, 4f }, Tensor.Scalar(2.0, DType.Float64) + F(1, 2));
-        }
-
-        [Test]
-        public void MoreCases()
-        {
-            AreEqual(new[] { 3, 4 }, I(1, 2) + 2L);                               // Python int keeps int32
-            AreEqual(new[] { 6, 7 }, I(1, 2) + Tensor.Scalar(5L));               // 0-dim int64 keeps int32
-            AreEqual(new[] { 3.5 }, I(1) + Tensor.Scalar(2.5, DType.Float64));    // higher category 0-dim wins
-            AreEqual(new long[] { 2 }, B(true) + 1L);                            // bool + Python int -> int64
-            AreEqual(new[] { 2f }, L(1) + F(1));
-            AreEqual(new[] { 5f }, 2.5 * I(2));
-        }
-
-        [Test]
-        public void Broadcasting3x1Plus4()
-        {
-            Tensor a = Tensor.FromArray(new float[] { 0, 10, 20 }, 3, 1);
-            Tensor b = F(1, 2, 3, 4);
-            Tensor c = a + b;
-            ShapeIs(c, 3, 4);
-            AreEqual(new float[] { 1, 2, 3, 4, 11, 12, 13, 14, 21, 22, 23, 24 }, c);
-            ShapeIs(Tensor.Zeros(2, 1, 3) * Tensor.Ones(4, 1), 2, 4, 3);
-        }
-    }
-
-    [TestFixture]
-    public class OperatorTests : TestBase
-    {
-        [Test]
-        public void ArithmeticOperators()
-        {
-            AreEqual(new long[] { 4, 6 }, L(1, 2) + L(3, 4));
-            AreEqual(new[] { 1f, 0f }, 2.0 - F(1, 2));
-            AreEqual(new[] { 9, 8 }, 10L - I(1, 2));
-            AreEqual(new[] { 3f, 6f }, F(1, 2) * 3L);
-            AreEqual(new[] { 0.25f }, 1.0 / F(4));
-            AreEqual(new long[] { 3 }, 2L + L(1));
-            AreEqual(new[] { -1f, 2f }, -F(1, -2));
-            AreEqual(new long[] { 2, 1 }, L(-7, 7) % 3L);
-            AreEqual(new[] { 2f, 1f }, F(-7, 7) % 3.0);
-            AreEqual(new long[] { 2 }, 5L % L(3));
-            AreEqual(new[] { -1.5f, -0.5f }, F(1, 2) - 2.5);
-            AreEqual(new[] { 0.5f }, F(1) * F(0.5f));
-        }
-
-        [Test]
-        public void PowAndReversed()
-        {
-            AreEqual(new long[] { 4, 9 }, L(2, 3).Pow(2L));
-            AreEqual(new[] { 2f }, F(4).Pow(0.5));
-            AreEqual(new[] { 8f }, L(2).Pow(F(3)));
+            double[] a = { -3, 0, 2, 5 }, b = { 2, 1, 2, -3 };
+            foreach (var op in Binary)
+            {
+                string name = op.Name;
+                Func<double, double, double> f = op.F;
+                double[] byTensor = a.Select((v, i) => f(v, b[i])).ToArray(), byScalar = a.Select(v => f(v, 2)).ToArray();
+                Near(byTensor, Read(Call(F(a.Select(v => (float)v).ToArray()), name, typeof(Tensor), D(b))), name + "(Tensor)");
+                Near(byScalar, Read(Call(D(a), name, typeof(double), 2.0)), name + "(double)");
+                Near(byScalar, Read(Call(D(a), name, typeof(long), 2L)), name + "(long)");
+                foreach (var c in new[] { (Type: typeof(Tensor), Arg: (object)D(b), Want: byTensor),
+                                          (Type: typeof(double), Arg: 2.0, Want: byScalar), (Type: typeof(long), Arg: 2L, Want: byScalar) })
+                {
+                    Tensor t = D(a);
+                    Assert.AreSame(t, Call(t, name + "_", c.Type, c.Arg), name + "_ returns this");
+                    Near(c.Want, Read(t), name + "_(" + c.Type.Name + ")");
+                }
+            }
+            Near(new[] { 5.0, 2, 0, -3 }, Read(D(a).Rsub(2.0)), "Rsub(double)");
+            AreEqual(new long[] { 5, 2, 0, -3 }, L(-3, 0, 2, 5).Rsub(2L));
             AreEqual(new[] { 4f, 8f }, Tensor.Pow(2.0, L(2, 3)));
             AreEqual(new long[] { 4, 8 }, Tensor.Pow(2L, L(2, 3)));
-            AreEqual(new long[] { 9, 8 }, L(1, 2).Rsub(10L));
-            AreEqual(new[] { -0.5f }, F(1).Rsub(0.5));
-        }
-    }
-
-    [TestFixture]
-    public class UnaryTests : TestBase
-    {
-        [Test]
-        public void Values()
-        {
-            AreEqual(new[] { -1f, 2f }, F(1, -2).Neg());
-            AreEqual(new[] { 1.5f, 2f }, F(-1.5f, 2).Abs());
-            AreEqual(new[] { 3 }, I(-3).Abs());
-            AreEqual(new[] { 1f, (float)Math.E }, F(0, 1).Exp());
-            AreEqual(new[] { 0f, 1f }, F(1, (float)Math.E).Log());
-            AreEqual(new[] { 2f, 3f, float.NaN }, F(4, 9, -1).Sqrt());
-            AreEqual(new[] { 0f, 1f }, F(0, (float)(Math.PI / 2)).Sin());
-            AreEqual(new[] { 1f }, F(0).Cos());
-            AreEqual(new[] { 0f, 0.7615942f }, F(0, 1).Tanh());
-            AreEqual(new[] { 0.5f, 0.7310586f }, F(0, 1).Sigmoid());
-            AreEqual(new[] { 0f, 2f }, F(-1, 2).Relu());
-            AreEqual(new long[] { 0, 4 }, L(-3, 4).Relu());
-            AreEqual(new[] { true, false }, F(0, 2).LogicalNot());
-            AreEqual(new[] { -1f, 0f, 1f }, F(-2, 0, 3).Sign());
-            AreEqual(new long[] { -1 }, L(-5).Sign());
-            AreEqual(new[] { -2f, 1f }, F(-1.5f, 1.5f).Floor());
-            AreEqual(new[] { -1f, 2f }, F(-1.5f, 1.5f).Ceil());
-            AreEqual(new long[] { 3 }, L(3).Floor());
-            AreEqual(new[] { 0f, 2f, 2f, 0f }, F(0.5f, 1.5f, 2.5f, -0.5f).Round());
-            AreEqual(new[] { 0.5f, 0.25f }, L(2, 4).Reciprocal());
-            AreEqual(new[] { 9 }, I(3).Square());
-            AreEqual(new long[] { 1, 0 }, B(true, false).Square());
+            Assert.AreEqual("other", Assert.Throws<ArgumentNullException>(() => F(1).Add((Tensor)null)).ParamName);
+            Assert.Throws<TargetInvocationException>(() => Call(F(1), "Mul_", typeof(Tensor), null));
+            Fails(StatusCode.DType, () => L(1, 2).Mul_(2.5));
+            StringAssert.Contains("3", Fails(StatusCode.Shape, () => F(1, 2, 3).Add(F(1, 2, 3, 4))).NativeMessage);
         }
 
         [Test]
-        public void IntegerInputsPromoteToFloat32()
+        public void ScalarsChooseTheirEntryPoint()
         {
-            AreEqual(new[] { 1f }, L(0).Exp());
-            AreEqual(new[] { 0.5f }, I(0).Sigmoid());
-            AreEqual(new[] { 2f }, Tensor.FromArray(new byte[] { 4 }).Sqrt());
+            AreEqual(new[] { 3.5f, 4.5f }, I(1, 2) + 2.5);   // a double is a Python float: int32 -> float32
+            AreEqual(new[] { 3, 4 }, I(1, 2) + 2L);          // a long is a Python int: int32 stays
+            Tensor h = F(1f, 2f).Half() + 2.5;
+            Assert.AreEqual(DType.Float16, h.DType);
         }
 
         [Test]
-        public void InPlace()
+        public void Operators()
         {
-            Tensor t = F(4, 16);
-            Assert.AreSame(t, t.Sqrt_());
-            AreEqual(new[] { 2f, 4f }, t);
-            t.Neg_().Abs_().Square_();
-            AreEqual(new[] { 4f, 16f }, t);
-            Tensor u = F(-0.4f, 0.6f);
-            u.Round_();
-            AreEqual(new[] { 0f, 1f }, u);
-            Fails(StatusCode.DType, () => L(1).Exp_());
-            Fails(StatusCode.DType, () => I(4).Sqrt_());
-        }
-
-        [Test]
-        public void EveryUnaryOpHasAnInPlaceForm()
-        {
-            Tensor x = F(0.25f);
-            x.Exp_().Log_().Sin_().Cos_().Tanh_().Sigmoid_().Relu_().Sign_().Floor_().Ceil_().Reciprocal_();
-            // exp/log round trip 0.25, sin 0.2474, cos 0.9695, tanh 0.7487, sigmoid 0.6789,
-            // relu 0.6789, sign 1, floor 1, ceil 1, reciprocal 1
-            AreEqual(new[] { 1f }, x);
-            Tensor b = B(true, false);
-            b.LogicalNot_();
-            AreEqual(new[] { false, true }, b);
-        }
-
-        [Test]
-        public void Errors()
-        {
-            FailsWithOneOf(() => B(true).Neg(), StatusCode.DType, StatusCode.NotSupported);
-            FailsWithOneOf(() => GC.KeepAlive(-B(true)), StatusCode.DType, StatusCode.NotSupported);
-        }
-    }
-
-    [TestFixture]
-    public class BinaryTests : TestBase
-    {
-        [Test]
-        public void Comparisons()
-        {
-            AreEqual(new[] { false, true, false }, L(1, 2, 3).Eq(2L));
-            AreEqual(new[] { false, true, false }, L(1, 2, 3).Ne(L(1, 0, 3)));
-            AreEqual(new[] { true, false, false }, F(1, 2, 3).Lt(2.0));
-            AreEqual(new[] { true, true, false }, F(1, 2, 3).Le(2.0));
-            AreEqual(new[] { true, false, false }, F(1, 2, 3).Gt(L(0, 2, 4)));
-            AreEqual(new[] { false, true, true }, I(1, 2, 3).Ge(2L));
-            AreEqual(new[] { true, false }, F(0.5f, 1).Eq(0.5));
-            Tensor inPlace = F(1, 2, 3);
-            inPlace.Gt_(1.5);
-            AreEqual(new[] { 0f, 1f, 1f }, inPlace);
-        }
-
-        [Test]
-        public void Logical()
-        {
-            Tensor p = B(true, true, false, false), q = B(true, false, true, false);
-            AreEqual(new[] { true, false, false, false }, p.LogicalAnd(q));
-            AreEqual(new[] { true, true, true, false }, p.LogicalOr(q));
-            AreEqual(new[] { false, true, true, false }, p.LogicalXor(q));
-            AreEqual(new[] { false, true }, F(0, 2).LogicalAnd(F(1, 1)));
-            AreEqual(new[] { true, true }, F(0, 2).LogicalOr(1L));
-            p.LogicalXor_(q);
-            AreEqual(new[] { false, true, true, false }, p);
-        }
-
-        [Test]
-        public void MaximumMinimumPropagateNaN()
-        {
-            AreEqual(new[] { 2f, float.NaN, 3f }, F(1, float.NaN, 3).Maximum(F(2, 0, 1)));
-            AreEqual(new[] { 1f, float.NaN, 1f }, F(1, float.NaN, 3).Minimum(F(2, 0, 1)));
-            AreEqual(new long[] { 3, 5 }, L(1, 5).Maximum(3L));
-            AreEqual(new long[] { 1, 3 }, L(1, 5).Minimum(3L));
-            AreEqual(new[] { 2f, 3f }, F(1, 3).Max(F(2, 2)));
-            AreEqual(new[] { 1f, 2f }, F(1, 3).Min(F(2, 2)));
-        }
-
-        [Test]
-        public void FloorDivideAndRemainder()
-        {
-            AreEqual(new long[] { -4, 3 }, L(-7, 7).FloorDivide(2L));
-            AreEqual(new[] { -4f, 3f }, F(-7, 7).FloorDivide(2.0));
-            AreEqual(new long[] { 2, 1 }, L(-7, 7).Remainder(3L));
-            AreEqual(new long[] { -2 }, L(7).Remainder(-3L));
-            AreEqual(new[] { 1.5f }, F(5.5f).Remainder(2.0));
-            AreEqual(new long[] { -4, 3 }, L(-7, 7).FloorDivide(L(2, 2)));
-        }
-
-        [Test]
-        public void InPlace()
-        {
-            Tensor a = L(1, 2);
-            Assert.AreSame(a, a.Add_(3L));
-            AreEqual(new long[] { 4, 5 }, a);
-            Fails(StatusCode.DType, () => a.Mul_(2.5));
-            Fails(StatusCode.DType, () => a.Div_(L(2, 2)));
-
-            Tensor f = F(1, 2);
-            f.Mul_(2.5);
-            AreEqual(new[] { 2.5f, 5f }, f);
-            f.Sub_(F(0.5f));
-            AreEqual(new[] { 2f, 4.5f }, f);
-            f.Div_(2L);
-            AreEqual(new[] { 1f, 2.25f }, f);
-            f.Pow_(2.0);
-            AreEqual(new[] { 1f, 5.0625f }, f);
-            f.Add_(L(1, 1)).Maximum_(F(3)).Minimum_(4.0).FloorDivide_(F(2)).Remainder_(2L);
-            // [2, 6.0625] -> max 3 -> [3, 6.0625] -> min 4 -> [3, 4] -> //2 -> [1, 2] -> %2 -> [1, 0]
-            AreEqual(new[] { 1f, 0f }, f);
-
-            Tensor g = Tensor.Zeros(2, 3);
-            g.Add_(F(1, 2, 3));
-            AreEqual(new[] { 1f, 2f, 3f, 1f, 2f, 3f }, g);
-            Fails(StatusCode.Shape, () => g.Add_(Tensor.Zeros(4)));
-            Fails(StatusCode.Shape, () => Tensor.Zeros(3).Add_(Tensor.Zeros(2, 3)));
-
-            Tensor i = I(1, 2);
-            i.Add_(L(1, 1));
-            AreEqual(new[] { 2, 3 }, i);
-            i.Mul_(I(2, 3)).Sub_(1L).Eq_(5L);
-            AreEqual(new[] { 0, 0 }, i);
-            FailsWithOneOf(() => B(true).Sub_(B(true)), StatusCode.DType, StatusCode.NotSupported);
-        }
-
-        [Test]
-        public void ShapeMismatchAndBoolSub()
-        {
-            CtorchException e = Fails(StatusCode.Shape, () => F(1, 2, 3).Add(F(1, 2, 3, 4)));
-            StringAssert.Contains("3", e.NativeMessage);
-            FailsWithOneOf(() => B(true, false).Sub(B(true, true)), StatusCode.DType, StatusCode.NotSupported);
+            AreEqual(new long[] { 4, 6 }, L(1, 2) + L(3, 4));
+            AreEqual(new[] { 3.5f }, F(1) + 2.5);
+            AreEqual(new long[] { 3 }, L(1) + 2L);
+            AreEqual(new[] { 3.5f }, 2.5 + F(1));
+            AreEqual(new long[] { 3 }, 2L + L(1));
+            AreEqual(new[] { -1f }, F(1) - F(2));
+            AreEqual(new[] { -1.5f }, F(1) - 2.5);
+            AreEqual(new long[] { -1 }, L(1) - 2L);
+            AreEqual(new[] { 1f, 0f }, 2.0 - F(1, 2));
+            AreEqual(new[] { 9, 8 }, 10L - I(1, 2));
+            AreEqual(new[] { 0.5f }, F(1) * F(0.5f));
+            AreEqual(new[] { 2.5f }, F(1) * 2.5);
+            AreEqual(new[] { 3f, 6f }, F(1, 2) * 3L);
+            AreEqual(new[] { 5f }, 2.5 * I(2));
+            AreEqual(new long[] { 6 }, 3L * L(2));
+            AreEqual(new[] { 0.5f }, F(1) / F(2));
+            AreEqual(new[] { 0.5f }, F(1) / 2.0);
+            AreEqual(new[] { 3.5f, 4f }, I(7, 8) / 2L);
+            AreEqual(new[] { 0.25f }, 1.0 / F(4));
+            AreEqual(new[] { 0.5f }, 1L / I(2));
+            AreEqual(new long[] { 2, 1 }, L(-7, 7) % L(3, 3));
+            AreEqual(new[] { 2f, 1f }, F(-7, 7) % 3.0);
+            AreEqual(new long[] { 2, 1 }, L(-7, 7) % 3L);
+            AreEqual(new[] { 1f }, 7.0 % F(3));
+            AreEqual(new long[] { 2 }, 5L % L(3));
+            AreEqual(new[] { -1f, 2f }, -F(1, -2));
+            Assert.AreEqual("a", Assert.Throws<ArgumentNullException>(() => GC.KeepAlive((Tensor)null + 1L)).ParamName);
             FailsWithOneOf(() => GC.KeepAlive(B(true) - B(true)), StatusCode.DType, StatusCode.NotSupported);
-            Assert.Throws<ArgumentNullException>(() => F(1).Add((Tensor)null));
         }
-    }
 
-    [TestFixture]
-    public class ClampWhereFillTests : TestBase
-    {
         [Test]
-        public void Clamp()
+        public void ClampWhereFill()
         {
             AreEqual(new[] { 0f, 0.5f, 2f }, F(-1, 0.5f, 3).Clamp(0, 2));
             AreEqual(new[] { 0f, 0.5f, 3f }, F(-1, 0.5f, 3).Clamp(min: 0));
             AreEqual(new[] { -1f, 0.5f, 1f }, F(-1, 0.5f, 3).ClampMax(1));
             AreEqual(new[] { 0.5f, 0.5f, 3f }, F(-1, 0.5f, 3).ClampMin(0.5));
-            AreEqual(new long[] { -1, 1 }, L(-5, 5).Clamp(-1, 1));
             Tensor t = F(-1, 5);
             Assert.AreSame(t, t.Clamp_(0, 1));
             AreEqual(new[] { 0f, 1f }, t);
             Fails(StatusCode.Argument, () => F(1).Clamp());
             Fails(StatusCode.Argument, () => F(1).Clamp_());
-        }
 
-        [Test]
-        public void Where()
-        {
             AreEqual(new[] { 1f, 0.5f, 3f }, Tensor.Where(B(true, false, true), L(1, 2, 3), Tensor.Scalar(0.5)));
-            Tensor cond = Tensor.FromArray(new[] { true, false }, 2, 1);
-            Tensor r = Tensor.Where(cond, F(1, 2, 3), F(-1));
-            ShapeIs(r, 2, 3);
-            AreEqual(new[] { 1f, 2f, 3f, -1f, -1f, -1f }, r);
             Fails(StatusCode.DType, () => Tensor.Where(F(1, 0), F(1, 2), F(3, 4)));
-            Fails(StatusCode.Shape, () => Tensor.Where(B(true, false), F(1, 2, 3), F(1)));
-        }
+            Assert.Throws<ArgumentNullException>(() => Tensor.Where(null, F(1), F(2)));
 
-        [Test]
-        public void FillAndZero()
-        {
-            Tensor t = L(1, 2, 3);
-            Assert.AreSame(t, t.Fill_(7));
-            AreEqual(new long[] { 7, 7, 7 }, t);
-            Assert.AreSame(t, t.Zero_());
-            AreEqual(new long[] { 0, 0, 0 }, t);
-            Tensor f = Tensor.Empty(2, 2);
-            f.Fill_(-0.5);
-            AreEqual(new[] { -0.5f, -0.5f, -0.5f, -0.5f }, f);
+            Tensor l = L(1, 2, 3);
+            Assert.AreSame(l, l.Fill_(7));
+            AreEqual(new long[] { 7, 7, 7 }, l);
+            Assert.AreSame(l, l.Zero_());
+            AreEqual(new long[] { 0, 0, 0 }, l);
         }
     }
 }

@@ -68,13 +68,6 @@ namespace Ctorch.Tests
             Assert.AreEqual(next + 1, NextHookId(), "initialization added another hook");
             Assert.AreEqual(1, OomHook.Id);
             Assert.AreEqual(0, s_probeRuns, "a probe hook never ran");
-
-            // The C layer behind it: a removed or unknown id, a null hook.
-            CtorchException e = Fails(StatusCode.Argument, () => Native.Check(ctorch.ct_cuda_remove_oom_hook(next)));
-            StringAssert.Contains("no out-of-memory hook has id " + next, e.NativeMessage);
-            Assert.AreEqual(100, ctorch.ct_cuda_remove_oom_hook(-1));
-            long id;
-            Assert.AreEqual(101, AddHook(null, IntPtr.Zero, out id));
         }
 
         [Test]
@@ -97,52 +90,16 @@ namespace Ctorch.Tests
 
     /// <summary>
     /// Tensors dropped without Dispose, recovered by the hook. These drop tensors on purpose, so
-    /// they run in the GC fixture's process (category "gc", //tests/csharp:csharp_gc_test) with
-    /// its tolerance: see GcSafetyNetTests for why Mono's conservative stack scanning may keep
-    /// one dropped tensor alive.
+    /// they run in the GC fixtures' process with its tolerance (see GcFixture).
     /// </summary>
     [TestFixture]
     [Category("gc")]
-    public class OutOfMemoryRecoveryTests : TestBase
+    public class OutOfMemoryRecoveryTests : GcFixture
     {
-        private const long Residue = 2;
-
-        protected override bool UseScope => false;
-
-        protected override long LeakTolerance => Residue;
-
-        // Runs body on a thread that then ends, leaving no stale references on any stack.
-        private static void OnOwnThread(ThreadStart body)
-        {
-            Exception error = null;
-            var t = new Thread(() =>
-            {
-                try { body(); }
-                catch (Exception e) { error = e; }
-            });
-            t.Start();
-            t.Join();
-            if (error != null) throw new Exception("worker failed: " + error.Message, error);
-        }
-
         [MethodImpl(MethodImplOptions.NoInlining)]
         private static void Drop(int n)
         {
             for (int i = 0; i < n; i++) Tensor.Ones(16);
-        }
-
-        // Collects until the live tensor count is at most target + Residue (bounded).
-        private static long WaitForCount(long target)
-        {
-            long n = Torch.LiveTensorCount;
-            for (int i = 0; i < 100 && n > target; i++)
-            {
-                GC.Collect();
-                GC.WaitForPendingFinalizers();
-                n = Torch.LiveTensorCount;
-                if (n > target) Thread.Sleep(20);
-            }
-            return n;
         }
 
         [Test]

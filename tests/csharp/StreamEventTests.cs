@@ -1,6 +1,7 @@
 // CudaStream and CudaEvent on any machine: events without a GPU, the no-GPU errors of every
-// way to get a stream, closed / null / foreign handles (102, never a crash), stream guards that
-// fail cleanly, live counts of streams and events back at their start.
+// way to get a stream, released / foreign / disposed objects through the idiomatic layer (102,
+// ObjectDisposedException; the C layer's handle checks themselves are tests/capi/cuda_test.c's),
+// stream guards that fail cleanly, live counts of streams and events back at their start.
 using System;
 using Ctorch;
 using Ctorch.Swig;
@@ -118,18 +119,7 @@ namespace Ctorch.Tests
             Assert.AreNotEqual(IntPtr.Zero, raw);
             Assert.AreEqual(0, ctorch.ct_event_release(raw));
 
-            int q;
-            double ms;
-            Assert.AreEqual(102, ctorch.ct_event_query(raw, out q));
-            StringAssert.Contains("released", ctorch.ct_last_error_message());
             Assert.AreEqual(102, ctorch.ct_event_release(raw));   // twice: an error, not a crash
-            Assert.AreEqual(102, ctorch.ct_event_retain(raw));
-            Assert.AreEqual(102, ctorch.ct_event_record(raw, IntPtr.Zero));
-            Assert.AreEqual(102, ctorch.ct_event_wait(raw, IntPtr.Zero));
-            Assert.AreEqual(102, ctorch.ct_event_synchronize(raw));
-            Assert.AreEqual(102, ctorch.ct_event_elapsed_time(raw, raw, out ms));
-            Assert.AreEqual(102, ctorch.ct_event_query(IntPtr.Zero, out q));
-            StringAssert.Contains("NULL", ctorch.ct_last_error_message());
 
             // Through the idiomatic layer, with a wrapper that does not own the stale value.
             using (var ghost = new CudaEvent(new CudaEventHandle(raw, false)))
@@ -144,22 +134,6 @@ namespace Ctorch.Tests
                 Fails(StatusCode.InvalidHandle, () => ghost.ElapsedTime(live));
                 Fails(StatusCode.InvalidHandle, () => live.ElapsedTime(ghost));
             }
-        }
-
-        [Test]
-        public void EventFlagsAtTheCLayer()
-        {
-            IntPtr raw;
-            Assert.AreEqual(0, ctorch.CT_EVENT_DEFAULT);
-            Assert.AreEqual(1, ctorch.CT_EVENT_ENABLE_TIMING);
-            Assert.AreEqual(2, ctorch.CT_EVENT_BLOCKING);
-            Assert.AreEqual(100, ctorch.ct_event_create(4, out raw));
-            StringAssert.Contains("flags", ctorch.ct_last_error_message());
-            Assert.AreEqual(100, ctorch.ct_event_create(-1, out raw));
-            Assert.AreEqual(0, ctorch.ct_event_create(ctorch.CT_EVENT_DEFAULT, out raw));
-            Assert.AreEqual(0, ctorch.ct_event_retain(raw));
-            Assert.AreEqual(0, ctorch.ct_event_release(raw));
-            Assert.AreEqual(0, ctorch.ct_event_release(raw));
         }
 
         [Test]
@@ -194,15 +168,6 @@ namespace Ctorch.Tests
                 Assert.IsTrue(e.Query(), "a failed record leaves the event unrecorded");
             }
 
-            // The raw calls: out-parameters untouched on failure.
-            IntPtr s = (IntPtr)12345;
-            int least = 7, greatest = 7;
-            Assert.AreEqual(301, ctorch.ct_stream_create(-1, 0, out s));
-            Assert.AreEqual(301, ctorch.ct_stream_default(-1, out s));
-            Assert.AreEqual(301, ctorch.ct_stream_current(-1, out s));
-            Assert.AreEqual(301, ctorch.ct_stream_external(0, -1, out s));
-            Assert.AreEqual(301, ctorch.ct_stream_priority_range(out least, out greatest));
-            StringAssert.Contains("CUDA is not available", ctorch.ct_last_error_message());
         }
 
         [Test]
@@ -224,48 +189,8 @@ namespace Ctorch.Tests
             var g2 = new StreamGuard(null);
             g2.Dispose();
             g2.Dispose();
-        }
-
-        [Test]
-        public void NullAndForeignStreamHandlesGive102AtTheCLayer()
-        {
-            long s0 = Torch.LiveStreamCount;
-            using (var ev = new CudaEvent())
-            using (Tensor t = F(1, 2))
-            {
-                IntPtr e = ev.Handle.DangerousGetHandle();
-                IntPtr tensor = t.Handle.DangerousGetHandle();
-                foreach (IntPtr bad in new[] { IntPtr.Zero, e, tensor, (IntPtr)0x12345678 })
-                {
-                    string why = bad == IntPtr.Zero ? "NULL" : "not a ctorch stream handle";
-                    int i;
-                    long l;
-                    IntPtr o;
-                    Assert.AreEqual(102, ctorch.ct_stream_device(bad, out i));
-                    StringAssert.Contains(why, ctorch.ct_last_error_message());
-                    Assert.AreEqual(102, ctorch.ct_stream_priority(bad, out i));
-                    Assert.AreEqual(102, ctorch.ct_stream_cuda_handle(bad, out l));
-                    Assert.AreEqual(102, ctorch.ct_stream_synchronize(bad));
-                    Assert.AreEqual(102, ctorch.ct_stream_query(bad, out i));
-                    Assert.AreEqual(102, ctorch.ct_stream_wait_stream(bad, bad));
-                    Assert.AreEqual(102, ctorch.ct_stream_set_current(bad));
-                    Assert.AreEqual(102, ctorch.ct_stream_retain(bad));
-                    Assert.AreEqual(102, ctorch.ct_stream_release(bad));
-                    Assert.AreEqual(102, ctorch.ct_stream_record_event(bad, e));
-                    Assert.AreEqual(102, ctorch.ct_stream_wait_event(bad, e));
-                    Assert.AreEqual(102, ctorch.ct_stream_guard_enter(bad, out o, out i));
-                    Assert.AreEqual(102, ctorch.ct_stream_guard_exit(bad, 0));
-                    Assert.AreEqual(102, ctorch.ct_tensor_record_stream(tensor, bad));
-                    if (bad != IntPtr.Zero)
-                    {
-                        // NULL means "the current stream" for these two; a foreign value does not.
-                        Assert.AreEqual(102, ctorch.ct_event_record(e, bad));
-                        Assert.AreEqual(102, ctorch.ct_event_wait(e, bad));
-                    }
-                }
-                Assert.IsTrue(ev.Query());
-            }
-            Assert.AreEqual(s0, Torch.LiveStreamCount);
+            // Leaving a guard needs the stream only a GPU gives; the raw layer reaches it.
+            Assert.AreEqual(102, ctorch.ct_stream_guard_exit(IntPtr.Zero, 0));
         }
 
         [Test]
@@ -336,7 +261,10 @@ namespace Ctorch.Tests
                 Assert.Throws<ObjectDisposedException>(() => ev.Record(s));
                 Assert.Throws<ObjectDisposedException>(() => ev.Wait(s));
                 Assert.AreEqual("CudaStream(disposed)", s.ToString());
-                Assert.IsTrue(ev.Query());   // the event the fake handle pointed at is untouched
+                // An owning handle of a value that is not a stream: its release (ct_stream_release)
+                // fails with 102, which a release cannot report, and touches nothing.
+                new CudaStreamHandle(ev.Handle.DangerousGetHandle(), true).Dispose();
+                Assert.IsTrue(ev.Query());   // the event the fake handles pointed at is untouched
             }
         }
 
@@ -348,16 +276,6 @@ namespace Ctorch.Tests
             using (var ev = new CudaEvent())
             using (Tensor t = F(1))
             {
-                long v;
-                foreach (IntPtr bad in new[] { IntPtr.Zero, ev.Handle.DangerousGetHandle(),
-                                               t.Handle.DangerousGetHandle(), (IntPtr)0x12345678 })
-                {
-                    Assert.AreEqual(102, ctorch.ct_cuda_memory_stream_stat(bad, "allocated_bytes.current", out v));
-                    StringAssert.Contains(bad == IntPtr.Zero ? "NULL" : "not a ctorch stream handle",
-                                          ctorch.ct_last_error_message());
-                    Assert.AreEqual(102, ctorch.ct_cuda_memory_stream_stat(bad, "no.such.key", out v));
-                }
-
                 using (CudaStream ghost = ForeignStream(ev))
                 {
                     CtorchException e = Fails(StatusCode.InvalidHandle, () => ghost.MemoryStat("allocated_bytes.current"));
@@ -374,18 +292,5 @@ namespace Ctorch.Tests
             }
         }
 
-        [Test]
-        public void StreamAndEventConstantsMatchTheHeader()
-        {
-            Assert.AreEqual(3, ctorch.CT_EVENT_ENABLE_TIMING | ctorch.CT_EVENT_BLOCKING);
-            Assert.AreEqual(0, (int)SyncDebugMode.Default);
-            Assert.AreEqual(1, (int)SyncDebugMode.Warn);
-            Assert.AreEqual(2, (int)SyncDebugMode.Error);
-            long n;
-            Assert.AreEqual(0, ctorch.ct_live_stream_count(out n));
-            Assert.AreEqual(Torch.LiveStreamCount, n);
-            Assert.AreEqual(0, ctorch.ct_live_event_count(out n));
-            Assert.AreEqual(Torch.LiveEventCount, n);
-        }
     }
 }
