@@ -373,4 +373,32 @@ public class FactoryTest extends CtorchTestCase {
       }
     }
   }
+
+  /** The overloads and accessors the other tests leave out, each once. */
+  @Test
+  public void remainingOverloads() {
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor f = Tensor.zeros(shape(1), DType.FLOAT64);
+      assertFalse(f.isCuda());
+      assertArrayEquals(new double[] {1.5}, f.newTensor(new float[] {1.5f}).toDoubleArray(), 0);
+      assertShape(f.newTensor(new double[] {1, 2}, 2, 1), 2, 1);
+      assertShape(f.newTensor(new long[] {1, 2}, 1, 2), 1, 2);
+      assertSame(DType.FLOAT64, f.newTensor(new int[] {1, 2}, 2).dtype());
+      ByteBuffer b = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+      b.putInt(3).putInt(4).flip();
+      Tensor fromInts = f.newTensor(b, DType.INT32, null, 2, 1);
+      assertShape(fromInts, 2, 1);
+      assertArrayEquals(new double[] {3, 4}, fromInts.toDoubleArray(), 0);
+      assertBools(Tensor.fromArray(new boolean[] {true, false}, 2, 1), true, false);
+      assertShape(Tensor.fromArray(new byte[] {1, 2}, 1, 2), 1, 2);
+      assertShape(Tensor.fromArray(new short[] {1, 2}, 2, 1), 2, 1);
+      Complex c = Tensor.full(shape(1), 2.0, DType.COMPLEX64, Device.CPU).itemComplex();
+      assertEquals(2.0, c.real(), 0);
+      assertEquals(0.0, c.imag(), 0);
+      assertSame(DeviceType.CUDA, DeviceType.fromCode(DeviceType.CUDA.code()));
+      if (!Cuda.isAvailable()) {
+        CudaRuntimeTest.assertNoCuda(() -> f.cuda(0));
+      }
+    }
+  }
 }
