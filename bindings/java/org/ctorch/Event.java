@@ -108,22 +108,12 @@ public final class Event extends NativeObject {
    * true for an event never recorded).
    */
   public boolean query() {
-    int[] out = {0};
-    try {
-      Native.check(ctorch.ct_event_query(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0] != 0;
+    return Native.intOut(this, out -> ctorch.ct_event_query(handle(), out)) != 0;
   }
 
   /** {@code event.synchronize()}: waits until the work recorded by this event is done. */
   public void synchronize() {
-    try {
-      Native.check(ctorch.ct_event_synchronize(handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    Native.run(this, () -> ctorch.ct_event_synchronize(handle()));
   }
 
   /**

@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Reference;
 import java.util.Objects;
 
 import org.ctorch.swig.ctorch;
@@ -85,40 +84,17 @@ public final class FFT {
     return norm == null ? Norm.BACKWARD.code : norm.code;
   }
 
-  private static long[] toLongs(int[] dims) {
-    if (dims == null) {
-      return null;
-    }
-    long[] d = new long[dims.length];
-    for (int i = 0; i < dims.length; i++) {
-      d[i] = dims[i];
-    }
-    return d;
-  }
-
   private static Tensor oneDim(Tensor t, long n, int dim, Norm norm, OneDimCall c) {
     Objects.requireNonNull(t, "t");
-    long[] out = {0};
-    try {
-      Native.check(c.call(t.handle(), n, dim, normCode(norm), out));
-    } finally {
-      Reference.reachabilityFence(t);
-    }
-    return Tensor.wrap(out[0]);
+    return t.make(out -> c.call(t.handle(), n, dim, normCode(norm), out));
   }
 
   private static Tensor nDim(Tensor t, long[] s, int[] dims, Norm norm, NDimCall c) {
     Objects.requireNonNull(t, "t");
-    long[] d = toLongs(dims);
+    long[] d = Tensor.toLongs(dims);
     int nd = d == null ? 0 : d.length;
-    long[] out = {0};
     int ns = s == null ? 0 : s.length;
-    try {
-      Native.check(c.call(t.handle(), ns == 0 ? null : s, ns, d, nd, normCode(norm), out));
-    } finally {
-      Reference.reachabilityFence(t);
-    }
-    return Tensor.wrap(out[0]);
+    return t.make(out -> c.call(t.handle(), ns == 0 ? null : s, ns, d, nd, normCode(norm), out));
   }
 
   /* ============================================================================================
@@ -441,11 +417,8 @@ public final class FFT {
    */
   public static Tensor fftfreq(long n, double d, DType dtype, Device device) {
     Objects.requireNonNull(device, "device");
-    long[] out = {0};
-    Native.check(ctorch.ct_fft_fftfreq(n, d,
-        dtype == null ? Native.CT_DTYPE_UNDEFINED : dtype.code(), device.type().code(),
-        device.index(), out));
-    return Tensor.wrap(out[0]);
+    return Tensor.create(out -> ctorch.ct_fft_fftfreq(n, d, Tensor.dtypeCode(dtype),
+        device.type().code(), device.index(), out));
   }
 
   /**
@@ -472,13 +445,7 @@ public final class FFT {
 
   private static Tensor shift(Tensor t, int[] dims, ShiftCall c) {
     Objects.requireNonNull(t, "t");
-    long[] d = toLongs(dims);
-    long[] out = {0};
-    try {
-      Native.check(c.call(t.handle(), d, d == null ? 0 : d.length, out));
-    } finally {
-      Reference.reachabilityFence(t);
-    }
-    return Tensor.wrap(out[0]);
+    long[] d = Tensor.toLongs(dims);
+    return t.make(out -> c.call(t.handle(), d, d == null ? 0 : d.length, out));
   }
 }

@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -129,11 +128,7 @@ public final class Generator extends NativeObject {
    * for the same bits, as in torch) and starts the offset again at 0. Returns this, as torch.
    */
   public Generator manualSeed(long seed) {
-    try {
-      Native.check(ctorch.ct_generator_manual_seed(handle(), seed));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    Native.run(this, () -> ctorch.ct_generator_manual_seed(handle(), seed));
     return this;
   }
 
@@ -142,24 +137,12 @@ public final class Generator extends NativeObject {
    * returns it (its 64 bits as a {@code long}).
    */
   public long seed() {
-    long[] out = {0};
-    try {
-      Native.check(ctorch.ct_generator_seed(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_generator_seed(handle(), out));
   }
 
   /** {@code generator.initial_seed()}: the seed last set (its 64 bits as a {@code long}). */
   public long initialSeed() {
-    long[] out = {0};
-    try {
-      Native.check(ctorch.ct_generator_initial_seed(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_generator_initial_seed(handle(), out));
   }
 
   /**
@@ -167,13 +150,7 @@ public final class Generator extends NativeObject {
    * random op that draws from this generator ({@code generator.get_offset()}).
    */
   public long offset() {
-    long[] out = {0};
-    try {
-      Native.check(ctorch.ct_generator_offset(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_generator_offset(handle(), out));
   }
 
   /**
@@ -183,11 +160,7 @@ public final class Generator extends NativeObject {
   public byte[] getState() {
     ByteBuffer buf = Native.hostBuffer(STATE_SIZE);
     long[] needed = {0};
-    try {
-      Native.check(ctorch.ct_generator_get_state(handle(), buf, STATE_SIZE, needed));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    Native.run(this, () -> ctorch.ct_generator_get_state(handle(), buf, STATE_SIZE, needed));
     byte[] state = new byte[STATE_SIZE];
     buf.get(0, state);
     return state;
@@ -204,11 +177,7 @@ public final class Generator extends NativeObject {
     Objects.requireNonNull(state, "state");
     ByteBuffer buf = Native.hostBuffer(state.length);
     buf.put(0, state);
-    try {
-      Native.check(ctorch.ct_generator_set_state(handle(), buf, state.length));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    Native.run(this, () -> ctorch.ct_generator_set_state(handle(), buf, state.length));
     return this;
   }
 

@@ -1,5 +1,6 @@
 package org.ctorch;
 
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -81,6 +82,65 @@ final class Native {
     byte[] bytes = new byte[len];
     buf.get(bytes);
     return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** A C function with one int64_t out-parameter: out -> status. */
+  @FunctionalInterface
+  interface LongOutCall {
+    int call(long[] out);
+  }
+
+  /** A C function with one int32_t out-parameter: out -> status. */
+  @FunctionalInterface
+  interface IntOutCall {
+    int call(int[] out);
+  }
+
+  /** Runs {@code call} and returns its out-parameter; a failure throws. */
+  static long longOut(LongOutCall call) {
+    long[] out = {0};
+    check(call.call(out));
+    return out[0];
+  }
+
+  /** Runs {@code call} and returns its out-parameter; a failure throws. */
+  static int intOut(IntOutCall call) {
+    int[] out = {0};
+    check(call.call(out));
+    return out[0];
+  }
+
+  /** A C call with no out-parameter: () -> status. */
+  @FunctionalInterface
+  interface StatusCall {
+    int call();
+  }
+
+  /** Runs {@code call}, keeping {@code keep} (whose handle it uses) reachable until it returns. */
+  static void run(Object keep, StatusCall call) {
+    try {
+      check(call.call());
+    } finally {
+      Reference.reachabilityFence(keep);
+    }
+  }
+
+  /** {@link #longOut(LongOutCall)}, keeping {@code keep} reachable until the call returns. */
+  static long longOut(Object keep, LongOutCall call) {
+    try {
+      return longOut(call);
+    } finally {
+      Reference.reachabilityFence(keep);
+    }
+  }
+
+  /** {@link #intOut(IntOutCall)}, keeping {@code keep} reachable until the call returns. */
+  static int intOut(Object keep, IntOutCall call) {
+    try {
+      return intOut(call);
+    } finally {
+      Reference.reachabilityFence(keep);
+    }
   }
 
   /** A C function that writes a NUL-terminated string: (buf, cap, needed) -> status. */

@@ -173,13 +173,7 @@ public final class Stream extends NativeObject {
 
   /** {@code stream.device_index}: the CUDA device index. */
   public int deviceIndex() {
-    int[] out = {0};
-    try {
-      Native.check(ctorch.ct_stream_device(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0];
+    return Native.intOut(this, out -> ctorch.ct_stream_device(handle(), out));
   }
 
   /** {@code stream.device}: {@code cuda:N}. */
@@ -189,44 +183,22 @@ public final class Stream extends NativeObject {
 
   /** {@code stream.priority}. */
   public int priority() {
-    int[] out = {0};
-    try {
-      Native.check(ctorch.ct_stream_priority(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0];
+    return Native.intOut(this, out -> ctorch.ct_stream_priority(handle(), out));
   }
 
   /** {@code stream.cuda_stream}: the {@code cudaStream_t}'s bits (0 for the default stream). */
   public long cudaHandle() {
-    long[] out = {0};
-    try {
-      Native.check(ctorch.ct_stream_cuda_handle(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_stream_cuda_handle(handle(), out));
   }
 
   /** {@code stream.synchronize()}: waits until all work queued on this stream is done. */
   public void synchronize() {
-    try {
-      Native.check(ctorch.ct_stream_synchronize(handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+    Native.run(this, () -> ctorch.ct_stream_synchronize(handle()));
   }
 
   /** {@code stream.query()}: true when all work queued on this stream is done (never waits). */
   public boolean query() {
-    int[] out = {0};
-    try {
-      Native.check(ctorch.ct_stream_query(handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0] != 0;
+    return Native.intOut(this, out -> ctorch.ct_stream_query(handle(), out)) != 0;
   }
 
   /**
@@ -295,13 +267,7 @@ public final class Stream extends NativeObject {
    */
   public long memoryStat(String key) {
     Objects.requireNonNull(key, "key");
-    long[] out = {0};
-    try {
-      Native.check(ctorch.ct_cuda_memory_stream_stat(handle(), key, out));
-    } finally {
-      Reference.reachabilityFence(this);
-    }
-    return out[0];
+    return Native.longOut(this, out -> ctorch.ct_cuda_memory_stream_stat(handle(), key, out));
   }
 
   /* ============================================================================================

@@ -34,9 +34,7 @@ public final class Torch {
 
   /** {@code torch.get_num_threads()}: threads CPU kernels use for large tensors. */
   public static int getNumThreads() {
-    int[] out = {0};
-    Native.check(ctorch.ct_get_num_threads(out));
-    return out[0];
+    return Native.intOut(ctorch::ct_get_num_threads);
   }
 
   /** {@code torch.set_num_threads(n)}; n >= 1 (else CT_ERR_ARGUMENT). */
@@ -60,9 +58,7 @@ public final class Torch {
    * one non-deterministic seed, and returns it (its 64 bits as a {@code long}).
    */
   public static long seed() {
-    long[] out = {0};
-    Native.check(ctorch.ct_seed(out));
-    return out[0];
+    return Native.longOut(ctorch::ct_seed);
   }
 
   /**
@@ -70,9 +66,7 @@ public final class Torch {
    * {@code long}; {@link Generator#DEFAULT_SEED} until seeded).
    */
   public static long initialSeed() {
-    long[] out = {0};
-    Native.check(ctorch.ct_initial_seed(out));
-    return out[0];
+    return Native.longOut(ctorch::ct_initial_seed);
   }
 
   /**
@@ -80,9 +74,7 @@ public final class Torch {
    * holds one; closing it (or the garbage collector's clean-up) gives it back.
    */
   public static long liveTensorCount() {
-    long[] out = {0};
-    Native.check(ctorch.ct_live_tensor_count(out));
-    return out[0];
+    return Native.longOut(ctorch::ct_live_tensor_count);
   }
 
   /**
@@ -90,16 +82,17 @@ public final class Torch {
    * so does every open {@link Cuda.StreamGuard} (the stream it restores).
    */
   public static long liveStreamCount() {
-    long[] out = {0};
-    Native.check(ctorch.ct_live_stream_count(out));
-    return out[0];
+    return Native.longOut(ctorch::ct_live_stream_count);
+  }
+
+  /** Number of live generator handles, for leak checks: every open {@link Generator} holds one. */
+  public static long liveGeneratorCount() {
+    return Native.longOut(ctorch::ct_live_generator_count);
   }
 
   /** Number of live event handles, for leak checks: every open {@link Event} holds one. */
   public static long liveEventCount() {
-    long[] out = {0};
-    Native.check(ctorch.ct_live_event_count(out));
-    return out[0];
+    return Native.longOut(ctorch::ct_live_event_count);
   }
 
   /** {@code torch.promote_types(a, b)}. */

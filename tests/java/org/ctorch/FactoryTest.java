@@ -14,107 +14,55 @@ import org.junit.Test;
 /** Factories, host arrays in and out, *_like, new_*, to(), clone, copy_, item. */
 public class FactoryTest extends CtorchTestCase {
 
+  /** Each factory overload passes its shape, value, dtype and device; defaults fill the rest. */
   @Test
-  public void zerosOnesEmptyDefaults() {
-    try (Tensor z = Tensor.zeros(2, 3);
-        Tensor o = Tensor.ones(4);
-        Tensor e = Tensor.empty(3, 0, 2)) {
+  public void factoryOverloads() {
+    Device dev = device();
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor z = Tensor.zeros(2, 3);
       assertShape(z, 2, 3);
       assertSame(DType.FLOAT32, z.dtype());
       assertEquals(Device.CPU, z.device());
       assertEquals(6, z.numel());
       assertEquals(2, z.dim());
       assertValues(z, 0, 0, 0, 0, 0, 0);
-      assertValues(o, 1, 1, 1, 1);
-      assertShape(e, 3, 0, 2);
-      assertEquals(0, e.numel());
-      assertEquals(0, e.toFloatArray().length);
-    }
-  }
-
-  @Test
-  public void factoriesWithDTypeAndDevice() {
-    Device dev = device();
-    try (Tensor z = Tensor.zeros(shape(2), DType.INT32);
-        Tensor o = Tensor.ones(shape(2, 2), DType.BOOL, dev);
-        Tensor e = Tensor.empty(shape(5), DType.FLOAT64, dev);
-        Tensor s = Tensor.zeros()) {
-      assertSame(DType.INT32, z.dtype());
-      assertLongs(z, 0, 0);
-      assertSame(DType.BOOL, o.dtype());
+      assertEquals(0, Tensor.zeros().dim()); // zeros(()) is a scalar
+      assertLongs(Tensor.zeros(shape(2), DType.INT32), 0, 0);
+      assertValues(Tensor.zeros(shape(1), DType.FLOAT64, dev), 0);
+      assertValues(Tensor.ones(4), 1, 1, 1, 1);
+      assertSame(DType.INT8, Tensor.ones(shape(1), DType.INT8).dtype());
+      Tensor o = Tensor.ones(shape(2, 2), DType.BOOL, dev);
       assertEquals(dev.type(), o.device().type());
       assertBools(o, true, true, true, true);
-      assertSame(DType.FLOAT64, e.dtype());
-      assertEquals(5, e.numel());
-      assertEquals(0, s.dim()); // zeros(()) is a scalar
-      assertEquals(1, s.numel());
-    }
-  }
-
-  @Test
-  public void fullInfersDTypeFromTheValue() {
-    try (Tensor f = Tensor.full(shape(2), 2.5);
-        Tensor i = Tensor.full(shape(2, 2), 7);
-        Tensor b = Tensor.full(shape(3), true);
-        Tensor h = Tensor.full(shape(2), 1.5, DType.FLOAT16);
-        Tensor c = Tensor.full(shape(1), 2.0, DType.COMPLEX64, Device.CPU)) {
-      assertSame(DType.FLOAT32, f.dtype());
-      assertValues(f, 2.5f, 2.5f);
-      assertSame(DType.INT64, i.dtype());
-      assertLongs(i, 7, 7, 7, 7);
-      assertSame(DType.BOOL, b.dtype());
-      assertBools(b, true, true, true);
-      assertSame(DType.FLOAT16, h.dtype());
-      assertValues(h, 1.5f, 1.5f);
-      assertEquals(new Complex(2.0, 0.0), c.itemComplex());
-    }
-  }
-
-  @Test
-  public void arangeLinspaceEye() {
-    try (Tensor a = Tensor.arange(5);
-        Tensor b = Tensor.arange(2, 5);
-        Tensor c = Tensor.arange(0, 10, 3);
-        Tensor d = Tensor.arange(5, 0, -2);
-        Tensor f = Tensor.arange(1, 2.5, 0.5);
-        Tensor g = Tensor.arange(3.0);
-        Tensor h = Tensor.arange(0, 1, 0.25, DType.FLOAT64, Device.CPU)) {
-      assertSame(DType.INT64, a.dtype());
-      assertLongs(a, 0, 1, 2, 3, 4);
-      assertLongs(b, 2, 3, 4);
-      assertLongs(c, 0, 3, 6, 9);
-      assertLongs(d, 5, 3, 1);
-      assertSame(DType.FLOAT32, f.dtype());
-      assertValues(f, 1f, 1.5f, 2f);
-      assertSame(DType.FLOAT32, g.dtype());
-      assertValues(g, 0f, 1f, 2f);
-      assertSame(DType.FLOAT64, h.dtype());
-      assertArrayEquals(new double[] {0, 0.25, 0.5, 0.75}, h.toDoubleArray(), 0);
-    }
-    try (Tensor l = Tensor.linspace(0, 1, 5);
-        Tensor l1 = Tensor.linspace(3, 3, 1);
-        Tensor l0 = Tensor.linspace(0, 1, 0);
-        Tensor li = Tensor.linspace(-2, 2, 5, DType.INT64, device())) {
-      assertSame(DType.FLOAT32, l.dtype());
-      assertValues(l, 0f, 0.25f, 0.5f, 0.75f, 1f);
-      assertValues(l1, 3f);
-      assertEquals(0, l0.numel());
-      assertLongs(li, -2, -1, 0, 1, 2);
-    }
-    try (Tensor e = Tensor.eye(2, 3);
-        Tensor e3 = Tensor.eye(3);
-        Tensor ei = Tensor.eye(2, -1, DType.INT32, Device.CPU)) {
-      assertShape(e, 2, 3);
-      assertValues(e, 1, 0, 0, 0, 1, 0);
-      assertShape(e3, 3, 3);
-      assertValues(e3, 1, 0, 0, 0, 1, 0, 0, 0, 1);
+      assertShape(Tensor.empty(3, 0, 2), 3, 0, 2);
+      assertSame(DType.INT16, Tensor.empty(shape(5), DType.INT16).dtype());
+      assertSame(DType.FLOAT64, Tensor.empty(shape(5), DType.FLOAT64, dev).dtype());
+      // full: the Java type of the value picks the dtype, as Python's does.
+      assertSame(DType.FLOAT32, Tensor.full(shape(2), 2.5).dtype());
+      assertLongs(Tensor.full(shape(2), 7), 7, 7);
+      assertSame(DType.INT64, Tensor.full(shape(2), 7).dtype());
+      assertBools(Tensor.full(shape(1), true), true);
+      assertValues(Tensor.full(shape(2), 1.5, DType.FLOAT16), 1.5f, 1.5f);
+      assertEquals(new Complex(2.0, 0.0),
+          Tensor.full(shape(1), 2.0, DType.COMPLEX64, Device.CPU).itemComplex());
+      assertLongs(Tensor.arange(3), 0, 1, 2);
+      assertLongs(Tensor.arange(2, 5), 2, 3, 4);
+      assertLongs(Tensor.arange(5, 0, -2), 5, 3, 1);
+      assertValues(Tensor.arange(3.0), 0, 1, 2);
+      assertValues(Tensor.arange(1, 2.5, 0.5), 1, 1.5f, 2);
+      assertArrayEquals(new double[] {0, 0.25, 0.5, 0.75},
+          Tensor.arange(0, 1, 0.25, DType.FLOAT64, Device.CPU).toDoubleArray(), 0);
+      assertValues(Tensor.linspace(0, 1, 5), 0, 0.25f, 0.5f, 0.75f, 1);
+      assertLongs(Tensor.linspace(-2, 2, 3, DType.INT64, dev), -2, 0, 2);
+      assertValues(Tensor.eye(2), 1, 0, 0, 1);
+      assertValues(Tensor.eye(2, 3), 1, 0, 0, 0, 1, 0);
+      Tensor ei = Tensor.eye(2, -1, DType.INT32, Device.CPU);
       assertSame(DType.INT32, ei.dtype());
-      assertShape(ei, 2, 2);
       assertLongs(ei, 1, 0, 0, 1);
+      CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> Tensor.arange(0, 5, 0));
+      assertEquals("CT_ERR_ARGUMENT", e.statusName());
+      assertStatus(CtorchException.ARGUMENT, () -> Tensor.linspace(0, 1, -1));
     }
-    assertStatus(CtorchException.ARGUMENT, () -> Tensor.arange(0, 5, 0));
-    assertStatus(CtorchException.ARGUMENT, () -> Tensor.arange(0, 5, -1));
-    assertStatus(CtorchException.ARGUMENT, () -> Tensor.linspace(0, 1, -1));
   }
 
   @Test
@@ -213,6 +161,8 @@ public class FactoryTest extends CtorchTestCase {
 
   @Test
   public void copyToBuffers() {
+    assertSame("host buffers are read and written in native order", ByteOrder.nativeOrder(),
+        Tensor.byteOrder());
     try (Tensor t = Tensor.fromArray(new int[] {1, 2, 3, 4, 5, 6}, 2, 3);
         Tensor tt = t.transpose(0, 1)) {
       ByteBuffer direct = ByteBuffer.allocateDirect(4 + 24).order(ByteOrder.nativeOrder());
@@ -420,6 +370,34 @@ public class FactoryTest extends CtorchTestCase {
       assertSame(DType.FLOAT64, dst.dtype());
       try (Tensor wrong = Tensor.ones(4)) {
         assertStatus(CtorchException.SHAPE, () -> dst.copy_(wrong));
+      }
+    }
+  }
+
+  /** The overloads and accessors the other tests leave out, each once. */
+  @Test
+  public void remainingOverloads() {
+    try (TensorScope scope = TensorScope.open()) {
+      Tensor f = Tensor.zeros(shape(1), DType.FLOAT64);
+      assertFalse(f.isCuda());
+      assertArrayEquals(new double[] {1.5}, f.newTensor(new float[] {1.5f}).toDoubleArray(), 0);
+      assertShape(f.newTensor(new double[] {1, 2}, 2, 1), 2, 1);
+      assertShape(f.newTensor(new long[] {1, 2}, 1, 2), 1, 2);
+      assertSame(DType.FLOAT64, f.newTensor(new int[] {1, 2}, 2).dtype());
+      ByteBuffer b = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+      b.putInt(3).putInt(4).flip();
+      Tensor fromInts = f.newTensor(b, DType.INT32, null, 2, 1);
+      assertShape(fromInts, 2, 1);
+      assertArrayEquals(new double[] {3, 4}, fromInts.toDoubleArray(), 0);
+      assertBools(Tensor.fromArray(new boolean[] {true, false}, 2, 1), true, false);
+      assertShape(Tensor.fromArray(new byte[] {1, 2}, 1, 2), 1, 2);
+      assertShape(Tensor.fromArray(new short[] {1, 2}, 2, 1), 2, 1);
+      Complex c = Tensor.full(shape(1), 2.0, DType.COMPLEX64, Device.CPU).itemComplex();
+      assertEquals(2.0, c.real(), 0);
+      assertEquals(0.0, c.imag(), 0);
+      assertSame(DeviceType.CUDA, DeviceType.fromCode(DeviceType.CUDA.code()));
+      if (!Cuda.isAvailable()) {
+        CudaRuntimeTest.assertNoCuda(() -> f.cuda(0));
       }
     }
   }

@@ -99,14 +99,7 @@ public class LifetimeTest extends CtorchTestCase {
     WeakReference<Tensor> probe = new WeakReference<>(unclosed.get(0));
     unclosed = null; // drop them all without closing
 
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    long live = Torch.liveTensorCount();
-    while (live > base && System.nanoTime() < deadline) {
-      System.gc();
-      Thread.sleep(20);
-      live = Torch.liveTensorCount();
-    }
-    assertEquals("handles left after GC", base, live);
+    assertEquals("handles left after GC", base, awaitCount(base, Torch::liveTensorCount));
     assertTrue(probe.get() == null);
   }
 
@@ -121,12 +114,7 @@ public class LifetimeTest extends CtorchTestCase {
       }
     }
     assertEquals(3_000 * 9.0, total, 0);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (Torch.liveTensorCount() > base && System.nanoTime() < deadline) {
-      System.gc();
-      Thread.sleep(20);
-    }
-    assertEquals(base, Torch.liveTensorCount());
+    assertEquals(base, awaitCount(base, Torch::liveTensorCount));
   }
 
   /** Dropping tensors while using others, from several threads. */
@@ -156,12 +144,7 @@ public class LifetimeTest extends CtorchTestCase {
       pool.shutdown();
       assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (Torch.liveTensorCount() > base && System.nanoTime() < deadline) {
-      System.gc();
-      Thread.sleep(20);
-    }
-    assertEquals(base, Torch.liveTensorCount());
+    assertEquals(base, awaitCount(base, Torch::liveTensorCount));
   }
 
   @Test

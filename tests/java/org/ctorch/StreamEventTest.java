@@ -12,7 +12,6 @@ import static org.junit.Assert.assertTrue;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.ctorch.swig.ctorch;
 import org.junit.Test;
@@ -31,18 +30,6 @@ public class StreamEventTest extends CtorchTestCase {
 
   static CtorchException assertNoCuda(org.junit.function.ThrowingRunnable r) {
     return CudaRuntimeTest.assertNoCuda(r);
-  }
-
-  /** Waits (with System.gc()) until the count is back to base; returns the last count. */
-  static long awaitCount(long base, java.util.function.LongSupplier count) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    long live = count.getAsLong();
-    while (live > base && System.nanoTime() < deadline) {
-      System.gc();
-      Thread.sleep(20);
-      live = count.getAsLong();
-    }
-    return live;
   }
 
   /* ============================================================================================
@@ -240,6 +227,22 @@ public class StreamEventTest extends CtorchTestCase {
     assertEquals(streams, Torch.liveStreamCount());
   }
 
+  /**
+   * A guard whose restore fails (here: over a handle the C layer never gave out) throws the
+   * mapped exception from close(), is closed afterwards, and a second close does nothing.
+   */
+  @Test
+  public void streamGuardCloseFailureIsMappedAndFinal() {
+    Cuda.StreamGuard g = new Cuda.StreamGuard(FOREIGN_STREAM, 0);
+    assertFalse(g.isClosed());
+    assertEquals(0, g.previousDevice());
+    CtorchException e = assertStatus(CtorchException.INVALID_HANDLE, g::close);
+    assertTrue(e.detail(), e.detail().contains("stream"));
+    assertTrue(g.isClosed());
+    g.close();
+    Torch.clearError();
+  }
+
   /** A closed Stream throws 102 "the Stream is closed" before reaching the C layer. */
   @Test
   public void closedStreamGives102() {
@@ -298,51 +301,6 @@ public class StreamEventTest extends CtorchTestCase {
         s.close();
       }
     }
-  }
-
-  /** The raw layer: NULL, stale and foreign stream/event handles, bad flags. */
-  @Test
-  public void rawLayerValidatesStreamAndEventHandles() {
-    int[] i = {0};
-    long[] out = {0};
-    double[] d = {0};
-    assertEquals(102, ctorch.ct_stream_release(0));
-    assertEquals(102, ctorch.ct_stream_retain(0));
-    assertEquals(102, ctorch.ct_stream_query(0, i));
-    assertEquals(102, ctorch.ct_stream_synchronize(0));
-    assertEquals(102, ctorch.ct_stream_device(FOREIGN_STREAM, i));
-    assertTrue(ctorch.ct_last_error_message(), ctorch.ct_last_error_message().contains("stream"));
-    assertEquals(102, ctorch.ct_stream_guard_exit(0, 0));
-    assertEquals(102, ctorch.ct_stream_guard_enter(0, out, i));
-    assertEquals(102, ctorch.ct_event_release(0));
-    assertEquals(102, ctorch.ct_event_query(0, i));
-    assertEquals(102, ctorch.ct_event_elapsed_time(0, 0, d));
-    assertEquals(102, ctorch.ct_tensor_record_stream(0, 0));
-
-    assertEquals(0, ctorch.ct_event_create(3, out));
-    long ev = out[0];
-    assertNotEquals(0, ev);
-    assertEquals(102, ctorch.ct_stream_query(ev, i)); // an event is not a stream
-    assertEquals(102, ctorch.ct_tensor_dim(ev, i)); // nor a tensor
-    assertEquals(102, ctorch.ct_stream_record_event(0, ev));
-    assertEquals(102, ctorch.ct_stream_wait_event(FOREIGN_STREAM, ev));
-    assertEquals(0, ctorch.ct_event_retain(ev));
-    assertEquals(0, ctorch.ct_event_release(ev));
-    i[0] = 0;
-    assertEquals(0, ctorch.ct_event_query(ev, i));
-    assertEquals(1, i[0]);
-    assertEquals(0, ctorch.ct_event_release(ev));
-    assertEquals(102, ctorch.ct_event_release(ev)); // twice: an error, not a crash
-    assertEquals(102, ctorch.ct_event_query(ev, i));
-    assertTrue(ctorch.ct_last_error_message().contains("already released"));
-
-    assertEquals(100, ctorch.ct_event_create(4, out)); // unknown flag bit
-    assertEquals(100, ctorch.ct_event_create(-1, out));
-    long[] count = {-1};
-    assertEquals(0, ctorch.ct_live_stream_count(count));
-    assertTrue(count[0] >= 0);
-    assertEquals(0, ctorch.ct_live_event_count(count));
-    assertTrue(count[0] >= 0);
   }
 
   /* ============================================================================================
