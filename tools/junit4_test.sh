@@ -49,8 +49,19 @@ fi
 trace="${TEST_TMPDIR:-$(mktemp -d)}/ctorch_calls.trace"
 rm -f "$trace"
 rc=0
-CTORCH_TRACE_CALLS="$trace" run_junit "$@" || rc=$?
+log="${TEST_TMPDIR:-$(mktemp -d)}/junit.log"
+set -o pipefail
+CTORCH_TRACE_CALLS="$trace" run_junit "$@" 2>&1 | tee "$log" || rc=$?
 cov=0
 python3 "${coverage[0]}" --header "${coverage[1]}" --suite "${coverage[2]}" "$trace" || cov=$?
+# one "N passed, N failed" line for tools/test.sh: JUnit's counts plus the coverage check
+if grep -qE '^OK \([0-9]+ tests?\)' "$log"; then
+  p=$(sed -nE 's/^OK \(([0-9]+) tests?\).*/\1/p' "$log" | tail -1); q=0
+else
+  n=$(sed -nE 's/^Tests run: ([0-9]+),  Failures: ([0-9]+).*/\1 \2/p' "$log" | tail -1)
+  q=${n#* }; p=$(( ${n% *} - q )); [ -n "$n" ] || { p=0; q=1; }
+fi
+if [ "$cov" -eq 0 ]; then p=$((p + 1)); else q=$((q + 1)); fi
+echo "$p passed, $q failed"
 [ "$rc" -ne 0 ] && exit "$rc"
 exit "$cov"
