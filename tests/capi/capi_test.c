@@ -1128,5 +1128,5 @@ int main(void) {
       {"repr", test_repr},
       {"seed_example_cpu", test_seed_example_cpu},
   };
-  return run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
+  return RUN_TESTS(tests);
 }

@@ -464,10 +464,6 @@ static void test_launch_blocking(void) {
 }
 
 int main(void) {
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
-  printf("CUDA devices: %d\n", n);
   const test_case tests[] = {
       {"everywhere", test_everywhere},
       {"without_gpu", test_without_gpu},
@@ -480,5 +476,5 @@ int main(void) {
       {"sync_debug_mode", test_sync_debug_mode},
       {"launch_blocking", test_launch_blocking},
   };
-  return run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
+  return RUN_TESTS(tests);
 }

@@ -596,10 +596,6 @@ static void test_no_cuda_paths(void) {
 }
 
 int main(void) {
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
-  printf("CUDA devices: %d\n", n);
   const test_case tests[] = {
       {"unary_parity", test_unary_parity},
       {"binary_parity", test_binary_parity},
@@ -610,7 +606,7 @@ int main(void) {
       {"no_promotion_temporaries", test_no_promotion_temporaries},
       {"no_cuda_paths", test_no_cuda_paths},
   };
-  int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
+  int rc = RUN_TESTS(tests);
   printf("(%d CPU/CUDA comparisons)\n", g_compared);
   return rc;
 }

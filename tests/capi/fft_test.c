@@ -475,21 +475,11 @@ static void test_without_cuda(void) {
 }
 
 int main(void) {
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
   const test_case tests[] = {
       {"cpu_fft", test_cpu_fft},
       {"cuda_fft_and_plan_cache", test_cuda_fft_and_plan_cache},
       {"cuda_plan_cache_per_device", test_cuda_plan_cache_per_device},
       {"without_cuda", test_without_cuda},
   };
-  int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
-  int64_t live = -1;
-  ct_live_tensor_count(&live);
-  if (live != 0) {
-    printf("leak: %lld live tensors\n", (long long)live);
-    rc = 1;
-  }
-  return rc;
+  return RUN_TESTS(tests);
 }

@@ -2495,10 +2495,6 @@ static void test_no_live_tensors(void) {
 }
 
 int main(void) {
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
-  printf("CUDA devices: %d\n", n);
   if (getenv("LAYOUT_TEST_MAX_PRINT")) g_max_print = atoi(getenv("LAYOUT_TEST_MAX_PRINT"));
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -2523,7 +2519,7 @@ int main(void) {
       {"short_rows_cuda", test_short_rows_cuda},
       {"no_live_tensors", test_no_live_tensors},
   };
-  int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
+  int rc = RUN_TESTS(tests);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   printf("(%d cases checked, %d known differences from PyTorch, %.1f s)\n", g_cases, g_known,
          (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));

@@ -279,20 +279,10 @@ static void test_cuda_products(void) {
 }
 
 int main(void) {
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
   const test_case tests[] = {
       {"cpu_products", test_cpu_products},
       {"switches", test_switches},
       {"cuda_products", test_cuda_products},
   };
-  int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
-  int64_t live = -1;
-  ct_live_tensor_count(&live);
-  if (live != 0) {
-    printf("leak: %lld live tensors\n", (long long)live);
-    rc = 1;
-  }
-  return rc;
+  return RUN_TESTS(tests);
 }

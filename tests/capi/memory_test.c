@@ -295,9 +295,6 @@ static void test_stream_stats(void) {
 }
 
 int main(void) {
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
   const test_case tests[] = {
       {"everywhere", test_everywhere},
       {"statistics", test_statistics},
@@ -307,5 +304,5 @@ int main(void) {
       {"oom_hooks", test_oom_hooks},
       {"stream_stats", test_stream_stats},
   };
-  return run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
+  return RUN_TESTS(tests);
 }

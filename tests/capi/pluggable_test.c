@@ -73,12 +73,9 @@ static void test_tensors_use_it(void) {
 
 int main(int argc, char** argv) {
   if (argc >= 3 && strcmp(argv[1], "load") == 0) g_load_path = argv[2];
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
   const test_case tests[] = {
       {"before_any_allocation", test_before_any_allocation},
       {"tensors_use_it", test_tensors_use_it},
   };
-  return run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
+  return RUN_TESTS(tests);
 }

@@ -409,9 +409,6 @@ static void test_without_cuda(void) {
 }
 
 int main(void) {
-  int32_t n = 0;
-  ct_cuda_device_count(&n);
-  g_cuda = n;
   const test_case tests[] = {
       {"reference_values_and_offsets", test_reference_values_and_offsets},
       {"generators", test_generators},
@@ -420,9 +417,5 @@ int main(void) {
       {"cuda_matches_cpu", test_cuda_matches_cpu},
       {"without_cuda", test_without_cuda},
   };
-  int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]));
-  int64_t live = -1;
-  ct_live_tensor_count(&live);
-  if (live != 0) printf("leak: %lld live tensors\n", (long long)live);
-  return rc;
+  return RUN_TESTS(tests);
 }

@@ -12,7 +12,7 @@
 
 static int g_failed_checks = 0;
 static int g_skipped = 0; /* set by a test that skipped itself (e.g. no GPU) */
-__attribute__((unused)) static int g_cuda = 0; /* number of CUDA devices, set by main */
+__attribute__((unused)) static int g_cuda = 0; /* number of CUDA devices, set by run_tests */
 
 /* GPU cases skip visibly (and are counted as skipped) on machines without one. */
 #define SKIP_WITHOUT_CUDA()                               \
@@ -178,7 +178,14 @@ typedef struct {
   test_fn fn;
 } test_case;
 
+/* Runs the tests in order: counts the CUDA devices first (g_cuda), checks after each test that
+ * it left no tensor handle alive and the current device as it found it, and prints one line a
+ * test plus the "N passed, N failed" summary. Returns the process exit status. */
 static inline int run_tests(const test_case* tests, int n) {
+  int32_t devices = 0;
+  ct_cuda_device_count(&devices);
+  g_cuda = devices;
+  printf("CUDA devices: %d\n", devices);
   int passed = 0, failed = 0, skipped = 0;
   for (int i = 0; i < n; ++i) {
     int before = g_failed_checks;
@@ -215,5 +222,7 @@ static inline int run_tests(const test_case* tests, int n) {
   else printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
+
+#define RUN_TESTS(tests) run_tests((tests), (int)(sizeof(tests) / sizeof((tests)[0])))
 
 #endif
