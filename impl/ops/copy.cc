@@ -6,6 +6,7 @@
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
 #include "impl/ops/cpu/simd.h"
+#include "impl/alloc/allocator.h"
 #include "impl/alloc/cuda_memory.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
@@ -94,10 +95,10 @@ void copy_h2d(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   if (plain(dst, src)) {
     CudaScope sc(dst->device());
     memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyHostToDevice, sc);
-    if (!non_blocking || !src->storage->block.pinned) {
+    if (!non_blocking || !alloc::is_pinned(src->storage->data_ptr)) {
       sync_stream(sc, "copy from host to device");
     } else {
-      alloc::host_allocator().record_event(src->storage->block.ptr, dst->device().index, sc.stream);
+      alloc::host_allocator().record_event(src->storage->data(), dst->device().index, sc.stream);
     }
     return;
   }
@@ -126,10 +127,10 @@ void copy_d2h(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   if (plain(dst, src)) {
     CudaScope sc(src->device());
     memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyDeviceToHost, sc);
-    if (!non_blocking || !dst->storage->block.pinned) {
+    if (!non_blocking || !alloc::is_pinned(dst->storage->data_ptr)) {
       sync_stream(sc, "copy from device to host");
     } else {
-      alloc::host_allocator().record_event(dst->storage->block.ptr, src->device().index, sc.stream);
+      alloc::host_allocator().record_event(dst->storage->data(), src->device().index, sc.stream);
     }
     return;
   }
