@@ -99,8 +99,8 @@ cublasHandle_t handle_for(int device, cudaStream_t stream) {
   auto w = t.workspaces.find(key);
   if (w == t.workspaces.end()) {
     size_t size = workspace_size(device);
-    w = t.workspaces.emplace(key, ThreadHandles::Workspace{alloc::allocate(static_cast<int64_t>(size), Device{DeviceType::CUDA, device}), size})
-            .first;
+    DataPtr mem = alloc::allocate(static_cast<int64_t>(size), Device{DeviceType::CUDA, device});
+    w = t.workspaces.emplace(key, ThreadHandles::Workspace{std::move(mem), size}).first;
   }
   check(lib.set_workspace(h, w->second.mem.get(), w->second.size), "cublasSetWorkspace");
   return h;

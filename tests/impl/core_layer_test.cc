@@ -10,20 +10,11 @@
 #include "impl/core/dynlib.h"
 #include "impl/core/error.h"
 #include "impl/core/tensor.h"
+#include "tests/impl/error_of.h"
 
 using namespace ct;
 
 namespace {
-
-template <typename F>
-std::pair<ct_status, std::string> error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return {e.code(), e.what()};
-  }
-  return {CT_OK, ""};
-}
 
 int g_deleted = 0;
 void* g_last_context = nullptr;

@@ -12,20 +12,11 @@
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
+#include "tests/impl/error_of.h"
 
 using namespace ct;
 
 namespace {
-
-template <typename F>
-std::pair<ct_status, std::string> error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return {e.code(), e.what()};
-  }
-  return {CT_OK, ""};
-}
 
 int g_freed = 0;
 void count_free(void* p) {
