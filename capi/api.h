@@ -31,6 +31,8 @@ DType dtype_arg(ct_dtype d);
 // dtype, or fallback when d == CT_DTYPE_UNDEFINED
 DType dtype_or(ct_dtype d, DType fallback);
 Device device_arg(ct_device_type type, int32_t index);  // parsed and resolved
+// Checks both out pointers, then writes d into them.
+void put_device(const Device& d, ct_device_type* type, int32_t* index);
 // Writes s + NUL into buf when it fits; *needed (optional) gets s's length.
 void write_string(const std::string& s, void* buf, int64_t cap, int64_t* needed);
 

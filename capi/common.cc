@@ -4,6 +4,7 @@
 #include "capi/api.h"
 #include "impl/core/device.h"
 #include "impl/core/dtype.h"
+#include "impl/cuda/runtime.h"
 
 namespace ct::capi {
 
@@ -38,7 +39,14 @@ DType dtype_arg(ct_dtype d) { return dtype_from_c(d); }
 
 DType dtype_or(ct_dtype d, DType fallback) { return d == CT_DTYPE_UNDEFINED ? fallback : dtype_from_c(d); }
 
-Device device_arg(ct_device_type type, int32_t index) { return resolve_device(device_from_c(type, index)); }
+Device device_arg(ct_device_type type, int32_t index) { return cuda::resolve_device(device_from_c(type, index)); }
+
+void put_device(const Device& d, ct_device_type* type, int32_t* index) {
+  need(type, "type");
+  need(index, "index");
+  *type = static_cast<ct_device_type>(d.type);
+  *index = d.index;
+}
 
 void write_string(const std::string& s, void* buf, int64_t cap, int64_t* needed) {
   int64_t len = static_cast<int64_t>(s.size());

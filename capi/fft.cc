@@ -19,17 +19,11 @@ std::vector<int64_t> list_arg(const int64_t* p, int32_t n, const char* name) {
 
 std::vector<int64_t> one(int64_t n) { return n == -1 ? std::vector<int64_t>{-1} : std::vector<int64_t>{n}; }
 
-int cache_device(int32_t device) {
-  int d = device < 0 ? cuda::current_device() : device;
-  cuda::check_device_index(d);
-  return d;
-}
-
 // One figure of cufft_plan_cache[device] into *out.
 ct_status cache_figure(int32_t device, int64_t* out, int64_t (*figure)(int)) {
   CT_API_BEGIN
   need(out, "out");
-  *out = figure(cache_device(device));
+  *out = figure(cuda::resolve_device(device));
   CT_API_END
 }
 
@@ -113,7 +107,7 @@ CT_API ct_status ct_cufft_plan_cache_max_size(int32_t device, int64_t* out) {
 
 CT_API ct_status ct_cufft_plan_cache_set_max_size(int32_t device, int64_t max_size) {
   CT_API_BEGIN
-  fft::set_plan_cache_max_size(cache_device(device), max_size);
+  fft::set_plan_cache_max_size(cuda::resolve_device(device), max_size);
   CT_API_END
 }
 
@@ -124,7 +118,7 @@ CT_API ct_status ct_cufft_plan_cache_size(int32_t device, int64_t* out) {
 
 CT_API ct_status ct_cufft_plan_cache_clear(int32_t device) {
   CT_API_BEGIN
-  fft::plan_cache_clear(cache_device(device));
+  fft::plan_cache_clear(cuda::resolve_device(device));
   CT_API_END
 }
 
@@ -135,7 +129,7 @@ CT_API ct_status ct_cufft_plan_cache_max_bytes(int32_t device, int64_t* out) {
 
 CT_API ct_status ct_cufft_plan_cache_set_max_bytes(int32_t device, int64_t max_bytes) {
   CT_API_BEGIN
-  fft::set_plan_cache_max_bytes(cache_device(device), max_bytes);
+  fft::set_plan_cache_max_bytes(cuda::resolve_device(device), max_bytes);
   CT_API_END
 }
 

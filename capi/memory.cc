@@ -1,12 +1,9 @@
 // Section 15 of ctorch.h: the caching allocator's statistics and controls.
-#include <dlfcn.h>
-
-#include <mutex>
-#include <unordered_map>
-
 #include "capi/api.h"
 #include "capi/handles.h"
+#include "impl/alloc/allocator.h"
 #include "impl/alloc/cuda_memory.h"
+#include "impl/alloc/raw_allocations.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 
@@ -16,13 +13,7 @@ using ct::alloc::DeviceCachingAllocator;
 
 namespace {
 
-DeviceCachingAllocator* allocator_of(int32_t device) {
-  int d = device < 0 ? cuda::current_device() : (cuda::check_device_index(device), device);
-  DeviceCachingAllocator* a = alloc::caching_allocator(d);
-  CT_CHECK(a != nullptr, CT_ERR_NOT_SUPPORTED, "memory statistics need the native caching allocator; the backend is '",
-           alloc::cuda_backend_name(), "' (CTORCH_CUDA_ALLOC_CONF)");
-  return a;
-}
+DeviceCachingAllocator* allocator_of(int32_t device) { return &alloc::native_allocator(device); }
 
 int64_t stat(int32_t device, const char* key) {
   DeviceCachingAllocator* a = allocator_of(device);
@@ -31,13 +22,6 @@ int64_t stat(int32_t device, const char* key) {
   CT_CHECK(it != m.end(), CT_ERR_ARGUMENT, "unknown memory_stats key '", key,
            "' (expected a PyTorch key such as 'allocated_bytes.all.current'; ct_cuda_memory_stats_keys lists them)");
   return it->second;
-}
-
-// Addresses handed out by ct_cuda_caching_allocator_alloc (and only those may be deleted).
-std::mutex g_raw_mu;
-std::unordered_map<void*, std::pair<int, alloc::CBlock*>>& raw_blocks() {
-  static auto* m = new std::unordered_map<void*, std::pair<int, alloc::CBlock*>>();
-  return *m;
 }
 
 }  // namespace
@@ -115,7 +99,7 @@ CT_API ct_status ct_cuda_memory_snapshot(int32_t device, void* buf, int64_t cap,
 
 CT_API ct_status ct_cuda_memory_summary(int32_t device, int32_t abbreviated, void* buf, int64_t cap, int64_t* needed) {
   CT_API_BEGIN
-  int d = device < 0 ? cuda::current_device() : device;
+  int d = cuda::resolve_device(device);
   DeviceCachingAllocator* a = allocator_of(d);
   write_string(alloc::memory_summary(alloc::stats_map(a->stats(), a->config()), d, abbreviated != 0), buf, cap, needed);
   CT_API_END
@@ -141,36 +125,18 @@ CT_API ct_status ct_cuda_caching_allocator_alloc(int64_t size, int32_t device, c
   CT_API_BEGIN
   need(ptr, "ptr");
   CT_CHECK(size > 0, CT_ERR_ARGUMENT, "caching_allocator_alloc: size must be positive, got ", size);
-  DeviceCachingAllocator* a = allocator_of(device);
-  int d = device < 0 ? cuda::current_device() : device;
+  int d = cuda::resolve_device(device);
   cuda::Stream s = stream ? StreamTable::get().lookup(stream, "stream") : cuda::current_stream(d);
   CT_CHECK(s->device == d, CT_ERR_DEVICE, "caching_allocator_alloc: the stream is on cuda:", s->device,
            " but the memory is for cuda:", d);
-  alloc::CBlock* b = a->malloc(static_cast<size_t>(size), s->stream, s);
-  void* p = alloc::block_ptr(b);
-  {
-    std::lock_guard<std::mutex> g(g_raw_mu);
-    raw_blocks()[p] = {d, b};
-  }
+  void* p = alloc::raw_allocations().add(alloc::allocate_on_stream(size, s));
   *ptr = static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
   CT_API_END
 }
 
 CT_API ct_status ct_cuda_caching_allocator_delete(int64_t ptr) {
   CT_API_BEGIN
-  void* p = reinterpret_cast<void*>(static_cast<intptr_t>(ptr));
-  int device = -1;
-  alloc::CBlock* block = nullptr;
-  {
-    std::lock_guard<std::mutex> g(g_raw_mu);
-    auto it = raw_blocks().find(p);
-    CT_CHECK(it != raw_blocks().end(), CT_ERR_ARGUMENT, "caching_allocator_delete: 0x", std::hex, ptr,
-             " is not memory from ct_cuda_caching_allocator_alloc (or it was freed already)");
-    device = it->second.first;
-    block = it->second.second;
-    raw_blocks().erase(it);
-  }
-  alloc::caching_allocator(device)->free(block);
+  alloc::raw_allocations().remove(reinterpret_cast<void*>(static_cast<intptr_t>(ptr)));
   CT_API_END
 }
 
@@ -191,25 +157,8 @@ CT_API ct_status ct_cuda_load_allocator(const char* path, const char* alloc_symb
   need(path, "path");
   need(alloc_symbol, "alloc_symbol");
   need(free_symbol, "free_symbol");
-  void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  CT_CHECK(h != nullptr, CT_ERR_ARGUMENT, "cannot load the allocator library '", path, "': ", dlerror());
-  void* a = dlsym(h, alloc_symbol);
-  void* f = dlsym(h, free_symbol);
-  if (!a || !f) {
-    std::string which = !a ? alloc_symbol : free_symbol;
-    dlclose(h);
-    fail(CT_ERR_ARGUMENT, "the allocator library '", path, "' has no function '", which, "'");
-  }
-  alloc::PluggableAllocator p;
-  p.torch_alloc = reinterpret_cast<void* (*)(size_t, int, void*)>(a);
-  p.torch_free = reinterpret_cast<void (*)(void*, size_t, int, void*)>(f);
-  try {
-    alloc::set_pluggable_allocator(p);
-  } catch (...) {
-    dlclose(h);
-    throw;
-  }
-  CT_API_END  // the library stays loaded for the life of the process
+  alloc::load_pluggable_allocator(path, alloc_symbol, free_symbol);
+  CT_API_END
 }
 
 CT_API ct_status ct_cuda_get_allocator_backend(void* buf, int64_t cap, int64_t* needed) {

@@ -9,6 +9,10 @@ using namespace ct::capi;
 namespace {
 Tensor scalar_f(double s) { return wrapped_scalar_double(s); }
 Tensor scalar_i(int64_t s) { return wrapped_scalar_int(s); }
+// x op s, or s op x when reverse
+Tensor with_scalar(ct_binary_op op, const Tensor& x, const Tensor& s, int32_t reverse) {
+  return reverse ? ops::binary(op, s, x) : ops::binary(op, x, s);
+}
 }  // namespace
 
 extern "C" {
@@ -123,19 +127,13 @@ CT_API ct_status ct_binary_(ct_binary_op op, ct_tensor a, ct_tensor b) {
 
 CT_API ct_status ct_binary_scalar_f(ct_binary_op op, ct_tensor a, double s, int32_t reverse, ct_tensor* out) {
   CT_API_BEGIN
-  produce(out, [&] {
-    Tensor x = get(a, "a");
-    return reverse ? ops::binary(op, scalar_f(s), x) : ops::binary(op, x, scalar_f(s));
-  });
+  produce(out, [&] { return with_scalar(op, get(a, "a"), scalar_f(s), reverse); });
   CT_API_END
 }
 
 CT_API ct_status ct_binary_scalar_i(ct_binary_op op, ct_tensor a, int64_t s, int32_t reverse, ct_tensor* out) {
   CT_API_BEGIN
-  produce(out, [&] {
-    Tensor x = get(a, "a");
-    return reverse ? ops::binary(op, scalar_i(s), x) : ops::binary(op, x, scalar_i(s));
-  });
+  produce(out, [&] { return with_scalar(op, get(a, "a"), scalar_i(s), reverse); });
   CT_API_END
 }
 

@@ -21,6 +21,13 @@ GeneratorPtr gen_arg(ct_generator g) {
 
 GeneratorPtr need_gen(ct_generator g) { return GeneratorTable::get().lookup(g, "generator"); }
 
+// draw(sizes, dtype, device, gen) in t's shape and on t's device; dtype: t's when undefined.
+template <typename Draw>
+Tensor random_like(ct_tensor t, ct_dtype dtype, ct_generator gen, Draw draw) {
+  Tensor x = get(t);
+  return draw(x->sizes, dtype_or(dtype, x->dtype), x->device(), gen_arg(gen));
+}
+
 void put_gen(ct_generator* out, GeneratorPtr g) { *out = GeneratorTable::get().add(std::move(g)); }
 
 std::vector<GeneratorPtr> cuda_defaults() {
@@ -31,8 +38,7 @@ std::vector<GeneratorPtr> cuda_defaults() {
 }
 
 const GeneratorPtr& cuda_default(int32_t device) {
-  int d = device < 0 ? cuda::current_device() : (cuda::check_device_index(device), device);
-  return rng::default_generator(Device{DeviceType::CUDA, d});
+  return rng::default_generator(Device{DeviceType::CUDA, cuda::resolve_device(device)});
 }
 
 void write_state(const GeneratorPtr& g, void* buf, int64_t cap, int64_t* needed) {
@@ -86,11 +92,7 @@ CT_API ct_status ct_live_generator_count(int64_t* out) {
 
 CT_API ct_status ct_generator_device(ct_generator g, ct_device_type* type, int32_t* index) {
   CT_API_BEGIN
-  need(type, "type");
-  need(index, "index");
-  Device d = need_gen(g)->device();
-  *type = d.is_cuda() ? CT_CUDA : CT_CPU;
-  *index = d.index;
+  put_device(need_gen(g)->device(), type, index);
   CT_API_END
 }
 
@@ -271,19 +273,13 @@ CT_API ct_status ct_randint(int64_t low, int64_t high, const int64_t* sizes, int
 
 CT_API ct_status ct_rand_like(ct_tensor t, ct_dtype dtype, ct_generator gen, ct_tensor* out) {
   CT_API_BEGIN
-  produce(out, [&] {
-    Tensor x = get(t);
-    return ops::rand(x->sizes, dtype_or(dtype, x->dtype), x->device(), gen_arg(gen));
-  });
+  produce(out, [&] { return random_like(t, dtype, gen, ops::rand); });
   CT_API_END
 }
 
 CT_API ct_status ct_randn_like(ct_tensor t, ct_dtype dtype, ct_generator gen, ct_tensor* out) {
   CT_API_BEGIN
-  produce(out, [&] {
-    Tensor x = get(t);
-    return ops::randn(x->sizes, dtype_or(dtype, x->dtype), x->device(), gen_arg(gen));
-  });
+  produce(out, [&] { return random_like(t, dtype, gen, ops::randn); });
   CT_API_END
 }
 

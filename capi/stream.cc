@@ -1,6 +1,7 @@
 // Sections 12a, 13 and 14 of ctorch.h: pinned memory, streams and events.
 #include "capi/api.h"
 #include "capi/handles.h"
+#include "impl/alloc/allocator.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 #include "impl/ops/ops.h"
@@ -33,7 +34,7 @@ CT_API ct_status ct_tensor_pin_memory(ct_tensor t, ct_tensor* out) {
 CT_API ct_status ct_tensor_is_pinned(ct_tensor t, int32_t* out) {
   CT_API_BEGIN
   need(out, "out");
-  *out = get(t)->storage->block.pinned ? 1 : 0;
+  *out = alloc::is_pinned(get(t)->storage->data_ptr) ? 1 : 0;
   CT_API_END
 }
 
@@ -45,7 +46,7 @@ CT_API ct_status ct_tensor_record_stream(ct_tensor t, ct_stream s) {
            x->device().str());
   CT_CHECK(x->device().index == st->device, CT_ERR_DEVICE, "record_stream: the tensor is on ", x->device().str(),
            " but the stream is on cuda:", st->device);
-  alloc::record_stream(x->storage->block, st);
+  alloc::record_stream(x->storage->data_ptr, st);
   CT_API_END
 }
 
@@ -93,28 +94,22 @@ CT_API ct_status ct_stream_guard_enter(ct_stream s, ct_stream* prev_stream, int3
   CT_API_BEGIN
   need(prev_stream, "prev_stream");
   need(prev_device, "prev_device");
-  cuda::Stream st = stream_arg(s);
-  int dev = cuda::current_device();
-  cuda::Stream prev = cuda::current_stream(st->device);
-  ct_stream h = StreamTable::get().add(prev);
+  cuda::SavedStream saved = cuda::stream_guard_enter(stream_arg(s));
   try {
-    if (st->device != dev) cuda::set_device(st->device);
-    cuda::set_current_stream(st);
+    *prev_stream = StreamTable::get().add(saved.stream);
   } catch (...) {
-    StreamTable::get().release(h);
+    cuda::stream_guard_exit(saved);
     throw;
   }
-  *prev_stream = h;
-  *prev_device = dev;
+  *prev_device = saved.device;
   CT_API_END
 }
 
 CT_API ct_status ct_stream_guard_exit(ct_stream prev_stream, int32_t prev_device) {
   CT_API_BEGIN
-  cuda::Stream prev = stream_arg(prev_stream, "prev_stream");
+  cuda::SavedStream saved{stream_arg(prev_stream, "prev_stream"), prev_device};
   StreamTable::get().release(prev_stream);  // released whether or not the restore succeeds
-  cuda::set_current_stream(prev);
-  if (prev_device >= 0) cuda::set_device(prev_device);
+  cuda::stream_guard_exit(saved);
   CT_API_END
 }
 

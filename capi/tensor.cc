@@ -99,11 +99,7 @@ CT_API ct_status ct_tensor_dtype(ct_tensor t, ct_dtype* out) {
 
 CT_API ct_status ct_tensor_device(ct_tensor t, ct_device_type* type, int32_t* index) {
   CT_API_BEGIN
-  need(type, "type");
-  need(index, "index");
-  Device d = get(t)->device();
-  *type = static_cast<ct_device_type>(d.type);
-  *index = d.index;
+  put_device(get(t)->device(), type, index);
   CT_API_END
 }
 
@@ -119,7 +115,7 @@ CT_API ct_status ct_tensor_data_ptr(ct_tensor t, int64_t* out) {
   need(out, "out");
   Tensor x = get(t);
   // an empty tensor has no data: 0, as torch.empty(0).data_ptr()
-  *out = (x->storage->data && x->numel() > 0) ? static_cast<int64_t>(reinterpret_cast<intptr_t>(x->data())) : 0;
+  *out = (x->storage->data() && x->numel() > 0) ? static_cast<int64_t>(reinterpret_cast<intptr_t>(x->data())) : 0;
   CT_API_END
 }
 

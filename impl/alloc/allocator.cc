@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 #include "impl/alloc/cuda_memory.h"
 #include "impl/core/error.h"
@@ -79,110 +81,132 @@ void* cuda_alloc(int64_t nbytes, int device, cudaStream_t stream) {
   return p;
 }
 
-}  // namespace
+// The deleters of the DataPtrs made here; each identifies where its memory came from.
+void free_host(void* p) { std::free(p); }
 
-Block allocate(int64_t nbytes, Device device, bool pinned) {
-  Block b;
-  b.nbytes = nbytes;
-  b.device = device;
-  if (device.is_cpu()) {
-    if (pinned) {
-      cuda::check_available();
-      if (nbytes > 0) b.ptr = host_allocator().malloc(static_cast<size_t>(nbytes));
-      b.pinned = true;
-    } else {
-      b.ptr = cpu_alloc(nbytes);
-    }
-    return b;
+void free_pinned(void* p) {
+  try {
+    host_allocator().free(p);  // cached; reused after its copies (Note [Pinned memory reuse])
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ctorch: error while freeing pinned memory: %s\n", e.what());
   }
-  // No device guard on the caching allocator's fast path: a cached block needs no CUDA call,
-  // and the backend sets the device itself when it has to call cudaMalloc.
-  const cuda::Stream& s = cuda::current_stream(device.index);
-  b.stream = s;
-  note_cuda_allocation();
-  if (DeviceCachingAllocator* ca = caching_allocator(device.index)) {
-    if (nbytes == 0) return b;  // no block for empty tensors (as PyTorch)
-    CBlock* cb = ca->malloc(static_cast<size_t>(nbytes), s->stream, s);
-    b.cblock = cb;
-    b.ptr = block_ptr(cb);
-    return b;
-  }
-  cuda::DeviceGuard g(device.index);
-  if (const PluggableAllocator* p = pluggable_allocator()) {
-    b.pluggable = true;
-    if (nbytes == 0) return b;
-    int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(s->stream));
-    b.ptr = p->alloc ? p->alloc(nbytes, device.index, st, p->ctx)
-                     : p->torch_alloc(static_cast<size_t>(nbytes), device.index, s->stream);
-    CT_CHECK(b.ptr != nullptr, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory: the pluggable allocator returned NULL for ",
-             format_size(nbytes), " on cuda:", device.index);
-    return b;
-  }
-  b.ptr = cuda_alloc(nbytes, device.index, s->stream);
-  return b;
 }
 
-void record_stream(Block& b, std::shared_ptr<void> stream) {
-  if (!b.device.is_cuda() || !stream || stream == b.stream) return;
-  if (b.cblock) {
-    void* raw = static_cast<cuda::StreamImpl*>(stream.get())->stream;
-    caching_allocator(b.device.index)->record_stream(static_cast<CBlock*>(b.cblock), raw, std::move(stream));
-    return;
+void free_cached(void* ctx) {
+  // Runs in a destructor: an error (a CUDA failure while recording the events of
+  // record_stream) cannot propagate; it is reported, and the block stays allocated.
+  auto* cb = static_cast<CBlock*>(ctx);
+  try {
+    caching_allocator(block_device(cb))->free(cb);  // cached, no sync
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ctorch: error while freeing CUDA memory: %s\n", e.what());
   }
-  for (const auto& s : b.used_on)
-    if (s == stream) return;
-  b.used_on.push_back(std::move(stream));
 }
 
-void deallocate(Block& b) noexcept {
-  if (b.device.is_cpu()) {
-    if (b.pinned) {
-      try {
-        host_allocator().free(b.ptr);  // cached; reused after its copies (Note [Pinned memory reuse])
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "ctorch: error while freeing pinned memory: %s\n", e.what());
-      }
-    } else {
-      std::free(b.ptr);
-    }
-    return;
-  }
-  if (b.pluggable) {
-    if (!b.ptr) return;
-    const PluggableAllocator* p = pluggable_allocator();
-    auto* own = static_cast<cuda::StreamImpl*>(b.stream.get());
-    int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(own->stream));
-    if (p->free) p->free(b.ptr, b.nbytes, b.device.index, st, p->ctx);
-    else p->torch_free(b.ptr, static_cast<size_t>(b.nbytes), b.device.index, own->stream);
-    return;
-  }
-  if (b.cblock) {
-    // Runs in a destructor: an error (a CUDA failure while recording the events of
-    // record_stream) cannot propagate; it is reported, and the block stays allocated.
-    try {
-      caching_allocator(b.device.index)->free(static_cast<CBlock*>(b.cblock));  // cached, no sync
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "ctorch: error while freeing CUDA memory: %s\n", e.what());
-    }
-    return;
-  }
-  if (!b.ptr) return;
-  auto* own = static_cast<cuda::StreamImpl*>(b.stream.get());
+// Memory of the pluggable allocator and of the cudaMallocAsync backend: freed on the stream it
+// was allocated on.
+struct StreamMemory {
+  void* ptr;
+  int64_t nbytes;
+  int device;
+  cuda::Stream stream;
+  std::vector<cuda::Stream> used_on;  // from record_stream (cudaMallocAsync backend)
+};
+
+void free_pluggable(void* ctx) {
+  std::unique_ptr<StreamMemory> m(static_cast<StreamMemory*>(ctx));
+  const PluggableAllocator* p = pluggable_allocator();
+  int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(m->stream->stream));
+  if (p->free) p->free(m->ptr, m->nbytes, m->device, st, p->ctx);
+  else p->torch_free(m->ptr, static_cast<size_t>(m->nbytes), m->device, m->stream->stream);
+}
+
+void free_async(void* ctx) {
+  std::unique_ptr<StreamMemory> m(static_cast<StreamMemory*>(ctx));
+  cudaStream_t own = m->stream->stream;
   int prev = -1;
   (void)cudaGetDevice(&prev);
-  (void)cudaSetDevice(b.device.index);
-  for (const auto& u : b.used_on) {
-    auto* us = static_cast<cuda::StreamImpl*>(u.get());
+  (void)cudaSetDevice(m->device);
+  for (const cuda::Stream& u : m->used_on) {
     cudaEvent_t ev;
     if (cudaEventCreateWithFlags(&ev, cudaEventDisableTiming) == cudaSuccess) {
-      (void)cudaEventRecord(ev, us->stream);
-      (void)cudaStreamWaitEvent(own->stream, ev, 0);
+      (void)cudaEventRecord(ev, u->stream);
+      (void)cudaStreamWaitEvent(own, ev, 0);
       (void)cudaEventDestroy(ev);
     }
   }
-  (void)cudaFreeAsync(b.ptr, own->stream);
+  (void)cudaFreeAsync(m->ptr, own);
   (void)cudaGetLastError();
   if (prev >= 0) (void)cudaSetDevice(prev);
+}
+
+DataPtr stream_memory(void* ptr, int64_t nbytes, Device device, const cuda::Stream& s, DeleterFn deleter) {
+  auto m = std::make_unique<StreamMemory>(StreamMemory{ptr, nbytes, device.index, s, {}});
+  return DataPtr(ptr, m.release(), deleter, device);
+}
+
+DataPtr allocate_cuda(int64_t nbytes, Device device) {
+  // No device guard on the caching allocator's fast path: a cached block needs no CUDA call,
+  // and the backend sets the device itself when it has to call cudaMalloc.
+  const cuda::Stream& s = cuda::current_stream(device.index);
+  note_cuda_allocation();
+  if (nbytes == 0) return DataPtr(nullptr, device);  // no memory for empty tensors (as PyTorch)
+  if (DeviceCachingAllocator* ca = caching_allocator(device.index)) {
+    CBlock* cb = ca->malloc(static_cast<size_t>(nbytes), s->stream, s);
+    return DataPtr(block_ptr(cb), cb, &free_cached, device);
+  }
+  cuda::DeviceGuard g(device.index);
+  if (const PluggableAllocator* p = pluggable_allocator()) {
+    int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(s->stream));
+    void* ptr = p->alloc ? p->alloc(nbytes, device.index, st, p->ctx)
+                         : p->torch_alloc(static_cast<size_t>(nbytes), device.index, s->stream);
+    CT_CHECK(ptr != nullptr, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory: the pluggable allocator returned NULL for ",
+             format_size(nbytes), " on cuda:", device.index);
+    return stream_memory(ptr, nbytes, device, s, &free_pluggable);
+  }
+  return stream_memory(cuda_alloc(nbytes, device.index, s->stream), nbytes, device, s, &free_async);
+}
+
+// Core's allocator for both device types (Note [Allocator hook]).
+[[maybe_unused]] const bool g_registered = [] {
+  set_allocator(DeviceType::CPU, &allocate);
+  set_allocator(DeviceType::CUDA, &allocate);
+  return true;
+}();
+
+}  // namespace
+
+DataPtr allocate(int64_t nbytes, Device device, bool pinned) {
+  if (device.is_cuda()) return allocate_cuda(nbytes, device);
+  if (!pinned) {
+    void* p = cpu_alloc(nbytes);
+    return DataPtr(p, p, &free_host, device);
+  }
+  cuda::check_available();
+  void* p = nbytes > 0 ? host_allocator().malloc(static_cast<size_t>(nbytes)) : nullptr;
+  return DataPtr(p, p, &free_pinned, device);  // an empty one has no memory but is pinned (as PyTorch's)
+}
+
+void record_stream(const DataPtr& p, const cuda::Stream& s) {
+  if (!p.device().is_cuda() || !s || !p.context()) return;
+  if (p.deleter() == &free_cached) {
+    caching_allocator(p.device().index)->record_stream(static_cast<CBlock*>(p.context()), s->stream, s);
+  } else if (p.deleter() == &free_async) {
+    auto* m = static_cast<StreamMemory*>(p.context());
+    if (s == m->stream) return;
+    for (const cuda::Stream& u : m->used_on)
+      if (u == s) return;
+    m->used_on.push_back(s);
+  }  // the pluggable allocator's memory: the user's allocator owns its reuse
+}
+
+bool is_pinned(const DataPtr& p) { return p.deleter() == &free_pinned; }
+
+DataPtr allocate_on_stream(int64_t nbytes, const cuda::Stream& s) {
+  DeviceCachingAllocator& a = native_allocator(s->device);
+  note_cuda_allocation();
+  CBlock* cb = a.malloc(static_cast<size_t>(nbytes), s->stream, s);
+  return DataPtr(block_ptr(cb), cb, &free_cached, Device{DeviceType::CUDA, s->device});
 }
 
 }  // namespace ct::alloc

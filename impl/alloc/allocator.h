@@ -10,28 +10,25 @@
 // allocated on, so later work on that stream can reuse it at once. Streams passed to
 // record_stream get an event each, which the allocation stream waits for before the free, so
 // the memory is not reused while work on those streams may still read it.
+//
+// Each allocation is a DataPtr (Note [DataPtr] in impl/core/data_ptr.h) whose deleter gives the
+// memory back to where it came from; this file registers allocate() as core's allocator for
+// both device types (Note [Allocator hook]).
 #pragma once
 #include <cstdint>
-#include <memory>
-#include <vector>
 
-#include "impl/core/device.h"
+#include "impl/core/data_ptr.h"
+#include "impl/cuda/stream.h"
 
 namespace ct::alloc {
 
-struct Block {
-  void* ptr = nullptr;
-  int64_t nbytes = 0;
-  Device device;
-  bool pinned = false;                         // CPU block from cudaHostAlloc
-  std::shared_ptr<void> stream;                // cuda::StreamImpl the block was allocated on
-  std::vector<std::shared_ptr<void>> used_on;  // streams from record_stream (cudaMallocAsync backend)
-  void* cblock = nullptr;                      // the caching allocator's block (native backend)
-  bool pluggable = false;                      // from the user's allocator (Note [Pluggable allocator])
-};
-
-Block allocate(int64_t nbytes, Device device, bool pinned = false);  // throws OOM / CUDA errors
-void deallocate(Block& b) noexcept;
-void record_stream(Block& b, std::shared_ptr<void> stream);
+DataPtr allocate(int64_t nbytes, Device device, bool pinned = false);  // throws OOM / CUDA errors
+// The memory stays allocated until the work queued on s so far is done (torch's
+// Tensor.record_stream). Nothing for memory that is not CUDA memory of s's device.
+void record_stream(const DataPtr& p, const cuda::Stream& s);
+bool is_pinned(const DataPtr& p);  // host memory from the pinned allocator
+// nbytes from the native caching allocator of s's device, on s (not the current stream);
+// CT_ERR_NOT_SUPPORTED with another backend.
+DataPtr allocate_on_stream(int64_t nbytes, const cuda::Stream& s);
 
 }  // namespace ct::alloc

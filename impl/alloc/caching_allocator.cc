@@ -142,6 +142,7 @@ struct NodeAlloc {
 }  // namespace
 
 void* block_ptr(const CBlock* b) { return b->ptr; }
+int block_device(const CBlock* b) { return b->device; }
 
 struct DeviceCachingAllocator::Pool {
   struct Less {
@@ -901,31 +902,27 @@ std::map<std::string, int64_t> stats_map(const DeviceStats& s, const CachingConf
 
 namespace {
 // torch/cuda/memory.py's _format_size and _format_count
-std::string summary_size(int64_t sz, double pref) {
-  const char* prefixes[] = {"B  ", "KiB", "MiB", "GiB", "TiB", "PiB"};
+// v in the unit that suits its reference figure pref: divided by base (and the next of the n
+// prefixes taken) while pref is at least threshold.
+std::string scaled(int64_t v, double pref, int64_t base, double threshold, const char* const* prefixes, int n,
+                   const char* format) {
   int p = 0;
-  for (int i = 1; i < 6; ++i) {
-    if (pref < 768 * 1024) break;
+  for (int i = 1; i < n && pref >= threshold; ++i) {
     p = i;
-    sz /= 1024;
-    pref /= 1024;
+    v /= base;
+    pref /= static_cast<double>(base);
   }
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%6lld %s", static_cast<long long>(sz), prefixes[p]);
+  std::snprintf(buf, sizeof buf, format, static_cast<long long>(v), prefixes[p]);
   return buf;
 }
+std::string summary_size(int64_t sz, double pref) {
+  static const char* const prefixes[] = {"B  ", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  return scaled(sz, pref, 1024, 768 * 1024, prefixes, 6, "%6lld %s");
+}
 std::string summary_count(int64_t cnt, double pref) {
-  const char* prefixes[] = {" ", "K", "M"};
-  int p = 0;
-  for (int i = 1; i < 3; ++i) {
-    if (pref < 750 * 1000) break;
-    p = i;
-    cnt /= 1000;
-    pref /= 1000;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%7lld %s ", static_cast<long long>(cnt), prefixes[p]);
-  return buf;
+  static const char* const prefixes[] = {" ", "K", "M"};
+  return scaled(cnt, pref, 1000, 750 * 1000, prefixes, 3, "%7lld %s ");
 }
 std::string pad_right(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 }  // namespace

@@ -125,6 +125,7 @@ struct CachingConfig {
 
 struct CBlock;
 void* block_ptr(const CBlock* b);  // the device address of a block
+int block_device(const CBlock* b);  // the device it lies on
 
 // One device's allocator. Thread-safe.
 class DeviceCachingAllocator {

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "impl/core/dynlib.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
@@ -235,6 +236,32 @@ void note_cuda_allocation() {
     std::lock_guard<std::mutex> g(g_plug_mu);
     g_allocated.store(true);
   }
+}
+
+void load_pluggable_allocator(const std::string& path, const std::string& alloc_symbol,
+                              const std::string& free_symbol) {
+  std::string error;
+  void* h = open_library(path, &error);
+  CT_CHECK(h != nullptr, CT_ERR_ARGUMENT, "cannot load the allocator library '", path, "': ", error);
+  PluggableAllocator p;
+  Symbols s(h);
+  s.bind(p.torch_alloc, alloc_symbol);
+  s.bind(p.torch_free, free_symbol);
+  try {
+    CT_CHECK(s.missing().empty(), CT_ERR_ARGUMENT, "the allocator library '", path, "' has no function '",
+             s.missing(), "'");
+    set_pluggable_allocator(p);
+  } catch (...) {
+    close_library(h);
+    throw;
+  }
+}
+
+DeviceCachingAllocator& native_allocator(int device) {
+  DeviceCachingAllocator* a = caching_allocator(cuda::resolve_device(device));
+  CT_CHECK(a != nullptr, CT_ERR_NOT_SUPPORTED, "memory statistics need the native caching allocator; the backend is '",
+           cuda_backend_name(), "' (CTORCH_CUDA_ALLOC_CONF)");
+  return *a;
 }
 
 const std::string& cuda_backend_name() {

@@ -40,15 +40,7 @@ void* HostCachingAllocator::malloc(size_t size) {
   }
   void* p = backend_->malloc(-1, rounded);
   if (!p) {
-    // free the cached blocks (whose copies are done) and try once more
-    for (auto& [sz, ptr] : free_) {
-      backend_->free(-1, ptr);
-      HBlock* b = blocks_.at(ptr);
-      reserved_ -= static_cast<int64_t>(b->size);
-      blocks_.erase(ptr);
-      delete b;
-    }
-    free_.clear();
+    release_free_blocks();  // the cached blocks whose copies are done; then once more
     p = backend_->malloc(-1, rounded);
   }
   CT_CHECK(p != nullptr, CT_ERR_OUT_OF_MEMORY, "out of pinned host memory: tried to allocate ", format_size(static_cast<int64_t>(rounded)));
@@ -106,6 +98,10 @@ void HostCachingAllocator::free(void* ptr) {
 void HostCachingAllocator::empty_cache() {
   std::lock_guard<std::mutex> g(mu_);
   process_events();
+  release_free_blocks();
+}
+
+void HostCachingAllocator::release_free_blocks() {
   for (auto& [sz, ptr] : free_) {
     backend_->free(-1, ptr);
     HBlock* b = blocks_.at(ptr);

@@ -44,6 +44,7 @@ class HostCachingAllocator {
     std::vector<std::pair<int, void*>> uses;  // (device, stream) recorded while allocated
   };
   void process_events();
+  void release_free_blocks();  // back to the backend; mu_ held
 
   DeviceBackend* backend_;
   std::mutex mu_;

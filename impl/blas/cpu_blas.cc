@@ -6,11 +6,8 @@
 // still loads and runs elementwise work on a machine that lacks them, and a missing library is
 // a clear error naming it (CT_ERR_NOT_SUPPORTED). OpenBLAS uses its own threads (all cores;
 // OPENBLAS_NUM_THREADS overrides).
-#include <dlfcn.h>
-
 #include <complex>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 #include "impl/blas/backends.h"
@@ -37,28 +34,16 @@ struct OpenBlas {
 };
 
 const OpenBlas& openblas() {
-  static OpenBlas lib;
-  static std::string error;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::string tried;
-    void* h = open_library({"libopenblas.so.0", "libopenblas.so"}, &tried);
-    if (!h) {
-      error = str_cat("CPU matrix products need OpenBLAS (libopenblas.so.0, Debian package libopenblas0), which "
-                      "could not be loaded:", tried);
-      return;
-    }
-    lib.sgemm = reinterpret_cast<sgemm_t>(dlsym(h, "cblas_sgemm"));
-    lib.dgemm = reinterpret_cast<dgemm_t>(dlsym(h, "cblas_dgemm"));
-    lib.cgemm = reinterpret_cast<zgemm_t>(dlsym(h, "cblas_cgemm"));
-    lib.zgemm = reinterpret_cast<zgemm_t>(dlsym(h, "cblas_zgemm"));
-    if (!lib.sgemm || !lib.dgemm || !lib.cgemm || !lib.zgemm) {
-      error = "the loaded libopenblas has no CBLAS gemm functions";
-      lib = OpenBlas{};
-    }
-  });
-  CT_CHECK(lib.sgemm != nullptr, CT_ERR_NOT_SUPPORTED, error);
-  return lib;
+  static const LazyLibrary<OpenBlas> lib(
+      {"libopenblas.so.0", "libopenblas.so"},
+      "CPU matrix products need OpenBLAS (libopenblas.so.0, Debian package libopenblas0), which could not be loaded:",
+      [](Symbols& s, OpenBlas& l) {
+        s.bind(l.sgemm, "cblas_sgemm");
+        s.bind(l.dgemm, "cblas_dgemm");
+        s.bind(l.cgemm, "cblas_cgemm");
+        s.bind(l.zgemm, "cblas_zgemm");
+      });
+  return lib.get();
 }
 
 int to_int(int64_t v, const char* what) {
@@ -73,49 +58,49 @@ void cpu_gemm(DType dtype, int64_t batch, int64_t n, int64_t m, int64_t k, const
   const OpenBlas& lib = openblas();
   int N = to_int(n, "size"), M = to_int(m, "size"), K = to_int(k, "size");
   int lda = K > 0 ? K : 1, ldb = M > 0 ? M : 1, ldc = M > 0 ? M : 1;
+  const int64_t es = itemsize(dtype);
+  const std::complex<double> one(1), zero(0);
+  const std::complex<float> onef(1), zerof(0);
   for (int64_t b = 0; b < batch; ++b) {
+    // matrix b of A, B and C
+    const void* a = static_cast<const char*>(A) + b * n * k * es;
+    const void* bm = static_cast<const char*>(B) + b * k * m * es;
+    void* c = static_cast<char*>(C) + b * n * m * es;
     switch (dtype) {
       case DType::Float32:
-        lib.sgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, 1.0f, static_cast<const float*>(A) + b * n * k, lda,
-                  static_cast<const float*>(B) + b * k * m, ldb, 0.0f, static_cast<float*>(C) + b * n * m, ldc);
+        lib.sgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, 1.0f, static_cast<const float*>(a), lda,
+                  static_cast<const float*>(bm), ldb, 0.0f, static_cast<float*>(c), ldc);
         break;
       case DType::Float64:
-        lib.dgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, 1.0, static_cast<const double*>(A) + b * n * k, lda,
-                  static_cast<const double*>(B) + b * k * m, ldb, 0.0, static_cast<double*>(C) + b * n * m, ldc);
+        lib.dgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, 1.0, static_cast<const double*>(a), lda,
+                  static_cast<const double*>(bm), ldb, 0.0, static_cast<double*>(c), ldc);
         break;
-      case DType::Complex64: {
-        const std::complex<float> one(1), zero(0);
-        lib.cgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, &one, static_cast<const std::complex<float>*>(A) + b * n * k,
-                  lda, static_cast<const std::complex<float>*>(B) + b * k * m, ldb, &zero,
-                  static_cast<std::complex<float>*>(C) + b * n * m, ldc);
+      case DType::Complex64:  // alpha and beta by address
+        lib.cgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, &onef, a, lda, bm, ldb, &zerof, c, ldc);
         break;
-      }
-      case DType::Complex128: {
-        const std::complex<double> one(1), zero(0);
-        lib.zgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, &one, static_cast<const std::complex<double>*>(A) + b * n * k,
-                  lda, static_cast<const std::complex<double>*>(B) + b * k * m, ldb, &zero,
-                  static_cast<std::complex<double>*>(C) + b * n * m, ldc);
+      case DType::Complex128:
+        lib.zgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, &one, a, lda, bm, ldb, &zero, c, ldc);
         break;
-      }
       case DType::Float16:
       case DType::BFloat16: {
         // float accumulation (as PyTorch's CPU kernels), one rounding at the end
-        auto to_f = [dtype](const uint16_t* p, int64_t cnt, std::vector<float>& out) {
+        auto to_f = [dtype](const void* p, int64_t cnt, std::vector<float>& out) {
+          const uint16_t* bits = static_cast<const uint16_t*>(p);
           out.resize(static_cast<size_t>(cnt));
           for (int64_t i = 0; i < cnt; ++i) {
             Half h;
             BFloat16 bf;
-            h.x = bf.x = p[i];
+            h.x = bf.x = bits[i];
             out[static_cast<size_t>(i)] = dtype == DType::Float16 ? static_cast<float>(h) : static_cast<float>(bf);
           }
         };
-        std::vector<float> a, bb, c(static_cast<size_t>(n * m));
-        to_f(static_cast<const uint16_t*>(A) + b * n * k, n * k, a);
-        to_f(static_cast<const uint16_t*>(B) + b * k * m, k * m, bb);
-        lib.sgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, 1.0f, a.data(), lda, bb.data(), ldb, 0.0f, c.data(), ldc);
-        uint16_t* out = static_cast<uint16_t*>(C) + b * n * m;
+        std::vector<float> fa, fb, fc(static_cast<size_t>(n * m));
+        to_f(a, n * k, fa);
+        to_f(bm, k * m, fb);
+        lib.sgemm(kRowMajor, kNoTrans, kNoTrans, N, M, K, 1.0f, fa.data(), lda, fb.data(), ldb, 0.0f, fc.data(), ldc);
+        uint16_t* out = static_cast<uint16_t*>(c);
         for (int64_t i = 0; i < n * m; ++i)
-          out[i] = dtype == DType::Float16 ? Half(c[static_cast<size_t>(i)]).x : BFloat16(c[static_cast<size_t>(i)]).x;
+          out[i] = dtype == DType::Float16 ? Half(fc[static_cast<size_t>(i)]).x : BFloat16(fc[static_cast<size_t>(i)]).x;
         break;
       }
       default:

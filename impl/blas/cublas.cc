@@ -8,7 +8,6 @@
 // of half types follow the process-wide switches, as torch.backends.cuda.matmul.
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
 #include <atomic>
 #include <cstring>
@@ -43,32 +42,19 @@ struct Cublas {
 };
 
 const Cublas& cublas() {
-  static Cublas lib;
-  static std::string error;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::string tried;
-    void* h = open_library(cuda_library_names("libcublas.so.13", "libcublas.so"), &tried);
-    if (!h) {
-      error = str_cat("CUDA matrix products need cuBLAS (libcublas.so.13, CUDA 13), which could not be loaded:", tried);
-      return;
-    }
-    auto sym = [&](const char* n) {
-      void* p = dlsym(h, n);
-      if (!p && error.empty()) error = str_cat("libcublas.so.13 has no ", n);
-      return p;
-    };
-    lib.create = reinterpret_cast<decltype(lib.create)>(sym("cublasCreate_v2"));
-    lib.destroy = reinterpret_cast<decltype(lib.destroy)>(sym("cublasDestroy_v2"));
-    lib.set_stream = reinterpret_cast<decltype(lib.set_stream)>(sym("cublasSetStream_v2"));
-    lib.set_workspace = reinterpret_cast<decltype(lib.set_workspace)>(sym("cublasSetWorkspace_v2"));
-    lib.set_math_mode = reinterpret_cast<decltype(lib.set_math_mode)>(sym("cublasSetMathMode"));
-    lib.gemm_strided_batched = reinterpret_cast<decltype(lib.gemm_strided_batched)>(sym("cublasGemmStridedBatchedEx"));
-    lib.status_string = reinterpret_cast<decltype(lib.status_string)>(sym("cublasGetStatusString"));
-    if (!error.empty()) lib = Cublas{};
-  });
-  CT_CHECK(lib.create != nullptr, CT_ERR_NOT_SUPPORTED, error);
-  return lib;
+  static const LazyLibrary<Cublas> lib(
+      cuda_library_names("libcublas.so.13", "libcublas.so"),
+      "CUDA matrix products need cuBLAS (libcublas.so.13, CUDA 13), which could not be loaded:",
+      [](Symbols& s, Cublas& l) {
+        s.bind(l.create, "cublasCreate_v2");
+        s.bind(l.destroy, "cublasDestroy_v2");
+        s.bind(l.set_stream, "cublasSetStream_v2");
+        s.bind(l.set_workspace, "cublasSetWorkspace_v2");
+        s.bind(l.set_math_mode, "cublasSetMathMode");
+        s.bind(l.gemm_strided_batched, "cublasGemmStridedBatchedEx");
+        s.bind(l.status_string, "cublasGetStatusString");
+      });
+  return lib.get();
 }
 
 void check(cublasStatus_t s, const char* what) {
@@ -82,9 +68,13 @@ void check(cublasStatus_t s, const char* what) {
 // process exit (the driver may be gone by then; PyTorch leaks them too).
 struct ThreadHandles {
   std::map<int, cublasHandle_t> handles;
-  std::map<std::pair<int, cudaStream_t>, alloc::Block> workspaces;
+  struct Workspace {
+    DataPtr mem;
+    size_t size;
+  };
+  std::map<std::pair<int, cudaStream_t>, Workspace> workspaces;
   ~ThreadHandles() {
-    for (auto& [key, b] : workspaces) alloc::deallocate(b);
+    workspaces.clear();
     for (auto& [d, h] : handles) (void)cublas().destroy(h);
   }
 };
@@ -108,10 +98,11 @@ cublasHandle_t handle_for(int device, cudaStream_t stream) {
   auto key = std::make_pair(device, stream);
   auto w = t.workspaces.find(key);
   if (w == t.workspaces.end()) {
-    alloc::Block b = alloc::allocate(static_cast<int64_t>(workspace_size(device)), Device{DeviceType::CUDA, device});
-    w = t.workspaces.emplace(key, std::move(b)).first;
+    size_t size = workspace_size(device);
+    DataPtr mem = alloc::allocate(static_cast<int64_t>(size), Device{DeviceType::CUDA, device});
+    w = t.workspaces.emplace(key, ThreadHandles::Workspace{std::move(mem), size}).first;
   }
-  check(lib.set_workspace(h, w->second.ptr, static_cast<size_t>(w->second.nbytes)), "cublasSetWorkspace");
+  check(lib.set_workspace(h, w->second.mem.get(), w->second.size), "cublasSetWorkspace");
   return h;
 }
 

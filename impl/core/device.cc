@@ -3,7 +3,6 @@
 #include <cctype>
 
 #include "impl/core/error.h"
-#include "impl/cuda/runtime.h"
 
 namespace ct {
 
@@ -48,16 +47,6 @@ Device device_from_c(ct_device_type type, int32_t index) {
   Device d{static_cast<DeviceType>(type), index};
   CT_CHECK(!(d.is_cpu() && index > 0), CT_ERR_ARGUMENT,
            "CPU device index must be -1 or 0, got ", index);
-  return d;
-}
-
-Device resolve_device(Device d) {
-  if (d.is_cpu()) return Device{DeviceType::CPU, -1};
-  cuda::check_available();
-  if (d.index < 0) d.index = cuda::current_device();
-  int n = cuda::device_count();
-  CT_CHECK(d.index < n, CT_ERR_INDEX, "CUDA error: invalid device ordinal: device ", d.str(),
-           " requested but only ", n, " CUDA device(s) are visible");
   return d;
 }
 

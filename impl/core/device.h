@@ -22,8 +22,6 @@ struct Device {
 
 Device parse_device(const std::string& s);           // throws CT_ERR_DEVICE_STRING
 Device device_from_c(ct_device_type type, int32_t index);  // validates, throws CT_ERR_ARGUMENT
-// Resolves "cuda" (no index) to the current CUDA device and checks the device exists.
-// CPU devices come back as (CPU, -1).
-Device resolve_device(Device d);
+// Resolving "cuda" (no index) to the current device: cuda::resolve_device (impl/cuda/runtime.h).
 
 }  // namespace ct

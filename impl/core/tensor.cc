@@ -3,15 +3,9 @@
 #include <cstring>
 #include <sstream>
 
-#include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
 
 namespace ct {
-
-Storage::Storage(int64_t n, Device d, bool pinned) : nbytes(n), device(d), block(alloc::allocate(n, d, pinned)) {
-  data = block.ptr;
-}
-Storage::~Storage() { alloc::deallocate(block); }
 
 bool TensorImpl::is_contiguous() const {
   int64_t expected = 1;
@@ -59,7 +53,10 @@ namespace {
 // goes: the tensor's own, and those that views hold through storage_owner.
 struct TensorWithStorage final : TensorImpl {
   Storage own;
-  TensorWithStorage(int64_t nbytes, Device device, bool pinned) : own(nbytes, device, pinned) { storage = &own; }
+  TensorWithStorage(int64_t nbytes, Device device, bool pinned)
+      : own(allocate_bytes(nbytes, device, pinned), nbytes) {
+    storage = &own;
+  }
 };
 }  // namespace
 

@@ -21,7 +21,7 @@
 #include <memory>
 #include <vector>
 
-#include "impl/alloc/allocator.h"
+#include "impl/core/data_ptr.h"
 #include "impl/core/device.h"
 #include "impl/core/dtype.h"
 #include "impl/core/small_vector.h"
@@ -32,16 +32,14 @@ namespace ct {
 constexpr size_t kInlineDims = 6;
 using Shape = SmallVec<int64_t, kInlineDims>;
 
-// A block of memory on one device. Freed when the last tensor using it goes away.
+// A block of memory on one device. Freed (by its DataPtr, Note [DataPtr]) when the last tensor
+// using it goes away.
 struct Storage {
-  void* data = nullptr;
+  DataPtr data_ptr;
   int64_t nbytes = 0;
-  Device device;
-  alloc::Block block;
-  Storage(int64_t nbytes, Device device, bool pinned = false);  // allocates (throws CT_ERR_OUT_OF_MEMORY)
-  ~Storage();
-  Storage(const Storage&) = delete;
-  Storage& operator=(const Storage&) = delete;
+  Storage(DataPtr d, int64_t n) : data_ptr(std::move(d)), nbytes(n) {}
+  void* data() const { return data_ptr.get(); }
+  const Device& device() const { return data_ptr.device(); }
 };
 
 struct TensorImpl {
@@ -61,9 +59,9 @@ struct TensorImpl {
     for (int64_t s : sizes) n *= s;
     return n;
   }
-  const Device& device() const { return storage->device; }
+  const Device& device() const { return storage->device(); }
   int64_t itemsize() const { return ct::itemsize(dtype); }
-  char* data() const { return static_cast<char*>(storage->data) + offset * itemsize(); }
+  char* data() const { return static_cast<char*>(storage->data()) + offset * itemsize(); }
   bool is_contiguous() const;
 };
 
@@ -76,7 +74,8 @@ Shape contiguous_strides(const Shape& sizes);
 int64_t numel_of(const Shape& sizes);  // checks sizes >= 0 and overflow
 std::string shape_str(const Shape& s);  // "[2, 3]"
 
-// A new contiguous tensor with uninitialized data. device must be resolved.
+// A new contiguous tensor with uninitialized data, its memory from the allocator registered for
+// the device (Note [Allocator hook]). device must be resolved.
 Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned = false);
 // A view of base's storage.
 Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset);

@@ -94,6 +94,18 @@ void check_device_index(int device) {
            " (expected 0 <= index < ", n, ", the number of visible CUDA devices)");
 }
 
+int resolve_device(int device) {
+  if (device < 0) return current_device();
+  check_device_index(device);
+  return device;
+}
+
+Device resolve_device(Device d) {
+  if (d.is_cpu()) return Device{DeviceType::CPU, -1};
+  d.index = resolve_device(d.index);
+  return d;
+}
+
 void set_device(int device) {
   check_device_index(device);
   check(cudaSetDevice(device), "cudaSetDevice");
@@ -139,7 +151,7 @@ int64_t device_property(int device, int32_t prop) {
 }
 
 void mem_get_info(int device, int64_t* free, int64_t* total) {
-  DeviceGuard g(device < 0 ? current_device() : (check_device_index(device), device));
+  DeviceGuard g(resolve_device(device));
   size_t f = 0, t = 0;
   check(cudaMemGetInfo(&f, &t), "cudaMemGetInfo");
   *free = static_cast<int64_t>(f);
@@ -165,7 +177,7 @@ std::string gencode_flags() {
 void synchronize(int device) {
   // Not reported by the sync debug mode: an explicit synchronize is the point (as PyTorch's
   // device_synchronize, which does not warn either).
-  DeviceGuard g(device < 0 ? current_device() : (check_device_index(device), device));
+  DeviceGuard g(resolve_device(device));
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "impl/core/device.h"
+
 namespace ct::cuda {
 
 bool is_available();
@@ -17,6 +19,13 @@ int current_device();             // throws when unavailable
 int multiprocessor_count();       // SMs of the current device (cached per device)
 void set_device(int device);
 void check_device_index(int device);  // throws CT_ERR_INDEX with the visible count
+// Note [Device resolution]: a negative device index means the calling thread's current device;
+// any other index is checked against the visible devices (CT_ERR_INDEX). Every function that
+// takes "a device, negative for the current one" resolves it here, in one place.
+int resolve_device(int device);
+// The same for a Device: (CUDA, -1) becomes the current device, (CUDA, i) is checked; CPU
+// devices come back as (CPU, -1).
+Device resolve_device(Device d);
 std::string device_name(int device);
 int64_t device_property(int device, int32_t prop);  // prop: ct_device_property
 void mem_get_info(int device, int64_t* free, int64_t* total);

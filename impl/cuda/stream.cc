@@ -46,13 +46,23 @@ inline PerThread& per_thread() {
 }
 
 int resolve(int device) {
-  if (device < 0) return current_device();
-  check_device_index(device);
+  device = resolve_device(device);
   CT_CHECK(device < kMaxDevices, CT_ERR_NOT_SUPPORTED, "ctorch supports at most ", kMaxDevices, " CUDA devices");
   return device;
 }
 
 std::atomic<void (*)(int, cudaStream_t)> g_destroyed_hook{nullptr};
+
+// The answer of a cudaStreamQuery / cudaEventQuery: true when the work is done, false while
+// it is not; any other error throws.
+bool done(cudaError_t e, const char* what) {
+  if (e == cudaErrorNotReady) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  check(e, what);
+  return true;
+}
 
 }  // namespace
 
@@ -135,13 +145,7 @@ void priority_range(int* least, int* greatest) {
 
 bool stream_query(const Stream& s) {
   DeviceGuard g(s->device);
-  cudaError_t e = cudaStreamQuery(s->stream);
-  if (e == cudaErrorNotReady) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  check(e, "cudaStreamQuery");
-  return true;
+  return done(cudaStreamQuery(s->stream), "cudaStreamQuery");
 }
 
 void stream_synchronize(const Stream& s) {
@@ -185,13 +189,7 @@ void event_wait(const Event& e, const Stream& s) {
 bool event_query(const Event& e) {
   if (!e->event) return true;
   DeviceGuard g(e->device);
-  cudaError_t err = cudaEventQuery(e->event);
-  if (err == cudaErrorNotReady) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  check(err, "cudaEventQuery");
-  return true;
+  return done(cudaEventQuery(e->event), "cudaEventQuery");
 }
 
 void event_synchronize(const Event& e) {
@@ -214,6 +212,23 @@ double event_elapsed_ms(const Event& start, const Event& end) {
   }
   check(err, "cudaEventElapsedTime");
   return ms;
+}
+
+SavedStream stream_guard_enter(const Stream& s) {
+  SavedStream saved{current_stream(s->device), current_device()};
+  if (s->device != saved.device) set_device(s->device);
+  try {
+    set_current_stream(s);
+  } catch (...) {
+    set_device(saved.device);
+    throw;
+  }
+  return saved;
+}
+
+void stream_guard_exit(const SavedStream& saved) {
+  set_current_stream(saved.stream);
+  if (saved.device >= 0) set_device(saved.device);
 }
 
 }  // namespace ct::cuda

@@ -37,6 +37,18 @@ bool stream_query(const Stream& s);
 void stream_synchronize(const Stream& s);
 void stream_wait_stream(const Stream& s, const Stream& other);
 
+// Note [Stream guard]: torch.cuda.StreamContext (c10::cuda::CUDAStreamGuard) as two calls, so
+// that a binding can hold it across its own scope: enter makes s's device the current device
+// and s the current stream of that device, and returns what exit restores: the stream that
+// was current on s's device and the device that was current (in that order: the stream first,
+// then the device). Nothing changes when enter throws.
+struct SavedStream {
+  Stream stream;
+  int device = -1;  // negative: exit leaves the current device alone
+};
+SavedStream stream_guard_enter(const Stream& s);
+void stream_guard_exit(const SavedStream& saved);
+
 struct EventImpl {
   bool enable_timing = false;
   bool blocking = false;

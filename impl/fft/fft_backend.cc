@@ -10,7 +10,6 @@
 // bound to the stream and launched, so one plan is never used by two threads at once.
 #include <cufft.h>
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
 #include <memory>
 #include <mutex>
@@ -40,36 +39,26 @@ struct Fftw {
 
 std::mutex g_fftw_planner;  // FFTW's planner is not thread-safe; execution is
 
-const Fftw& fftw(bool dbl) {
-  static Fftw libs[2];
-  static std::string errors[2];
-  static std::once_flag once[2];
-  int i = dbl ? 1 : 0;
-  std::call_once(once[i], [i] {
-    const char* name = i ? "libfftw3.so.3" : "libfftw3f.so.3";
-    const char* pre = i ? "fftw_" : "fftwf_";
-    std::string tried;
-    void* h = open_library({name}, &tried);
-    if (!h) {
-      errors[i] = str_cat("CPU FFTs need FFTW 3 (", name, ", Debian package ", i ? "libfftw3-double3" : "libfftw3-single3",
-                          "), which could not be loaded:", tried);
-      return;
-    }
-    auto sym = [&](const char* s) { return dlsym(h, (std::string(pre) + s).c_str()); };
-    Fftw& l = libs[i];
-    l.plan_dft = reinterpret_cast<decltype(l.plan_dft)>(sym("plan_many_dft"));
-    l.plan_r2c = reinterpret_cast<decltype(l.plan_r2c)>(sym("plan_many_dft_r2c"));
-    l.plan_c2r = reinterpret_cast<decltype(l.plan_c2r)>(sym("plan_many_dft_c2r"));
-    l.execute = reinterpret_cast<decltype(l.execute)>(sym("execute"));
-    l.destroy = reinterpret_cast<decltype(l.destroy)>(sym("destroy_plan"));
-    if (!l.plan_dft || !l.plan_r2c || !l.plan_c2r || !l.execute || !l.destroy) {
-      errors[i] = str_cat(name, " lacks the plan_many functions");
-      l = Fftw{};
-    }
-  });
-  CT_CHECK(libs[i].execute != nullptr, CT_ERR_NOT_SUPPORTED, errors[i]);
-  return libs[i];
+// FFTW's functions for float ("fftwf_" in libfftw3f) or double ("fftw_" in libfftw3).
+template <bool kDouble>
+const Fftw& fftw_lib() {
+  constexpr const char* name = kDouble ? "libfftw3.so.3" : "libfftw3f.so.3";
+  static const LazyLibrary<Fftw> lib(
+      {name},
+      str_cat("CPU FFTs need FFTW 3 (", name, ", Debian package ", kDouble ? "libfftw3-double3" : "libfftw3-single3",
+              "), which could not be loaded:"),
+      [](Symbols& s, Fftw& l) {
+        const std::string pre = kDouble ? "fftw_" : "fftwf_";
+        s.bind(l.plan_dft, pre + "plan_many_dft");
+        s.bind(l.plan_r2c, pre + "plan_many_dft_r2c");
+        s.bind(l.plan_c2r, pre + "plan_many_dft_c2r");
+        s.bind(l.execute, pre + "execute");
+        s.bind(l.destroy, pre + "destroy_plan");
+      });
+  return lib.get();
 }
+
+const Fftw& fftw(bool dbl) { return dbl ? fftw_lib<true>() : fftw_lib<false>(); }
 
 int to_int(int64_t v) {
   CT_CHECK(v <= INT32_MAX, CT_ERR_NOT_SUPPORTED, "CPU FFT: size ", v, " is beyond FFTW's 32-bit interface");
@@ -121,37 +110,23 @@ struct Cufft {
 };
 
 const Cufft& cufft() {
-  static Cufft lib;
-  static std::string error;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::string tried;
-    void* h = open_library(cuda_library_names("libcufft.so.12", "libcufft.so"), &tried);
-    if (!h) {
-      error = str_cat("CUDA FFTs need cuFFT (libcufft.so.12, CUDA 13), which could not be loaded:", tried);
-      return;
-    }
-    auto sym = [&](const char* s) {
-      void* p = dlsym(h, s);
-      if (!p && error.empty()) error = str_cat("libcufft.so.12 has no ", s);
-      return p;
-    };
-    lib.create = reinterpret_cast<decltype(lib.create)>(sym("cufftCreate"));
-    lib.destroy = reinterpret_cast<decltype(lib.destroy)>(sym("cufftDestroy"));
-    lib.set_auto = reinterpret_cast<decltype(lib.set_auto)>(sym("cufftSetAutoAllocation"));
-    lib.make_many64 = reinterpret_cast<decltype(lib.make_many64)>(sym("cufftMakePlanMany64"));
-    lib.set_work = reinterpret_cast<decltype(lib.set_work)>(sym("cufftSetWorkArea"));
-    lib.set_stream = reinterpret_cast<decltype(lib.set_stream)>(sym("cufftSetStream"));
-    lib.c2c = reinterpret_cast<decltype(lib.c2c)>(sym("cufftExecC2C"));
-    lib.z2z = reinterpret_cast<decltype(lib.z2z)>(sym("cufftExecZ2Z"));
-    lib.r2c = reinterpret_cast<decltype(lib.r2c)>(sym("cufftExecR2C"));
-    lib.d2z = reinterpret_cast<decltype(lib.d2z)>(sym("cufftExecD2Z"));
-    lib.c2r = reinterpret_cast<decltype(lib.c2r)>(sym("cufftExecC2R"));
-    lib.z2d = reinterpret_cast<decltype(lib.z2d)>(sym("cufftExecZ2D"));
-    if (!error.empty()) lib = Cufft{};
-  });
-  CT_CHECK(lib.create != nullptr, CT_ERR_NOT_SUPPORTED, error);
-  return lib;
+  static const LazyLibrary<Cufft> lib(
+      cuda_library_names("libcufft.so.12", "libcufft.so"),
+      "CUDA FFTs need cuFFT (libcufft.so.12, CUDA 13), which could not be loaded:", [](Symbols& s, Cufft& l) {
+        s.bind(l.create, "cufftCreate");
+        s.bind(l.destroy, "cufftDestroy");
+        s.bind(l.set_auto, "cufftSetAutoAllocation");
+        s.bind(l.make_many64, "cufftMakePlanMany64");
+        s.bind(l.set_work, "cufftSetWorkArea");
+        s.bind(l.set_stream, "cufftSetStream");
+        s.bind(l.c2c, "cufftExecC2C");
+        s.bind(l.z2z, "cufftExecZ2Z");
+        s.bind(l.r2c, "cufftExecR2C");
+        s.bind(l.d2z, "cufftExecD2Z");
+        s.bind(l.c2r, "cufftExecC2R");
+        s.bind(l.z2d, "cufftExecZ2D");
+      });
+  return lib.get();
 }
 
 void check(cufftResult r, const char* what) {
@@ -221,12 +196,8 @@ void cuda_execute(Kind kind, bool forward, bool dbl, int device, int64_t batch, 
     }
     cached = pc.insert(key, plan, static_cast<int64_t>(plan.work)) != nullptr;
   }
-  alloc::Block work;
+  DataPtr work;  // freed on the way out
   if (plan.work > 0) work = alloc::allocate(static_cast<int64_t>(plan.work), Device{DeviceType::CUDA, device});
-  struct Release {
-    alloc::Block& b;
-    ~Release() { alloc::deallocate(b); }
-  } release{work};
   struct Destroy {
     bool on;
     cufftHandle h;
@@ -234,7 +205,7 @@ void cuda_execute(Kind kind, bool forward, bool dbl, int device, int64_t batch, 
       if (on) (void)cufft().destroy(h);
     }
   } destroy{!cached, plan.handle};
-  check(lib.set_work(plan.handle, work.ptr), "cufftSetWorkArea");
+  check(lib.set_work(plan.handle, work.get()), "cufftSetWorkArea");
   check(lib.set_stream(plan.handle, stream), "cufftSetStream");
   int dir = forward ? CUFFT_FORWARD : CUFFT_INVERSE;
   if (kind == kC2C) {

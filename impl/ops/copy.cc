@@ -6,6 +6,7 @@
 #include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/loops.h"
 #include "impl/ops/cpu/simd.h"
+#include "impl/alloc/allocator.h"
 #include "impl/alloc/cuda_memory.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
@@ -89,16 +90,26 @@ void copy_same_cuda_device(const Tensor& dst, const Tensor& src) {
   cuda_ops::cast(cuda_iter<2>(dst->sizes, {dst.get(), src.get()}), sc.stream);
 }
 
+// dst's bytes from src, one side on the host, on the CUDA side's current stream. The host
+// waits for the copy unless non_blocking and the host side is pinned memory, whose block then
+// records the copy (Note [Pinned memory reuse]).
+void memcpy_host_device(const Tensor& dst, const Tensor& src, bool to_device, bool non_blocking) {
+  const Tensor& host = to_device ? src : dst;
+  const Device& dev = to_device ? dst->device() : src->device();
+  CudaScope sc(dev);
+  memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(),
+               to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, sc);
+  if (!non_blocking || !alloc::is_pinned(host->storage->data_ptr)) {
+    sync_stream(sc, to_device ? "copy from host to device" : "copy from device to host");
+  } else {
+    alloc::host_allocator().record_event(host->storage->data(), dev.index, sc.stream);
+  }
+}
+
 void copy_h2d(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   Tensor src = expand(src_in, dst->sizes);
   if (plain(dst, src)) {
-    CudaScope sc(dst->device());
-    memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyHostToDevice, sc);
-    if (!non_blocking || !src->storage->block.pinned) {
-      sync_stream(sc, "copy from host to device");
-    } else {
-      alloc::host_allocator().record_event(src->storage->block.ptr, dst->device().index, sc.stream);
-    }
+    memcpy_host_device(dst, src, true, non_blocking);
     return;
   }
   // staged on the host in dst's layout (when dense) and src's dtype, cast on the device if needed
@@ -124,13 +135,7 @@ void copy_d2h(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
     src = d;
   }
   if (plain(dst, src)) {
-    CudaScope sc(src->device());
-    memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyDeviceToHost, sc);
-    if (!non_blocking || !dst->storage->block.pinned) {
-      sync_stream(sc, "copy from device to host");
-    } else {
-      alloc::host_allocator().record_event(dst->storage->block.ptr, src->device().index, sc.stream);
-    }
+    memcpy_host_device(dst, src, false, non_blocking);
     return;
   }
   Tensor h = empty_tensor(dst->sizes, dst->dtype, Device{});

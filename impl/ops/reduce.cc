@@ -168,17 +168,14 @@ Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DTyp
 class CudaScratch final : public cuda_ops::ScratchFn {
  public:
   explicit CudaScratch(Device d) : dev_(d) {}
-  ~CudaScratch() {
-    for (alloc::Block& b : blocks_) alloc::deallocate(b);
-  }
   void* operator()(int64_t bytes) override {
     blocks_.push_back(alloc::allocate(bytes, dev_));
-    return blocks_.back().ptr;
+    return blocks_.back().get();
   }
 
  private:
   Device dev_;
-  std::vector<alloc::Block> blocks_;
+  std::vector<DataPtr> blocks_;  // freed with the scratch
 };
 
 template <typename T> struct AccOf { using type = T; };

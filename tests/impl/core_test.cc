@@ -213,7 +213,7 @@ TEST(TensorAllocation, ViewsAndStorageRefKeepTheStorage) {
   EXPECT_EQ(reinterpret_cast<const float*>(w->data())[5], 17.0f);
   w.reset();
   EXPECT_FALSE(base.expired());  // and so does ref
-  EXPECT_EQ(static_cast<const float*>(ref->data)[23], 23.0f);
+  EXPECT_EQ(static_cast<const float*>(ref->data())[23], 23.0f);
   ref.reset();
   EXPECT_TRUE(base.expired());
   // more dims than kept inline
