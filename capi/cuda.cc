@@ -1,5 +1,6 @@
 // Section 4 of ctorch.h: CUDA device enumeration and properties.
 #include "capi/api.h"
+#include "impl/cuda/exchange.h"
 #include "impl/cuda/runtime.h"
 
 using namespace ct;
@@ -72,13 +73,7 @@ CT_API ct_status ct_cuda_set_device(int32_t device) {
 CT_API ct_status ct_cuda_exchange_device(int32_t device, int32_t* prev) {
   CT_API_BEGIN
   need(prev, "prev");
-  if (device < 0 && !cuda::is_available()) {
-    *prev = -1;
-    return CT_OK;
-  }
-  int cur = cuda::current_device();
-  if (device >= 0 && device != cur) cuda::set_device(device);
-  *prev = cur;
+  *prev = cuda::exchange_device(device);
   CT_API_END
 }
 
@@ -86,13 +81,7 @@ CT_API ct_status ct_cuda_exchange_device_of(ct_tensor t, int32_t* prev) {
   CT_API_BEGIN
   need(prev, "prev");
   Device d = get(t)->device();
-  if (d.is_cpu()) {
-    *prev = -1;
-    return CT_OK;
-  }
-  int cur = cuda::current_device();
-  if (d.index != cur) cuda::set_device(d.index);
-  *prev = cur;
+  *prev = d.is_cpu() ? -1 : cuda::exchange_device(d.index);
   CT_API_END
 }
 

@@ -1,5 +1,5 @@
 // Matrix products through a real BLAS: OpenBLAS (CBLAS) on the CPU and cuBLAS on CUDA devices,
-// both loaded with dlopen at first use (Note [BLAS libraries load on first use]).
+// both loaded at first use through impl/core/dynlib.h (Note [BLAS libraries load on first use]).
 #pragma once
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // What moved from the C ABI glue into impl (issue 13): device resolution (Note [Device
-// resolution]), the stream guard (Note [Stream guard]), the raw-allocation registry (Note [Raw
-// allocations]) and loading a pluggable allocator. Without a GPU the CUDA paths check their
-// errors; with one they also check the values.
+// resolution]), the device exchange, the stream guard (Note [Stream guard]), the raw-allocation
+// registry (Note [Raw allocations]) and loading a pluggable allocator. Without a GPU the CUDA paths
+// check their errors; with one they also check the values.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +10,7 @@
 #include "impl/alloc/cuda_memory.h"
 #include "impl/alloc/raw_allocations.h"
 #include "impl/core/error.h"
+#include "impl/cuda/exchange.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 #include "tests/impl/error_of.h"
@@ -52,6 +53,19 @@ TEST(DeviceResolution, NegativeMeansCurrentAndEveryIndexIsChecked) {
   EXPECT_EQ(code, CT_ERR_INDEX);
   EXPECT_NE(msg.find("Invalid CUDA device index " + std::to_string(n)), std::string::npos) << msg;
   EXPECT_EQ(error_of([n] { cuda::resolve_device(Device{DeviceType::CUDA, n}); }).first, CT_ERR_INDEX);
+}
+
+TEST(ExchangeDevice, NegativeChangesNothing) {
+  if (!cuda::is_available()) {
+    EXPECT_EQ(cuda::exchange_device(-1), -1);
+    EXPECT_EQ(error_of([] { cuda::exchange_device(0); }).first, CT_ERR_CUDA_UNAVAILABLE);
+    return;
+  }
+  int cur = cuda::current_device();
+  EXPECT_EQ(cuda::exchange_device(-1), cur);
+  EXPECT_EQ(cuda::exchange_device(cur), cur);
+  EXPECT_EQ(cuda::current_device(), cur);
+  EXPECT_EQ(error_of([] { cuda::exchange_device(cuda::device_count()); }).first, CT_ERR_INDEX);
 }
 
 TEST(StreamGuard, SwitchesAndRestores) {
