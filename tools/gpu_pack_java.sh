@@ -13,16 +13,7 @@ chmod u+w gpu_java/*
 jlink --add-modules java.base,java.logging,java.management --strip-debug --no-header-files --no-man-pages \
       --compress=2 --output gpu_java/jre
 CLASSES=$(sed -n '/^TESTS = \[/,/^\]/p' tests/java/BUILD | grep -o '"[A-Za-z]*"' | tr -d '"' | tr '\n' ' ')
-cat > gpu_java/run.sh <<RUN
-#!/bin/bash
-# The Java suite on the GPU host, with the carried JRE.
-D="\$(cd "\$(dirname "\$0")" && pwd)"
-export LD_LIBRARY_PATH="\$D\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
-for c in $CLASSES; do
-  "\$D/jre/bin/java" -Xcheck:jni -Djava.library.path="\$D" \\
-    -cp "\$D/ctorch.jar:\$D/ctorch_java_tests.jar:\$D/junit4.jar:\$D/hamcrest-core.jar" \\
-    org.junit.runner.JUnitCore org.ctorch.\$c 2>&1 | grep -E "^OK|^Tests run|^FAIL|^[0-9]+\\) " | sed "s/^/\$c: /"
-done
-RUN
+echo "$CLASSES" > gpu_java/classes.txt
+cp tests/gpu/java_run.sh gpu_java/run.sh
 chmod +x gpu_java/run.sh
 du -sh gpu_java
