@@ -69,4 +69,5 @@ need=$(for f in "$P/bin/mono" "$P"/lib/native/*; do objdump -T "$f"; done | grep
 echo "$need" > "$P/glibc_need"
 cp tests/gpu/csharp_run.sh "$P/run.sh"
 chmod +x "$P/run.sh"
+xz -6 -T2 "$P/lib/native/libctorch.so"  # the device tool carries at most 64 MiB; run.sh unpacks it
 du -sh "$P"

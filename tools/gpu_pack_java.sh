@@ -16,4 +16,5 @@ CLASSES=$(sed -n '/^TESTS = \[/,/^\]/p' tests/java/BUILD | grep -o '"[A-Za-z]*"'
 echo "$CLASSES" > gpu_java/classes.txt
 cp tests/gpu/java_run.sh gpu_java/run.sh
 chmod +x gpu_java/run.sh
+xz -6 -T2 gpu_java/libctorch.so  # the device tool carries at most 64 MiB; run.sh unpacks it
 du -sh gpu_java

@@ -8,6 +8,7 @@
 # configuration (MONO_CONFIG, MONO_CFG_DIR) all come from this folder.
 set -uo pipefail
 D="$(cd "$(dirname "$0")" && pwd)"
+for f in "$D"/lib/native/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # libctorch.so travels compressed
 W="$(mktemp -d "${TMPDIR:-/tmp}/gpu_csharp.XXXXXX")"
 trap 'rm -rf "$W"' EXIT
 unset MONO_GAC_PREFIX MONO_ENV_OPTIONS MONO_DEBUG MONO_IOMAP

@@ -3,6 +3,7 @@
 # into gpu_java/ as run.sh, next to classes.txt (the suite's test classes, from tests/java/BUILD).
 #   bash gpu_java/run.sh
 D="$(cd "$(dirname "$0")" && pwd)"
+for f in "$D"/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # libctorch.so travels compressed
 export LD_LIBRARY_PATH="$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 for c in $(cat "$D/classes.txt"); do
   "$D/jre/bin/java" -Xcheck:jni -Djava.library.path="$D" \
