@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Packs the C# suite for the GPU host (which has no Mono) into gpu_csharp/ (git-ignored): the
 # Mono runtime and the few framework assemblies the suite loads, the nunit-console runner, the
-# test and binding assemblies, libctorch.so and libctorch_csharp.so, Mono's configuration, and
-# run.sh. Carry gpu_csharp and run
+# test and binding assemblies, libctorch.so (xz-compressed) and libctorch_csharp.so, Mono's
+# configuration, run.sh (tests/gpu/csharp_run.sh) and the Bazel test's driver
+# (tools/mono_test.sh), which run.sh uses. Carry gpu_csharp and run
 #   bash gpu_csharp/run.sh            # both processes of the suite (as //tests/csharp:csharp_test)
 #   bash gpu_csharp/run.sh -run=Ctorch.Tests.CudaMemoryTests   # extra args go to nunit-console
-# The last line reads "csharp: N passed, N failed, M skipped". Needs only glibc (and libstdc++ /
-# libgomp for libctorch.so, as the native suites of gpu_pack.sh do) on the GPU host. Mono here
-# (Debian 12) wants glibc 2.36; on an older glibc, run.sh starts it through the carried glibc.
+# The last lines read "csharp: M skipped" and "N passed, N failed", as the Bazel test's. Needs
+# only glibc (and libstdc++ / libgomp for libctorch.so, as the GPU bundle's suites do) on the GPU
+# host. Mono here (Debian 12) wants glibc 2.36; on an older glibc, run.sh starts it through the
+# carried glibc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bazel build //tests/csharp:CtorchTests.dll //bindings/csharp:Ctorch.dll //bindings/swig:libctorch_csharp.so //capi:libctorch.so
@@ -68,6 +70,7 @@ need=$(for f in "$P/bin/mono" "$P"/lib/native/*; do objdump -T "$f"; done | grep
 
 echo "$need" > "$P/glibc_need"
 cp tests/gpu/csharp_run.sh "$P/run.sh"
+cp tools/mono_test.sh "$P/mono_test.sh"  # run.sh runs the suite with the Bazel driver
 chmod +x "$P/run.sh"
 xz -6 -T2 "$P/lib/native/libctorch.so"  # the device tool carries at most 64 MiB; run.sh unpacks it
 du -sh "$P"
