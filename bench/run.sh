@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU benchmark, ctorch against torch, in one command on the GPU host (issue 7):
 #   bash bench/run.sh [gpu_artifacts] [filter]
-# gpu_artifacts/ comes from tools/gpu_pack.sh here (libctorch.so, the Go test binary). Builds
+# gpu_artifacts/ is the GPU bundle (tools/gpu_pack.sh here: libctorch.so, the Go test binary). Builds
 # bench/gpu_bench.cc there against libtorch and libctorch.so (one process, both libraries,
 # alternating rounds, CUDA-event timing, medians: see that file), runs the Go binding's host-cost
 # benchmark, prints the table with the ratios last, and appends it to bench/RESULTS.md (also
@@ -14,11 +14,9 @@
 # rows of issue 7 keep theirs. The last lines say "matrix: N rows, M met, K missed" and list
 # the missed rows (a row that failed to run counts as missed).
 set -uo pipefail
-A="$(cd "${1:-gpu_artifacts}" && pwd)"
 FILTER="${2:-}"
+source "$(dirname "$0")/../tools/gpu_env.sh" "${1:-gpu_artifacts}" || exit 1  # A, LD_LIBRARY_PATH
 cd "$(dirname "$0")/.."
-export LD_LIBRARY_PATH="$A${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-for f in "$A"/*.xz; do [ -e "$f" ] && xz -d -f "$f"; done  # tools/gpu_pack.sh compresses the largest
 # BENCH_TMP: a folder kept between calls (bench/ncu.sh): the benchmark is built there once
 T="${BENCH_TMP:-$(mktemp -d)}"; mkdir -p "$T"
 TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")
@@ -41,98 +39,5 @@ if [ -x "$A/go_ctorch.test" ] && [ -z "$FILTER" -o "$FILTER" = go ]; then
   "$A/go_ctorch.test" -test.run '^$' -test.bench 'BenchmarkSmallAddCUDA$|BenchmarkSmallAddCUDAOverC$|BenchmarkNoop$' \
     -test.count 7 > "$T/go.txt" 2>&1 || tail -5 "$T/go.txt"
 fi
-python3 - "$T" "$TP" <<'PY'
-import sys, os, re, statistics, datetime, subprocess
-T, TP = sys.argv[1], sys.argv[2]
-rows, failed, threads = {}, {}, None
-for line in open(f"{T}/bench.txt"):
-    if line.startswith("# FAILED "):
-        name, _, why = line[len("# FAILED "):].partition(": ")
-        failed[name] = why.strip()
-        continue
-    if line.startswith("# cpu_threads "):
-        threads = line.split()[2]
-    if line.startswith("#"):
-        continue
-    p = line.split()
-    if len(p) >= 5:
-        rows[p[0]] = dict(c=float(p[1]), t=float(p[2]), unit=p[3], ratio=float(p[4]),
-                          gbs=(p[5], p[6]) if len(p) >= 8 else None)
-go, go_over_c = {}, []
-if os.path.exists(f"{T}/go.txt"):
-    for line in open(f"{T}/go.txt"):
-        m = re.match(r"Benchmark(\w+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
-        if not m: continue
-        o = re.search(r"([-\d.]+) go-over-c-ns/op", line)
-        if o: go_over_c.append(float(o.group(1)))
-        else: go.setdefault(m.group(1), []).append(float(m.group(3)))
-floor = rows.get("launch_floor", {}).get("c")
-small = rows.get("small_add_host", {}).get("c")
-def matrix_limit(name):
-    """issue 12's ratio target of a matrix row (names with a '/'), else None"""
-    if "/" not in name: return None
-    return 1.25 if name.startswith("cpu/") else 1.05
-def target(name, r):
-    """(target text, met?) for a row, from issue 7's and issue 12's targets."""
-    if name == "launch_floor": return "", None
-    lim = matrix_limit(name)
-    if lim is not None: return f"<= {lim:.2f}", round(r["ratio"], 3) <= lim
-    if name in ("small_add_host", "small_add_host_f16"):
-        return "ctorch <= 1.1x floor", floor is not None and r["c"] <= 1.1 * floor
-    if name == "small_add_bcast_host":
-        return "ctorch <= 1.3x small_add_host", small is not None and r["c"] <= 1.3 * small
-    if name == "create_free_256f": return "<= 0.50", r["ratio"] <= 0.5
-    if name.startswith(("matmul", "fft")): return ">= 0.98x speed", r["ratio"] <= 1 / 0.98
-    ok = round(r["ratio"], 2) <= 1.0
-    if name.startswith("sum_64M") and "d2d_copy_256MiB" in rows:
-        copy_bw = float(rows["d2d_copy_256MiB"]["gbs"][0])
-        sum_bw = float(r["gbs"][0])
-        return f"<= 1.00, >= 90% of copy GB/s ({sum_bw / copy_bw:.0%})", ok and sum_bw >= 0.9 * copy_bw
-    return "<= 1.00", ok
-ver = subprocess.run(["python3", "-c", "import torch; print(torch.__version__, torch.version.cuda)"],
-                     capture_output=True, text=True).stdout.split()
-smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                     capture_output=True, text=True).stdout.strip().splitlines()
-dev = smi[0] if smi else "?"
-lines = [f"## {datetime.date.today()}, {dev} (x{len(smi)}), torch {ver[0] if ver else '?'} (CUDA {ver[1] if len(ver) > 1 else '?'}), `bash bench/run.sh`",
-         "One process, both libraries, alternating rounds, medians; ratio = ctorch time / torch time (below 1: ctorch faster)."
-         + (f" CPU rows: {threads} threads in both libraries." if threads else ""),
-         "| benchmark | ctorch | torch | unit | ctorch GB/s | torch GB/s | target | met | ratio |",
-         "|---|---|---|---|---|---|---|---|---|"]
-for name, r in rows.items():
-    tg, met = target(name, r)
-    g = r["gbs"] or ("", "")
-    mark = "" if met is None else ("yes" if met else "**no**")
-    extra = ""
-    if name in ("small_add_host", "small_add_host_f16") and floor: extra = f" ({r['c'] / floor:.2f}x floor)"
-    if name == "small_add_bcast_host" and small: extra = f" ({r['c'] / small:.2f}x small_add_host)"
-    lines.append(f"| {name} | {r['c']:.4f}{extra} | {r['t']:.4f} | {r['unit']} | {g[0]} | {g[1]} | {tg} | {mark} | {r['ratio']:.3f} |")
-for name, why in failed.items():
-    lim = matrix_limit(name)
-    lines.append(f"| {name} | failed: {why.replace('|', '/')} | | | | | {f'<= {lim:.2f}' if lim else ''} | **no** | |")
-for k, v in go.items():
-    lines.append(f"| go {k} | {statistics.median(v) / 1000.0:.4f} | | us | | | | | |")
-if go_over_c:
-    d = statistics.median(go_over_c) / 1000.0
-    spread = f"{min(go_over_c) / 1000:+.3f}..{max(go_over_c) / 1000:+.3f}"
-    lines.append(f"| go small_add_host over C (Go binding) | {d:+.4f} | | us | | | <= 0.150 us over C | {'yes' if d <= 0.150 else '**no**'} | same process, Go and C loops alternating; {len(go_over_c)} runs: {spread} |")
-table = "\n".join(lines)
-print()
-print(table)
-with open("bench/RESULTS.md", "a") as f:
-    f.write("\n" + table + "\n")
-out = os.environ.get("OUT")
-if out:
-    import shutil
-    shutil.copy("bench/RESULTS.md", f"{out}/RESULTS.md")
-    shutil.copy(f"{T}/bench.txt", f"{out}/bench.txt")
-# issue 12's matrix: rows met and missed
-matrix = [n for n in list(rows) + list(failed) if matrix_limit(n) is not None]
-missed = [n for n in matrix if n in failed or not target(n, rows[n])[1]]
-print()
-print(f"matrix: {len(matrix)} rows, {len(matrix) - len(missed)} met, {len(missed)} missed")
-for n in missed:
-    why = f"failed: {failed[n]}" if n in failed else f"ratio {rows[n]['ratio']:.3f} > {matrix_limit(n):.2f}"
-    print(f"  missed {n}: {why}")
-PY
+python3 bench/report.py "$T"
 rm -rf "$T"

@@ -1,8 +1,9 @@
 """nvcc for Bazel 4.2.3 offline: compiles .cu files with the include paths and defines of
 their cc deps, then wraps the objects in a cc_library.
 
-Device code is built for sm_80 and sm_90 plus compute_90 PTX (JIT for newer GPUs); see
-DEVELOPERS.md for why the list is short (nvcc time on a 2-core CI box)."""
+Device code is built for sm_80 and sm_90 plus compute_90 PTX (JIT for newer GPUs; README.md,
+"Building by hand"). The list is short on purpose: nvcc compiles every .cu once per entry, and
+CI is a 2-core box."""
 
 NVCC = "/usr/local/cuda/bin/nvcc"
 

@@ -3,8 +3,9 @@
 # them (libctorch.so loads them with dlopen: docs/linalg.md, docs/fft.md), xz-compressed.
 #   here:      bash tools/gpu_blas.sh pack [dir]      -> dir (default gpu_blas, git-ignored, ~6 MB)
 #   GPU host:  source tools/gpu_blas.sh unpack [dir]  -> /tmp/ctblas on LD_LIBRARY_PATH
-# tools/gpu_pack.sh packs them into gpu_artifacts/blas and tools/gpu_check.sh unpacks them;
-# carry gpu_blas next to gpu_java or gpu_csharp.
+# The GPU bundle (//tests/gpu:bundle, unpacked by tools/gpu_pack.sh) holds them in
+# gpu_artifacts/blas and tools/gpu_check.sh unpacks them; carry gpu_blas next to gpu_java or
+# gpu_csharp.
 case "${1:-}" in
   pack)
     (
@@ -12,7 +13,7 @@ case "${1:-}" in
       d="${2:-gpu_blas}"
       rm -rf "$d" && mkdir -p "$d"
       for f in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libfftw3.so.3 libfftw3f.so.3; do
-        p=$(ldconfig -p | awk -v n="$f" '$1 == n && /x86-64/ {print $NF; exit}')
+        p=$(PATH="$PATH:/usr/sbin:/sbin" ldconfig -p | awk -v n="$f" '$1 == n && /x86-64/ {print $NF; exit}')
         [ -n "$p" ] && xz -9 -T2 -c "$(readlink -f "$p")" > "$d/$f.xz"
       done
       du -sh "$d"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Packs the C# suite for the GPU host (which has no Mono) into gpu_csharp/ (git-ignored): the
 # Mono runtime and the few framework assemblies the suite loads, the nunit-console runner, the
-# test and binding assemblies, libctorch.so and libctorch_csharp.so, Mono's configuration, and
-# run.sh. Carry gpu_csharp and run
+# test and binding assemblies, libctorch.so (xz-compressed) and libctorch_csharp.so, Mono's
+# configuration, run.sh (tests/gpu/csharp_run.sh) and the Bazel test's driver
+# (tools/mono_test.sh), which run.sh uses. Carry gpu_csharp and run
 #   bash gpu_csharp/run.sh            # both processes of the suite (as //tests/csharp:csharp_test)
 #   bash gpu_csharp/run.sh -run=Ctorch.Tests.CudaMemoryTests   # extra args go to nunit-console
-# The last line reads "csharp: N passed, N failed, M skipped". Needs only glibc (and libstdc++ /
-# libgomp for libctorch.so, as the native suites of gpu_pack.sh do) on the GPU host. Mono here
-# (Debian 12) wants glibc 2.36; on an older glibc, run.sh starts it through the carried glibc.
+# The last lines read "csharp: M skipped" and "N passed, N failed", as the Bazel test's. Needs
+# only glibc (and libstdc++ / libgomp for libctorch.so, as the GPU bundle's suites do) on the GPU
+# host. Mono here (Debian 12) wants glibc 2.36; on an older glibc, run.sh starts it through the
+# carried glibc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bazel build //tests/csharp:CtorchTests.dll //bindings/csharp:Ctorch.dll //bindings/swig:libctorch_csharp.so //capi:libctorch.so
@@ -66,53 +68,9 @@ chmod -R u+w "$P"
 need=$(for f in "$P/bin/mono" "$P"/lib/native/*; do objdump -T "$f"; done | grep -o 'GLIBC_[0-9][0-9.]*' |
        sed 's/GLIBC_//' | sort -uV | tail -1)
 
-cat > "$P/run.sh" <<RUN
-#!/bin/bash
-# The C# suite on the GPU host with the carried Mono (tools/gpu_pack_csharp.sh made this folder):
-# two processes, as //tests/csharp:csharp_test (everything but the "gc" category, then the "gc"
-# category). Arguments go to nunit-console.
-# Nothing of a system Mono is used: the runtime, its assemblies (MONO_PATH) and its
-# configuration (MONO_CONFIG, MONO_CFG_DIR) all come from this folder.
-set -uo pipefail
-D="\$(cd "\$(dirname "\$0")" && pwd)"
-W="\$(mktemp -d "\${TMPDIR:-/tmp}/gpu_csharp.XXXXXX")"
-trap 'rm -rf "\$W"' EXIT
-unset MONO_GAC_PREFIX MONO_ENV_OPTIONS MONO_DEBUG MONO_IOMAP
-export MONO_PATH="\$D/lib/mono/4.5"
-export MONO_CONFIG="\$D/etc/mono/config"
-export MONO_CFG_DIR="\$D/etc"
-export MONO_REGISTRY_PATH="\$W/registry"
-export HOME="\$W"   # nunit and Mono keep settings under \$HOME: a throwaway one
-export LD_LIBRARY_PATH="\$D/lib/native\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
-need=$need
-have=\$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print \$2}')
-if [ -z "\${CTORCH_CARRIED_GLIBC:-}" ] && [ -n "\$have" ] &&
-   [ "\$(printf '%s\n%s\n' "\$need" "\$have" | sort -V | head -1)" = "\$need" ]; then
-  mono=("\$D/bin/mono")
-else
-  echo "glibc \${have:-unknown} here, the carried files need \$need: running Mono with the carried glibc"
-  mono=("\$D/lib/glibc/ld-linux-x86-64.so.2" --library-path "\$D/lib/glibc:\$LD_LIBRARY_PATH" "\$D/bin/mono")
-fi
-cp "\$D"/tests/* "\$W/"
-cd "\$W"
-passed=0; failed=0; skipped=0
-for run in "-exclude=gc" "-include=gc"; do
-  xml="\$W/result\$run.xml"
-  "\${mono[@]}" --config "\$MONO_CONFIG" nunit-console.exe -nologo -noshadow -labels "-xml=\$xml" "\$run" "\$@" CtorchTests.dll
-  rc=\$?
-  if [ -f "\$xml" ]; then
-    attr() { sed -n "s/.*<test-results[^>]* \$1=\"\([0-9]*\)\".*/\1/p" "\$xml" | head -1; }
-    t=\$(attr total); e=\$(attr errors); f=\$(attr failures); i=\$(attr ignored)
-    passed=\$((passed + \${t:-0} - \${e:-0} - \${f:-0})); failed=\$((failed + \${e:-0} + \${f:-0})); skipped=\$((skipped + \${i:-0}))
-    echo "csharp (\$run): \$((\${t:-0} - \${e:-0} - \${f:-0})) passed, \$((\${e:-0} + \${f:-0})) failed, \${i:-0} skipped (rc \$rc)"
-    if [ "\$rc" -ne 0 ] && [ \$((\${e:-0} + \${f:-0})) -eq 0 ]; then failed=\$((failed + 1)); fi
-  else
-    echo "csharp (\$run): the runner ended without a result (rc \$rc): counted as 1 failed"
-    failed=\$((failed + 1))
-  fi
-done
-echo "csharp: \$passed passed, \$failed failed, \$skipped skipped"
-[ "\$failed" -eq 0 ]
-RUN
+echo "$need" > "$P/glibc_need"
+cp tests/gpu/csharp_run.sh "$P/run.sh"
+cp tools/mono_test.sh "$P/mono_test.sh"  # run.sh runs the suite with the Bazel driver
 chmod +x "$P/run.sh"
+xz -6 -T2 "$P/lib/native/libctorch.so"  # the device tool carries at most 64 MiB; run.sh unpacks it
 du -sh "$P"

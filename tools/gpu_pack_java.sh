@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Packs the Java suite for the GPU host (which has no Java) into gpu_java/ (git-ignored):
-# the jars, the JNI and core libraries, a jlink'ed JRE, and run.sh. Carry gpu_java and run
+# the jars, the JNI and core libraries (libctorch.so xz-compressed), a jlink'ed JRE, run.sh
+# (tests/gpu/java_run.sh) and the Bazel tests' driver (tools/junit4_test.sh), which run.sh uses.
+# Carry gpu_java and run
 #   bash gpu_java/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,16 +15,9 @@ chmod u+w gpu_java/*
 jlink --add-modules java.base,java.logging,java.management --strip-debug --no-header-files --no-man-pages \
       --compress=2 --output gpu_java/jre
 CLASSES=$(sed -n '/^TESTS = \[/,/^\]/p' tests/java/BUILD | grep -o '"[A-Za-z]*"' | tr -d '"' | tr '\n' ' ')
-cat > gpu_java/run.sh <<RUN
-#!/bin/bash
-# The Java suite on the GPU host, with the carried JRE.
-D="\$(cd "\$(dirname "\$0")" && pwd)"
-export LD_LIBRARY_PATH="\$D\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
-for c in $CLASSES; do
-  "\$D/jre/bin/java" -Xcheck:jni -Djava.library.path="\$D" \\
-    -cp "\$D/ctorch.jar:\$D/ctorch_java_tests.jar:\$D/junit4.jar:\$D/hamcrest-core.jar" \\
-    org.junit.runner.JUnitCore org.ctorch.\$c 2>&1 | grep -E "^OK|^Tests run|^FAIL|^[0-9]+\\) " | sed "s/^/\$c: /"
-done
-RUN
+echo "$CLASSES" > gpu_java/classes.txt
+cp tests/gpu/java_run.sh gpu_java/run.sh
+cp tools/junit4_test.sh gpu_java/junit4_test.sh  # run.sh runs each class with the Bazel driver
 chmod +x gpu_java/run.sh
+xz -6 -T2 gpu_java/libctorch.so  # the device tool carries at most 64 MiB; run.sh unpacks it
 du -sh gpu_java

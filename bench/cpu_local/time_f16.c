@@ -3,35 +3,11 @@
  * calls, GB/s of the bytes each op must move (add: 2 inputs + the output; sums: the input).
  * "add" allocates its output (first-touch page faults included, as the benchmark's row);
  * "add_" adds (and subtracts, alternately) in place: the kernel without the page faults.
- *   cc -O2 -Icapi bench/cpu_local/time_f16.c -Lbazel-bin/capi -lctorch -o /tmp/time_f16
+ *   cc -O2 -I. bench/cpu_local/time_f16.c -Lbazel-bin/capi -lctorch -o /tmp/time_f16
  *   LD_LIBRARY_PATH=bazel-bin/capi /tmp/time_f16 [threads] [reps]
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#include "ctorch.h"
-
-#define CK(x)                                                                    \
-  do {                                                                           \
-    ct_status s_ = (x);                                                          \
-    if (s_ != CT_OK) {                                                           \
-      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #x, ct_last_error_message()); \
-      exit(1);                                                                   \
-    }                                                                            \
-  } while (0)
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
-static int cmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
+#include "bench/host_timer.h"
 
 enum { kAdd, kAddInPlace, kSum, kSumDim1 };
 
@@ -41,17 +17,16 @@ static double time_op(int op, ct_tensor a, ct_tensor b, int reps) {
   static const int64_t dim1[1] = {1};
   for (int r = -2; r < reps; ++r) {
     ct_tensor o = NULL;
-    double t0 = now_us();
+    double t0 = bench_now_ns() * 1e-3;
     if (op == kAdd) CK(ct_binary(CT_ADD, a, b, &o));
     else if (op == kAddInPlace) CK(ct_binary_(r % 2 ? CT_SUB : CT_ADD, a, b));
     else if (op == kSum) CK(ct_reduce(CT_SUM, a, NULL, 0, 0, CT_DTYPE_UNDEFINED, &o));
     else CK(ct_reduce(CT_SUM, a, dim1, 1, 0, CT_DTYPE_UNDEFINED, &o));
-    double t1 = now_us();
+    double t1 = bench_now_ns() * 1e-3;
     if (o) CK(ct_tensor_release(o));
     if (r >= 0) t[r] = t1 - t0;
   }
-  qsort(t, reps, sizeof t[0], cmp);
-  return t[reps / 2];
+  return bench_median(t, reps);
 }
 
 int main(int argc, char** argv) {

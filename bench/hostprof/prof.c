@@ -1,8 +1,5 @@
-#include <stdio.h>
-#include <time.h>
-#include "capi/ctorch.h"
-static double now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e9+t.tv_nsec;}
-#define LOOP(name, body) do { for(int i=0;i<20000;++i){body;} double t0=now(); for(int i=0;i<N;++i){body;} double t1=now(); printf("%-28s %8.1f ns\n", name, (t1-t0)/N);} while(0)
+#include "bench/host_timer.h"
+#define LOOP(name, body) do { for(int i=0;i<20000;++i){body;} double t0=bench_now_ns(); for(int i=0;i<N;++i){body;} double t1=bench_now_ns(); printf("%-28s %8.1f ns\n", name, (t1-t0)/N);} while(0)
 int main(void){
   const int N=500000; ct_tensor c; int64_t n=256, v; int32_t d; ct_stream s;
   LOOP("noop (live count)", ct_live_tensor_count(&v));

@@ -5,8 +5,8 @@
 # `addr2line -f -C -e gpu_artifacts/libctorch.so 0x...`).
 #   usage (GPU host): bash bench/hostprof/run.sh gpu_artifacts [create|add]
 set -euo pipefail
-A="$(cd "${1:-gpu_artifacts}" && pwd)"
 D="$(cd "$(dirname "$0")" && pwd)"
+source "$D/../../tools/gpu_env.sh" "${1:-gpu_artifacts}"  # A, LD_LIBRARY_PATH
 R="$(cd "$D/../.." && pwd)"
 T=$(mktemp -d)
 gcc -O2 -I"$R" "$D/prof.c" -L"$A" -lctorch -Wl,-rpath,"$A" -o "$T/prof" && "$T/prof"

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "capi/ctorch.h"
+#include "bench/host_timer.h"
 
 typedef struct {
   const char* path;
@@ -41,17 +41,6 @@ static ct_device_type g_dev = CT_CPU;
 static void (*g_floor)(int);  /* ct_bench_launch_empty of the floor library */
 static int g_iters = 50000;
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
 static void* sym(void* h, const char* name) {
   void* p = dlsym(h, name);
   if (!p) { fprintf(stderr, "%s\n", dlerror()); exit(1); }
@@ -62,7 +51,7 @@ static double run_case(Lib* L, int c, int iters) {
   int64_t n256 = 256;
   ct_tensor r;
   int cuda = g_dev == CT_CUDA;
-  double t0 = now_ns();
+  double t0 = bench_now_ns();
   for (int i = 0; i < iters; ++i) {
     ct_status s = CT_OK;
     if (c == 3) {
@@ -77,7 +66,7 @@ static double run_case(Lib* L, int c, int iters) {
     if (cuda && i % kSyncEvery == kSyncEvery - 1) L->sync(-1);
   }
   if (cuda) L->sync(-1);
-  return (now_ns() - t0) / iters;
+  return (bench_now_ns() - t0) / iters;
 }
 
 static void* idle(void* p) { return p; }
@@ -135,8 +124,8 @@ int main(int argc, char** argv) {
   for (int c = 0; c < ncases; ++c) {
     printf("%-10s", kNames[c]);
     for (int l = 0; l < nl; ++l) {
-      qsort(t[l][c], kRounds, sizeof(double), cmp);
-      printf("  %11.1f (%5.1f)", t[l][c][kRounds / 2], t[l][c][0]);
+      double median = bench_median(t[l][c], kRounds);
+      printf("  %11.1f (%5.1f)", median, t[l][c][0]);
     }
     printf("\n");
   }

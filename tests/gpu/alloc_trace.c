@@ -1,4 +1,4 @@
-/* The allocation sequence of tools/alloc_compare.py, in ctorch: prints every memory_stats
+/* The allocation sequence of tests/gpu/alloc_compare.py, in ctorch: prints every memory_stats
  * key after each step as "step <n> <key> <value>". The same steps run in torch on the same
  * GPU, and the script compares the two. */
 #include <stdio.h>

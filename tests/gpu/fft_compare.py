@@ -8,58 +8,19 @@ import sys
 
 import torch
 
-lib = C.CDLL(sys.argv[1])
-CPU, CUDA = 0, 1
-DT = {torch.float32: 6, torch.float64: 7, torch.complex64: 9, torch.complex128: 10}
-i64, i32, vp, P = C.c_int64, C.c_int32, C.c_void_p, C.POINTER
-lib.ct_last_error_message.restype = C.c_char_p
+from ctlib import CPU, CUDA, P, Ctorch, Tally, i32, i64, vp
+
 sig1 = [vp, i64, i64, i32, P(vp)]
 sign = [vp, P(i64), i32, P(i64), i32, i32, P(vp)]
-for name, args in {
-    "ct_from_buffer": [vp, i64, P(i64), i32, i32, i32, i32, P(vp)], "ct_tensor_to": [vp, i32, i32, i32, i32, i32, P(vp)],
-    "ct_tensor_copy_to_buffer": [vp, vp, i64], "ct_tensor_release": [vp], "ct_tensor_sizes": [vp, P(i64), i32, P(i32)],
+ct = Ctorch(sys.argv[1], {
     "ct_fft_fft": sig1, "ct_fft_ifft": sig1, "ct_fft_rfft": sig1, "ct_fft_irfft": sig1, "ct_fft_hfft": sig1,
     "ct_fft_fftn": sign, "ct_fft_ifftn": sign, "ct_fft_rfftn": sign, "ct_fft_irfftn": sign, "ct_fft_fft2": sign,
     "ct_fft_ifft2": sign,
-}.items():
-    getattr(lib, name).argtypes = args
-
-
-def ck(s, what):
-    if s != 0:
-        raise RuntimeError(f"{what}: {s} {lib.ct_last_error_message().decode()}")
-
-
-def to_ct(t, dev):
-    t = t.contiguous().cpu()
-    raw = t.view(torch.uint8).numpy().tobytes()
-    sizes = (i64 * max(t.dim(), 1))(*t.shape)
-    out = vp()
-    ck(lib.ct_from_buffer(raw, len(raw), sizes, t.dim(), DT[t.dtype], CPU, -1, C.byref(out)), "from_buffer")
-    if dev == CUDA:
-        g = vp()
-        ck(lib.ct_tensor_to(out, CUDA, 0, -1, 0, 0, C.byref(g)), "to")
-        lib.ct_tensor_release(out)
-        out = g
-    return out
-
-
-def from_ct(h, dtype):
-    sz = (i64 * 16)()
-    nd = i32()
-    ck(lib.ct_tensor_sizes(h, sz, 16, C.byref(nd)), "sizes")
-    shape = tuple(sz[i] for i in range(nd.value))
-    n = 1
-    for s in shape:
-        n *= s
-    nbytes = n * torch.empty(0, dtype=dtype).element_size()
-    buf = (C.c_uint8 * nbytes)()
-    ck(lib.ct_tensor_copy_to_buffer(h, buf, nbytes), "copy")
-    return torch.frombuffer(bytearray(bytes(buf)), dtype=dtype).reshape(shape)
-
+})
+lib, ck, to_ct, from_ct = ct.lib, ct.ck, ct.to_ct, ct.from_ct
+tally = Tally("fft_compare")
 
 NORMS = {"backward": 0, "forward": 1, "ortho": 2}
-passed = failed = 0
 g = torch.Generator(device="cuda").manual_seed(0)
 CASES = [  # (op, input shape, complex input?, kwargs)
     ("fft", (1000,), True, dict(n=-1, dim=-1)), ("fft", (7, 24), True, dict(n=30, dim=0)),
@@ -100,12 +61,9 @@ for prec in (torch.float32, torch.float64):
                 lib.ct_tensor_release(out)
                 w = want.cpu()
                 scale = max(1.0, float(w.abs().max()))
-                ok = tuple(got.shape) == tuple(w.shape) and float((got - w).abs().max()) <= tol * scale
-                if ok:
-                    passed += 1
-                else:
-                    failed += 1
-                    err = float((got - w).abs().max()) if tuple(got.shape) == tuple(w.shape) else float("nan")
-                    print(f"FAIL {op} {shape} {prec} norm={norm} {'cuda' if dev == CUDA else 'cpu'}: shape {tuple(got.shape)} vs {tuple(w.shape)}, err {err:.3g}")
-print(f"fft_compare: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+                same = tuple(got.shape) == tuple(w.shape)
+                err = float((got - w).abs().max()) if same else float("nan")
+                tally.check(same and err <= tol * scale,
+                            f"{op} {shape} {prec} norm={norm} {'cuda' if dev == CUDA else 'cpu'}: "
+                            f"shape {tuple(got.shape)} vs {tuple(w.shape)}, err {err:.3g}")
+tally.exit()

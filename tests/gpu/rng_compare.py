@@ -9,32 +9,24 @@ import sys
 import numpy as np
 import torch
 
-lib = C.CDLL(sys.argv[1])
+from ctlib import CPU, CUDA, P, Ctorch, Tally, i32, i64, vp
+
 golden_path = sys.argv[sys.argv.index("--golden") + 1] if "--golden" in sys.argv else None
-CPU, CUDA = 0, 1
-DT = {torch.float32: 6, torch.float64: 7, torch.float16: 5, torch.bfloat16: 15, torch.int64: 4, torch.int32: 3,
-      torch.int16: 2, torch.int8: 1, torch.uint8: 0, torch.bool: 11}
-i64, i32, vp = C.c_int64, C.c_int32, C.c_void_p
-lib.ct_last_error_message.restype = C.c_char_p
-for name, args in {
+ct = Ctorch(sys.argv[1], {
     "ct_manual_seed": [i64], "ct_cuda_manual_seed": [i64], "ct_cuda_manual_seed_all": [i64],
-    "ct_empty": [C.POINTER(i64), i32, i32, i32, i32, C.POINTER(vp)],
-    "ct_rand": [C.POINTER(i64), i32, i32, i32, i32, vp, C.POINTER(vp)],
-    "ct_randn": [C.POINTER(i64), i32, i32, i32, i32, vp, C.POINTER(vp)],
-    "ct_randint": [i64, i64, C.POINTER(i64), i32, i32, i32, i32, vp, C.POINTER(vp)],
+    "ct_empty": [P(i64), i32, i32, i32, i32, P(vp)],
+    "ct_rand": [P(i64), i32, i32, i32, i32, vp, P(vp)],
+    "ct_randn": [P(i64), i32, i32, i32, i32, vp, P(vp)],
+    "ct_randint": [i64, i64, P(i64), i32, i32, i32, i32, vp, P(vp)],
     "ct_tensor_uniform_": [vp, C.c_double, C.c_double, vp], "ct_tensor_normal_": [vp, C.c_double, C.c_double, vp],
     "ct_tensor_random_": [vp, vp], "ct_tensor_random_range_": [vp, i64, i64, vp],
-    "ct_tensor_bernoulli_": [vp, C.c_double, vp], "ct_tensor_release": [vp],
-    "ct_tensor_copy_to_buffer": [vp, vp, i64], "ct_cuda_get_rng_state": [i32, vp, i64, C.POINTER(i64)],
-    "ct_generator_create": [i32, i32, C.POINTER(vp)], "ct_generator_manual_seed": [vp, i64],
-    "ct_generator_get_state": [vp, vp, i64, C.POINTER(i64)], "ct_generator_release": [vp],
-}.items():
-    getattr(lib, name).argtypes = args
-
-
-def ck(status, what):
-    if status != 0:
-        raise RuntimeError(f"{what}: {status} {lib.ct_last_error_message().decode()}")
+    "ct_tensor_bernoulli_": [vp, C.c_double, vp], "ct_cuda_get_rng_state": [i32, vp, i64, P(i64)],
+    "ct_generator_create": [i32, i32, P(vp)], "ct_generator_manual_seed": [vp, i64],
+    "ct_generator_get_state": [vp, vp, i64, P(i64)], "ct_generator_release": [vp],
+})
+lib, ck, DT = ct.lib, ct.ck, ct.dt
+tally = Tally("rng_compare")
+check = tally.check
 
 
 def shape_arg(n):
@@ -61,11 +53,9 @@ def ct_run(op, dtype, n, a, b, dev, gen):
             ck(lib.ct_tensor_random_(out, gen), op)
         elif op == "bernoulli":
             ck(lib.ct_tensor_bernoulli_(out, a, gen), op)
-    nbytes = n * torch.empty(0, dtype=dtype).element_size()
-    buf = (C.c_uint8 * nbytes)()
-    ck(lib.ct_tensor_copy_to_buffer(out, buf, nbytes), "copy")
+    data = ct.to_bytes(out, dtype, n)
     lib.ct_tensor_release(out)
-    return bytes(buf)
+    return data
 
 
 def torch_run(op, dtype, n, a, b, gen=None):
@@ -117,18 +107,7 @@ def ulps(x, y, dtype):
     return int(np.max(np.abs(ordered(a) - ordered(b)))) if len(a) else 0
 
 
-passed = failed = 0
 max_ulp = {}
-golden = []
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what)
 
 
 SEQ = [  # (op, dtype, a, b)
@@ -234,5 +213,4 @@ if golden_path:
                 "): op dtype numel seed a b offset_after count index:little-endian-hex...\n")
         f.write("\n".join(golden) + "\n")
     print("golden vectors:", len(golden), "cases ->", golden_path)
-print(f"rng_compare: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+tally.exit()

@@ -5,63 +5,37 @@
  * work is queued, one synchronize at the end). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "capi/ctorch.h"
-
-#define CK(call)                                                                          \
-  do {                                                                                    \
-    ct_status s_ = (call);                                                                \
-    if (s_ != CT_OK) {                                                                    \
-      fprintf(stderr, "%s failed: %s\n", #call, ct_last_error_message());                 \
-      exit(1);                                                                            \
-    }                                                                                     \
-  } while (0)
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
+#include "bench/host_timer.h"
 
 static volatile int64_t g_sink;
 
 static double noop_round(ct_tensor a, long iters) {
-  double t0 = now_ns();
+  double t0 = bench_now_ns();
   int64_t n = 0, s = 0;
   for (long i = 0; i < iters; ++i) {
     ct_tensor_numel(a, &n);
     s += n;
   }
-  double t1 = now_ns();
+  double t1 = bench_now_ns();
   g_sink = s;
   return (t1 - t0) / (double)iters;
 }
 
 static double add_round(ct_tensor a, ct_tensor b, long iters, int sync) {
-  double t0 = now_ns();
+  double t0 = bench_now_ns();
   for (long i = 0; i < iters; ++i) {
     ct_tensor c;
     ct_binary(CT_ADD, a, b, &c);
     ct_tensor_release(c);
   }
-  double t1 = now_ns();
+  double t1 = bench_now_ns();
   if (sync) CK(ct_cuda_synchronize(-1));
   return (t1 - t0) / (double)iters;
 }
 
-static double median7(double* v) {
-  qsort(v, 7, sizeof v[0], cmp);
-  return v[3];
-}
+static double median7(double* v) { return bench_median(v, 7); }
 
 static void* idle(void* p) { return p; }
 

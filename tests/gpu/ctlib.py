@@ -1,0 +1,103 @@
+# What the comparisons of tests/gpu against torch.cuda share: libctorch.so through ctypes, the
+# dtype codes (asked of the library: ct_dtype_name, so they are written down once, in
+# capi/ctorch.h), tensors copied between torch and ctorch, and a pass/fail tally.
+#   from ctlib import Ctorch, Tally, CPU, CUDA, i64, i32, vp, P
+#   ct = Ctorch(sys.argv[1], {"ct_mm": [vp, vp, P(vp)]})   # argument types of further ct_ calls
+import ctypes as C
+
+import torch
+
+i64, i32, vp, P = C.c_int64, C.c_int32, C.c_void_p, C.POINTER
+CPU, CUDA = 0, 1
+MAX_DIMS = 16
+
+# the calls this module makes itself
+_ARGTYPES = {
+    "ct_dtype_name": [i32, vp, i64, P(i64)],
+    "ct_from_buffer": [vp, i64, P(i64), i32, i32, i32, i32, P(vp)],
+    "ct_tensor_to": [vp, i32, i32, i32, i32, i32, P(vp)],
+    "ct_tensor_sizes": [vp, P(i64), i32, P(i32)],
+    "ct_tensor_copy_to_buffer": [vp, vp, i64],
+    "ct_tensor_release": [vp],
+}
+
+
+class Ctorch:
+    """libctorch.so at path; argtypes: {ct_ function name: argument types} of the calls the
+    script makes besides this class's (every ct_ function returns a ct_status, an int)."""
+
+    def __init__(self, path, argtypes):
+        self.lib = C.CDLL(path)
+        self.lib.ct_last_error_message.restype = C.c_char_p
+        for name, args in {**_ARGTYPES, **argtypes}.items():
+            getattr(self.lib, name).argtypes = args
+        self.dt = self._dtype_codes()
+
+    def _dtype_codes(self):
+        """{torch dtype: ctorch dtype code} for every dtype the library names ("torch.float32")"""
+        codes = {}
+        buf, need = C.create_string_buffer(64), i64()
+        for code in range(64):
+            if self.lib.ct_dtype_name(code, buf, len(buf), C.byref(need)) == 0:
+                codes[getattr(torch, buf.value.decode().split(".", 1)[1])] = code
+        return codes
+
+    def ck(self, status, what):
+        """raises on a status other than CT_OK, with the library's message"""
+        if status != 0:
+            raise RuntimeError(f"{what}: {status} {self.lib.ct_last_error_message().decode()}")
+
+    def to_ct(self, t, dev):
+        """a ctorch tensor on dev (CPU or CUDA, device 0) with torch tensor t's dtype and values"""
+        t = t.contiguous().cpu()
+        raw = t.view(torch.uint8).numpy().tobytes() if t.numel() else b""
+        sizes = (i64 * max(t.dim(), 1))(*t.shape)
+        out = vp()
+        self.ck(self.lib.ct_from_buffer(raw, len(raw), sizes, t.dim(), self.dt[t.dtype], CPU, -1, C.byref(out)),
+                "from_buffer")
+        if dev == CUDA:
+            g = vp()
+            self.ck(self.lib.ct_tensor_to(out, CUDA, 0, -1, 0, 0, C.byref(g)), "to cuda")
+            self.lib.ct_tensor_release(out)
+            out = g
+        return out
+
+    def sizes(self, h):
+        sz, nd = (i64 * MAX_DIMS)(), i32()
+        self.ck(self.lib.ct_tensor_sizes(h, sz, MAX_DIMS, C.byref(nd)), "sizes")
+        return tuple(sz[i] for i in range(nd.value))
+
+    def to_bytes(self, h, dtype, numel):
+        """the first numel elements of dtype of ctorch tensor h, as bytes"""
+        nbytes = numel * torch.empty(0, dtype=dtype).element_size()
+        buf = (C.c_uint8 * max(nbytes, 1))()
+        self.ck(self.lib.ct_tensor_copy_to_buffer(h, buf, nbytes), "copy")
+        return bytes(buf)[:nbytes]
+
+    def from_ct(self, h, dtype):
+        """a CPU torch tensor with ctorch tensor h's shape and values (h holds dtype)"""
+        shape = self.sizes(h)
+        n = 1
+        for s in shape:
+            n *= s
+        if n == 0:
+            return torch.empty(shape, dtype=dtype)
+        return torch.frombuffer(bytearray(self.to_bytes(h, dtype, n)), dtype=dtype).reshape(shape)
+
+
+class Tally:
+    """counts checks; prints what failed, and a last line "<name>: N passed, N failed" """
+
+    def __init__(self, name):
+        self.name, self.passed, self.failed = name, 0, 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL", what)
+
+    def exit(self):
+        print(f"{self.name}: {self.passed} passed, {self.failed} failed")
+        raise SystemExit(1 if self.failed else 0)
