@@ -31,6 +31,7 @@ for c in linalg fft rng; do
   python3 "tests/gpu/${c}_compare.py" "$A/libctorch.so" || rc=1
 done
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
+echo "== impl runtime layer (device resolution, stream guard, raw allocations)"; "$A/runtime_test" --gtest_brief=1 || rc=1
 if [ "${SANITIZE:-1}" = 1 ]; then
   # sanitize TOOL TEST: compute-sanitizer's summary lines, its first findings when it fails
   sanitize() {
