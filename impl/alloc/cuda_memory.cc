@@ -123,7 +123,7 @@ class CudaBackend final : public DeviceBackend {
     {
       std::lock_guard<std::mutex> lk(vm_mu_);
       auto it = handles_.find(ptr);
-      CT_CHECK(it != handles_.end(), CT_ERR_INTERNAL, "expandable segment page not mapped");
+      CT_CHECK(it != handles_.end(), Status::Internal, "expandable segment page not mapped");
       h = it->second;
       handles_.erase(it);
     }
@@ -158,7 +158,7 @@ class CudaBackend final : public DeviceBackend {
         cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
         cuda::check(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q),
                     "cudaGetDriverEntryPointByVersion");
-        CT_CHECK(q == cudaDriverEntryPointSuccess && fn, CT_ERR_NOT_SUPPORTED,
+        CT_CHECK(q == cudaDriverEntryPointSuccess && fn, Status::NotSupported,
                  "expandable_segments: the CUDA driver does not provide ", name);
         std::memcpy(slot, &fn, sizeof fn);
       };
@@ -178,7 +178,7 @@ class CudaBackend final : public DeviceBackend {
     if (r == CUDA_SUCCESS) return;
     const char* msg = nullptr;
     if (vmm().error_string) (void)vmm().error_string(r, &msg);
-    fail(CT_ERR_CUDA, "CUDA driver error: ", msg ? msg : "unknown", " (", static_cast<int>(r), " in ", what,
+    fail(Status::Cuda, "CUDA driver error: ", msg ? msg : "unknown", " (", static_cast<int>(r), " in ", what,
          ", expandable_segments)");
   }
   std::mutex vm_mu_;
@@ -222,7 +222,7 @@ std::atomic<bool> g_allocated{false};
 
 void set_pluggable_allocator(const PluggableAllocator& a) {
   std::lock_guard<std::mutex> g(g_plug_mu);
-  CT_CHECK(!g_allocated.load(), CT_ERR_STATE,
+  CT_CHECK(!g_allocated.load(), Status::State,
            "the CUDA allocator can only be changed before the first CUDA allocation of the process "
            "(as torch.cuda.memory.change_current_allocator)");
   g_plug.reset(new PluggableAllocator(a));
@@ -249,7 +249,7 @@ DeviceCachingAllocator* caching_allocator(int device) {
   if (g_plug) return nullptr;
   Setup& s = setup();
   if (!s.native) return nullptr;
-  CT_CHECK(device >= 0 && device < static_cast<int>(s.per_device.size()), CT_ERR_INDEX, "Invalid CUDA device index ",
+  CT_CHECK(device >= 0 && device < static_cast<int>(s.per_device.size()), Status::Index, "Invalid CUDA device index ",
            device, " for the caching allocator");
   return s.per_device[device].get();
 }

@@ -24,7 +24,7 @@ struct PluggableAllocator {
   void* (*torch_alloc)(size_t size, int device, void* stream) = nullptr;
   void (*torch_free)(void* ptr, size_t size, int device, void* stream) = nullptr;
 };
-void set_pluggable_allocator(const PluggableAllocator& a);  // CT_ERR_STATE after the first allocation
+void set_pluggable_allocator(const PluggableAllocator& a);  // Status::State after the first allocation
 const PluggableAllocator* pluggable_allocator();             // nullptr when none
 void note_cuda_allocation();                                 // the first one freezes the choice
 DeviceCachingAllocator* caching_allocator(int device);  // nullptr with cudaMallocAsync
