@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "capi/abi_convert.h"
 #include "capi/ctorch.h"
 #include "impl/core/error.h"
 #include "impl/core/tensor.h"
@@ -74,7 +75,7 @@ void trace_call(const char* fn);
 #define CT_API_END                                                                          \
   }                                                                                         \
   catch (const ::ct::Error& e) {                                                            \
-    return ::ct::capi::set_error(e.code(), e.what());                                       \
+    return ::ct::capi::set_error(::ct::capi::to_c(e.code()), e.what());                                  \
   }                                                                                         \
   catch (const std::bad_alloc&) {                                                           \
     return ::ct::capi::set_error(CT_ERR_OUT_OF_MEMORY, "out of memory (host allocation failed)"); \

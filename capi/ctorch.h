@@ -25,7 +25,9 @@
  *  5. Handles are validated on every call: a NULL, released ("freed") or foreign handle gives
  *     CT_ERR_INVALID_HANDLE, never a crash. Releasing a handle twice is an error, not a crash.
  *  6. Versioning: additions only within a major version. A changed signature gets a `_v2`
- *     twin; the old function stays. Enum values are never renumbered.
+ *     twin; the old function stays. Enum values are never renumbered. The enum blocks marked
+ *     GENERATED come from capi/abi.toml (python3 tools/abi/gen.py --write); every function
+ *     and enum value is listed in capi/abi_baseline.txt (docs/abi.md).
  *  7. Thread safety: every function may be called from any thread. Operations that write a
  *     tensor's data in place must not race with other uses of that tensor (as in PyTorch).
  *
@@ -73,30 +75,32 @@ CT_API int32_t ct_version(int32_t* major, int32_t* minor, int32_t* patch);
  *    9xx internal     a bug in ctorch; please report it */
 typedef int32_t ct_status;
 
+/* BEGIN GENERATED: status */
 enum {
-  CT_OK = 0,
+  CT_OK = 0,                     /* success */
 
-  CT_ERR_ARGUMENT = 100,       /* generic invalid argument (bad value, bad string...)      */
-  CT_ERR_NULL_POINTER = 101,   /* a required pointer argument was NULL                     */
-  CT_ERR_INVALID_HANDLE = 102, /* NULL, released or foreign handle                         */
-  CT_ERR_SHAPE = 103,          /* sizes do not match / cannot broadcast / bad view          */
-  CT_ERR_DTYPE = 104,          /* dtype not allowed for this operation or cast not allowed  */
-  CT_ERR_INDEX = 105,          /* dim or index out of range                                 */
-  CT_ERR_BUFFER_SIZE = 106,    /* host buffer too small or of the wrong size                */
-  CT_ERR_DEVICE_STRING = 107,  /* a device string that does not parse                       */
+  CT_ERR_ARGUMENT = 100,         /* generic invalid argument (bad value, bad string...) */
+  CT_ERR_NULL_POINTER = 101,     /* a required pointer argument was NULL */
+  CT_ERR_INVALID_HANDLE = 102,   /* NULL, released or foreign handle */
+  CT_ERR_SHAPE = 103,            /* sizes do not match / cannot broadcast / bad view */
+  CT_ERR_DTYPE = 104,            /* dtype not allowed for this operation or cast not allowed */
+  CT_ERR_INDEX = 105,            /* dim or index out of range */
+  CT_ERR_BUFFER_SIZE = 106,      /* host buffer too small or of the wrong size */
+  CT_ERR_DEVICE_STRING = 107,    /* a device string that does not parse */
 
-  CT_ERR_STATE = 200,          /* valid call in a state that does not allow it              */
+  CT_ERR_STATE = 200,            /* valid call in a state that does not allow it */
 
   CT_ERR_DEVICE = 300,           /* inputs on different devices, or wrong device for the op */
-  CT_ERR_CUDA_UNAVAILABLE = 301, /* no GPU / no driver / CUDA could not start               */
-  CT_ERR_CUDA = 302,             /* an error reported by the CUDA runtime                   */
+  CT_ERR_CUDA_UNAVAILABLE = 301, /* no GPU / no driver / CUDA could not start */
+  CT_ERR_CUDA = 302,             /* an error reported by the CUDA runtime */
 
-  CT_ERR_OUT_OF_MEMORY = 400,  /* host or device allocation failed                          */
+  CT_ERR_OUT_OF_MEMORY = 400,    /* host or device allocation failed */
 
-  CT_ERR_NOT_SUPPORTED = 500,  /* not supported (for this dtype/device, or not yet)         */
+  CT_ERR_NOT_SUPPORTED = 500,    /* not supported (for this dtype/device, or not yet) */
 
-  CT_ERR_INTERNAL = 900        /* a bug in ctorch                                           */
+  CT_ERR_INTERNAL = 900          /* a bug in ctorch */
 };
+/* END GENERATED: status */
 
 /** The message of the last failed call on this thread ("" if none). [borrowed] until the next
  *  failing ctorch call on this thread. Never NULL. Cannot fail. */
@@ -123,6 +127,7 @@ CT_API const char* ct_status_name(ct_status code);
 
 /** Element types. The numbers are PyTorch's c10::ScalarType numbers. */
 typedef int32_t ct_dtype;
+/* BEGIN GENERATED: dtype */
 enum {
   CT_UINT8 = 0,
   CT_INT8 = 1,
@@ -139,6 +144,7 @@ enum {
   /** "No dtype given": for *_like, new_* and to(), keep the input's dtype. */
   CT_DTYPE_UNDEFINED = -1
 };
+/* END GENERATED: dtype */
 
 /** Size in bytes of one element of dtype (e.g. 4 for CT_FLOAT32). Out: *out. */
 CT_API ct_status ct_dtype_itemsize(ct_dtype dtype, int64_t* out);
@@ -153,7 +159,12 @@ CT_API ct_status ct_promote_types(ct_dtype a, ct_dtype b, ct_dtype* out);
 /** Device types. A device is (type, index); index -1 means "no index": for CUDA that is the
  *  current CUDA device, for CPU it is the only CPU device. */
 typedef int32_t ct_device_type;
-enum { CT_CPU = 0, CT_CUDA = 1 };
+/* BEGIN GENERATED: device_type */
+enum {
+  CT_CPU = 0,
+  CT_CUDA = 1
+};
+/* END GENERATED: device_type */
 
 /** Parses "cpu", "cpu:0", "cuda", "cuda:N" exactly as torch.device does.
  *  Out: *type, *index (-1 when the string has no index). Errors: CT_ERR_DEVICE_STRING. */
@@ -207,17 +218,19 @@ CT_API ct_status ct_cuda_get_device_name(int32_t device, void* buf, int64_t cap,
 
 /** Integer device properties for ct_cuda_get_device_property. */
 typedef int32_t ct_device_property;
+/* BEGIN GENERATED: device_property */
 enum {
-  CT_PROP_MAJOR = 0,                /* compute capability major                        */
-  CT_PROP_MINOR = 1,                /* compute capability minor                        */
-  CT_PROP_TOTAL_MEMORY = 2,         /* bytes of global memory                          */
-  CT_PROP_MULTIPROCESSOR_COUNT = 3, /* number of SMs                                   */
-  CT_PROP_L2_CACHE_SIZE = 4,        /* bytes                                           */
+  CT_PROP_MAJOR = 0,                          /* compute capability major */
+  CT_PROP_MINOR = 1,                          /* compute capability minor */
+  CT_PROP_TOTAL_MEMORY = 2,                   /* bytes of global memory */
+  CT_PROP_MULTIPROCESSOR_COUNT = 3,           /* number of SMs */
+  CT_PROP_L2_CACHE_SIZE = 4,                  /* bytes */
   CT_PROP_WARP_SIZE = 5,
   CT_PROP_MAX_THREADS_PER_MULTIPROCESSOR = 6,
   CT_PROP_IS_INTEGRATED = 7,
   CT_PROP_PCI_BUS_ID = 8
 };
+/* END GENERATED: device_property */
 
 /** One integer property of a CUDA device. Out: *out. Errors: CT_ERR_CUDA_UNAVAILABLE,
  *  CT_ERR_INDEX (device), CT_ERR_ARGUMENT (unknown property). */
@@ -454,47 +467,51 @@ CT_API ct_status ct_contiguous(ct_tensor t, ct_tensor* out);
  * ========================================================================================== */
 
 typedef int32_t ct_unary_op;
+/* BEGIN GENERATED: unary_op */
 enum {
-  CT_NEG = 0,         /* -x (not for bool)                                            */
-  CT_ABS = 1,         /* |x| (complex: magnitude, real result)                        */
-  CT_EXP = 2,         /* the float ops below promote integer/bool inputs to float32   */
+  CT_NEG = 0,          /* -x (not for bool) */
+  CT_ABS = 1,          /* |x| (complex: magnitude, real result) */
+  CT_EXP = 2,          /* the float ops below promote integer/bool inputs to float32 */
   CT_LOG = 3,
   CT_SQRT = 4,
   CT_SIN = 5,
   CT_COS = 6,
   CT_TANH = 7,
   CT_SIGMOID = 8,
-  CT_RELU = 9,        /* max(x, 0), keeps dtype (not for bool or complex)              */
-  CT_LOGICAL_NOT = 10,/* bool result                                                   */
-  CT_SIGN = 11,       /* keeps dtype                                                   */
-  CT_FLOOR = 12,      /* integers unchanged                                            */
+  CT_RELU = 9,         /* max(x, 0), keeps dtype (not for bool or complex) */
+  CT_LOGICAL_NOT = 10, /* bool result */
+  CT_SIGN = 11,        /* keeps dtype */
+  CT_FLOOR = 12,       /* integers unchanged */
   CT_CEIL = 13,
-  CT_ROUND = 14,      /* half to even, as torch.round                                  */
-  CT_RECIPROCAL = 15, /* 1/x; integers promote to float32                              */
-  CT_SQUARE = 16      /* x*x, keeps dtype (bool -> int64 as torch.square)             */
+  CT_ROUND = 14,       /* half to even, as torch.round */
+  CT_RECIPROCAL = 15,  /* 1/x; integers promote to float32 */
+  CT_SQUARE = 16       /* x*x, keeps dtype (bool -> int64 as torch.square) */
 };
+/* END GENERATED: unary_op */
 
 typedef int32_t ct_binary_op;
+/* BEGIN GENERATED: binary_op */
 enum {
   CT_ADD = 0,
-  CT_SUB = 1,          /* not with a bool operand (PyTorch: use logical_not / logical_xor) */
+  CT_SUB = 1,           /* not with a bool operand (PyTorch: use logical_not / logical_xor) */
   CT_MUL = 2,
-  CT_DIV = 3,          /* true division: integers promote to float32                    */
+  CT_DIV = 3,           /* true division: integers promote to float32 */
   CT_POW = 4,
-  CT_EQ = 5,           /* comparisons give bool                                         */
+  CT_EQ = 5,            /* comparisons give bool */
   CT_NE = 6,
   CT_LT = 7,
   CT_LE = 8,
   CT_GT = 9,
   CT_GE = 10,
-  CT_LOGICAL_AND = 11, /* bool result                                                   */
+  CT_LOGICAL_AND = 11,  /* bool result */
   CT_LOGICAL_OR = 12,
   CT_LOGICAL_XOR = 13,
-  CT_MAXIMUM = 14,     /* torch.maximum / torch.minimum (NaN propagates)                */
+  CT_MAXIMUM = 14,      /* torch.maximum / torch.minimum (NaN propagates) */
   CT_MINIMUM = 15,
-  CT_FLOOR_DIVIDE = 16,/* torch.floor_divide                                            */
-  CT_REMAINDER = 17    /* torch.remainder (sign of the divisor)                         */
+  CT_FLOOR_DIVIDE = 16, /* torch.floor_divide */
+  CT_REMAINDER = 17     /* torch.remainder (sign of the divisor) */
 };
+/* END GENERATED: binary_op */
 
 /** op(a). [new reference] */
 CT_API ct_status ct_unary(ct_unary_op op, ct_tensor a, ct_tensor* out);
@@ -539,13 +556,15 @@ CT_API ct_status ct_zero_(ct_tensor t);
  * ========================================================================================== */
 
 typedef int32_t ct_reduce_op;
+/* BEGIN GENERATED: reduce_op */
 enum {
-  CT_SUM = 0,  /* bool/integer inputs accumulate and return int64                       */
-  CT_MEAN = 1, /* floating or complex inputs only                                        */
-  CT_PROD = 2, /* bool/integer inputs return int64                                       */
-  CT_AMAX = 3, /* torch.amax / amin (values only; NaN propagates; no empty reductions)  */
+  CT_SUM = 0,  /* bool/integer inputs accumulate and return int64 */
+  CT_MEAN = 1, /* floating or complex inputs only */
+  CT_PROD = 2, /* bool/integer inputs return int64 */
+  CT_AMAX = 3, /* torch.amax / amin (values only; NaN propagates; no empty reductions) */
   CT_AMIN = 4
 };
+/* END GENERATED: reduce_op */
 
 /** op over dims. dtype (CT_DTYPE_UNDEFINED for the default) is the dtype to accumulate and
  *  return in (torch.sum(..., dtype=)). Errors: CT_ERR_INDEX (dim), CT_ERR_ARGUMENT (repeated
@@ -582,6 +601,16 @@ CT_API ct_status ct_norm(ct_tensor t, double p, const int64_t* dims, int32_t ndi
 CT_API ct_status ct_cat(const ct_tensor* tensors, int32_t n, int32_t dim, ct_tensor* out);
 /** torch.stack(tensors, dim): n >= 1 tensors of one shape; a new dim at position dim. */
 CT_API ct_status ct_stack(const ct_tensor* tensors, int32_t n, int32_t dim, ct_tensor* out);
+
+/* ============================================================================================
+ * 12. Threads (CPU kernels)
+ * ========================================================================================== */
+
+/** Number of threads CPU kernels use for large tensors (default: hardware concurrency, or
+ *  the CT_NUM_THREADS environment variable). Out: *out. */
+CT_API ct_status ct_get_num_threads(int32_t* out);
+/** Sets it (n >= 1). Errors: CT_ERR_ARGUMENT. */
+CT_API ct_status ct_set_num_threads(int32_t n);
 
 /* ============================================================================================
  * 12a. Pinned memory and streams of a tensor
@@ -642,11 +671,13 @@ CT_API ct_status ct_stream_wait_stream(ct_stream s, ct_stream other);
  * ========================================================================================== */
 
 typedef int32_t ct_event_flags;
+/* BEGIN GENERATED: event_flag */
 enum {
   CT_EVENT_DEFAULT = 0,
-  CT_EVENT_ENABLE_TIMING = 1, /* elapsed_time works (costs a little)                   */
-  CT_EVENT_BLOCKING = 2       /* synchronize() yields the CPU instead of spinning       */
+  CT_EVENT_ENABLE_TIMING = 1, /* elapsed_time works (costs a little) */
+  CT_EVENT_BLOCKING = 2       /* synchronize() yields the CPU instead of spinning */
 };
+/* END GENERATED: event_flag */
 
 /** A new event (flags: CT_EVENT_* ORed). The CUDA event is created at the first record, on the
  *  recording stream's device. [new reference] */
@@ -905,11 +936,13 @@ CT_API ct_status ct_cuda_current_blas_handle(int64_t* out);
  * ========================================================================================== */
 
 typedef int32_t ct_fft_norm;
+/* BEGIN GENERATED: fft_norm */
 enum {
-  CT_FFT_NORM_BACKWARD = 0, /* torch's default: forward unscaled, inverse scaled by 1/n        */
-  CT_FFT_NORM_FORWARD = 1,  /* forward scaled by 1/n, inverse unscaled                        */
-  CT_FFT_NORM_ORTHO = 2     /* both scaled by 1/sqrt(n)                                        */
+  CT_FFT_NORM_BACKWARD = 0, /* torch's default: forward unscaled, inverse scaled by 1/n */
+  CT_FFT_NORM_FORWARD = 1,  /* forward scaled by 1/n, inverse unscaled */
+  CT_FFT_NORM_ORTHO = 2     /* both scaled by 1/sqrt(n) */
 };
+/* END GENERATED: fft_norm */
 
 /** torch.fft.fft / ifft over dim, with n points (-1: the input's size). [new reference] */
 CT_API ct_status ct_fft_fft(ct_tensor t, int64_t n, int64_t dim, ct_fft_norm norm, ct_tensor* out);
@@ -957,16 +990,6 @@ CT_API ct_status ct_cufft_plan_cache_bytes(int32_t device, int64_t* out);
  *  counters; they make the cache's behaviour observable. device -1: current. */
 CT_API ct_status ct_cufft_plan_cache_hits(int32_t device, int64_t* out);
 CT_API ct_status ct_cufft_plan_cache_misses(int32_t device, int64_t* out);
-
-/* ============================================================================================
- * 12. Threads (CPU kernels)
- * ========================================================================================== */
-
-/** Number of threads CPU kernels use for large tensors (default: hardware concurrency, or
- *  the CT_NUM_THREADS environment variable). Out: *out. */
-CT_API ct_status ct_get_num_threads(int32_t* out);
-/** Sets it (n >= 1). Errors: CT_ERR_ARGUMENT. */
-CT_API ct_status ct_set_num_threads(int32_t n);
 
 #ifdef __cplusplus
 } /* extern "C" */

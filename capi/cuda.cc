@@ -37,7 +37,7 @@ CT_API ct_status ct_cuda_get_device_name(int32_t device, void* buf, int64_t cap,
 CT_API ct_status ct_cuda_get_device_property(int32_t device, ct_device_property prop, int64_t* out) {
   CT_API_BEGIN
   need(out, "out");
-  *out = cuda::device_property(device, prop);
+  *out = cuda::device_property(device, device_property_arg(prop));
   CT_API_END
 }
 
@@ -45,8 +45,8 @@ CT_API ct_status ct_cuda_get_device_capability(int32_t device, int32_t* major, i
   CT_API_BEGIN
   need(major, "major");
   need(minor, "minor");
-  int64_t mj = cuda::device_property(device, CT_PROP_MAJOR);
-  int64_t mn = cuda::device_property(device, CT_PROP_MINOR);
+  int64_t mj = cuda::device_property(device, DeviceProperty::Major);
+  int64_t mn = cuda::device_property(device, DeviceProperty::Minor);
   *major = static_cast<int32_t>(mj);
   *minor = static_cast<int32_t>(mn);
   CT_API_END

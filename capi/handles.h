@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "capi/ctorch.h"
+#include "capi/abi_convert.h"
 #include "impl/core/error.h"
 #include "impl/core/spin_mutex.h"
 #include "impl/core/tensor.h"

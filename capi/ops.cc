@@ -11,7 +11,8 @@ Tensor scalar_f(double s) { return wrapped_scalar_double(s); }
 Tensor scalar_i(int64_t s) { return wrapped_scalar_int(s); }
 // x op s, or s op x when reverse
 Tensor with_scalar(ct_binary_op op, const Tensor& x, const Tensor& s, int32_t reverse) {
-  return reverse ? ops::binary(op, s, x) : ops::binary(op, x, s);
+  BinaryOp o = binary_op_arg(op);
+  return reverse ? ops::binary(o, s, x) : ops::binary(o, x, s);
 }
 }  // namespace
 
@@ -103,25 +104,25 @@ CT_API ct_status ct_contiguous(ct_tensor t, ct_tensor* out) {
 
 CT_API ct_status ct_unary(ct_unary_op op, ct_tensor a, ct_tensor* out) {
   CT_API_BEGIN
-  produce(out, [&] { return ops::unary(op, get(a, "a")); });
+  produce(out, [&] { return ops::unary(unary_op_arg(op), get(a, "a")); });
   CT_API_END
 }
 
 CT_API ct_status ct_unary_(ct_unary_op op, ct_tensor a) {
   CT_API_BEGIN
-  ops::unary_(op, get(a, "a"));
+  ops::unary_(unary_op_arg(op), get(a, "a"));
   CT_API_END
 }
 
 CT_API ct_status ct_binary(ct_binary_op op, ct_tensor a, ct_tensor b, ct_tensor* out) {
   CT_API_BEGIN
-  produce(out, [&] { return ops::binary(op, get(a, "a"), get(b, "b")); });
+  produce(out, [&] { return ops::binary(binary_op_arg(op), get(a, "a"), get(b, "b")); });
   CT_API_END
 }
 
 CT_API ct_status ct_binary_(ct_binary_op op, ct_tensor a, ct_tensor b) {
   CT_API_BEGIN
-  ops::binary_(op, get(a, "a"), get(b, "b"));
+  ops::binary_(binary_op_arg(op), get(a, "a"), get(b, "b"));
   CT_API_END
 }
 
@@ -139,13 +140,13 @@ CT_API ct_status ct_binary_scalar_i(ct_binary_op op, ct_tensor a, int64_t s, int
 
 CT_API ct_status ct_binary_scalar_f_(ct_binary_op op, ct_tensor a, double s) {
   CT_API_BEGIN
-  ops::binary_(op, get(a, "a"), scalar_f(s));
+  ops::binary_(binary_op_arg(op), get(a, "a"), scalar_f(s));
   CT_API_END
 }
 
 CT_API ct_status ct_binary_scalar_i_(ct_binary_op op, ct_tensor a, int64_t s) {
   CT_API_BEGIN
-  ops::binary_(op, get(a, "a"), scalar_i(s));
+  ops::binary_(binary_op_arg(op), get(a, "a"), scalar_i(s));
   CT_API_END
 }
 
@@ -188,7 +189,7 @@ CT_API ct_status ct_reduce(ct_reduce_op op, ct_tensor t, const int64_t* dims, in
     Tensor x = get(t);
     std::vector<int64_t> d = dims_arg(dims, ndims);
     bool has_dtype = dtype != CT_DTYPE_UNDEFINED;
-    return ops::reduce(op, x, d, keepdim != 0, has_dtype, has_dtype ? dtype_arg(dtype) : x->dtype);
+    return ops::reduce(reduce_op_arg(op), x, d, keepdim != 0, has_dtype, has_dtype ? dtype_arg(dtype) : x->dtype);
   });
   CT_API_END
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "capi/ctorch.h"  // the CT_* constants the benchmarks name
 #include "impl/ops/cuda/functors.cuh"
 
 template <int N>

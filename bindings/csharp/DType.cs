@@ -4,23 +4,7 @@ using Ctorch.Swig;
 
 namespace Ctorch
 {
-    /// <summary>Tensor element types. The values are the C constants (CT_UINT8 ...), which are
-    /// PyTorch's c10::ScalarType numbers.</summary>
-    public enum DType
-    {
-        UInt8 = 0,
-        Int8 = 1,
-        Int16 = 2,
-        Int32 = 3,
-        Int64 = 4,
-        Float16 = 5,
-        Float32 = 6,
-        Float64 = 7,
-        Complex64 = 9,
-        Complex128 = 10,
-        Bool = 11,
-        BFloat16 = 15,
-    }
+    // enum DType (the values of capi/abi.toml) is generated into Abi.g.cs.
 
     /// <summary>Facts about dtypes (torch.finfo-like helpers and torch.promote_types).</summary>
     public static class DTypes

@@ -203,25 +203,4 @@ namespace Ctorch
     }
 }
 
-namespace Ctorch
-{
-    // The op codes of capi/ctorch.h (ct_unary_op, ct_binary_op, ct_reduce_op). The C header
-    // promises never to renumber them.
-    internal static class UnaryOp
-    {
-        public const int Neg = 0, Abs = 1, Exp = 2, Log = 3, Sqrt = 4, Sin = 5, Cos = 6, Tanh = 7, Sigmoid = 8,
-            Relu = 9, LogicalNot = 10, Sign = 11, Floor = 12, Ceil = 13, Round = 14, Reciprocal = 15, Square = 16;
-    }
-
-    internal static class BinaryOp
-    {
-        public const int Add = 0, Sub = 1, Mul = 2, Div = 3, Pow = 4, Eq = 5, Ne = 6, Lt = 7, Le = 8, Gt = 9, Ge = 10,
-            LogicalAnd = 11, LogicalOr = 12, LogicalXor = 13, Maximum = 14, Minimum = 15, FloorDivide = 16,
-            Remainder = 17;
-    }
-
-    internal static class ReduceOp
-    {
-        public const int Sum = 0, Mean = 1, Prod = 2, Amax = 3, Amin = 4;
-    }
-}
+// The op codes (UnaryOp, BinaryOp, ReduceOp) are generated from capi/abi.toml into Abi.g.cs.

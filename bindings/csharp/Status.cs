@@ -5,26 +5,7 @@ using Ctorch.Swig;
 
 namespace Ctorch
 {
-    /// <summary>The status codes of <c>capi/ctorch.h</c> (the numbers are the C constants).</summary>
-    public enum StatusCode
-    {
-        Ok = 0,
-        Argument = 100,
-        NullPointer = 101,
-        InvalidHandle = 102,
-        Shape = 103,
-        DType = 104,
-        Index = 105,
-        BufferSize = 106,
-        DeviceString = 107,
-        State = 200,
-        Device = 300,
-        CudaUnavailable = 301,
-        Cuda = 302,
-        OutOfMemory = 400,
-        NotSupported = 500,
-        Internal = 900,
-    }
+    // enum StatusCode (the codes of capi/abi.toml) is generated into Abi.g.cs.
 
     /// <summary>
     /// A failed ctorch call. <see cref="Code"/> is the C status code, <see cref="StatusName"/>

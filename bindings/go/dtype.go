@@ -7,31 +7,9 @@ import (
 )
 
 // DType is a tensor element type. The values are PyTorch's c10::ScalarType numbers, as in
-// capi/ctorch.h. A DType is also an Option: Zeros(shape, ctorch.Float64).
+// capi/ctorch.h (constants Uint8 ... BFloat16, Undefined and the list DTypes in abi_gen.go). A
+// DType is also an Option: Zeros(shape, ctorch.Float64).
 type DType int32
-
-// The 12 dtypes, as torch.uint8 ... torch.bfloat16.
-const (
-	Uint8      DType = 0
-	Int8       DType = 1
-	Int16      DType = 2
-	Int32      DType = 3
-	Int64      DType = 4
-	Float16    DType = 5
-	Float32    DType = 6
-	Float64    DType = 7
-	Complex64  DType = 9
-	Complex128 DType = 10
-	Bool       DType = 11
-	BFloat16   DType = 15
-	// Undefined means "no dtype given": keep the input's dtype (for To, *Like, New*) or use the
-	// operation's default (reductions).
-	Undefined DType = -1
-)
-
-// DTypes lists the 12 dtypes in PyTorch's ScalarType order.
-var DTypes = []DType{Uint8, Int8, Int16, Int32, Int64, Float16, Float32, Float64, Complex64,
-	Complex128, Bool, BFloat16}
 
 // String returns PyTorch's name, e.g. "torch.float32" (ct_dtype_name); "DType(N)" for a value
 // that is not a dtype.

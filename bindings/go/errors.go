@@ -51,49 +51,11 @@ func (e *Error) Is(target error) bool {
 		(t.Message == "" || t.Message == e.Message)
 }
 
-// Status codes of capi/ctorch.h (section 2). They never change within a major version.
-const (
-	CodeOK              = 0
-	CodeArgument        = 100
-	CodeNullPointer     = 101
-	CodeInvalidHandle   = 102
-	CodeShape           = 103
-	CodeDType           = 104
-	CodeIndex           = 105
-	CodeBufferSize      = 106
-	CodeDeviceString    = 107
-	CodeState           = 200
-	CodeDevice          = 300
-	CodeCUDAUnavailable = 301
-	CodeCUDA            = 302
-	CodeOutOfMemory     = 400
-	CodeNotSupported    = 500
-	CodeInternal        = 900
-)
-
+// sentinel makes the Err* values of abi_gen.go, one per status code of capi/abi.toml (with the
+// Code* constants); ErrOutOfMemory means a host or device allocation failed after the caching
+// allocator freed its cached blocks and retried, and its message says how much was asked for and
+// how much is free, allocated and reserved.
 func sentinel(code int, name string) *Error { return &Error{Code: code, Name: name} }
-
-// Sentinels for errors.Is. Each matches every *Error with its code.
-var (
-	ErrArgument        = sentinel(CodeArgument, "CT_ERR_ARGUMENT")
-	ErrNullPointer     = sentinel(CodeNullPointer, "CT_ERR_NULL_POINTER")
-	ErrInvalidHandle   = sentinel(CodeInvalidHandle, "CT_ERR_INVALID_HANDLE")
-	ErrShape           = sentinel(CodeShape, "CT_ERR_SHAPE")
-	ErrDType           = sentinel(CodeDType, "CT_ERR_DTYPE")
-	ErrIndex           = sentinel(CodeIndex, "CT_ERR_INDEX")
-	ErrBufferSize      = sentinel(CodeBufferSize, "CT_ERR_BUFFER_SIZE")
-	ErrDeviceString    = sentinel(CodeDeviceString, "CT_ERR_DEVICE_STRING")
-	ErrState           = sentinel(CodeState, "CT_ERR_STATE")
-	ErrDevice          = sentinel(CodeDevice, "CT_ERR_DEVICE")
-	ErrCUDAUnavailable = sentinel(CodeCUDAUnavailable, "CT_ERR_CUDA_UNAVAILABLE")
-	ErrCUDA            = sentinel(CodeCUDA, "CT_ERR_CUDA")
-	// ErrOutOfMemory: a host or device allocation failed (after the caching allocator freed
-	// its cached blocks and retried). The message says how much was asked for and how much is
-	// free, allocated and reserved.
-	ErrOutOfMemory  = sentinel(CodeOutOfMemory, "CT_ERR_OUT_OF_MEMORY")
-	ErrNotSupported = sentinel(CodeNotSupported, "CT_ERR_NOT_SUPPORTED")
-	ErrInternal     = sentinel(CodeInternal, "CT_ERR_INTERNAL")
-)
 
 // IsOutOfMemory reports whether err is (or wraps) an out-of-memory *Error.
 func IsOutOfMemory(err error) bool { return errors.Is(err, ErrOutOfMemory) }

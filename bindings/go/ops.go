@@ -1,7 +1,5 @@
 package ctorch
 
-//go:generate go run gen_ops.go
-
 import (
 	"fmt"
 	"math"
@@ -14,7 +12,8 @@ import (
 // Results are new Tensors on the inputs' device. Inputs on different devices fail with
 // ErrDevice, except 0-dim CPU tensors, which act as scalars.
 //
-// Each operation has named methods (generated into ops_gen.go): for a binary op X
+// Each operation has named methods (generated at build time from capi/abi.toml into abi_gen.go,
+// with the op constants): for a binary op X
 //
 //	t.X(o)               torch.X(t, o)              tensor operand
 //	t.XScalar(2.5)       t X 2.5                    Python float scalar ("wrapped number")
@@ -25,32 +24,8 @@ import (
 //
 // and for a unary op X: t.X() and t.XInPlace(). The generic forms below take the op as a value.
 
-// UnaryOp is a ct_unary_op.
+// UnaryOp is a ct_unary_op (constants OpNeg ... in abi_gen.go).
 type UnaryOp int32
-
-// Unary operations.
-const (
-	OpNeg        UnaryOp = 0  // -x (not for bool)
-	OpAbs        UnaryOp = 1  // |x| (complex: magnitude, real result)
-	OpExp        UnaryOp = 2  // exp..reciprocal promote integer/bool inputs to float32
-	OpLog        UnaryOp = 3  //
-	OpSqrt       UnaryOp = 4  //
-	OpSin        UnaryOp = 5  //
-	OpCos        UnaryOp = 6  //
-	OpTanh       UnaryOp = 7  //
-	OpSigmoid    UnaryOp = 8  //
-	OpRelu       UnaryOp = 9  // max(x, 0), keeps dtype
-	OpLogicalNot UnaryOp = 10 // bool result
-	OpSign       UnaryOp = 11 // keeps dtype
-	OpFloor      UnaryOp = 12 // integers unchanged
-	OpCeil       UnaryOp = 13 //
-	OpRound      UnaryOp = 14 // half to even
-	OpReciprocal UnaryOp = 15 // 1/x
-	OpSquare     UnaryOp = 16 // x*x (bool -> int64)
-)
-
-var unaryNames = [...]string{"neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
-	"relu", "logical_not", "sign", "floor", "ceil", "round", "reciprocal", "square"}
 
 func (op UnaryOp) String() string {
 	if op >= 0 && int(op) < len(unaryNames) {
@@ -59,34 +34,8 @@ func (op UnaryOp) String() string {
 	return fmt.Sprintf("UnaryOp(%d)", int32(op))
 }
 
-// BinaryOp is a ct_binary_op.
+// BinaryOp is a ct_binary_op (constants OpAdd ... in abi_gen.go).
 type BinaryOp int32
-
-// Binary operations.
-const (
-	OpAdd         BinaryOp = 0
-	OpSub         BinaryOp = 1 // not for bool
-	OpMul         BinaryOp = 2
-	OpDiv         BinaryOp = 3 // true division: integers promote to float32
-	OpPow         BinaryOp = 4
-	OpEq          BinaryOp = 5 // comparisons give bool
-	OpNe          BinaryOp = 6
-	OpLt          BinaryOp = 7
-	OpLe          BinaryOp = 8
-	OpGt          BinaryOp = 9
-	OpGe          BinaryOp = 10
-	OpLogicalAnd  BinaryOp = 11 // bool result
-	OpLogicalOr   BinaryOp = 12
-	OpLogicalXor  BinaryOp = 13
-	OpMaximum     BinaryOp = 14 // NaN propagates
-	OpMinimum     BinaryOp = 15
-	OpFloorDivide BinaryOp = 16
-	OpRemainder   BinaryOp = 17 // sign of the divisor
-)
-
-var binaryNames = [...]string{"add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt",
-	"ge", "logical_and", "logical_or", "logical_xor", "maximum", "minimum", "floor_divide",
-	"remainder"}
 
 func (op BinaryOp) String() string {
 	if op >= 0 && int(op) < len(binaryNames) {

@@ -6,19 +6,8 @@ import (
 	"ctorch.dev/ctorch/internal/capi"
 )
 
-// ReduceOp is a ct_reduce_op.
+// ReduceOp is a ct_reduce_op (constants ReduceSum ... in abi_gen.go).
 type ReduceOp int32
-
-// Reductions for Reduce.
-const (
-	ReduceSum  ReduceOp = 0 // bool/integer inputs accumulate and return int64
-	ReduceMean ReduceOp = 1 // floating or complex inputs only
-	ReduceProd ReduceOp = 2 // bool/integer inputs return int64
-	ReduceAmax ReduceOp = 3 // values only; NaN propagates; no empty reductions
-	ReduceAmin ReduceOp = 4
-)
-
-var reduceNames = [...]string{"sum", "mean", "prod", "amax", "amin"}
 
 func (op ReduceOp) String() string {
 	if op >= 0 && int(op) < len(reduceNames) {

@@ -23,9 +23,9 @@ constexpr int64_t kAlign = 64;
 
 void* cpu_alloc(int64_t nbytes) {
   int64_t rounded = nbytes <= 0 ? kAlign : (nbytes + kAlign - 1) / kAlign * kAlign;
-  CT_CHECK(rounded >= nbytes, CT_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate ", nbytes, " bytes");
+  CT_CHECK(rounded >= nbytes, Status::OutOfMemory, "CPU out of memory: tried to allocate ", nbytes, " bytes");
   void* p = std::aligned_alloc(kAlign, static_cast<size_t>(rounded));
-  CT_CHECK(p != nullptr, CT_ERR_OUT_OF_MEMORY, "CPU out of memory: tried to allocate ", nbytes, " bytes (",
+  CT_CHECK(p != nullptr, Status::OutOfMemory, "CPU out of memory: tried to allocate ", nbytes, " bytes (",
            static_cast<double>(nbytes) / (1 << 20), " MiB)");
   return p;
 }
@@ -73,7 +73,7 @@ void* cuda_alloc(int64_t nbytes, int device, cudaStream_t stream) {
     (void)cudaGetLastError();
     size_t f = 0, t = 0;
     (void)cudaMemGetInfo(&f, &t);
-    fail(CT_ERR_OUT_OF_MEMORY, "CUDA out of memory. Tried to allocate ", gib(nbytes), ". GPU ", device,
+    fail(Status::OutOfMemory, "CUDA out of memory. Tried to allocate ", gib(nbytes), ". GPU ", device,
          " has a total capacity of ", gib(static_cast<int64_t>(t)), " of which ", gib(static_cast<int64_t>(f)),
          " is free.");
   }
@@ -160,7 +160,7 @@ DataPtr allocate_cuda(int64_t nbytes, Device device) {
     int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(s->stream));
     void* ptr = p->alloc ? p->alloc(nbytes, device.index, st, p->ctx)
                          : p->torch_alloc(static_cast<size_t>(nbytes), device.index, s->stream);
-    CT_CHECK(ptr != nullptr, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory: the pluggable allocator returned NULL for ",
+    CT_CHECK(ptr != nullptr, Status::OutOfMemory, "CUDA out of memory: the pluggable allocator returned NULL for ",
              format_size(nbytes), " on cuda:", device.index);
     return stream_memory(ptr, nbytes, device, s, &free_pluggable);
   }

@@ -28,7 +28,7 @@ DataPtr allocate(int64_t nbytes, Device device, bool pinned = false);  // throws
 void record_stream(const DataPtr& p, const cuda::Stream& s);
 bool is_pinned(const DataPtr& p);  // host memory from the pinned allocator
 // nbytes from the native caching allocator of s's device, on s (not the current stream);
-// CT_ERR_NOT_SUPPORTED with another backend.
+// Status::NotSupported with another backend.
 DataPtr allocate_on_stream(int64_t nbytes, const cuda::Stream& s);
 
 }  // namespace ct::alloc

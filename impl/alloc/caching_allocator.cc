@@ -460,7 +460,7 @@ CBlock* DeviceCachingAllocator::find_expandable_block(size_t size, void* stream,
   size_t want = dev_total + dev_total / 8;
   size_t npages = std::max<size_t>(1, (want + page - 1) / page);
   void* base = backend_->vm_reserve(device_, npages * page);
-  CT_CHECK(base != nullptr, CT_ERR_CUDA, "expandable_segments: could not reserve ", format_size(static_cast<int64_t>(npages * page)),
+  CT_CHECK(base != nullptr, Status::Cuda, "expandable_segments: could not reserve ", format_size(static_cast<int64_t>(npages * page)),
            " of virtual address space on device ", device_, " (CTORCH_CUDA_ALLOC_CONF)");
   expandable_.emplace_back(new ExpSeg{static_cast<char*>(base), page, npages, std::vector<bool>(npages, false)});
   ExpSeg* es = expandable_.back().get();
@@ -645,7 +645,7 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
     std::string allowed = set_fraction_ ? format_size(static_cast<int64_t>(allowed_max_)) + " allowed; " : "";
     int64_t allocated = stats_.allocated_bytes[kAll].current;
     int64_t reserved = stats_.reserved_bytes[kAll].current;
-    fail(CT_ERR_OUT_OF_MEMORY, "CUDA out of memory. Tried to allocate ", format_size(static_cast<int64_t>(alloc_size)),
+    fail(Status::OutOfMemory, "CUDA out of memory. Tried to allocate ", format_size(static_cast<int64_t>(alloc_size)),
          ". GPU ", device_, " has a total capacity of ", format_size(static_cast<int64_t>(dev_total)), " of which ",
          format_size(static_cast<int64_t>(dev_free)), " is free. ", allowed, "Of the allocated memory ",
          format_size(allocated), " is allocated by ctorch, and ", format_size(reserved - allocated),
@@ -782,7 +782,7 @@ void DeviceCachingAllocator::empty_cache() {
 }
 
 void DeviceCachingAllocator::set_memory_fraction(double fraction) {
-  CT_CHECK(fraction >= 0.0 && fraction <= 1.0, CT_ERR_ARGUMENT, "Invalid fraction ", fraction,
+  CT_CHECK(fraction >= 0.0 && fraction <= 1.0, Status::Argument, "Invalid fraction ", fraction,
            " for set_per_process_memory_fraction: it must be between 0 and 1");
   std::lock_guard<SpinMutex> g(mu_);
   size_t f = 0, t = 0;
@@ -997,7 +997,7 @@ CachingConfig parse_alloc_conf(const std::string& conf, std::string* backend) {
   std::string item;
   std::istringstream in(conf);
   auto bad = [&](const std::string& key, const std::string& why) {
-    fail(CT_ERR_ARGUMENT, "CTORCH_CUDA_ALLOC_CONF: ", why, " in '", key, "' (in \"", conf, "\")");
+    fail(Status::Argument, "CTORCH_CUDA_ALLOC_CONF: ", why, " in '", key, "' (in \"", conf, "\")");
   };
   // items are separated by commas, except inside [...] lists
   std::vector<std::string> items;

@@ -134,7 +134,7 @@ class DeviceCachingAllocator {
   ~DeviceCachingAllocator();
 
   // Returns the block for `size` bytes on `stream`; stream_ref keeps the stream object alive
-  // while blocks are cached on it. Throws CT_ERR_OUT_OF_MEMORY with PyTorch's message.
+  // while blocks are cached on it. Throws Status::OutOfMemory with PyTorch's message.
   CBlock* malloc(size_t size, void* stream, const std::shared_ptr<void>& stream_ref);
   void free(CBlock* block);
   // Marks block as used on stream (stream_ref keeps that stream alive until the free).
@@ -218,7 +218,7 @@ class DeviceCachingAllocator {
 
 // Parses PyTorch's allocator configuration syntax ("max_split_size_mb:128,
 // garbage_collection_threshold:0.6,roundup_power2_divisions:4,backend:native"). Throws
-// CT_ERR_ARGUMENT with the offending key. `backend` gets "native" or "cudaMallocAsync".
+// Status::Argument with the offending key. `backend` gets "native" or "cudaMallocAsync".
 CachingConfig parse_alloc_conf(const std::string& conf, std::string* backend);
 
 std::string format_size(int64_t bytes);  // PyTorch's format_size ("2.00 MiB")

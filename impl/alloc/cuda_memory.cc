@@ -124,7 +124,7 @@ class CudaBackend final : public DeviceBackend {
     {
       std::lock_guard<std::mutex> lk(vm_mu_);
       auto it = handles_.find(ptr);
-      CT_CHECK(it != handles_.end(), CT_ERR_INTERNAL, "expandable segment page not mapped");
+      CT_CHECK(it != handles_.end(), Status::Internal, "expandable segment page not mapped");
       h = it->second;
       handles_.erase(it);
     }
@@ -159,7 +159,7 @@ class CudaBackend final : public DeviceBackend {
         cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
         cuda::check(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q),
                     "cudaGetDriverEntryPointByVersion");
-        CT_CHECK(q == cudaDriverEntryPointSuccess && fn, CT_ERR_NOT_SUPPORTED,
+        CT_CHECK(q == cudaDriverEntryPointSuccess && fn, Status::NotSupported,
                  "expandable_segments: the CUDA driver does not provide ", name);
         std::memcpy(slot, &fn, sizeof fn);
       };
@@ -179,7 +179,7 @@ class CudaBackend final : public DeviceBackend {
     if (r == CUDA_SUCCESS) return;
     const char* msg = nullptr;
     if (vmm().error_string) (void)vmm().error_string(r, &msg);
-    fail(CT_ERR_CUDA, "CUDA driver error: ", msg ? msg : "unknown", " (", static_cast<int>(r), " in ", what,
+    fail(Status::Cuda, "CUDA driver error: ", msg ? msg : "unknown", " (", static_cast<int>(r), " in ", what,
          ", expandable_segments)");
   }
   std::mutex vm_mu_;
@@ -223,7 +223,7 @@ std::atomic<bool> g_allocated{false};
 
 void set_pluggable_allocator(const PluggableAllocator& a) {
   std::lock_guard<std::mutex> g(g_plug_mu);
-  CT_CHECK(!g_allocated.load(), CT_ERR_STATE,
+  CT_CHECK(!g_allocated.load(), Status::State,
            "the CUDA allocator can only be changed before the first CUDA allocation of the process "
            "(as torch.cuda.memory.change_current_allocator)");
   g_plug.reset(new PluggableAllocator(a));
@@ -242,13 +242,13 @@ void load_pluggable_allocator(const std::string& path, const std::string& alloc_
                               const std::string& free_symbol) {
   std::string error;
   void* h = open_library(path, &error);
-  CT_CHECK(h != nullptr, CT_ERR_ARGUMENT, "cannot load the allocator library '", path, "': ", error);
+  CT_CHECK(h != nullptr, Status::Argument, "cannot load the allocator library '", path, "': ", error);
   PluggableAllocator p;
   Symbols s(h);
   s.bind(p.torch_alloc, alloc_symbol);
   s.bind(p.torch_free, free_symbol);
   try {
-    CT_CHECK(s.missing().empty(), CT_ERR_ARGUMENT, "the allocator library '", path, "' has no function '",
+    CT_CHECK(s.missing().empty(), Status::Argument, "the allocator library '", path, "' has no function '",
              s.missing(), "'");
     set_pluggable_allocator(p);
   } catch (...) {
@@ -259,7 +259,7 @@ void load_pluggable_allocator(const std::string& path, const std::string& alloc_
 
 DeviceCachingAllocator& native_allocator(int device) {
   DeviceCachingAllocator* a = caching_allocator(cuda::resolve_device(device));
-  CT_CHECK(a != nullptr, CT_ERR_NOT_SUPPORTED, "memory statistics need the native caching allocator; the backend is '",
+  CT_CHECK(a != nullptr, Status::NotSupported, "memory statistics need the native caching allocator; the backend is '",
            cuda_backend_name(), "' (CTORCH_CUDA_ALLOC_CONF)");
   return *a;
 }
@@ -276,7 +276,7 @@ DeviceCachingAllocator* caching_allocator(int device) {
   if (g_plug) return nullptr;
   Setup& s = setup();
   if (!s.native) return nullptr;
-  CT_CHECK(device >= 0 && device < static_cast<int>(s.per_device.size()), CT_ERR_INDEX, "Invalid CUDA device index ",
+  CT_CHECK(device >= 0 && device < static_cast<int>(s.per_device.size()), Status::Index, "Invalid CUDA device index ",
            device, " for the caching allocator");
   return s.per_device[device].get();
 }

@@ -24,17 +24,17 @@ struct PluggableAllocator {
   void* (*torch_alloc)(size_t size, int device, void* stream) = nullptr;
   void (*torch_free)(void* ptr, size_t size, int device, void* stream) = nullptr;
 };
-void set_pluggable_allocator(const PluggableAllocator& a);  // CT_ERR_STATE after the first allocation
+void set_pluggable_allocator(const PluggableAllocator& a);  // Status::State after the first allocation
 // Sets the pluggable allocator to the functions alloc_symbol and free_symbol (PyTorch's
 // signatures) of the shared library at path, which stays loaded for the life of the process.
-// CT_ERR_ARGUMENT when it does not load or lacks a function.
+// Status::Argument when it does not load or lacks a function.
 void load_pluggable_allocator(const std::string& path, const std::string& alloc_symbol,
                               const std::string& free_symbol);
 const PluggableAllocator* pluggable_allocator();             // nullptr when none
 void note_cuda_allocation();                                 // the first one freezes the choice
 DeviceCachingAllocator* caching_allocator(int device);  // nullptr with cudaMallocAsync
 // The caching allocator of device (negative: the current one, Note [Device resolution]);
-// CT_ERR_NOT_SUPPORTED with another backend (statistics need the native allocator).
+// Status::NotSupported with another backend (statistics need the native allocator).
 DeviceCachingAllocator& native_allocator(int device);
 HostCachingAllocator& host_allocator();                 // pinned host memory (Note [Pinned memory reuse])
 

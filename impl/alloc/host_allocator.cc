@@ -43,7 +43,7 @@ void* HostCachingAllocator::malloc(size_t size) {
     release_free_blocks();  // the cached blocks whose copies are done; then once more
     p = backend_->malloc(-1, rounded);
   }
-  CT_CHECK(p != nullptr, CT_ERR_OUT_OF_MEMORY, "out of pinned host memory: tried to allocate ", format_size(static_cast<int64_t>(rounded)));
+  CT_CHECK(p != nullptr, Status::OutOfMemory, "out of pinned host memory: tried to allocate ", format_size(static_cast<int64_t>(rounded)));
   auto* b = new HBlock{rounded, p};
   b->allocated = true;
   blocks_[p] = b;

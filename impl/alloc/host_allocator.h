@@ -25,7 +25,7 @@ class HostCachingAllocator {
   // backend: malloc/free with device -1 allocate pinned host memory; events as for devices.
   explicit HostCachingAllocator(DeviceBackend* backend) : backend_(backend) {}
   ~HostCachingAllocator();
-  void* malloc(size_t size);  // throws CT_ERR_OUT_OF_MEMORY
+  void* malloc(size_t size);  // throws Status::OutOfMemory
   void free(void* ptr);       // no synchronization
   // An asynchronous copy on `stream` of `device` used the block that holds ptr.
   void record_event(void* ptr, int device, void* stream);

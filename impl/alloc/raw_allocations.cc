@@ -8,7 +8,7 @@ namespace ct::alloc {
 
 void* RawAllocations::add(DataPtr p) {
   void* ptr = p.get();
-  CT_CHECK(ptr != nullptr, CT_ERR_INTERNAL, "raw allocation without memory");
+  CT_CHECK(ptr != nullptr, Status::Internal, "raw allocation without memory");
   std::lock_guard<std::mutex> g(mu_);
   live_.emplace(ptr, std::move(p));
   return ptr;
@@ -19,7 +19,7 @@ void RawAllocations::remove(void* ptr) {
   {
     std::lock_guard<std::mutex> g(mu_);
     auto it = live_.find(ptr);
-    CT_CHECK(it != live_.end(), CT_ERR_ARGUMENT, "caching_allocator_delete: ", ptr,
+    CT_CHECK(it != live_.end(), Status::Argument, "caching_allocator_delete: ", ptr,
              " is not memory from ct_cuda_caching_allocator_alloc (or it was freed already)");
     freed = std::move(it->second);
     live_.erase(it);

@@ -14,7 +14,7 @@ class RawAllocations {
  public:
   // Keeps p; returns its address.
   void* add(DataPtr p);
-  // Frees the memory at ptr; CT_ERR_ARGUMENT unless ptr came from add() and was not removed.
+  // Frees the memory at ptr; Status::Argument unless ptr came from add() and was not removed.
   void remove(void* ptr);
   size_t size();
 

@@ -4,7 +4,7 @@
 // cuBLAS or cuFFT: it loads libopenblas.so.0 (Debian's libopenblas0), libcublas.so.13 and
 // libcufft.so.12 with dlopen the first time a matrix product or FFT needs them, so the library
 // still loads and runs elementwise work on a machine that lacks them, and a missing library is
-// a clear error naming it (CT_ERR_NOT_SUPPORTED). OpenBLAS uses its own threads (all cores;
+// a clear error naming it (Status::NotSupported). OpenBLAS uses its own threads (all cores;
 // OPENBLAS_NUM_THREADS overrides).
 #include <complex>
 #include <cstring>
@@ -47,7 +47,7 @@ const OpenBlas& openblas() {
 }
 
 int to_int(int64_t v, const char* what) {
-  CT_CHECK(v <= INT32_MAX, CT_ERR_NOT_SUPPORTED, "CPU matrix product: ", what, " ", v,
+  CT_CHECK(v <= INT32_MAX, Status::NotSupported, "CPU matrix product: ", what, " ", v,
            " is beyond the 32-bit BLAS interface");
   return static_cast<int>(v);
 }
@@ -104,7 +104,7 @@ void cpu_gemm(DType dtype, int64_t batch, int64_t n, int64_t m, int64_t k, const
         break;
       }
       default:
-        fail(CT_ERR_INTERNAL, "cpu_gemm: unexpected dtype");
+        fail(Status::Internal, "cpu_gemm: unexpected dtype");
     }
   }
 }

@@ -60,8 +60,8 @@ const Cublas& cublas() {
 void check(cublasStatus_t s, const char* what) {
   if (s == CUBLAS_STATUS_SUCCESS) return;
   const char* msg = cublas().status_string ? cublas().status_string(s) : "";
-  CT_CHECK(s != CUBLAS_STATUS_ALLOC_FAILED, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory in cuBLAS (", what, "): ", msg);
-  fail(CT_ERR_CUDA, "cuBLAS error: ", msg, " (", static_cast<int>(s), " in ", what, ")");
+  CT_CHECK(s != CUBLAS_STATUS_ALLOC_FAILED, Status::OutOfMemory, "CUDA out of memory in cuBLAS (", what, "): ", msg);
+  fail(Status::Cuda, "cuBLAS error: ", msg, " (", static_cast<int>(s), " in ", what, ")");
 }
 
 // The calling thread's handles and workspaces (Note [cuBLAS handles]). Never destroyed at
@@ -81,7 +81,7 @@ struct ThreadHandles {
 
 size_t workspace_size(int device) {
   // PyTorch's defaults: 32 MiB on Hopper and newer, else 4 MiB x 2 + 16 KiB x 8
-  return cuda::device_property(device, CT_PROP_MAJOR) >= 9 ? (32u << 20) : (4096u * 1024 * 2 + 16u * 1024 * 8);
+  return cuda::device_property(device, DeviceProperty::Major) >= 9 ? (32u << 20) : (4096u * 1024 * 2 + 16u * 1024 * 8);
 }
 
 cublasHandle_t handle_for(int device, cudaStream_t stream) {
@@ -114,7 +114,7 @@ void cuda_gemm(DType dtype, int device, int64_t batch, int64_t n, int64_t m, int
   cudaStream_t stream = static_cast<cudaStream_t>(cuda::current_stream(device)->stream);
   cublasHandle_t h = handle_for(device, stream);
   const Cublas& lib = cublas();
-  CT_CHECK(n <= INT32_MAX && m <= INT32_MAX && k <= INT32_MAX && batch <= INT32_MAX, CT_ERR_NOT_SUPPORTED,
+  CT_CHECK(n <= INT32_MAX && m <= INT32_MAX && k <= INT32_MAX && batch <= INT32_MAX, Status::NotSupported,
            "CUDA matrix product: sizes beyond 2^31 - 1 are not supported");
   cudaDataType t;
   cublasComputeType_t compute;
@@ -139,7 +139,7 @@ void cuda_gemm(DType dtype, int device, int64_t batch, int64_t n, int64_t m, int
       break;
     case DType::Complex64: t = CUDA_C_32F, compute = CUBLAS_COMPUTE_32F; break;
     case DType::Complex128: t = CUDA_C_64F, compute = CUBLAS_COMPUTE_64F, alpha = d1, beta = d0; break;
-    default: fail(CT_ERR_INTERNAL, "cuda_gemm: unexpected dtype");
+    default: fail(Status::Internal, "cuda_gemm: unexpected dtype");
   }
   check(lib.set_math_mode(h, math), "cublasSetMathMode");
   // Row-major C = A B is column-major C^T = B^T A^T: swap the operands (no transposes).

@@ -15,7 +15,7 @@ void set_allocator(DeviceType type, AllocatorFn fn) { g_allocators[slot(type)] =
 
 DataPtr allocate_bytes(int64_t nbytes, Device device, bool pinned) {
   AllocatorFn fn = g_allocators[slot(device.type)];
-  CT_CHECK(fn != nullptr, CT_ERR_INTERNAL, "no allocator is registered for ", device.str(),
+  CT_CHECK(fn != nullptr, Status::Internal, "no allocator is registered for ", device.str(),
            " memory (link //impl/alloc)");
   return fn(nbytes, device, pinned);
 }

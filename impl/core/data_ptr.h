@@ -42,7 +42,7 @@ class DataPtr {
 
 // Note [Allocator hook]: the memory of a device type comes from the function set here;
 // impl/alloc sets it for CPU (plain and pinned host memory) and CUDA when it is loaded (a
-// static initializer; the library target is alwayslink). Throws CT_ERR_INTERNAL when no
+// static initializer; the library target is alwayslink). Throws Status::Internal when no
 // allocator is set for the device type.
 using AllocatorFn = DataPtr (*)(int64_t nbytes, Device device, bool pinned);
 void set_allocator(DeviceType type, AllocatorFn fn);

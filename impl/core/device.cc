@@ -15,7 +15,7 @@ std::string Device::str() const {
 Device parse_device(const std::string& s) {
   // Same grammar as c10::Device: (cpu|cuda)(:[0-9]+)?, no sign, no leading zeros, no spaces.
   auto bad = [&](const char* why) {
-    fail(CT_ERR_DEVICE_STRING, "Invalid device string: '", s, "' (", why,
+    fail(Status::DeviceString, "Invalid device string: '", s, "' (", why,
          "; expected 'cpu', 'cuda' or 'cuda:N' with N a non-negative integer)");
   };
   auto colon = s.find(':');
@@ -33,19 +33,19 @@ Device parse_device(const std::string& s) {
   if (idx.size() > 9) bad("device index is too large");
   d.index = std::stoi(idx);
   if (d.is_cpu() && d.index != 0) {
-    fail(CT_ERR_DEVICE_STRING, "Invalid device string: '", s,
+    fail(Status::DeviceString, "Invalid device string: '", s,
          "' (CPU device index must be zero, got ", d.index, ")");
   }
   return d;
 }
 
-Device device_from_c(ct_device_type type, int32_t index) {
-  CT_CHECK(type == CT_CPU || type == CT_CUDA, CT_ERR_ARGUMENT, "invalid device type ", type,
+Device device_from_c(int32_t type, int32_t index) {
+  CT_CHECK(type >= 0 && type < kDeviceTypeCount, Status::Argument, "invalid device type ", type,
            " (expected CT_CPU = 0 or CT_CUDA = 1)");
-  CT_CHECK(index >= -1, CT_ERR_ARGUMENT, "invalid device index ", index,
+  CT_CHECK(index >= -1, Status::Argument, "invalid device index ", index,
            " (expected -1 for 'no index' or a non-negative index)");
   Device d{static_cast<DeviceType>(type), index};
-  CT_CHECK(!(d.is_cpu() && index > 0), CT_ERR_ARGUMENT,
+  CT_CHECK(!(d.is_cpu() && index > 0), Status::Argument,
            "CPU device index must be -1 or 0, got ", index);
   return d;
 }

@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <string>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 
 namespace ct {
 
-enum class DeviceType : int32_t { CPU = CT_CPU, CUDA = CT_CUDA };
+// enum class DeviceType (CPU, CUDA) is in impl/abi/tables.h.
 
 struct Device {
   DeviceType type = DeviceType::CPU;
@@ -20,8 +20,8 @@ struct Device {
   std::string str() const;
 };
 
-Device parse_device(const std::string& s);           // throws CT_ERR_DEVICE_STRING
-Device device_from_c(ct_device_type type, int32_t index);  // validates, throws CT_ERR_ARGUMENT
+Device parse_device(const std::string& s);           // throws Status::DeviceString
+Device device_from_c(int32_t type, int32_t index);  // validates, throws Status::Argument
 // Resolving "cuda" (no index) to the current device: cuda::resolve_device (impl/cuda/runtime.h).
 
 }  // namespace ct

@@ -4,57 +4,22 @@
 
 namespace ct {
 
-bool dtype_valid(int32_t v) {
-  switch (v) {
-    case CT_UINT8: case CT_INT8: case CT_INT16: case CT_INT32: case CT_INT64: case CT_FLOAT16:
-    case CT_FLOAT32: case CT_FLOAT64: case CT_COMPLEX64: case CT_COMPLEX128: case CT_BOOL:
-    case CT_BFLOAT16:
-      return true;
-    default:
-      return false;
-  }
-}
+bool dtype_valid(int32_t v) { return abi::dtype_info(v) != nullptr; }
 
-DType dtype_from_c(ct_dtype v) {
-  CT_CHECK(dtype_valid(v), CT_ERR_DTYPE, "invalid dtype value ", v,
+DType dtype_from_c(int32_t v) {
+  CT_CHECK(dtype_valid(v), Status::DType, "invalid dtype value ", v,
            " (expected one of the CT_* dtype constants, e.g. CT_FLOAT32 = 6)");
   return static_cast<DType>(v);
 }
 
 const char* dtype_name(DType d) {
-  switch (d) {
-    case DType::UInt8: return "torch.uint8";
-    case DType::Int8: return "torch.int8";
-    case DType::Int16: return "torch.int16";
-    case DType::Int32: return "torch.int32";
-    case DType::Int64: return "torch.int64";
-    case DType::Float16: return "torch.float16";
-    case DType::BFloat16: return "torch.bfloat16";
-    case DType::Float32: return "torch.float32";
-    case DType::Float64: return "torch.float64";
-    case DType::Complex64: return "torch.complex64";
-    case DType::Complex128: return "torch.complex128";
-    case DType::Bool: return "torch.bool";
-  }
-  return "torch.unknown";
+  const DTypeInfo* i = abi::dtype_info(static_cast<int32_t>(d));
+  return i ? i->torch_name : "torch.unknown";
 }
 
 const char* dtype_short(DType d) {
-  switch (d) {
-    case DType::UInt8: return "Byte";
-    case DType::Int8: return "Char";
-    case DType::Int16: return "Short";
-    case DType::Int32: return "Int";
-    case DType::Int64: return "Long";
-    case DType::Float16: return "Half";
-    case DType::BFloat16: return "BFloat16";
-    case DType::Float32: return "Float";
-    case DType::Float64: return "Double";
-    case DType::Complex64: return "ComplexFloat";
-    case DType::Complex128: return "ComplexDouble";
-    case DType::Bool: return "Bool";
-  }
-  return "Unknown";
+  const DTypeInfo* i = abi::dtype_info(static_cast<int32_t>(d));
+  return i ? i->short_name : "Unknown";
 }
 
 DType to_real(DType d) {

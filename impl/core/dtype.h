@@ -4,31 +4,18 @@
 #include <cstdint>
 #include <string>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 #include "impl/core/half.h"
 
 namespace ct {
 
-enum class DType : int32_t {
-  UInt8 = CT_UINT8,
-  Int8 = CT_INT8,
-  Int16 = CT_INT16,
-  Int32 = CT_INT32,
-  Int64 = CT_INT64,
-  Float16 = CT_FLOAT16,
-  Float32 = CT_FLOAT32,
-  Float64 = CT_FLOAT64,
-  Complex64 = CT_COMPLEX64,
-  Complex128 = CT_COMPLEX128,
-  Bool = CT_BOOL,
-  BFloat16 = CT_BFLOAT16,
-};
+// enum class DType (the values of capi/abi.toml) is in impl/abi/tables.h.
 
 constexpr DType kDefaultFloat = DType::Float32;
 constexpr DType kDefaultComplex = DType::Complex64;
 
 bool dtype_valid(int32_t v);
-DType dtype_from_c(ct_dtype v);  // throws CT_ERR_DTYPE for unknown values
+DType dtype_from_c(int32_t v);  // throws Status::DType for unknown values
 // bytes per element (inline: the CUDA kernel library uses it without calling into the host one)
 inline int64_t itemsize(DType d) {
   switch (d) {
@@ -110,7 +97,7 @@ template <> struct CppType<DType::Bool> { using type = bool; };
       CT_DTYPE_CASE(Complex128, __VA_ARGS__)                                       \
       CT_DTYPE_CASE(Bool, __VA_ARGS__)                                             \
       default:                                                                     \
-        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled dtype");                    \
+        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled dtype");                    \
     }                                                                              \
   } while (0)
 
@@ -129,6 +116,6 @@ template <> struct CppType<DType::Bool> { using type = bool; };
       CT_DTYPE_CASE(Complex128, __VA_ARGS__)                                       \
       CT_DTYPE_CASE(Bool, __VA_ARGS__)                                             \
       default:                                                                     \
-        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled compute dtype");            \
+        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled compute dtype");            \
     }                                                                              \
   } while (0)

@@ -38,7 +38,7 @@ class Symbols {
 };
 
 // A library's table of functions, loaded when the first caller needs it (a function-local
-// static: loaded once, thread-safe). get() throws CT_ERR_NOT_SUPPORTED, on every call, when the
+// static: loaded once, thread-safe). get() throws Status::NotSupported, on every call, when the
 // library could not be loaded or lacks a function; the library stays loaded for the process.
 template <typename Table>
 class LazyLibrary {
@@ -61,7 +61,7 @@ class LazyLibrary {
     }
   }
   const Table& get() const {
-    CT_CHECK(error_.empty(), CT_ERR_NOT_SUPPORTED, error_);
+    CT_CHECK(error_.empty(), Status::NotSupported, error_);
     return table_;
   }
 

@@ -1,28 +1,30 @@
-// Errors inside the core: a C++ exception that carries a ct_status code. The C ABI glue
+// Errors inside the core: a C++ exception that carries a Status code. The C ABI glue
 // (capi/api.h, CT_API_BEGIN/END) turns it into a status + thread-local message.
 #pragma once
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 
 namespace ct {
 
 class Error : public std::runtime_error {
  public:
-  Error(ct_status code, const std::string& msg) : std::runtime_error(msg), code_(code) {}
-  ct_status code() const { return code_; }
+  Error(Status code, const std::string& msg) : std::runtime_error(msg), code_(code) {}
+  Status code() const { return code_; }
 
  private:
-  ct_status code_;
+  Status code_;
 };
 
 namespace detail {
 inline void cat_into(std::ostringstream&) {}
 template <typename T, typename... Rest>
 void cat_into(std::ostringstream& os, const T& v, const Rest&... rest) {
-  os << v;
+  if constexpr (std::is_enum_v<T>) os << static_cast<std::underlying_type_t<T>>(v);  // op codes print as numbers
+  else os << v;
   cat_into(os, rest...);
 }
 }  // namespace detail
@@ -35,7 +37,7 @@ std::string str_cat(const Args&... args) {
 }
 
 template <typename... Args>
-[[noreturn]] void fail(ct_status code, const Args&... args) {
+[[noreturn]] void fail(Status code, const Args&... args) {
   throw Error(code, str_cat(args...));
 }
 

@@ -31,9 +31,9 @@ Shape contiguous_strides(const Shape& sizes) {
 int64_t numel_of(const Shape& sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) {
-    CT_CHECK(s >= 0, CT_ERR_SHAPE, "Trying to create tensor with negative dimension ", s, ": ",
+    CT_CHECK(s >= 0, Status::Shape, "Trying to create tensor with negative dimension ", s, ": ",
              shape_str(sizes));
-    CT_CHECK(!__builtin_mul_overflow(n, s, &n), CT_ERR_SHAPE, "shape ", shape_str(sizes),
+    CT_CHECK(!__builtin_mul_overflow(n, s, &n), Status::Shape, "shape ", shape_str(sizes),
              " has more elements than fit in int64");
   }
   return n;
@@ -67,7 +67,7 @@ std::shared_ptr<Storage> storage_ref(const Tensor& t) {
 
 Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
   int64_t nbytes;
-  CT_CHECK(!__builtin_mul_overflow(numel_of(sizes), itemsize(dtype), &nbytes), CT_ERR_OUT_OF_MEMORY, "shape ",
+  CT_CHECK(!__builtin_mul_overflow(numel_of(sizes), itemsize(dtype), &nbytes), Status::OutOfMemory, "shape ",
            shape_str(sizes), " needs more bytes than fit in int64");
   Tensor t = std::make_shared<TensorWithStorage>(nbytes, device, pinned);
   t->strides = contiguous_strides(sizes);
@@ -103,7 +103,7 @@ Tensor wrapped_scalar_int(int64_t v) {
 
 int64_t wrap_dim(int64_t dim, int64_t ndim) {
   int64_t n = ndim <= 0 ? 1 : ndim;  // scalars accept dims -1 and 0, as in PyTorch
-  CT_CHECK(dim >= -n && dim < n, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [",
+  CT_CHECK(dim >= -n && dim < n, Status::Index, "Dimension out of range (expected to be in range of [",
            -n, ", ", n - 1, "], but got ", dim, ")");
   return dim < 0 ? dim + n : dim;
 }

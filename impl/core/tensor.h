@@ -83,7 +83,7 @@ Tensor make_view(const Tensor& base, Shape sizes, Shape strides, int64_t offset)
 Tensor wrapped_scalar_double(double v);
 Tensor wrapped_scalar_int(int64_t v);
 
-// Wraps a possibly negative dim into [0, ndim); throws CT_ERR_INDEX with PyTorch's message.
+// Wraps a possibly negative dim into [0, ndim); throws Status::Index with PyTorch's message.
 int64_t wrap_dim(int64_t dim, int64_t ndim);
 
 }  // namespace ct

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 
@@ -54,9 +54,9 @@ void check(cudaError_t err, const char* what) {
   if (err == cudaSuccess) return;
   (void)cudaGetLastError();  // clear non-sticky errors so the next call starts clean
   if (err == cudaErrorMemoryAllocation) {
-    fail(CT_ERR_OUT_OF_MEMORY, "CUDA out of memory (", what, "): ", cudaGetErrorString(err));
+    fail(Status::OutOfMemory, "CUDA out of memory (", what, "): ", cudaGetErrorString(err));
   }
-  fail(CT_ERR_CUDA, "CUDA error: ", cudaGetErrorString(err), " (", cudaGetErrorName(err), " in ", what, ")");
+  fail(Status::Cuda, "CUDA error: ", cudaGetErrorString(err), " (", cudaGetErrorName(err), " in ", what, ")");
 }
 
 bool launch_blocking() {
@@ -77,7 +77,7 @@ int device_count() { return state().count; }
 
 void check_available() {
   const InitState& s = state();
-  if (s.count == 0) fail(CT_ERR_CUDA_UNAVAILABLE, s.reason);
+  if (s.count == 0) fail(Status::CudaUnavailable, s.reason);
 }
 
 int current_device() {
@@ -90,7 +90,7 @@ int current_device() {
 void check_device_index(int device) {
   check_available();
   int n = device_count();
-  CT_CHECK(device >= 0 && device < n, CT_ERR_INDEX, "Invalid CUDA device index ", device,
+  CT_CHECK(device >= 0 && device < n, Status::Index, "Invalid CUDA device index ", device,
            " (expected 0 <= index < ", n, ", the number of visible CUDA devices)");
 }
 
@@ -130,22 +130,22 @@ int multiprocessor_count() {
   return sms;
 }
 
-int64_t device_property(int device, int32_t prop) {
+int64_t device_property(int device, DeviceProperty prop) {
   check_device_index(device);
   cudaDeviceProp p;
   check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties");
   switch (prop) {
-    case CT_PROP_MAJOR: return p.major;
-    case CT_PROP_MINOR: return p.minor;
-    case CT_PROP_TOTAL_MEMORY: return static_cast<int64_t>(p.totalGlobalMem);
-    case CT_PROP_MULTIPROCESSOR_COUNT: return p.multiProcessorCount;
-    case CT_PROP_L2_CACHE_SIZE: return p.l2CacheSize;
-    case CT_PROP_WARP_SIZE: return p.warpSize;
-    case CT_PROP_MAX_THREADS_PER_MULTIPROCESSOR: return p.maxThreadsPerMultiProcessor;
-    case CT_PROP_IS_INTEGRATED: return p.integrated;
-    case CT_PROP_PCI_BUS_ID: return p.pciBusID;
+    case DeviceProperty::Major: return p.major;
+    case DeviceProperty::Minor: return p.minor;
+    case DeviceProperty::TotalMemory: return static_cast<int64_t>(p.totalGlobalMem);
+    case DeviceProperty::MultiprocessorCount: return p.multiProcessorCount;
+    case DeviceProperty::L2CacheSize: return p.l2CacheSize;
+    case DeviceProperty::WarpSize: return p.warpSize;
+    case DeviceProperty::MaxThreadsPerMultiprocessor: return p.maxThreadsPerMultiProcessor;
+    case DeviceProperty::IsIntegrated: return p.integrated;
+    case DeviceProperty::PciBusId: return p.pciBusID;
     default:
-      fail(CT_ERR_ARGUMENT, "unknown device property ", prop,
+      fail(Status::Argument, "unknown device property ", prop,
            " (expected one of the CT_PROP_* constants, 0..8)");
   }
 }
@@ -182,7 +182,7 @@ void synchronize(int device) {
 }
 
 void set_sync_debug_mode(int mode) {
-  CT_CHECK(mode >= 0 && mode <= 2, CT_ERR_ARGUMENT, "invalid sync debug mode ", mode,
+  CT_CHECK(mode >= 0 && mode <= 2, Status::Argument, "invalid sync debug mode ", mode,
            " (expected 0 = default, 1 = warn, 2 = error)");
   g_sync_debug.store(mode);
 }
@@ -196,7 +196,7 @@ void on_host_sync(const char* what) {
     std::fprintf(stderr, "ctorch warning: called a synchronizing CUDA operation (%s)\n", what);
     return;
   }
-  fail(CT_ERR_STATE, "called a synchronizing CUDA operation (", what, ") while the sync debug mode is 'error'");
+  fail(Status::State, "called a synchronizing CUDA operation (", what, ") while the sync debug mode is 'error'");
 }
 
 DeviceGuard::DeviceGuard(int device) {

@@ -14,27 +14,27 @@ namespace ct::cuda {
 
 bool is_available();
 int device_count();               // 0 when CUDA is unavailable
-void check_available();           // throws CT_ERR_CUDA_UNAVAILABLE with the runtime's reason
+void check_available();           // throws Status::CudaUnavailable with the runtime's reason
 int current_device();             // throws when unavailable
 int multiprocessor_count();       // SMs of the current device (cached per device)
 void set_device(int device);
-void check_device_index(int device);  // throws CT_ERR_INDEX with the visible count
+void check_device_index(int device);  // throws Status::Index with the visible count
 // Note [Device resolution]: a negative device index means the calling thread's current device;
-// any other index is checked against the visible devices (CT_ERR_INDEX). Every function that
+// any other index is checked against the visible devices (Status::Index). Every function that
 // takes "a device, negative for the current one" resolves it here, in one place.
 int resolve_device(int device);
 // The same for a Device: (CUDA, -1) becomes the current device, (CUDA, i) is checked; CPU
 // devices come back as (CPU, -1).
 Device resolve_device(Device d);
 std::string device_name(int device);
-int64_t device_property(int device, int32_t prop);  // prop: ct_device_property
+int64_t device_property(int device, DeviceProperty prop);
 void mem_get_info(int device, int64_t* free, int64_t* total);
 bool can_access_peer(int device, int peer);
 std::string arch_list();          // "sm_80 sm_90 compute_90": what this build carries
 std::string gencode_flags();
 void synchronize(int device);     // cudaDeviceSynchronize on that device
 
-// Throws CT_ERR_CUDA (CT_ERR_OUT_OF_MEMORY for allocation failures) with CUDA's message.
+// Throws Status::Cuda (Status::OutOfMemory for allocation failures) with CUDA's message.
 void check(cudaError_t err, const char* what);
 // After a kernel launch: reports launch errors at the call; with CUDA_LAUNCH_BLOCKING=1 it
 // also waits for the kernel, so errors in the kernel are reported at the call that caused it.
@@ -42,7 +42,7 @@ void check_launch(const char* what, cudaStream_t stream);
 bool launch_blocking();
 
 // Note [Sync debug mode]: operations that make the host wait for the GPU call
-// on_host_sync(what) first. Mode 0 is silent, 1 prints a warning, 2 throws CT_ERR_STATE
+// on_host_sync(what) first. Mode 0 is silent, 1 prints a warning, 2 throws Status::State
 // (torch.cuda.set_sync_debug_mode's "default", "warn", "error").
 void set_sync_debug_mode(int mode);
 int sync_debug_mode();

@@ -47,7 +47,7 @@ inline PerThread& per_thread() {
 
 int resolve(int device) {
   device = resolve_device(device);
-  CT_CHECK(device < kMaxDevices, CT_ERR_NOT_SUPPORTED, "ctorch supports at most ", kMaxDevices, " CUDA devices");
+  CT_CHECK(device < kMaxDevices, Status::NotSupported, "ctorch supports at most ", kMaxDevices, " CUDA devices");
   return device;
 }
 
@@ -175,7 +175,7 @@ void event_record(const Event& e, const Stream& s) {
     check(cudaEventCreateWithFlags(&e->event, flags), "cudaEventCreateWithFlags");
     e->device = s->device;
   }
-  CT_CHECK(e->device == s->device, CT_ERR_DEVICE, "Event device cuda:", e->device,
+  CT_CHECK(e->device == s->device, Status::Device, "Event device cuda:", e->device,
            " does not match recording stream's device cuda:", s->device, ".");
   check(cudaEventRecord(e->event, s->stream), "cudaEventRecord");
 }
@@ -199,16 +199,16 @@ void event_synchronize(const Event& e) {
 }
 
 double event_elapsed_ms(const Event& start, const Event& end) {
-  CT_CHECK(start->enable_timing && end->enable_timing, CT_ERR_STATE,
+  CT_CHECK(start->enable_timing && end->enable_timing, Status::State,
            "Both events must be created with argument 'enable_timing=True'.");
-  CT_CHECK(start->event && end->event, CT_ERR_STATE, "Both events must be recorded before calculating elapsed time.");
-  CT_CHECK(start->device == end->device, CT_ERR_DEVICE, "Both events must be recorded on the same device");
+  CT_CHECK(start->event && end->event, Status::State, "Both events must be recorded before calculating elapsed time.");
+  CT_CHECK(start->device == end->device, Status::Device, "Both events must be recorded on the same device");
   DeviceGuard g(start->device);
   float ms = 0;
   cudaError_t err = cudaEventElapsedTime(&ms, start->event, end->event);
   if (err == cudaErrorNotReady) {
     (void)cudaGetLastError();
-    fail(CT_ERR_STATE, "elapsed_time: the events have not completed yet (synchronize the end event first)");
+    fail(Status::State, "elapsed_time: the events have not completed yet (synchronize the end event first)");
   }
   check(err, "cudaEventElapsedTime");
   return ms;

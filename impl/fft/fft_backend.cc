@@ -61,7 +61,7 @@ const Fftw& fftw_lib() {
 const Fftw& fftw(bool dbl) { return dbl ? fftw_lib<true>() : fftw_lib<false>(); }
 
 int to_int(int64_t v) {
-  CT_CHECK(v <= INT32_MAX, CT_ERR_NOT_SUPPORTED, "CPU FFT: size ", v, " is beyond FFTW's 32-bit interface");
+  CT_CHECK(v <= INT32_MAX, Status::NotSupported, "CPU FFT: size ", v, " is beyond FFTW's 32-bit interface");
   return static_cast<int>(v);
 }
 
@@ -86,7 +86,7 @@ void cpu_execute(Kind kind, bool forward, bool dbl, int64_t batch, const std::ve
       plan = l.plan_c2r(rank, ni.data(), to_int(batch), in, nullptr, 1, to_int(half), out, nullptr, 1, to_int(total),
                         kEstimate);
   }
-  CT_CHECK(plan != nullptr, CT_ERR_INTERNAL, "FFTW could not plan the transform");
+  CT_CHECK(plan != nullptr, Status::Internal, "FFTW could not plan the transform");
   l.execute(plan);
   std::lock_guard<std::mutex> g(g_fftw_planner);
   l.destroy(plan);
@@ -131,8 +131,8 @@ const Cufft& cufft() {
 
 void check(cufftResult r, const char* what) {
   if (r == CUFFT_SUCCESS) return;
-  CT_CHECK(r != CUFFT_ALLOC_FAILED, CT_ERR_OUT_OF_MEMORY, "CUDA out of memory in cuFFT (", what, ")");
-  fail(CT_ERR_CUDA, "cuFFT error ", static_cast<int>(r), " in ", what);
+  CT_CHECK(r != CUFFT_ALLOC_FAILED, Status::OutOfMemory, "CUDA out of memory in cuFFT (", what, ")");
+  fail(Status::Cuda, "cuFFT error ", static_cast<int>(r), " in ", what);
 }
 
 struct Key {
@@ -245,7 +245,7 @@ auto locked(int device, F f) {
 int64_t plan_cache_max_size(int device) { return locked(device, [](PlanCache& pc) { return pc.max_size(); }); }
 
 void set_plan_cache_max_size(int device, int64_t n) {
-  CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_size must be non-negative, got ", n);
+  CT_CHECK(n >= 0, Status::Argument, "cuFFT plan cache max_size must be non-negative, got ", n);
   locked(device, [n](PlanCache& pc) { pc.set_max_size(n); });
 }
 
@@ -256,7 +256,7 @@ void plan_cache_clear(int device) { locked(device, [](PlanCache& pc) { pc.clear(
 int64_t plan_cache_max_bytes(int device) { return locked(device, [](PlanCache& pc) { return pc.max_bytes(); }); }
 
 void set_plan_cache_max_bytes(int device, int64_t bytes) {
-  CT_CHECK(bytes >= 0, CT_ERR_ARGUMENT, "cuFFT plan cache max_bytes must be non-negative, got ", bytes);
+  CT_CHECK(bytes >= 0, Status::Argument, "cuFFT plan cache max_bytes must be non-negative, got ", bytes);
   locked(device, [bytes](PlanCache& pc) { pc.set_max_bytes(bytes); });
 }
 

@@ -169,7 +169,7 @@ void copy_d2d_peer(const Tensor& dst, const Tensor& src_in) {
 
 void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) {
   Shape b = broadcast_shapes(dst->sizes, src->sizes);
-  CT_CHECK(b == dst->sizes, CT_ERR_SHAPE, "copy_: the source of shape ", shape_str(src->sizes),
+  CT_CHECK(b == dst->sizes, Status::Shape, "copy_: the source of shape ", shape_str(src->sizes),
            " can't be broadcast to the destination shape ", shape_str(dst->sizes));
   if (dst->numel() == 0 || src.get() == dst.get()) return;
   Tensor s = src;
@@ -213,7 +213,7 @@ Tensor to(const Tensor& t, Device dev, DType dtype, bool copy, bool non_blocking
 }
 
 Tensor pin_memory(const Tensor& t) {
-  CT_CHECK(t->device().is_cpu(), CT_ERR_DEVICE, "cannot pin '", t->device().str(),
+  CT_CHECK(t->device().is_cpu(), Status::Device, "cannot pin '", t->device().str(),
            "' memory: only dense CPU tensors can be pinned");
   Tensor out = empty_tensor(t->sizes, t->dtype, Device{}, true);
   copy_(out, t);
@@ -222,11 +222,11 @@ Tensor pin_memory(const Tensor& t) {
 
 void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
   int64_t need = t->numel() * t->itemsize();
-  CT_CHECK(nbytes == need, CT_ERR_BUFFER_SIZE, "copy_to_buffer: buffer has ", nbytes,
+  CT_CHECK(nbytes == need, Status::BufferSize, "copy_to_buffer: buffer has ", nbytes,
            " bytes but the tensor of shape ", shape_str(t->sizes), " and dtype ", dtype_name(t->dtype),
            " needs exactly ", need);
   if (need == 0) return;
-  CT_CHECK(data != nullptr, CT_ERR_NULL_POINTER, "copy_to_buffer: data is NULL");
+  CT_CHECK(data != nullptr, Status::NullPointer, "copy_to_buffer: data is NULL");
   Tensor c = t->is_contiguous() ? t : clone(t);
   if (c->device().is_cpu()) {
     std::memcpy(data, c->data(), need);
@@ -240,9 +240,9 @@ void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
 Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev) {
   int64_t n = numel_of(sizes);
   int64_t need = n * itemsize(dtype);
-  CT_CHECK(nbytes == need, CT_ERR_BUFFER_SIZE, "from_buffer: buffer has ", nbytes,
+  CT_CHECK(nbytes == need, Status::BufferSize, "from_buffer: buffer has ", nbytes,
            " bytes but shape ", shape_str(sizes), " of ", dtype_name(dtype), " needs exactly ", need);
-  CT_CHECK(data != nullptr || need == 0, CT_ERR_NULL_POINTER, "from_buffer: data is NULL");
+  CT_CHECK(data != nullptr || need == 0, Status::NullPointer, "from_buffer: data is NULL");
   Tensor out = empty_tensor(sizes, dtype, dev);
   if (need == 0) return out;
   if (dev.is_cpu()) {
@@ -257,7 +257,7 @@ Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType d
 
 namespace {
 Tensor single(const Tensor& t, const char* what) {
-  CT_CHECK(t->numel() == 1, CT_ERR_SHAPE, "a Tensor with ", t->numel(),
+  CT_CHECK(t->numel() == 1, Status::Shape, "a Tensor with ", t->numel(),
            " elements cannot be converted to Scalar (", what, ")");
   return t;
 }
@@ -277,8 +277,8 @@ int64_t item_int64(const Tensor& t) {
   Tensor src = t->dim() == 0 ? t : make_view(t, {}, {}, t->offset);
   if (is_floating(t->dtype) || is_complex(t->dtype)) {
     double v = item_double(src);
-    CT_CHECK(std::isfinite(v), CT_ERR_ARGUMENT, "item: cannot convert ", v, " to an integer");
-    CT_CHECK(v > -9.3e18 && v < 9.3e18, CT_ERR_ARGUMENT, "item: value ", v, " does not fit in int64");
+    CT_CHECK(std::isfinite(v), Status::Argument, "item: cannot convert ", v, " to an integer");
+    CT_CHECK(v > -9.3e18 && v < 9.3e18, Status::Argument, "item: value ", v, " does not fit in int64");
     return static_cast<int64_t>(v);
   }
   Tensor out = empty_tensor({}, DType::Int64, Device{});

@@ -31,7 +31,7 @@ cuda_ops::Iter<N> cuda_iter(const Shape& shape, const std::array<const TensorImp
   auto it = cuda_ops::make_iter<N>(o, dtypes);
   for (int k = 0; k < N; ++k) {
     if (ts[k]->device().is_cpu()) {
-      CT_CHECK(ts[k]->dim() == 0, CT_ERR_INTERNAL, "a CPU operand of a CUDA kernel must be 0-dim");
+      CT_CHECK(ts[k]->dim() == 0, Status::Internal, "a CPU operand of a CUDA kernel must be 0-dim");
       cuda_ops::set_scalar(it, k, ts[k]->data(), ts[k]->itemsize());
     }
   }

@@ -34,7 +34,7 @@ namespace {
 
 
 [[noreturn]] void not_implemented(const char* op, DType d) {
-  fail(CT_ERR_DTYPE, "\"", op, "\" not implemented for '", dtype_short(d), "'");
+  fail(Status::DType, "\"", op, "\" not implemented for '", dtype_short(d), "'");
 }
 
 template <typename T> T div_(T x, T y) {
@@ -249,7 +249,7 @@ Tensor empty_for(const Shape& shape, DType dt, Device dev, std::initializer_list
 // In-place targets: no element written twice (PyTorch's assert_no_internal_overlap).
 void check_no_internal_overlap(const TensorImpl* t) {
   for (int64_t d = 0; d < t->dim(); ++d) {
-    CT_CHECK(!(t->strides[d] == 0 && t->sizes[d] > 1), CT_ERR_ARGUMENT,
+    CT_CHECK(!(t->strides[d] == 0 && t->sizes[d] > 1), Status::Argument,
              "unsupported operation: more than one element of the written-to tensor refers to a single memory "
              "location. Please clone() the tensor before performing the operation.");
   }
@@ -267,46 +267,33 @@ Tensor unaliased(const Tensor& in, const TensorImpl* out) {
 // ---------------------------------------------------------------------------------------------
 // Unary ops
 
-bool is_float_op(ct_unary_op op) {
-  switch (op) {
-    case CT_EXP: case CT_LOG: case CT_SQRT: case CT_SIN: case CT_COS: case CT_TANH:
-    case CT_SIGMOID: case CT_RECIPROCAL:
-      return true;
-    default:
-      return false;
-  }
-}
-
-void check_unary_op(ct_unary_op op) {
-  CT_CHECK(op >= CT_NEG && op <= CT_SQUARE, CT_ERR_ARGUMENT, "unknown unary op ", op,
-           " (expected one of the CT_* unary op constants, 0..16)");
-}
+bool is_float_op(UnaryOp op) { return abi::info(op).to_float; }
 
 // Output dtype of a unary op; throws for unsupported dtypes.
-DType unary_result(ct_unary_op op, DType d) {
+DType unary_result(UnaryOp op, DType d) {
   const char* name = unary_name(op);
   switch (op) {
-    case CT_NEG:
-      CT_CHECK(d != DType::Bool, CT_ERR_DTYPE,
+    case UnaryOp::Neg:
+      CT_CHECK(d != DType::Bool, Status::DType,
                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
                "to invert a mask, use the `~` or `logical_not()` operator instead.");
       return d;
-    case CT_ABS:
+    case UnaryOp::Abs:
       return is_complex(d) ? to_real(d) : d;
-    case CT_RELU:
+    case UnaryOp::Relu:
       if (d == DType::Bool || is_complex(d)) not_implemented(name, d);
       return d;
-    case CT_LOGICAL_NOT:
+    case UnaryOp::LogicalNot:
       return DType::Bool;
-    case CT_SIGN:
-      CT_CHECK(!is_complex(d), CT_ERR_DTYPE,
+    case UnaryOp::Sign:
+      CT_CHECK(!is_complex(d), Status::DType,
                "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
                "torch.sgn instead.");
       return d;
-    case CT_FLOOR: case CT_CEIL: case CT_ROUND:
+    case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Round:
       if (is_complex(d)) not_implemented(name, d);
       return d;
-    case CT_SQUARE:
+    case UnaryOp::Square:
       return d == DType::Bool ? DType::Int64 : d;
     default:
       return is_integral(d, true) ? kDefaultFloat : d;  // float ops
@@ -325,16 +312,16 @@ struct ExpOp<float> {
 };
 
 template <typename C>
-void run_unary(ct_unary_op op, const Operands<2>& args) {
+void run_unary(UnaryOp op, const Operands<2>& args) {
   using T = cpu::opmath_t<C>;
   using R = C;
   switch (op) {
-    case CT_NEG:
+    case UnaryOp::Neg:
       // -x, not 0 - x: neg(+0.0) is -0.0 as in PyTorch; integers wrap (INT_MIN stays INT_MIN).
       if constexpr (is_int_v<T>) cpu_ew<C, R>(args, [](T x) { return w_sub(T(0), x); });
       else if constexpr (!std::is_same_v<T, bool>) cpu_ew<C, R>(args, [](T x) { return T(-x); });
       return;
-    case CT_ABS:
+    case UnaryOp::Abs:
       if constexpr (is_complex_v<T>) {
         using V = typename T::value_type;
         cpu_ew<C, V>(args, [](T x) { return std::abs(x); });
@@ -346,30 +333,30 @@ void run_unary(ct_unary_op op, const Operands<2>& args) {
         cpu_ew<C, R>(args, [](T x) { return x; });
       }
       return;
-    case CT_RELU:
+    case UnaryOp::Relu:
       if constexpr (!is_complex_v<T> && !std::is_same_v<T, bool>) {
         cpu_ew<C, R>(args, [](T x) { return (x != x) ? x : (x > T(0) ? x : T(0)); });
       }
       return;
-    case CT_LOGICAL_NOT:
+    case UnaryOp::LogicalNot:
       cpu_ew<C, bool>(args, [](T x) { return x == T(0); });
       return;
-    case CT_SIGN:
+    case UnaryOp::Sign:
       if constexpr (!is_complex_v<T>) {
         if constexpr (std::is_same_v<T, bool>) cpu_ew<C, R>(args, [](T x) { return x; });
         else cpu_ew<C, R>(args, [](T x) { return static_cast<T>((T(0) < x) - (x < T(0))); });
       }
       return;
-    case CT_FLOOR: case CT_CEIL: case CT_ROUND:
+    case UnaryOp::Floor: case UnaryOp::Ceil: case UnaryOp::Round:
       if constexpr (std::is_floating_point_v<T>) {
-        if (op == CT_FLOOR) cpu_ew<C, R>(args, [](T x) { return std::floor(x); });
-        else if (op == CT_CEIL) cpu_ew<C, R>(args, [](T x) { return std::ceil(x); });
+        if (op == UnaryOp::Floor) cpu_ew<C, R>(args, [](T x) { return std::floor(x); });
+        else if (op == UnaryOp::Ceil) cpu_ew<C, R>(args, [](T x) { return std::ceil(x); });
         else cpu_ew<C, R>(args, [](T x) { return std::nearbyint(x); });
       } else if constexpr (!is_complex_v<T>) {
         cpu_ew<C, R>(args, [](T x) { return x; });
       }
       return;
-    case CT_SQUARE:
+    case UnaryOp::Square:
       cpu_ew<C, R>(args, [](T x) { return w_mul(x, x); });
       return;
     default:
@@ -377,28 +364,28 @@ void run_unary(ct_unary_op op, const Operands<2>& args) {
   }
   if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
     switch (op) {
-      case CT_EXP: cpu_ew<C, R>(args, ExpOp<T>{}); return;
-      case CT_LOG: cpu_ew<C, R>(args, [](T x) { return std::log(x); }); return;
-      case CT_SQRT: cpu_ew<C, R>(args, [](T x) { return std::sqrt(x); }); return;
-      case CT_SIN: cpu_ew<C, R>(args, [](T x) { return std::sin(x); }); return;
-      case CT_COS: cpu_ew<C, R>(args, [](T x) { return std::cos(x); }); return;
-      case CT_TANH: cpu_ew<C, R>(args, [](T x) { return std::tanh(x); }); return;
-      case CT_SIGMOID: cpu_ew<C, R>(args, [](T x) { return div_(T(1), T(1) + std::exp(-x)); }); return;
-      case CT_RECIPROCAL: cpu_ew<C, R>(args, [](T x) { return div_(T(1), x); }); return;
+      case UnaryOp::Exp: cpu_ew<C, R>(args, ExpOp<T>{}); return;
+      case UnaryOp::Log: cpu_ew<C, R>(args, [](T x) { return std::log(x); }); return;
+      case UnaryOp::Sqrt: cpu_ew<C, R>(args, [](T x) { return std::sqrt(x); }); return;
+      case UnaryOp::Sin: cpu_ew<C, R>(args, [](T x) { return std::sin(x); }); return;
+      case UnaryOp::Cos: cpu_ew<C, R>(args, [](T x) { return std::cos(x); }); return;
+      case UnaryOp::Tanh: cpu_ew<C, R>(args, [](T x) { return std::tanh(x); }); return;
+      case UnaryOp::Sigmoid: cpu_ew<C, R>(args, [](T x) { return div_(T(1), T(1) + std::exp(-x)); }); return;
+      case UnaryOp::Reciprocal: cpu_ew<C, R>(args, [](T x) { return div_(T(1), x); }); return;
       default: break;
     }
   }
-  fail(CT_ERR_INTERNAL, "unary op ", op, " reached no kernel for ", dtype_name(dtype_of<C>()));
+  fail(Status::Internal, "unary op ", op, " reached no kernel for ", dtype_name(dtype_of<C>()));
 }
 
 // The dtype unary op `op` reads its input as (Note [No promotion temporaries]).
-DType unary_common(ct_unary_op op, DType in, DType res) {
-  if (is_float_op(op) || op == CT_SQUARE) return res;
+DType unary_common(UnaryOp op, DType in, DType res) {
+  if (is_float_op(op) || op == UnaryOp::Square) return res;
   return in;
 }
 
 // op(a) into out (a new tensor, or a itself for the in-place form).
-void unary_run(ct_unary_op op, const Tensor& out, const Tensor& a) {
+void unary_run(UnaryOp op, const Tensor& out, const Tensor& a) {
   DType common = unary_common(op, a->dtype, unary_result(op, a->dtype));
   if (out->numel() == 0) return;
   if (a->device().is_cuda()) {
@@ -410,8 +397,7 @@ void unary_run(ct_unary_op op, const Tensor& out, const Tensor& a) {
   }
 }
 
-Tensor unary_impl(ct_unary_op op, const Tensor& a) {
-  check_unary_op(op);
+Tensor unary_impl(UnaryOp op, const Tensor& a) {
   DType res = unary_result(op, a->dtype);
   Tensor out = empty_for(a->sizes, res, a->device(), {a.get()});
   unary_run(op, out, a);
@@ -421,131 +407,56 @@ Tensor unary_impl(ct_unary_op op, const Tensor& a) {
 // ---------------------------------------------------------------------------------------------
 // Binary ops
 
-void check_binary_op(ct_binary_op op) {
-  CT_CHECK(op >= CT_ADD && op <= CT_REMAINDER, CT_ERR_ARGUMENT, "unknown binary op ", op,
-           " (expected one of the CT_* binary op constants, 0..17)");
-}
-
-bool is_comparison(ct_binary_op op) { return op >= CT_EQ && op <= CT_GE; }
-bool is_logical(ct_binary_op op) { return op >= CT_LOGICAL_AND && op <= CT_LOGICAL_XOR; }
+bool bool_result(BinaryOp op) { return abi::info(op).kind != BinaryKind::Arith; }
 
 struct BinaryPlan {
   DType result;  // dtype of the result
   DType common;  // dtype the inputs are read as (computed in its op-math type)
 };
 
-BinaryPlan binary_plan(ct_binary_op op, const Tensor& a, const Tensor& b) {
-  const char* name = binary_name(op);
+// The dtype rules of a binary op, from its attributes in capi/abi.toml (Note [Binary op functors]
+// in scalar_ops.h): "<op>" not implemented for complex or bool inputs the op does not take,
+// integer and bool inputs computed in float32 (div, atan2), bool results for comparisons and
+// logical ops.
+BinaryPlan binary_plan(BinaryOp op, const Tensor& a, const Tensor& b) {
+  const BinaryOpInfo& info = abi::info(op);
   DType common = result_type({a.get(), b.get()});
-  if (is_logical(op)) return {DType::Bool, common};
-  if (is_comparison(op)) {
-    if (is_complex(common) && op != CT_EQ && op != CT_NE) not_implemented(name, common);
-    return {DType::Bool, common};
+  if (op == BinaryOp::Sub) {
+    CT_CHECK(a->dtype != DType::Bool || b->dtype != DType::Bool, Status::DType,
+             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+             "`^` or `logical_xor()` operator instead.");
+    CT_CHECK(a->dtype != DType::Bool && b->dtype != DType::Bool, Status::DType,
+             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   }
-  switch (op) {
-    case CT_SUB:
-      CT_CHECK(a->dtype != DType::Bool || b->dtype != DType::Bool, CT_ERR_DTYPE,
-               "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-               "`^` or `logical_xor()` operator instead.");
-      CT_CHECK(a->dtype != DType::Bool && b->dtype != DType::Bool, CT_ERR_DTYPE,
-               "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-               "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-      break;
-    case CT_DIV:
-      if (is_integral(common, true)) common = kDefaultFloat;
-      break;
-    case CT_POW:
-      if (common == DType::Bool) not_implemented(name, common);
-      break;
-    case CT_MAXIMUM: case CT_MINIMUM:
-      if (is_complex(common)) not_implemented(name, common);
-      break;
-    case CT_FLOOR_DIVIDE: case CT_REMAINDER:
-      if (is_complex(common) || common == DType::Bool) not_implemented(name, common);
-      break;
-    default:
-      break;
-  }
+  if (!info.complex && is_complex(common)) not_implemented(info.name, common);
+  if (!info.bool_inputs && common == DType::Bool) not_implemented(info.name, common);
+  if (info.kind != BinaryKind::Arith) return {DType::Bool, common};
+  if (info.to_float && is_integral(common, true)) common = kDefaultFloat;
   return {common, common};
 }
 
+// One case per op of the table, each running the op's functor (Note [Binary op functors]).
 template <typename C>
-void run_binary(ct_binary_op op, const Operands<3>& args) {
+void run_binary(BinaryOp op, const Operands<3>& args) {
   using T = cpu::opmath_t<C>;
   switch (op) {
-    case CT_ADD: cpu_ew<C, C>(args, [](T x, T y) { return w_add(x, y); }); return;
-    case CT_SUB: if constexpr (!std::is_same_v<T, bool>) { cpu_ew<C, C>(args, [](T x, T y) { return w_sub(x, y); }); return; } break;
-    case CT_MUL: cpu_ew<C, C>(args, [](T x, T y) { return w_mul(x, y); }); return;
-    case CT_DIV:
-      if constexpr (is_complex_v<T>) {
-        cpu_ew<C, C>(args, [](T x, T y) { return complex_div(x, y); });
-        return;
-      } else if constexpr (std::is_floating_point_v<T>) {
-        cpu_ew<C, C>(args, [](T x, T y) { return x / y; });
-        return;
-      }
-      break;
-    case CT_POW:
-      if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
-        cpu_ew<C, C>(args, [](T x, T y) { return std::pow(x, y); });
-        return;
-      } else if constexpr (is_int_v<T>) {
-        cpu_ew<C, C>(args, [](T x, T y) { return ipow(x, y); });
-        return;
-      }
-      break;
-    case CT_EQ: cpu_ew<C, bool>(args, [](T x, T y) { return x == y; }); return;
-    case CT_NE: cpu_ew<C, bool>(args, [](T x, T y) { return x != y; }); return;
-    case CT_LT: case CT_LE: case CT_GT: case CT_GE:
-      if constexpr (!is_complex_v<T>) {
-        if (op == CT_LT) cpu_ew<C, bool>(args, [](T x, T y) { return x < y; });
-        else if (op == CT_LE) cpu_ew<C, bool>(args, [](T x, T y) { return x <= y; });
-        else if (op == CT_GT) cpu_ew<C, bool>(args, [](T x, T y) { return x > y; });
-        else cpu_ew<C, bool>(args, [](T x, T y) { return x >= y; });
-        return;
-      }
-      break;
-    case CT_LOGICAL_AND: cpu_ew<C, bool>(args, [](T x, T y) { return (x != T(0)) && (y != T(0)); }); return;
-    case CT_LOGICAL_OR: cpu_ew<C, bool>(args, [](T x, T y) { return (x != T(0)) || (y != T(0)); }); return;
-    case CT_LOGICAL_XOR: cpu_ew<C, bool>(args, [](T x, T y) { return (x != T(0)) != (y != T(0)); }); return;
-    case CT_MAXIMUM: case CT_MINIMUM:
-      if constexpr (!is_complex_v<T>) {
-        bool mx = op == CT_MAXIMUM;
-        cpu_ew<C, C>(args, [mx](T x, T y) {
-          if constexpr (std::is_floating_point_v<T>) {
-            if (std::isnan(x)) return x;
-            if (std::isnan(y)) return y;
-          }
-          return mx ? (x > y ? x : y) : (x < y ? x : y);
-        });
-        return;
-      }
-      break;
-    case CT_FLOOR_DIVIDE: case CT_REMAINDER:
-      if constexpr (std::is_floating_point_v<T>) {
-        if (op == CT_FLOOR_DIVIDE) {
-          cpu_ew<C, C>(args, [](T x, T y) { return floor_div_float(x, y); });
-        } else {
-          cpu_ew<C, C>(args, [](T x, T y) { return remainder_float(x, y); });
-        }
-        return;
-      } else if constexpr (is_int_v<T>) {
-        bool fd = op == CT_FLOOR_DIVIDE;
-        cpu_ew<C, C>(args, [fd](T x, T y) {
-          CT_CHECK(y != 0, CT_ERR_ARGUMENT, "ZeroDivisionError: integer division or modulo by zero");
-          return floor_div_int(x, y, fd);
-        });
-        return;
-      }
-      break;
-    default:
-      break;
+#define CT_BINARY_CASE(NAME, VALUE, TORCH, KIND)                                     \
+  case BinaryOp::NAME:                                                               \
+    if constexpr (binary_fn::NAME::supports<T>) {                                    \
+      using R = std::conditional_t<KIND == BinaryKind::Arith, C, bool>;              \
+      cpu_ew<C, R>(args, binary_fn::NAME{});                                         \
+      return;                                                                        \
+    }                                                                                \
+    break;
+    CT_ABI_BINARY_OPS(CT_BINARY_CASE)
+#undef CT_BINARY_CASE
   }
-  fail(CT_ERR_INTERNAL, "binary op ", op, " reached no kernel for ", dtype_name(dtype_of<C>()));
+  fail(Status::Internal, "binary op ", op, " reached no kernel for ", dtype_name(dtype_of<C>()));
 }
 
 // op(a, b) into out (broadcast shape; a new tensor, or a for the in-place form).
-void binary_run(ct_binary_op op, const Tensor& out, const Tensor& a, const Tensor& b, DType common) {
+void binary_run(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b, DType common) {
   if (out->numel() == 0) return;
   Device dev = out->device();
   if (dev.is_cuda()) {
@@ -557,38 +468,28 @@ void binary_run(ct_binary_op op, const Tensor& out, const Tensor& a, const Tenso
   }
 }
 
-void check_int_pow_scalar(ct_binary_op op, const Tensor& a, const Tensor& b) {
+void check_int_pow_scalar(BinaryOp op, const Tensor& a, const Tensor& b) {
   // torch.pow(int_tensor, negative_int) is an error (tensor exponents follow ipow instead).
-  if (op == CT_POW && b->wrapped_number && is_integral(a->dtype, false) && b->dtype == DType::Int64) {
+  if (op == BinaryOp::Pow && b->wrapped_number && is_integral(a->dtype, false) && b->dtype == DType::Int64) {
     int64_t e = *reinterpret_cast<const int64_t*>(b->data());
-    CT_CHECK(e >= 0, CT_ERR_ARGUMENT, "Integers to negative integer powers are not allowed.");
+    CT_CHECK(e >= 0, Status::Argument, "Integers to negative integer powers are not allowed.");
   }
 }
 
 void check_inplace_cast(DType result, DType self, const char* op) {
-  CT_CHECK(can_cast(result, self), CT_ERR_DTYPE, op, ": result type ", dtype_short(result),
+  CT_CHECK(can_cast(result, self), Status::DType, op, ": result type ", dtype_short(result),
            " can't be cast to the desired output type ", dtype_short(self));
 }
 
 }  // namespace
 
-const char* unary_name(ct_unary_op op) {
-  static const char* names[] = {"neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
-                                "relu", "logical_not", "sign", "floor", "ceil", "round", "reciprocal", "square"};
-  return (op >= 0 && op <= CT_SQUARE) ? names[op] : "unknown_unary";
-}
+const char* unary_name(UnaryOp op) { return abi::info(op).name; }
 
-const char* binary_name(ct_binary_op op) {
-  static const char* names[] = {"add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge",
-                                "logical_and", "logical_or", "logical_xor", "maximum", "minimum",
-                                "floor_divide", "remainder"};
-  return (op >= 0 && op <= CT_REMAINDER) ? names[op] : "unknown_binary";
-}
+const char* binary_name(BinaryOp op) { return abi::info(op).name; }
 
-Tensor unary(ct_unary_op op, const Tensor& a) { return unary_impl(op, a); }
+Tensor unary(UnaryOp op, const Tensor& a) { return unary_impl(op, a); }
 
-void unary_(ct_unary_op op, const Tensor& a) {
-  check_unary_op(op);
+void unary_(UnaryOp op, const Tensor& a) {
   DType res = unary_result(op, a->dtype);
   check_inplace_cast(res, a->dtype, unary_name(op));
   check_no_internal_overlap(a.get());
@@ -601,9 +502,9 @@ namespace {
 // path's work (promotion, broadcasting, output layout, dimension collapsing), whose host time is
 // most of a small op's cost above the kernel launch (bench/NOTES.md). Its result is the general
 // path's: same dtype, same shape, contiguous. nullptr: not applicable.
-Tensor binary_fast(ct_binary_op op, const Tensor& a, const Tensor& b) {
+Tensor binary_fast(BinaryOp op, const Tensor& a, const Tensor& b) {
   switch (op) {
-    case CT_ADD: case CT_SUB: case CT_MUL: case CT_DIV: case CT_MAXIMUM: case CT_MINIMUM: break;
+    case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Maximum: case BinaryOp::Minimum: break;
     default: return nullptr;
   }
   DType dt = a->dtype;
@@ -632,21 +533,20 @@ Tensor binary_fast(ct_binary_op op, const Tensor& a, const Tensor& b) {
 
 // Shared by binary and binary_: checks, promotion, broadcasting, then one pass of the engine.
 // With an in-place target, the broadcast shape and the result dtype must fit it.
-Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const Tensor* inplace) {
+Tensor binary_checked(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor* inplace) {
   if (!inplace) {
     if (Tensor r = binary_fast(op, a, b)) return r;
   }
-  check_binary_op(op);
   Device dev = common_device({a.get(), b.get()}, binary_name(op));
   check_int_pow_scalar(op, a, b);
   BinaryPlan plan = binary_plan(op, a, b);
   Shape shape = broadcast_shapes(a->sizes, b->sizes);
   if (inplace) {
     const Tensor& out = *inplace;
-    CT_CHECK(shape == out->sizes, CT_ERR_SHAPE, "output with shape ", shape_str(out->sizes),
+    CT_CHECK(shape == out->sizes, Status::Shape, "output with shape ", shape_str(out->sizes),
              " doesn't match the broadcast shape ", shape_str(shape));
     // comparison and logical results (bool) can always be stored, as 0/1
-    if (!is_comparison(op) && !is_logical(op)) check_inplace_cast(plan.result, out->dtype, binary_name(op));
+    if (!bool_result(op)) check_inplace_cast(plan.result, out->dtype, binary_name(op));
     check_no_internal_overlap(out.get());
     binary_run(op, out, a, unaliased(b, out.get()), plan.common);
     return out;
@@ -657,9 +557,9 @@ Tensor binary_checked(ct_binary_op op, const Tensor& a, const Tensor& b, const T
 }
 }  // namespace
 
-Tensor binary(ct_binary_op op, const Tensor& a, const Tensor& b) { return binary_checked(op, a, b, nullptr); }
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) { return binary_checked(op, a, b, nullptr); }
 
-void binary_(ct_binary_op op, const Tensor& a, const Tensor& b) { binary_checked(op, a, b, &a); }
+void binary_(BinaryOp op, const Tensor& a, const Tensor& b) { binary_checked(op, a, b, &a); }
 
 namespace {
 // Python-number bounds of clamp: integral values of an integral tensor stay integers.
@@ -669,8 +569,8 @@ Tensor clamp_bound(const Tensor& a, double v) {
 }
 
 DType clamp_result(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
-  CT_CHECK(has_min || has_max, CT_ERR_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  CT_CHECK(!is_complex(a->dtype), CT_ERR_DTYPE, "clamp is not supported for complex types");
+  CT_CHECK(has_min || has_max, Status::Argument, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  CT_CHECK(!is_complex(a->dtype), Status::DType, "clamp is not supported for complex types");
   std::vector<Tensor> ops{a};
   if (has_min) ops.push_back(clamp_bound(a, mn));
   if (has_max) ops.push_back(clamp_bound(a, mx));
@@ -726,7 +626,7 @@ void clamp_(const Tensor& a, bool has_min, double mn, bool has_max, double mx) {
 }
 
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
-  CT_CHECK(cond->dtype == DType::Bool, CT_ERR_DTYPE, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+  CT_CHECK(cond->dtype == DType::Bool, Status::DType, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
            dtype_short(cond->dtype));
   Device dev = common_device({cond.get(), a.get(), b.get()}, "where");
   DType res = result_type({a.get(), b.get()});

@@ -37,22 +37,22 @@ Tensor full(const Shape& sizes, double value, DType dtype, Device dev) {
 }
 
 Tensor arange(double start, double end, double step, DType dtype, Device dev) {
-  CT_CHECK(std::isfinite(start) && std::isfinite(end), CT_ERR_ARGUMENT, "arange: unsupported range: ", start, " -> ", end);
-  CT_CHECK(step != 0, CT_ERR_ARGUMENT, "arange: step must be nonzero");
-  CT_CHECK((step > 0 && end >= start) || (step < 0 && end <= start), CT_ERR_ARGUMENT,
+  CT_CHECK(std::isfinite(start) && std::isfinite(end), Status::Argument, "arange: unsupported range: ", start, " -> ", end);
+  CT_CHECK(step != 0, Status::Argument, "arange: step must be nonzero");
+  CT_CHECK((step > 0 && end >= start) || (step < 0 && end <= start), Status::Argument,
            "arange: upper bound and larger bound inconsistent with step sign (start ", start, ", end ", end,
            ", step ", step, ")");
-  CT_CHECK(!is_complex(dtype) && dtype != DType::Bool, CT_ERR_DTYPE, "\"arange\" not implemented for '", dtype_short(dtype), "'");
+  CT_CHECK(!is_complex(dtype) && dtype != DType::Bool, Status::DType, "\"arange\" not implemented for '", dtype_short(dtype), "'");
   double n = std::ceil((end - start) / step);
-  CT_CHECK(n >= 0 && n < 9.2e18, CT_ERR_ARGUMENT, "arange: invalid number of elements ", n);
+  CT_CHECK(n >= 0 && n < 9.2e18, Status::Argument, "arange: invalid number of elements ", n);
   Tensor t = empty_tensor({static_cast<int64_t>(n)}, dtype, dev);
   fill_indexed(t, [&](int64_t i) { return start + static_cast<double>(i) * step; }, 0, start, step, 0, 0);
   return t;
 }
 
 Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev) {
-  CT_CHECK(steps >= 0, CT_ERR_ARGUMENT, "linspace: number of steps must be non-negative, got ", steps);
-  CT_CHECK(dtype != DType::Bool, CT_ERR_DTYPE, "\"linspace\" not implemented for 'Bool'");
+  CT_CHECK(steps >= 0, Status::Argument, "linspace: number of steps must be non-negative, got ", steps);
+  CT_CHECK(dtype != DType::Bool, Status::DType, "\"linspace\" not implemented for 'Bool'");
   Tensor t = empty_tensor({steps}, dtype, dev);
   if (steps == 0) return t;
   if (steps == 1) {
@@ -71,7 +71,7 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
 
 Tensor eye(int64_t n, int64_t m, DType dtype, Device dev) {
   if (m < 0) m = n;
-  CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "eye: n must be greater or equal to 0, got ", n);
+  CT_CHECK(n >= 0, Status::Argument, "eye: n must be greater or equal to 0, got ", n);
   Tensor t = empty_tensor({n, m}, dtype, dev);
   fill_indexed(t, [&](int64_t i) { return (i / m == i % m) ? 1.0 : 0.0; }, 2, 0, 0, m, 0);
   return t;

@@ -20,7 +20,7 @@ DType complex_of(DType d, const char* op) {
     case DType::Float64: return DType::Complex128;
     case DType::Float16:
     case DType::BFloat16:
-      fail(CT_ERR_DTYPE, op, ": Unsupported dtype ", dtype_short(d), " (float16 and bfloat16 FFTs are not supported)");
+      fail(Status::DType, op, ": Unsupported dtype ", dtype_short(d), " (float16 and bfloat16 FFTs are not supported)");
     default: return DType::Complex64;  // float32, integers and bool promote to float32 first
   }
 }
@@ -32,24 +32,24 @@ DType real_of(DType complex) { return complex == DType::Complex128 ? DType::Floa
 void resolve(const Tensor& x, std::vector<int64_t>* s, std::vector<int64_t>* dims, const char* op) {
   int64_t nd = x->dim();
   if (!dims->empty() && !s->empty())
-    CT_CHECK(s->size() == dims->size(), CT_ERR_ARGUMENT, op, ": when given, dim and shape arguments must have the same length");
+    CT_CHECK(s->size() == dims->size(), Status::Argument, op, ": when given, dim and shape arguments must have the same length");
   if (dims->empty()) {
     size_t k = s->empty() ? static_cast<size_t>(nd) : s->size();
-    CT_CHECK(static_cast<int64_t>(k) <= nd, CT_ERR_ARGUMENT, op, ": got shape with ", k, " values but input tensor only has ",
+    CT_CHECK(static_cast<int64_t>(k) <= nd, Status::Argument, op, ": got shape with ", k, " values but input tensor only has ",
              nd, " dimensions.");
     for (size_t i = 0; i < k; ++i) dims->push_back(nd - static_cast<int64_t>(k) + static_cast<int64_t>(i));
   }
   for (int64_t& d : *dims) d = wrap_dim(d, nd);
   std::vector<int64_t> sorted = *dims;
   std::sort(sorted.begin(), sorted.end());
-  CT_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), CT_ERR_ARGUMENT, op,
+  CT_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), Status::Argument, op,
            ": FFT dims must be unique");
   if (s->empty()) {
     for (int64_t d : *dims) s->push_back(x->sizes[d]);
   } else {
     for (size_t i = 0; i < s->size(); ++i) {
       if ((*s)[i] == -1) (*s)[i] = x->sizes[(*dims)[i]];
-      CT_CHECK((*s)[i] >= 1, CT_ERR_ARGUMENT, "Invalid number of data points (", (*s)[i], ") specified");
+      CT_CHECK((*s)[i] >= 1, Status::Argument, "Invalid number of data points (", (*s)[i], ") specified");
     }
   }
 }
@@ -99,7 +99,7 @@ Tensor run(const Tensor& x, const std::vector<int64_t>& dims, fft::Kind kind, bo
 // PyTorch's norm modes: "backward" (0): forward unscaled, inverse 1/n; "forward" (1): the
 // reverse; "ortho" (2): 1/sqrt(n) both ways.
 Tensor normalize(Tensor t, int norm, bool forward, const std::vector<int64_t>& signal) {
-  CT_CHECK(norm >= 0 && norm <= 2, CT_ERR_ARGUMENT, "Invalid normalization mode: ", norm,
+  CT_CHECK(norm >= 0 && norm <= 2, Status::Argument, "Invalid normalization mode: ", norm,
            " (expected CT_FFT_NORM_BACKWARD, FORWARD or ORTHO)");
   double n = 1;
   for (int64_t s : signal) n *= static_cast<double>(s);
@@ -107,7 +107,7 @@ Tensor normalize(Tensor t, int norm, bool forward, const std::vector<int64_t>& s
   if (norm == 2) scale = 1.0 / std::sqrt(n);
   else if ((norm == 0 && !forward) || (norm == 1 && forward)) scale = 1.0 / n;
   if (scale == 1.0) return t;
-  return binary(CT_MUL, t, wrapped_scalar_double(scale));
+  return binary(BinaryOp::Mul, t, wrapped_scalar_double(scale));
 }
 
 Tensor as_complex(const Tensor& x, const char* op) {
@@ -125,7 +125,7 @@ Tensor conj_copy(const Tensor& z) {
   for (int64_t i = static_cast<int64_t>(sz.size()) - 1; i >= 0; --i) st[i] = acc, acc *= sz[i];
   Tensor re = make_view(c, sz, st, c->offset * 2);
   re->dtype = real_of(c->dtype);
-  binary_(CT_MUL, select(re, -1, 1), wrapped_scalar_double(-1.0));
+  binary_(BinaryOp::Mul, select(re, -1, 1), wrapped_scalar_double(-1.0));
   return c;
 }
 
@@ -140,10 +140,10 @@ Tensor fftn_c2c(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> di
 }
 
 Tensor rfftn(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> dims, int norm) {
-  CT_CHECK(!is_complex(x->dtype), CT_ERR_DTYPE, "rfftn expects a real-valued input tensor, but got ",
+  CT_CHECK(!is_complex(x->dtype), Status::DType, "rfftn expects a real-valued input tensor, but got ",
            dtype_short(x->dtype));
   resolve(x, &s, &dims, "rfftn");
-  CT_CHECK(!dims.empty(), CT_ERR_ARGUMENT, "rfftn must transform at least one axis");
+  CT_CHECK(!dims.empty(), Status::Argument, "rfftn must transform at least one axis");
   DType c = complex_of(x->dtype, "rfftn");
   Tensor in = resize(to(x, x->device(), real_of(c), false), dims, s);
   return normalize(run(in, dims, fft::kR2C, true, c, s), norm, true, s);
@@ -153,10 +153,10 @@ Tensor irfftn(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> dims
   bool given = !s.empty();
   std::vector<int64_t> s_in = s;
   resolve(x, &s_in, &dims, "irfftn");
-  CT_CHECK(!dims.empty(), CT_ERR_ARGUMENT, "irfftn must transform at least one axis");
+  CT_CHECK(!dims.empty(), Status::Argument, "irfftn must transform at least one axis");
   // the last dim: the output length (given, or 2 * (m - 1)); the input there is n / 2 + 1
   int64_t last = given && s.back() != -1 ? s.back() : 2 * (x->sizes[dims.back()] - 1);
-  CT_CHECK(last >= 1, CT_ERR_ARGUMENT, "Invalid number of data points (", last, ") specified");
+  CT_CHECK(last >= 1, Status::Argument, "Invalid number of data points (", last, ") specified");
   std::vector<int64_t> signal = s_in;
   signal.back() = last;
   std::vector<int64_t> in_sizes = s_in;
@@ -171,13 +171,13 @@ Tensor hfft(const Tensor& x, int64_t n, int64_t dim, int norm) {
   Tensor z = as_complex(x, "hfft");
   int64_t d = wrap_dim(dim, z->dim());
   int64_t last = n != -1 ? n : 2 * (z->sizes[d] - 1);
-  CT_CHECK(last >= 1, CT_ERR_ARGUMENT, "Invalid number of data points (", last, ") specified");
+  CT_CHECK(last >= 1, Status::Argument, "Invalid number of data points (", last, ") specified");
   Tensor in = conj_copy(resize(z, {d}, {last / 2 + 1}));
   return normalize(run(in, {d}, fft::kC2R, false, real_of(in->dtype), {last}), norm, true, {last});
 }
 
 Tensor fftfreq(int64_t n, double d, DType dtype, Device dev) {
-  CT_CHECK(n >= 1, CT_ERR_ARGUMENT, "fftfreq: n must be positive, got ", n);
+  CT_CHECK(n >= 1, Status::Argument, "fftfreq: n must be positive, got ", n);
   std::vector<double> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<double>(i < (n + 1) / 2 ? i : i - n) / (d * n);
   Tensor h = from_buffer(v.data(), n * 8, {n}, DType::Float64, Device{DeviceType::CPU, -1});

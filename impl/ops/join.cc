@@ -5,14 +5,14 @@
 namespace ct::ops {
 
 Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
-  CT_CHECK(!ts.empty(), CT_ERR_ARGUMENT, "torch.cat(): expected a non-empty list of Tensors");
+  CT_CHECK(!ts.empty(), Status::Argument, "torch.cat(): expected a non-empty list of Tensors");
   Device dev = common_device(ts, "cat");
   // Legacy rule: 1-D tensors of shape (0,) are skipped.
   std::vector<Tensor> parts;
   for (const Tensor& t : ts)
     if (!(t->dim() == 1 && t->sizes[0] == 0)) parts.push_back(t);
   for (const Tensor& t : ts) {
-    CT_CHECK(t->dim() > 0, CT_ERR_SHAPE, "zero-dimensional tensor (at position ", &t - &ts[0],
+    CT_CHECK(t->dim() > 0, Status::Shape, "zero-dimensional tensor (at position ", &t - &ts[0],
              ") cannot be concatenated");
   }
   DType res = ts[0]->dtype;
@@ -24,10 +24,10 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
   int64_t total = 0;
   for (size_t k = 0; k < parts.size(); ++k) {
     const Tensor& t = parts[k];
-    CT_CHECK(t->dim() == nd, CT_ERR_SHAPE, "Tensors must have same number of dimensions: got ", nd, " and ", t->dim());
+    CT_CHECK(t->dim() == nd, Status::Shape, "Tensors must have same number of dimensions: got ", nd, " and ", t->dim());
     for (int64_t d = 0; d < nd; ++d) {
       if (d == dim) continue;
-      CT_CHECK(t->sizes[d] == ref->sizes[d], CT_ERR_SHAPE, "Sizes of tensors must match except in dimension ", dim,
+      CT_CHECK(t->sizes[d] == ref->sizes[d], Status::Shape, "Sizes of tensors must match except in dimension ", dim,
                ". Expected size ", ref->sizes[d], " but got size ", t->sizes[d], " for tensor number ", k, " in the list.");
     }
     total += t->sizes[dim];
@@ -58,9 +58,9 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
 }
 
 Tensor stack(const std::vector<Tensor>& ts, int64_t dim) {
-  CT_CHECK(!ts.empty(), CT_ERR_ARGUMENT, "stack expects a non-empty TensorList");
+  CT_CHECK(!ts.empty(), Status::Argument, "stack expects a non-empty TensorList");
   for (size_t k = 1; k < ts.size(); ++k) {
-    CT_CHECK(ts[k]->sizes == ts[0]->sizes, CT_ERR_SHAPE, "stack expects each tensor to be equal size, but got ",
+    CT_CHECK(ts[k]->sizes == ts[0]->sizes, Status::Shape, "stack expects each tensor to be equal size, but got ",
              shape_str(ts[0]->sizes), " at entry 0 and ", shape_str(ts[k]->sizes), " at entry ", k);
   }
   dim = wrap_dim(dim, ts[0]->dim() + 1);

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 #include "impl/core/tensor.h"
 #include "impl/rng/generator.h"
 
@@ -56,19 +56,19 @@ Tensor unsqueeze(const Tensor& t, int64_t dim);
 Tensor flatten(const Tensor& t, int64_t start, int64_t end);
 
 // ---- elementwise
-Tensor unary(ct_unary_op op, const Tensor& a);
-void unary_(ct_unary_op op, const Tensor& a);
-Tensor binary(ct_binary_op op, const Tensor& a, const Tensor& b);
-void binary_(ct_binary_op op, const Tensor& a, const Tensor& b);
+Tensor unary(UnaryOp op, const Tensor& a);
+void unary_(UnaryOp op, const Tensor& a);
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);
+void binary_(BinaryOp op, const Tensor& a, const Tensor& b);
 Tensor clamp(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
 void clamp_(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void fill_(const Tensor& t, double value);
-const char* unary_name(ct_unary_op op);
-const char* binary_name(ct_binary_op op);
+const char* unary_name(UnaryOp op);
+const char* binary_name(BinaryOp op);
 
 // ---- reductions (dims empty = all)
-Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim,
+Tensor reduce(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim,
               bool has_dtype, DType dtype);
 Tensor max_all(const Tensor& t, bool is_max);
 std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max);

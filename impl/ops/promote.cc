@@ -70,7 +70,7 @@ DType result_type_of(It first, It last) {
     }
   }
   State r = combine(dim, combine(zero, wrapped));
-  CT_CHECK(r.has, CT_ERR_INTERNAL, "result_type of no operands");
+  CT_CHECK(r.has, Status::Internal, "result_type of no operands");
   return r.d;
 }
 
@@ -83,7 +83,7 @@ Device common_device_of(It first, It last, const char* op) {
     if (t.device().is_cpu() && t.dim() == 0) continue;
     if (!found) { found = &t; continue; }
     if (t.device() != found->device()) {
-      fail(CT_ERR_DEVICE, op, ": Expected all tensors to be on the same device, but found at least two devices, ",
+      fail(Status::Device, op, ": Expected all tensors to be on the same device, but found at least two devices, ",
            found->device().str(), " and ", t.device().str(), "!");
     }
   }
@@ -109,7 +109,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     if (da == db || db == 1) out[i] = da;
     else if (da == 1) out[i] = db;
     else
-      fail(CT_ERR_SHAPE, "The size of tensor a (", da, ") must match the size of tensor b (", db,
+      fail(Status::Shape, "The size of tensor a (", da, ") must match the size of tensor b (", db,
            ") at non-singleton dimension ", i, " (shapes ", shape_str(a), " and ", shape_str(b),
            " cannot be broadcast together)");
   }

@@ -19,9 +19,9 @@ using rng::GeneratorPtr;
 rng::Generator& generator_for(const Tensor& t, const GeneratorPtr& gen) {
   Device d = t->device();
   if (!gen) return *rng::default_generator(d);
-  CT_CHECK(gen->device().type == d.type, CT_ERR_DEVICE, "Expected a '", d.is_cuda() ? "cuda" : "cpu",
+  CT_CHECK(gen->device().type == d.type, Status::Device, "Expected a '", d.is_cuda() ? "cuda" : "cpu",
            "' device type for generator but found '", gen->device().is_cuda() ? "cuda" : "cpu", "'");
-  CT_CHECK(d.is_cpu() || gen->device().index == d.index, CT_ERR_DEVICE, "the generator is on ", gen->device().str(),
+  CT_CHECK(d.is_cpu() || gen->device().index == d.index, Status::Device, "the generator is on ", gen->device().str(),
            " but the tensor is on ", d.str());
   return *gen;
 }
@@ -46,7 +46,7 @@ void fill(const Tensor& t, int draw, const rng::Params& p, const GeneratorPtr& g
 }
 
 void need_float(const Tensor& t, const char* op) {
-  CT_CHECK(is_floating(t->dtype), CT_ERR_DTYPE, "\"", op, "\" not implemented for '", dtype_short(t->dtype),
+  CT_CHECK(is_floating(t->dtype), Status::DType, "\"", op, "\" not implemented for '", dtype_short(t->dtype),
            "' (expected float32, float64, float16 or bfloat16)");
 }
 
@@ -79,9 +79,9 @@ void int_bounds(DType d, int64_t* lo, int64_t* hi) {
 
 void uniform_(const Tensor& t, double from, double to, const GeneratorPtr& gen) {
   need_float(t, "uniform_");
-  CT_CHECK(from <= to, CT_ERR_ARGUMENT, "uniform_ expects to return a [from, to) range, but found from=", from,
+  CT_CHECK(from <= to, Status::Argument, "uniform_ expects to return a [from, to) range, but found from=", from,
            " > to=", to);
-  CT_CHECK(std::isfinite(to - from), CT_ERR_ARGUMENT, "uniform_ expects to-from <= std::numeric_limits<",
+  CT_CHECK(std::isfinite(to - from), Status::Argument, "uniform_ expects to-from <= std::numeric_limits<",
            dtype_short(t->dtype), ">::max(), but found to=", to, " and from=", from,
            " which result in to-from to exceed the limit");
   rng::Params p;
@@ -94,7 +94,7 @@ void uniform_(const Tensor& t, double from, double to, const GeneratorPtr& gen) 
 
 void normal_(const Tensor& t, double mean, double std, const GeneratorPtr& gen) {
   need_float(t, "normal_");
-  CT_CHECK(std >= 0.0, CT_ERR_ARGUMENT, "normal expects std >= 0.0, but found std ", std);
+  CT_CHECK(std >= 0.0, Status::Argument, "normal expects std >= 0.0, but found std ", std);
   rng::Params p;
   p.mode = rng::kModeNormal;
   p.a = std;
@@ -103,7 +103,7 @@ void normal_(const Tensor& t, double mean, double std, const GeneratorPtr& gen) 
 }
 
 void random_(const Tensor& t, const GeneratorPtr& gen) {
-  CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, "\"random_\" not implemented for '", dtype_short(t->dtype), "'");
+  CT_CHECK(!is_complex(t->dtype), Status::DType, "\"random_\" not implemented for '", dtype_short(t->dtype), "'");
   rng::Params p;
   p.mode = rng::kModeIntFull;
   bool wide = t->dtype == DType::Float64 || t->dtype == DType::Int64;
@@ -111,13 +111,13 @@ void random_(const Tensor& t, const GeneratorPtr& gen) {
 }
 
 void random_range_(const Tensor& t, int64_t from, int64_t to, const GeneratorPtr& gen) {
-  CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, "\"random_\" not implemented for '", dtype_short(t->dtype), "'");
-  CT_CHECK(from < to, CT_ERR_ARGUMENT, "random_ expects 'from' to be less than 'to', but got from=", from,
+  CT_CHECK(!is_complex(t->dtype), Status::DType, "\"random_\" not implemented for '", dtype_short(t->dtype), "'");
+  CT_CHECK(from < to, Status::Argument, "random_ expects 'from' to be less than 'to', but got from=", from,
            " >= to=", to);
   int64_t lo, hi;
   int_bounds(t->dtype, &lo, &hi);
-  CT_CHECK(from >= lo && from <= hi, CT_ERR_ARGUMENT, "from is out of bounds for ", dtype_short(t->dtype));
-  CT_CHECK(to - 1 >= lo && to - 1 <= hi, CT_ERR_ARGUMENT, "to - 1 is out of bounds for ", dtype_short(t->dtype));
+  CT_CHECK(from >= lo && from <= hi, Status::Argument, "from is out of bounds for ", dtype_short(t->dtype));
+  CT_CHECK(to - 1 >= lo && to - 1 <= hi, Status::Argument, "to - 1 is out of bounds for ", dtype_short(t->dtype));
   rng::Params p;
   p.mode = rng::kModeIntFromTo;
   p.range = static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
@@ -126,8 +126,8 @@ void random_range_(const Tensor& t, int64_t from, int64_t to, const GeneratorPtr
 }
 
 void bernoulli_(const Tensor& t, double prob, const GeneratorPtr& gen) {
-  CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, "\"bernoulli_\" not implemented for '", dtype_short(t->dtype), "'");
-  CT_CHECK(prob >= 0.0 && prob <= 1.0, CT_ERR_ARGUMENT, "bernoulli_ expects p to be in [0, 1], but got p=", prob);
+  CT_CHECK(!is_complex(t->dtype), Status::DType, "\"bernoulli_\" not implemented for '", dtype_short(t->dtype), "'");
+  CT_CHECK(prob >= 0.0 && prob <= 1.0, Status::Argument, "bernoulli_ expects p to be in [0, 1], but got p=", prob);
   rng::Params p;
   p.mode = rng::kModeBernoulli;
   p.a = prob;

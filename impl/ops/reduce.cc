@@ -33,7 +33,7 @@ std::vector<bool> dim_mask(const Tensor& t, const std::vector<int64_t>& dims) {
   for (int64_t d : dims) {
     int64_t w = wrap_dim(d, nd);
     if (nd == 0) continue;
-    CT_CHECK(!mask[w], CT_ERR_ARGUMENT, "dim ", w, " appears multiple times in the list of dims");
+    CT_CHECK(!mask[w], Status::Argument, "dim ", w, " appears multiple times in the list of dims");
     mask[w] = true;
   }
   return mask;
@@ -247,30 +247,30 @@ Tensor finish_perm(const Tensor& tmp, const Tensor& t, const std::vector<bool>& 
 
 void check_nonempty(const Tensor& t, const Layout& L, const char* op) {
   if (L.R == 0) {
-    fail(CT_ERR_SHAPE, op, "(): Expected reduction dim to be specified for input.numel() == 0, or the reduced dims to have "
+    fail(Status::Shape, op, "(): Expected reduction dim to be specified for input.numel() == 0, or the reduced dims to have "
          "non-zero size (input shape ", shape_str(t->sizes), ")");
   }
 }
 
 template <typename T>
-void reduce_kernel(ct_reduce_op op, const Layout& L, const Tensor& tmp) {
+void reduce_kernel(ReduceOp op, const Layout& L, const Tensor& tmp) {
     T* out = reinterpret_cast<T*>(tmp->data());
     if constexpr (std::is_same_v<T, bool>) {
       // bool only for amax/amin (sum/prod give int64): any / all
-      bool is_max = op == CT_AMAX;
+      bool is_max = op == ReduceOp::Amax;
       reduce_rows<T>(L, out, !is_max, [is_max](bool a, bool x) { return is_max ? (a || x) : (a && x); },
                      [is_max](bool a, bool b) { return is_max ? (a || b) : (a && b); }, [](bool a, int64_t) { return a; });
     } else {
       using Acc = typename AccOf<T>::type;
-      if (op == CT_SUM || op == CT_MEAN) {
-        bool mean = op == CT_MEAN;
+      if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
+        bool mean = op == ReduceOp::Mean;
         reduce_rows<T>(L, out, Acc(0), [](Acc a, T x) { return a + static_cast<Acc>(x); },
                        [](Acc a, Acc b) { return a + b; },
                        [mean](Acc a, int64_t n) {
                          if constexpr (std::is_integral_v<T>) return static_cast<T>(a);
                          else return static_cast<T>(mean ? a / static_cast<Acc>(static_cast<double>(n)) : a);
                        });
-      } else if (op == CT_PROD) {
+      } else if (op == ReduceOp::Prod) {
         reduce_rows<T>(L, out, Acc(1), [](Acc a, T x) {
                          if constexpr (std::is_integral_v<Acc>) return static_cast<Acc>(static_cast<uint64_t>(a) * static_cast<uint64_t>(static_cast<Acc>(x)));
                          else return a * static_cast<Acc>(x);
@@ -281,7 +281,7 @@ void reduce_kernel(ct_reduce_op op, const Layout& L, const Tensor& tmp) {
                        },
                        [](Acc a, int64_t) { return static_cast<T>(a); });
       } else if constexpr (!cpu::is_complex_v<T>) {
-        bool is_max = op == CT_AMAX;
+        bool is_max = op == ReduceOp::Amax;
         auto pick = [is_max](T a, T x) {
           if (isnan_(a)) return a;
           if (isnan_(x)) return x;
@@ -296,30 +296,27 @@ void reduce_kernel(ct_reduce_op op, const Layout& L, const Tensor& tmp) {
 
 }  // namespace
 
-Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool has_dtype, DType dtype) {
-  CT_CHECK(op >= CT_SUM && op <= CT_AMIN, CT_ERR_ARGUMENT, "unknown reduction op ", op,
-           " (expected CT_SUM, CT_MEAN, CT_PROD, CT_AMAX or CT_AMIN)");
-  static const char* names[] = {"sum", "mean", "prod", "amax", "amin"};
-  const char* name = names[op];
+Tensor reduce(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim, bool has_dtype, DType dtype) {
+  const char* name = abi::kReduceOpNames[static_cast<int32_t>(op)];  // op checked by capi
   std::vector<bool> mask = dim_mask(t, dims);
   DType out_dtype;
-  if (op == CT_SUM || op == CT_PROD) {
+  if (op == ReduceOp::Sum || op == ReduceOp::Prod) {
     out_dtype = has_dtype ? dtype : (is_integral(t->dtype, true) ? DType::Int64 : t->dtype);
-  } else if (op == CT_MEAN) {
+  } else if (op == ReduceOp::Mean) {
     out_dtype = has_dtype ? dtype : t->dtype;
-    CT_CHECK(is_floating(out_dtype) || is_complex(out_dtype), CT_ERR_DTYPE,
+    CT_CHECK(is_floating(out_dtype) || is_complex(out_dtype), Status::DType,
              "mean(): could not infer output dtype. ", has_dtype ? "Optional" : "Input",
              " dtype must be either a floating point or complex dtype. Got: ", dtype_short(out_dtype));
   } else {
-    CT_CHECK(!has_dtype, CT_ERR_ARGUMENT, name, "() does not take a dtype");
-    CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, name, "(): does not support complex input");
+    CT_CHECK(!has_dtype, Status::Argument, name, "() does not take a dtype");
+    CT_CHECK(!is_complex(t->dtype), Status::DType, name, "(): does not support complex input");
     out_dtype = t->dtype;
   }
   DType comp = compute_dtype(out_dtype);
   if (t->device().is_cuda() && t->numel() > 0 && cuda_ops::reduce_input_supported(t->dtype, comp)) {
     InPlace ip = plan_in_place(t, mask);
     // sums and means of float16/bfloat16 are stored in their dtype by the kernel (no cast after)
-    const DType store = (op == CT_SUM || op == CT_MEAN) && out_dtype == t->dtype &&
+    const DType store = (op == ReduceOp::Sum || op == ReduceOp::Mean) && out_dtype == t->dtype &&
                         (t->dtype == DType::Float16 || t->dtype == DType::BFloat16) ? out_dtype : comp;
     cuda_ops::StridedReduction sr;
     if (ip.rows || (ip.cols && cuda_ops::reduce_cols_supported(comp))) {
@@ -332,7 +329,7 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
       else cuda_ops::reduce_cols(op, t->data(), tmp->data(), L.R, L.O, comp, t->dtype, get, sc.stream, store);
       return finish_perm(tmp, t, mask, ip.kept_perm, L, out_dtype);
     }
-    if (op != CT_PROD && plan_strided(t, mask, &sr)) {
+    if (op != ReduceOp::Prod && plan_strided(t, mask, &sr)) {
       Layout L = sizes_of(t, mask, keepdim);
       Tensor tmp = empty_tensor({L.O}, store, t->device());
       CudaScope sc(t->device());
@@ -341,18 +338,18 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
       return finish(tmp, L, out_dtype);
     }
   }
-  if (t->device().is_cpu() && (op == CT_SUM || op == CT_MEAN) && comp == DType::Float32 &&
+  if (t->device().is_cpu() && (op == ReduceOp::Sum || op == ReduceOp::Mean) && comp == DType::Float32 &&
       cpu::sum_rows_supported(t->dtype)) {
     InPlace ip = plan_in_place(t, mask);
     if (ip.rows) {
       Layout L = sizes_of(t, mask, keepdim);
       Tensor tmp = empty_tensor({L.O}, comp, t->device());
-      cpu::sum_rows(t->data(), t->dtype, reinterpret_cast<float*>(tmp->data()), L.O, L.R, op == CT_MEAN);
+      cpu::sum_rows(t->data(), t->dtype, reinterpret_cast<float*>(tmp->data()), L.O, L.R, op == ReduceOp::Mean);
       return finish_perm(tmp, t, mask, ip.kept_perm, L, out_dtype);
     }
   }
   Layout L = layout(t, mask, keepdim, comp);
-  if (op == CT_AMAX || op == CT_AMIN) check_nonempty(t, L, name);
+  if (op == ReduceOp::Amax || op == ReduceOp::Amin) check_nonempty(t, L, name);
   Tensor tmp = empty_tensor({L.O}, comp, t->device());
   if (t->device().is_cuda()) {
     CudaScope sc(t->device());
@@ -366,9 +363,9 @@ Tensor reduce(ct_reduce_op op, const Tensor& t, const std::vector<int64_t>& dims
 
 Tensor max_all(const Tensor& t, bool is_max) {
   const char* name = is_max ? "max" : "min";
-  CT_CHECK(t->numel() > 0, CT_ERR_SHAPE, name, "(): Expected reduction dim to be specified for input.numel() == 0. "
+  CT_CHECK(t->numel() > 0, Status::Shape, name, "(): Expected reduction dim to be specified for input.numel() == 0. "
            "Specify the reduction dim with the 'dim' argument.");
-  return reduce(is_max ? CT_AMAX : CT_AMIN, t, {}, false, false, t->dtype);
+  return reduce(is_max ? ReduceOp::Amax : ReduceOp::Amin, t, {}, false, false, t->dtype);
 }
 
 namespace {
@@ -403,7 +400,7 @@ void arg_kernel(const Layout& L, const Tensor& vals, const Tensor& idx, bool is_
 // want_values false (argmax/argmin): on CUDA the values are not computed and .first is null.
 std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, bool keepdim, bool is_max, const char* name,
                                      bool want_values = true) {
-  CT_CHECK(!is_complex(t->dtype), CT_ERR_DTYPE, name, "(): does not support complex input");
+  CT_CHECK(!is_complex(t->dtype), Status::DType, name, "(): does not support complex input");
   std::vector<bool> mask;
   if (all) mask = dim_mask(t, {});
   else mask = dim_mask(t, {dim});
@@ -431,7 +428,7 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
   Layout L = layout(t, mask, keepdim && !all, comp);
   if (all) L.out_shape.clear();
   if (L.R == 0) {
-    fail(CT_ERR_SHAPE, name, "(): Expected reduction dim ", all ? 0 : dim, " to have non-zero size (input shape ",
+    fail(Status::Shape, name, "(): Expected reduction dim ", all ? 0 : dim, " to have non-zero size (input shape ",
          shape_str(t->sizes), ")");
   }
   const bool cuda = t->device().is_cuda();
@@ -459,14 +456,14 @@ Tensor argmax(const Tensor& t, bool has_dim, int64_t dim, bool keepdim, bool is_
 }
 
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
-  CT_CHECK(is_floating(t->dtype) || is_complex(t->dtype), CT_ERR_DTYPE,
+  CT_CHECK(is_floating(t->dtype) || is_complex(t->dtype), Status::DType,
            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", dtype_short(t->dtype));
   std::vector<bool> mask = dim_mask(t, dims);
   // |x| in double (complex: magnitude), then the p-norm of each row.
-  Tensor mag = unary(CT_ABS, to(t, t->device(), is_complex(t->dtype) ? DType::Complex128 : DType::Float64, false));
+  Tensor mag = unary(UnaryOp::Abs, to(t, t->device(), is_complex(t->dtype) ? DType::Complex128 : DType::Float64, false));
   Layout L = layout(mag, mask, keepdim, DType::Float64);
   if (std::isinf(p) && L.R == 0) {
-    fail(CT_ERR_SHAPE, "linalg.vector_norm cannot compute the ", p > 0 ? "inf" : "-inf",
+    fail(Status::Shape, "linalg.vector_norm cannot compute the ", p > 0 ? "inf" : "-inf",
          " norm on an empty tensor because the operation does not have an identity");
   }
   Tensor tmp = empty_tensor({L.O}, DType::Float64, t->device());

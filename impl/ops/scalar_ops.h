@@ -1,9 +1,14 @@
 // Element functions shared by the CPU and CUDA kernels (compiled for both by gcc and nvcc), so
 // the two devices compute the same values: two's-complement integer arithmetic, integer
-// powers, and PyTorch's floor division / remainder.
+// powers, PyTorch's floor division / remainder, and the functor of every binary op.
 #pragma once
 #include <cmath>
 #include <type_traits>
+#include <utility>
+
+#include "impl/abi/tables.h"
+#include "impl/core/error.h"
+#include "impl/ops/complex_div.h"
 
 #ifndef CT_HOST_DEVICE
 #ifdef __CUDACC__
@@ -102,5 +107,159 @@ CT_HOST_DEVICE inline T floor_div_int(T a, T b, bool want_quotient) {
   }
   return want_quotient ? q : r;
 }
+
+// Complex numbers of either device: std::complex (CPU) and thrust::complex (CUDA).
+template <typename T, typename = void>
+struct is_complex_num : std::false_type {};
+template <typename T>
+struct is_complex_num<T, std::void_t<typename T::value_type, decltype(std::declval<T>().imag())>> : std::true_type {};
+template <typename T>
+constexpr bool is_complex_num_v = is_complex_num<T>::value;
+
+// pow of the device compiling it: the C++ library's float and double overloads (std::complex's
+// by ADL) on the CPU, CUDA's (thrust::complex's by ADL) on the GPU.
+template <typename T>
+CT_HOST_DEVICE inline T pow_(T a, T b) {
+#ifdef __CUDA_ARCH__
+  return pow(a, b);
+#else
+  using std::pow;
+  return pow(a, b);
+#endif
+}
+
+// Note [Binary op functors]: one struct per binary op of capi/abi.toml, named as the table's
+// CamelCase name, used by the CPU kernels (impl/ops/elementwise.cc) and the CUDA kernels
+// (impl/ops/cuda/functors.cuh) through the table's X-macro CT_ABI_BINARY_OPS, so adding a
+// binary op is a table entry plus its functor here (docs/abi.md, "Adding a binary op").
+//   supports<T>       whether the op has a kernel for the op-math type T (the dtype rules that
+//                     reject the others with a message live in the table: complex, bool, promote)
+//   operator()(a, b)  the result: T for "arith" ops, bool for "compare" and "logical" ones
+namespace binary_fn {
+
+template <typename T>
+constexpr bool is_real_float_v = std::is_floating_point_v<T>;
+
+struct Add {
+  template <typename T> static constexpr bool supports = true;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const { return w_add(a, b); }
+};
+struct Sub {
+  template <typename T> static constexpr bool supports = !std::is_same_v<T, bool>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const { return w_sub(a, b); }
+};
+struct Mul {
+  template <typename T> static constexpr bool supports = true;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const { return w_mul(a, b); }
+};
+// true division (integers were promoted to float32 by the table's promote = "int_to_float")
+struct Div {
+  template <typename T> static constexpr bool supports = is_real_float_v<T> || is_complex_num_v<T>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_complex_num_v<T>) return complex_div(a, b);
+    else return a / b;
+  }
+};
+struct Pow {
+  template <typename T> static constexpr bool supports = !std::is_same_v<T, bool>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_int_v<T>) return ipow(a, b);
+    else return pow_(a, b);
+  }
+};
+struct Eq {
+  template <typename T> static constexpr bool supports = true;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return a == b; }
+};
+struct Ne {
+  template <typename T> static constexpr bool supports = true;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return a != b; }
+};
+struct Lt {
+  template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return a < b; }
+};
+struct Le {
+  template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return a <= b; }
+};
+struct Gt {
+  template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return a > b; }
+};
+struct Ge {
+  template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return a >= b; }
+};
+struct LogicalAnd {
+  template <typename T> static constexpr bool supports = true;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return (a != T(0)) && (b != T(0)); }
+};
+struct LogicalOr {
+  template <typename T> static constexpr bool supports = true;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return (a != T(0)) || (b != T(0)); }
+};
+struct LogicalXor {
+  template <typename T> static constexpr bool supports = true;
+  template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return (a != T(0)) != (b != T(0)); }
+};
+// torch.maximum / minimum: a NaN operand is the result
+struct Maximum {
+  template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_real_float_v<T>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return a > b ? a : b;
+  }
+};
+struct Minimum {
+  template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_real_float_v<T>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return a < b ? a : b;
+  }
+};
+// Integer division by zero: an error on the CPU (Python's ZeroDivisionError); on CUDA it is not
+// checked (as in PyTorch) and the result is unspecified (0 here). See docs/differences.md.
+template <typename T>
+CT_HOST_DEVICE inline T int_division_by_zero() {
+#ifndef __CUDA_ARCH__
+  fail(Status::Argument, "ZeroDivisionError: integer division or modulo by zero");
+#endif
+  return T(0);
+}
+struct FloorDivide {
+  template <typename T> static constexpr bool supports = is_real_float_v<T> || is_int_v<T>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, true);
+    else return floor_div_float(a, b);
+  }
+};
+struct Remainder {
+  template <typename T> static constexpr bool supports = is_real_float_v<T> || is_int_v<T>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, false);
+    else return remainder_float(a, b);
+  }
+};
+
+// The functor and kind of each op, from the table: Of<BinaryOp::Add>::type is Add.
+template <BinaryOp OP>
+struct Of;
+#define CT_BINARY_FN_OF(NAME, VALUE, TORCH, KIND) \
+  template <>                                    \
+  struct Of<BinaryOp::NAME> {                    \
+    using type = NAME;                           \
+    static constexpr BinaryKind kind = KIND;     \
+  };
+CT_ABI_BINARY_OPS(CT_BINARY_FN_OF)
+#undef CT_BINARY_FN_OF
+
+}  // namespace binary_fn
 
 }  // namespace ct

@@ -13,19 +13,19 @@ Shape infer_size(Shape sizes, int64_t numel) {
   int64_t prod = 1, infer = -1;
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
-      CT_CHECK(infer < 0, CT_ERR_SHAPE, "only one dimension can be inferred");
+      CT_CHECK(infer < 0, Status::Shape, "only one dimension can be inferred");
       infer = static_cast<int64_t>(i);
     } else {
-      CT_CHECK(sizes[i] >= 0, CT_ERR_SHAPE, "invalid shape dimension ", sizes[i]);
+      CT_CHECK(sizes[i] >= 0, Status::Shape, "invalid shape dimension ", sizes[i]);
       prod *= sizes[i];
     }
   }
   if (infer >= 0) {
-    CT_CHECK(prod != 0 && numel % prod == 0, CT_ERR_SHAPE, "shape '", shape_str(sizes),
+    CT_CHECK(prod != 0 && numel % prod == 0, Status::Shape, "shape '", shape_str(sizes),
              "' is invalid for input of size ", numel);
     sizes[infer] = numel / prod;
   } else {
-    CT_CHECK(prod == numel, CT_ERR_SHAPE, "shape '", shape_str(sizes), "' is invalid for input of size ", numel);
+    CT_CHECK(prod == numel, Status::Shape, "shape '", shape_str(sizes), "' is invalid for input of size ", numel);
   }
   return sizes;
 }
@@ -74,7 +74,7 @@ bool compute_view_strides(const Shape& old_sizes, const Shape& old_strides, cons
 Tensor view(const Tensor& t, Shape sizes) {
   sizes = infer_size(sizes, t->numel());
   Shape st;
-  CT_CHECK(compute_view_strides(t->sizes, t->strides, sizes, &st), CT_ERR_SHAPE,
+  CT_CHECK(compute_view_strides(t->sizes, t->strides, sizes, &st), Status::Shape,
            "view size is not compatible with input tensor's size and stride (at least one dimension spans "
            "across two contiguous subspaces). Use .reshape(...) instead.");
   return make_view(t, sizes, st, t->offset);
@@ -90,14 +90,14 @@ Tensor reshape(const Tensor& t, Shape sizes) {
 
 Tensor permute(const Tensor& t, const Shape& dims) {
   int64_t nd = t->dim();
-  CT_CHECK(static_cast<int64_t>(dims.size()) == nd, CT_ERR_SHAPE, "permute(sparse_coo): number of dimensions in the tensor input "
+  CT_CHECK(static_cast<int64_t>(dims.size()) == nd, Status::Shape, "permute(sparse_coo): number of dimensions in the tensor input "
            "does not match the length of the desired ordering of dimensions i.e. input.dim() = ", nd,
            " is not equal to len(dims) = ", dims.size());
   Shape sizes(nd), strides(nd);
   std::vector<bool> seen(nd, false);
   for (int64_t i = 0; i < nd; ++i) {
     int64_t d = wrap_dim(dims[i], nd);
-    CT_CHECK(!seen[d], CT_ERR_ARGUMENT, "permute(): duplicate dims are not allowed.");
+    CT_CHECK(!seen[d], Status::Argument, "permute(): duplicate dims are not allowed.");
     seen[d] = true;
     sizes[i] = t->sizes[d];
     strides[i] = t->strides[d];
@@ -118,13 +118,13 @@ Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
 }
 
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
-  CT_CHECK(t->dim() > 0, CT_ERR_INDEX, "narrow() cannot be applied to a 0-dim tensor.");
+  CT_CHECK(t->dim() > 0, Status::Index, "narrow() cannot be applied to a 0-dim tensor.");
   dim = wrap_dim(dim, t->dim());
   int64_t size = t->sizes[dim];
-  CT_CHECK(start >= -size && start <= size, CT_ERR_INDEX, "start out of range (expected to be in range of [", -size,
+  CT_CHECK(start >= -size && start <= size, Status::Index, "start out of range (expected to be in range of [", -size,
            ", ", size, "], but got ", start, ")");
   if (start < 0) start += size;
-  CT_CHECK(length >= 0 && start <= size - length, CT_ERR_INDEX, "start (", start, ") + length (", length,
+  CT_CHECK(length >= 0 && start <= size - length, Status::Index, "start (", start, ") + length (", length,
            ") exceeds dimension size (", size, ").");
   Shape sizes = t->sizes;
   sizes[dim] = length;
@@ -132,8 +132,8 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
 }
 
 Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  CT_CHECK(t->dim() > 0, CT_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
-  CT_CHECK(step > 0, CT_ERR_ARGUMENT, "slice step must be positive, got ", step);
+  CT_CHECK(t->dim() > 0, Status::Index, "slice() cannot be applied to a 0-dim tensor.");
+  CT_CHECK(step > 0, Status::Argument, "slice step must be positive, got ", step);
   dim = wrap_dim(dim, t->dim());
   int64_t size = t->sizes[dim];
   if (start < 0) start += size;
@@ -147,10 +147,10 @@ Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t s
 }
 
 Tensor select(const Tensor& t, int64_t dim, int64_t index) {
-  CT_CHECK(t->dim() > 0, CT_ERR_INDEX, "select() cannot be applied to a 0-dim tensor.");
+  CT_CHECK(t->dim() > 0, Status::Index, "select() cannot be applied to a 0-dim tensor.");
   dim = wrap_dim(dim, t->dim());
   int64_t size = t->sizes[dim];
-  CT_CHECK(index >= -size && index < size, CT_ERR_INDEX, "select(): index ", index,
+  CT_CHECK(index >= -size && index < size, Status::Index, "select(): index ", index,
            " out of range for tensor of size ", shape_str(t->sizes), " at dimension ", dim);
   if (index < 0) index += size;
   Shape sizes = t->sizes, strides = t->strides;
@@ -161,14 +161,14 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
 
 Tensor expand(const Tensor& t, const Shape& sizes) {
   int64_t nd = static_cast<int64_t>(sizes.size()), td = t->dim();
-  CT_CHECK(nd >= td, CT_ERR_SHAPE, "expand: the number of sizes provided (", nd,
+  CT_CHECK(nd >= td, Status::Shape, "expand: the number of sizes provided (", nd,
            ") must be greater or equal to the number of dimensions in the tensor (", td, ")");
   Shape ns(nd), st(nd);
   for (int64_t i = nd - 1; i >= 0; --i) {
     int64_t j = i - (nd - td);
     int64_t want = sizes[i];
     if (j < 0) {
-      CT_CHECK(want >= 0, CT_ERR_SHAPE, "expand: -1 is not allowed in a leading, non-existing dimension ", i);
+      CT_CHECK(want >= 0, Status::Shape, "expand: -1 is not allowed in a leading, non-existing dimension ", i);
       ns[i] = want;
       st[i] = 0;
       continue;
@@ -179,7 +179,7 @@ Tensor expand(const Tensor& t, const Shape& sizes) {
       ns[i] = have;
       st[i] = t->strides[j];
     } else {
-      CT_CHECK(have == 1, CT_ERR_SHAPE, "The expanded size of the tensor (", want,
+      CT_CHECK(have == 1, Status::Shape, "The expanded size of the tensor (", want,
                ") must match the existing size (", have, ") at non-singleton dimension ", i,
                ".  Target sizes: ", shape_str(sizes), ".  Tensor sizes: ", shape_str(t->sizes));
       ns[i] = want;
@@ -219,7 +219,7 @@ Tensor flatten(const Tensor& t, int64_t start, int64_t end) {
   if (t->dim() == 0) return reshape(t, {1});
   start = wrap_dim(start, t->dim());
   end = wrap_dim(end, t->dim());
-  CT_CHECK(start <= end, CT_ERR_ARGUMENT, "flatten() has invalid args: start_dim cannot come after end_dim");
+  CT_CHECK(start <= end, Status::Argument, "flatten() has invalid args: start_dim cannot come after end_dim");
   if (start == end) return make_view(t, t->sizes, t->strides, t->offset);
   Shape sizes(t->sizes.begin(), t->sizes.begin() + start);
   int64_t prod = 1;

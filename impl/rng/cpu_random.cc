@@ -33,7 +33,7 @@ void cpu_fill(void* out, int64_t numel, int32_t dtype, int draw, const Params& p
               int64_t threads) {
   if (numel == 0) return;
   CpuFill f{out, numel, p, seed, offset, threads};
-  CT_CHECK(dispatch(dtype, draw, f), CT_ERR_INTERNAL, "random fill: no kernel for dtype ", dtype, " and draw ", draw);
+  CT_CHECK(dispatch(dtype, draw, f), Status::Internal, "random fill: no kernel for dtype ", dtype, " and draw ", draw);
 }
 
 }  // namespace ct::rng

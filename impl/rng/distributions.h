@@ -14,7 +14,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 #include "impl/rng/philox.h"
 #include "impl/rng/params.h"
 
@@ -285,20 +285,20 @@ bool run_draw(int draw, F& f) {
   return false;
 }
 
-// dtype: a ct_dtype value. False for a combination no op uses (a bug in the caller).
+// dtype: a DType value (as int32_t). False for a combination no op uses (a bug in the caller).
 template <typename F>
 bool dispatch(int32_t dtype, int draw, F& f) {
-  switch (dtype) {
-    case CT_FLOAT32: return run_draw<float>(draw, f);
-    case CT_FLOAT64: return run_draw<double>(draw, f);
-    case CT_FLOAT16: return run_draw<H16>(draw, f);
-    case CT_BFLOAT16: return run_draw<B16>(draw, f);
-    case CT_BOOL: return run_draw<bool>(draw, f);
-    case CT_UINT8: return run_draw<uint8_t>(draw, f);
-    case CT_INT8: return run_draw<int8_t>(draw, f);
-    case CT_INT16: return run_draw<int16_t>(draw, f);
-    case CT_INT32: return run_draw<int32_t>(draw, f);
-    case CT_INT64: return run_draw<int64_t>(draw, f);
+  switch (static_cast<DType>(dtype)) {
+    case DType::Float32: return run_draw<float>(draw, f);
+    case DType::Float64: return run_draw<double>(draw, f);
+    case DType::Float16: return run_draw<H16>(draw, f);
+    case DType::BFloat16: return run_draw<B16>(draw, f);
+    case DType::Bool: return run_draw<bool>(draw, f);
+    case DType::UInt8: return run_draw<uint8_t>(draw, f);
+    case DType::Int8: return run_draw<int8_t>(draw, f);
+    case DType::Int16: return run_draw<int16_t>(draw, f);
+    case DType::Int32: return run_draw<int32_t>(draw, f);
+    case DType::Int64: return run_draw<int64_t>(draw, f);
     default: return false;
   }
 }

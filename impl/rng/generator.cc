@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 
@@ -47,11 +47,11 @@ std::array<uint8_t, kStateSize> Generator::get_state() {
 }
 
 void Generator::check_state(const uint8_t* state, int64_t size) {
-  CT_CHECK(size == kStateSize, CT_ERR_ARGUMENT, "RNG state is wrong size: expected ", kStateSize,
+  CT_CHECK(size == kStateSize, Status::Argument, "RNG state is wrong size: expected ", kStateSize,
            " bytes (seed and Philox offset, as torch.cuda.get_rng_state), got ", size);
   int64_t off;
   std::memcpy(&off, state + 8, 8);
-  CT_CHECK(off >= 0 && off % 4 == 0, CT_ERR_ARGUMENT, "RNG state has an invalid Philox offset ", off,
+  CT_CHECK(off >= 0 && off % 4 == 0, Status::Argument, "RNG state has an invalid Philox offset ", off,
            " (expected a non-negative multiple of 4)");
 }
 
@@ -99,8 +99,8 @@ DeviceFigures figures(int device) {
     figs = new std::vector<DeviceFigures>();
     int n = cuda::is_available() ? cuda::device_count() : 0;
     for (int i = 0; i < n; ++i)
-      figs->push_back({static_cast<int>(cuda::device_property(i, CT_PROP_MULTIPROCESSOR_COUNT)),
-                       static_cast<int>(cuda::device_property(i, CT_PROP_MAX_THREADS_PER_MULTIPROCESSOR))});
+      figs->push_back({static_cast<int>(cuda::device_property(i, DeviceProperty::MultiprocessorCount)),
+                       static_cast<int>(cuda::device_property(i, DeviceProperty::MaxThreadsPerMultiprocessor))});
   });
   if (device < 0 || device >= static_cast<int>(figs->size())) return {kRefMultiprocessors, kRefThreadsPerMultiprocessor};
   return (*figs)[device];

@@ -28,7 +28,7 @@ class Generator {
   uint64_t initial_seed();          // the current seed (torch's initial_seed)
   uint64_t offset();
   std::array<uint8_t, kStateSize> get_state();
-  void set_state(const uint8_t* state, int64_t size);  // CT_ERR_ARGUMENT for a wrong size
+  void set_state(const uint8_t* state, int64_t size);  // Status::Argument for a wrong size
   // Checks a state without setting it (the errors of set_state).
   static void check_state(const uint8_t* state, int64_t size);
   // The (seed, offset) of one kernel launch; the offset advances by increment rounded up to a

@@ -27,7 +27,7 @@ struct Params {
   int64_t base = 0;    //                from
 };
 
-// The fills (Note [Random launch geometry]): numel elements of a contiguous buffer of ct_dtype
+// The fills (Note [Random launch geometry]): numel elements of a contiguous buffer of int32_t
 // dtype. cuda_fill launches on `stream` of the current device.
 void cpu_fill(void* out, int64_t numel, int32_t dtype, int draw, const Params& p, uint64_t seed, uint64_t offset,
               int64_t threads);

@@ -32,7 +32,7 @@ void cuda_fill(void* out, int64_t numel, int32_t dtype, int draw, const Params& 
                uint32_t grid, void* stream) {
   if (numel == 0) return;
   CudaFill f{out, numel, p, seed, offset, grid, static_cast<cudaStream_t>(stream)};
-  CT_CHECK(dispatch(dtype, draw, f), CT_ERR_INTERNAL, "random fill: no kernel for dtype ", dtype, " and draw ", draw);
+  CT_CHECK(dispatch(dtype, draw, f), Status::Internal, "random fill: no kernel for dtype ", dtype, " and draw ", draw);
 }
 
 }  // namespace ct::rng

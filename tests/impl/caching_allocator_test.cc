@@ -233,7 +233,7 @@ TEST_F(Fixture, OutOfMemoryFreesTheCacheAndRetries) {
     a->malloc(20 * MiB, S1, nullptr);
     FAIL() << "expected out of memory";
   } catch (const Error& e) {
-    EXPECT_EQ(e.code(), CT_ERR_OUT_OF_MEMORY);
+    EXPECT_EQ(e.code(), Status::OutOfMemory);
     std::string m = e.what();
     EXPECT_NE(m.find("CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 40.00 MiB of which 10.00 MiB is free."), std::string::npos) << m;
     EXPECT_NE(m.find("30.00 MiB is allocated by ctorch"), std::string::npos) << m;
@@ -510,7 +510,7 @@ TEST(AllocConf, ParsesPyTorchSyntaxAndRejectsBadValues) {
       parse_alloc_conf(bad, &backend);
       ADD_FAILURE() << bad;
     } catch (const Error& e) {
-      EXPECT_EQ(e.code(), CT_ERR_ARGUMENT) << bad;
+      EXPECT_EQ(e.code(), Status::Argument) << bad;
       EXPECT_NE(std::string(e.what()).find("CTORCH_CUDA_ALLOC_CONF"), std::string::npos);
     }
   }

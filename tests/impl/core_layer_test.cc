@@ -57,7 +57,7 @@ TEST(DataPtr, NonOwningAndNullContextFreeNothing) {
 // allocator registered here serves empty_tensor.
 TEST(AllocatorHook, EmptyTensorUsesTheRegisteredAllocator) {
   auto [code, msg] = error_of([] { allocate_bytes(8, Device{}); });
-  EXPECT_EQ(code, CT_ERR_INTERNAL);
+  EXPECT_EQ(code, Status::Internal);
   EXPECT_NE(msg.find("no allocator is registered for cpu memory"), std::string::npos) << msg;
 
   static int64_t asked = -1;
@@ -76,7 +76,7 @@ TEST(AllocatorHook, EmptyTensorUsesTheRegisteredAllocator) {
     EXPECT_EQ(v->data(), t->data() + 3 * 8);
   }
   code = error_of([] { allocate_bytes(8, Device{DeviceType::CUDA, 0}); }).first;
-  EXPECT_EQ(code, CT_ERR_INTERNAL);  // still none for CUDA
+  EXPECT_EQ(code, Status::Internal);  // still none for CUDA
   set_allocator(DeviceType::CPU, nullptr);
 }
 
@@ -101,7 +101,7 @@ TEST(LazyLibrary, MissingFunctionIsNotSupported) {
   });
   for (int i = 0; i < 2; ++i) {  // every call fails the same way
     auto [code, msg] = error_of([&] { lib.get(); });
-    EXPECT_EQ(code, CT_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(code, Status::NotSupported);
     EXPECT_EQ(msg, "libm.so.6 has no function 'no_such_function'");
   }
 }
@@ -110,7 +110,7 @@ TEST(LazyLibrary, MissingLibraryListsEveryNameTried) {
   LazyLibrary<MathFns> lib({"libctorch_none_a.so", "libctorch_none_b.so"}, "X needs Y, which could not be loaded:",
                            [](Symbols& s, MathFns& m) { s.bind(m.cos, "cos"); });
   auto [code, msg] = error_of([&] { lib.get(); });
-  EXPECT_EQ(code, CT_ERR_NOT_SUPPORTED);
+  EXPECT_EQ(code, Status::NotSupported);
   EXPECT_EQ(msg.rfind("X needs Y, which could not be loaded:\n  libctorch_none_a.so: ", 0), 0u) << msg;
   EXPECT_NE(msg.find("\n  libctorch_none_b.so: "), std::string::npos) << msg;
 }

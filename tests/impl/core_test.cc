@@ -89,7 +89,7 @@ TEST(Device, ParseAndPrint) {
       parse_device(bad);
       ADD_FAILURE() << bad << " parsed";
     } catch (const Error& e) {
-      EXPECT_EQ(e.code(), CT_ERR_DEVICE_STRING) << bad;
+      EXPECT_EQ(e.code(), Status::DeviceString) << bad;
     }
   }
 }
@@ -126,8 +126,8 @@ TEST(Elementwise, NonContiguousAndBroadcastMatchContiguous) {
   Tensor a = ops::arange(0, 24, 1, f8, Device{});
   Tensor m = ops::transpose(ops::view(a, {4, 6}), 0, 1);  // (6, 4) non-contiguous
   Tensor b = ops::arange(0, 4, 1, f8, Device{});
-  Tensor r1 = ops::binary(CT_MUL, m, b);
-  Tensor r2 = ops::binary(CT_MUL, ops::clone(m), ops::clone(ops::expand(b, {6, 4})));
+  Tensor r1 = ops::binary(BinaryOp::Mul, m, b);
+  Tensor r2 = ops::binary(BinaryOp::Mul, ops::clone(m), ops::clone(ops::expand(b, {6, 4})));
   ASSERT_EQ(r1->sizes, r2->sizes);
   // laid out as the first operand is iterated (PyTorch's TensorIterator: (m * b).stride() == (1, 6))
   EXPECT_EQ(r1->strides, (Shape{1, 6}));

@@ -247,7 +247,7 @@ TEST(CpuSimd, SumsOfSpecialValuesMatchAtEveryLevel) {
 
 namespace {
 float sum_of(const Tensor& t, std::vector<int64_t> dims, int64_t i) {
-  Tensor r = ops::reduce(CT_SUM, t, dims, false, true, DType::Float32);  // sum(dtype=float32)
+  Tensor r = ops::reduce(ReduceOp::Sum, t, dims, false, true, DType::Float32);  // sum(dtype=float32)
   return reinterpret_cast<const float*>(r->data())[i];
 }
 }  // namespace
@@ -331,12 +331,12 @@ void check_reduced_float_ops(DType dt) {
   auto f = [](D x) { return static_cast<float>(x); };
   // a NaN's sign and payload are unspecified (an op of two NaNs may return either): NaN is NaN
   auto bits = [](D x) { return std::isnan(static_cast<float>(x)) ? 0x7fff : x.x; };
-  Tensor sum = ops::binary(CT_ADD, a, b);
-  Tensor tsum = ops::binary(CT_ADD, ops::transpose(a, 0, 1), ops::transpose(b, 0, 1));
-  Tensor bsum = ops::binary(CT_MUL, a, row);
-  Tensor e = ops::unary(CT_EXP, a), te = ops::unary(CT_EXP, ops::transpose(a, 0, 1));
+  Tensor sum = ops::binary(BinaryOp::Add, a, b);
+  Tensor tsum = ops::binary(BinaryOp::Add, ops::transpose(a, 0, 1), ops::transpose(b, 0, 1));
+  Tensor bsum = ops::binary(BinaryOp::Mul, a, row);
+  Tensor e = ops::unary(UnaryOp::Exp, a), te = ops::unary(UnaryOp::Exp, ops::transpose(a, 0, 1));
   Tensor inpl = ops::clone(b);
-  ops::binary_(CT_SUB, ops::transpose(inpl, 0, 1), ops::transpose(a, 0, 1));
+  ops::binary_(BinaryOp::Sub, ops::transpose(inpl, 0, 1), ops::transpose(a, 0, 1));
   const std::vector<D> va = elements<D>(a), vb = elements<D>(b), vrow = elements<D>(row), vsum = elements<D>(sum),
                        vtsum = elements<D>(tsum), vbsum = elements<D>(bsum), ve = elements<D>(e),
                        vte = elements<D>(te), vinpl = elements<D>(inpl);
@@ -386,26 +386,26 @@ void check_levels(DType dt) {
   auto run = [&] {
     std::vector<Tensor> r;
     two_nans.clear();
-    for (ct_binary_op op : {CT_ADD, CT_SUB, CT_MUL, CT_DIV, CT_MAXIMUM, CT_LT, CT_EQ, CT_POW}) {
+    for (BinaryOp op : {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Maximum, BinaryOp::Lt, BinaryOp::Eq, BinaryOp::Pow}) {
       r.push_back(ops::binary(op, a, b));
       r.push_back(ops::binary(op, a1, b1));
-      two_nans.insert(two_nans.end(), 2, op != CT_MAXIMUM);
+      two_nans.insert(two_nans.end(), 2, op != BinaryOp::Maximum);
     }
     // glibc's powf tells a signaling NaN from a quiet one (pow(sNaN, 0) is NaN, pow(qNaN, 0) is
     // 1): the vector loads must keep them apart
-    r.push_back(ops::binary(CT_POW, nans, zeros));
-    r.push_back(ops::binary(CT_POW, ones, nans));
-    r.push_back(ops::binary(CT_POW, nans, wrapped_scalar_double(0.0)));
+    r.push_back(ops::binary(BinaryOp::Pow, nans, zeros));
+    r.push_back(ops::binary(BinaryOp::Pow, ones, nans));
+    r.push_back(ops::binary(BinaryOp::Pow, nans, wrapped_scalar_double(0.0)));
     two_nans.insert(two_nans.end(), 3, false);
-    r.push_back(ops::binary(CT_MUL, a1, two));
-    r.push_back(ops::binary(CT_ADD, ops::narrow(a, 0, 5, 1), b1));  // a 1-element tensor broadcast
+    r.push_back(ops::binary(BinaryOp::Mul, a1, two));
+    r.push_back(ops::binary(BinaryOp::Add, ops::narrow(a, 0, 5, 1), b1));  // a 1-element tensor broadcast
     two_nans.insert(two_nans.end(), {false, false});
-    for (ct_unary_op op : {CT_EXP, CT_SQRT, CT_NEG, CT_SIGMOID, CT_RELU}) {
+    for (UnaryOp op : {UnaryOp::Exp, UnaryOp::Sqrt, UnaryOp::Neg, UnaryOp::Sigmoid, UnaryOp::Relu}) {
       r.push_back(ops::unary(op, a1));
       two_nans.push_back(false);
     }
     Tensor inpl = ops::clone(b1);
-    ops::binary_(CT_SUB, inpl, a1);
+    ops::binary_(BinaryOp::Sub, inpl, a1);
     r.push_back(inpl);
     two_nans.push_back(true);
     return r;
@@ -452,7 +452,7 @@ TEST(CpuElementwise, Float32ExpIsStdExp) {
   std::vector<float> x = float_samples();
   const int64_t n = static_cast<int64_t>(x.size());
   Tensor t = ops::from_buffer(x.data(), n * 4, {n}, DType::Float32, Device{});
-  Tensor e = ops::unary(CT_EXP, t);
+  Tensor e = ops::unary(UnaryOp::Exp, t);
   const float* y = reinterpret_cast<const float*>(e->data());
   for (int64_t i = 0; i < n; ++i) ASSERT_EQ(f32_bits(y[i]), f32_bits(std::exp(x[i]))) << std::hex << f32_bits(x[i]);
 }

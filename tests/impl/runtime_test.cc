@@ -40,8 +40,8 @@ TEST(DeviceResolution, CpuNeedsNoGpu) {
 TEST(DeviceResolution, NegativeMeansCurrentAndEveryIndexIsChecked) {
   if (!cuda::is_available()) {
     for (int d : {-1, 0, 7}) {
-      EXPECT_EQ(error_of([d] { cuda::resolve_device(d); }).first, CT_ERR_CUDA_UNAVAILABLE) << d;
-      EXPECT_EQ(error_of([d] { cuda::resolve_device(Device{DeviceType::CUDA, d}); }).first, CT_ERR_CUDA_UNAVAILABLE);
+      EXPECT_EQ(error_of([d] { cuda::resolve_device(d); }).first, Status::CudaUnavailable) << d;
+      EXPECT_EQ(error_of([d] { cuda::resolve_device(Device{DeviceType::CUDA, d}); }).first, Status::CudaUnavailable);
     }
     return;
   }
@@ -50,28 +50,28 @@ TEST(DeviceResolution, NegativeMeansCurrentAndEveryIndexIsChecked) {
   EXPECT_EQ(cuda::resolve_device(Device{DeviceType::CUDA, -1}), (Device{DeviceType::CUDA, cuda::current_device()}));
   EXPECT_EQ(cuda::resolve_device(n - 1), n - 1);
   auto [code, msg] = error_of([n] { cuda::resolve_device(n); });
-  EXPECT_EQ(code, CT_ERR_INDEX);
+  EXPECT_EQ(code, Status::Index);
   EXPECT_NE(msg.find("Invalid CUDA device index " + std::to_string(n)), std::string::npos) << msg;
-  EXPECT_EQ(error_of([n] { cuda::resolve_device(Device{DeviceType::CUDA, n}); }).first, CT_ERR_INDEX);
+  EXPECT_EQ(error_of([n] { cuda::resolve_device(Device{DeviceType::CUDA, n}); }).first, Status::Index);
 }
 
 TEST(ExchangeDevice, NegativeChangesNothing) {
   if (!cuda::is_available()) {
     EXPECT_EQ(cuda::exchange_device(-1), -1);
-    EXPECT_EQ(error_of([] { cuda::exchange_device(0); }).first, CT_ERR_CUDA_UNAVAILABLE);
+    EXPECT_EQ(error_of([] { cuda::exchange_device(0); }).first, Status::CudaUnavailable);
     return;
   }
   int cur = cuda::current_device();
   EXPECT_EQ(cuda::exchange_device(-1), cur);
   EXPECT_EQ(cuda::exchange_device(cur), cur);
   EXPECT_EQ(cuda::current_device(), cur);
-  EXPECT_EQ(error_of([] { cuda::exchange_device(cuda::device_count()); }).first, CT_ERR_INDEX);
+  EXPECT_EQ(error_of([] { cuda::exchange_device(cuda::device_count()); }).first, Status::Index);
 }
 
 TEST(StreamGuard, SwitchesAndRestores) {
   if (!cuda::is_available()) {
     auto s = std::make_shared<cuda::StreamImpl>();
-    EXPECT_EQ(error_of([&] { cuda::stream_guard_enter(s); }).first, CT_ERR_CUDA_UNAVAILABLE);
+    EXPECT_EQ(error_of([&] { cuda::stream_guard_enter(s); }).first, Status::CudaUnavailable);
     return;
   }
   int dev = cuda::current_device();
@@ -97,14 +97,14 @@ TEST(RawAllocations, DeletesEachAddressOnce) {
   EXPECT_EQ(g_freed, 1);
   EXPECT_EQ(r.size(), 1u);
   auto [code, msg] = error_of([&] { r.remove(a); });
-  EXPECT_EQ(code, CT_ERR_ARGUMENT);
+  EXPECT_EQ(code, Status::Argument);
   EXPECT_NE(msg.find("is not memory from ct_cuda_caching_allocator_alloc (or it was freed already)"),
             std::string::npos)
       << msg;
   int local = 0;
-  EXPECT_EQ(error_of([&] { r.remove(&local); }).first, CT_ERR_ARGUMENT);
+  EXPECT_EQ(error_of([&] { r.remove(&local); }).first, Status::Argument);
   EXPECT_EQ(g_freed, 1);
-  EXPECT_EQ(error_of([&] { r.add(DataPtr()); }).first, CT_ERR_INTERNAL);
+  EXPECT_EQ(error_of([&] { r.add(DataPtr()); }).first, Status::Internal);
   r.remove(b);
   EXPECT_EQ(g_freed, 2);
   EXPECT_EQ(r.size(), 0u);
@@ -117,7 +117,7 @@ TEST(Allocator, HostMemoryIsADataPtr) {
   EXPECT_TRUE(p.device().is_cpu());
   EXPECT_FALSE(alloc::is_pinned(p));
   if (!cuda::is_available()) {
-    EXPECT_EQ(error_of([] { alloc::allocate(100, Device{}, true); }).first, CT_ERR_CUDA_UNAVAILABLE);
+    EXPECT_EQ(error_of([] { alloc::allocate(100, Device{}, true); }).first, Status::CudaUnavailable);
   } else {
     DataPtr pinned = alloc::allocate(100, Device{}, true);
     EXPECT_TRUE(alloc::is_pinned(pinned));
@@ -126,10 +126,10 @@ TEST(Allocator, HostMemoryIsADataPtr) {
 
 TEST(PluggableAllocator, LoadErrorsNameTheLibraryAndFunction) {
   auto [code, msg] = error_of([] { alloc::load_pluggable_allocator("/nonexistent/liballoc.so", "a", "f"); });
-  EXPECT_EQ(code, CT_ERR_ARGUMENT);
+  EXPECT_EQ(code, Status::Argument);
   EXPECT_NE(msg.find("cannot load the allocator library '/nonexistent/liballoc.so': "), std::string::npos) << msg;
   std::tie(code, msg) = error_of([] { alloc::load_pluggable_allocator("libm.so.6", "cos", "no_such_free"); });
-  EXPECT_EQ(code, CT_ERR_ARGUMENT);
+  EXPECT_EQ(code, Status::Argument);
   EXPECT_EQ(msg, "the allocator library 'libm.so.6' has no function 'no_such_free'");
   EXPECT_EQ(alloc::pluggable_allocator(), nullptr);  // nothing was set
 }

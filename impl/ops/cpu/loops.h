@@ -102,7 +102,7 @@ inline bool has_contiguous_strides(const TensorImpl* t) {
 // kMaxInputs inputs (the ops have 1 to 3).
 constexpr size_t kMaxInputs = 4;
 inline Shape strides_for(const Shape& shape, std::initializer_list<const TensorImpl*> inputs) {
-  CT_CHECK(inputs.size() <= kMaxInputs, CT_ERR_INTERNAL, "strides_for: ", inputs.size(), " inputs (at most ",
+  CT_CHECK(inputs.size() <= kMaxInputs, Status::Internal, "strides_for: ", inputs.size(), " inputs (at most ",
            kMaxInputs, ")");
   bool dense = true;  // Note [Dense operands shortcut]
   for (int64_t s : shape) dense = dense && s > 0;

@@ -23,7 +23,7 @@ std::atomic<int> g_threads{initial_threads()};
 int num_threads() { return g_threads.load(std::memory_order_relaxed); }
 
 void set_num_threads(int n) {
-  CT_CHECK(n >= 1, CT_ERR_ARGUMENT, "set_num_threads: expected a positive number of threads, got ", n);
+  CT_CHECK(n >= 1, Status::Argument, "set_num_threads: expected a positive number of threads, got ", n);
   g_threads.store(n, std::memory_order_relaxed);
 }
 

@@ -42,7 +42,7 @@ void sum_rows(const void* x, DType dt, float* out, int64_t O, int64_t R, bool me
     case DType::Float32: sum_rows_of(static_cast<const float*>(x), out, O, R, mean); return;
     case DType::Float16: sum_rows_of(static_cast<const Half*>(x), out, O, R, mean); return;
     case DType::BFloat16: sum_rows_of(static_cast<const BFloat16*>(x), out, O, R, mean); return;
-    default: fail(CT_ERR_INTERNAL, "sum_rows: unsupported dtype ", dtype_name(dt));
+    default: fail(Status::Internal, "sum_rows: unsupported dtype ", dtype_name(dt));
   }
 }
 

@@ -36,15 +36,15 @@ struct PowScalar {
 // The exponent of a CPU scalar operand as a double, if its dtype is real and not reduced.
 bool scalar_exponent(const Iter<3>& it, double* e) {
   const unsigned char* p = it.scalar[2];
-  switch (it.dtype[2]) {
-    case CT_FLOAT64: { double v; std::memcpy(&v, p, 8); *e = v; return true; }
-    case CT_FLOAT32: { float v; std::memcpy(&v, p, 4); *e = v; return true; }
-    case CT_INT64: { int64_t v; std::memcpy(&v, p, 8); *e = static_cast<double>(v); return true; }
-    case CT_INT32: { int32_t v; std::memcpy(&v, p, 4); *e = v; return true; }
-    case CT_INT16: { int16_t v; std::memcpy(&v, p, 2); *e = v; return true; }
-    case CT_INT8: { int8_t v; std::memcpy(&v, p, 1); *e = v; return true; }
-    case CT_UINT8: *e = p[0]; return true;
-    case CT_BOOL: *e = p[0] ? 1.0 : 0.0; return true;
+  switch (static_cast<DType>(it.dtype[2])) {
+    case DType::Float64: { double v; std::memcpy(&v, p, 8); *e = v; return true; }
+    case DType::Float32: { float v; std::memcpy(&v, p, 4); *e = v; return true; }
+    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); *e = static_cast<double>(v); return true; }
+    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); *e = v; return true; }
+    case DType::Int16: { int16_t v; std::memcpy(&v, p, 2); *e = v; return true; }
+    case DType::Int8: { int8_t v; std::memcpy(&v, p, 1); *e = v; return true; }
+    case DType::UInt8: *e = p[0]; return true;
+    case DType::Bool: *e = p[0] ? 1.0 : 0.0; return true;
     default: return false;
   }
 }
@@ -90,24 +90,24 @@ bool mixed_float(const Iter<3>& it, const F& f, cudaStream_t s) {
 }
 
 template <typename C>
-void binary_t(ct_binary_op op, const Iter<3>& it, cudaStream_t s) {
+void binary_t(BinaryOp op, const Iter<3>& it, cudaStream_t s) {
   using T = opmath_t<C>;
   const bool mixed = std::is_same_v<C, float> && !it.scalar_mask && it.dtype[1] != it.dtype[2];
-  if (op >= CT_EQ && op <= CT_LOGICAL_XOR) {
+  if (abi::info(op).kind != BinaryKind::Arith) {
     if constexpr (std::is_same_v<C, float>)
-      if (mixed && mixed_float<bool>(it, BinaryBool<T>{op}, s)) return;
-    launch_ew<C, bool>(it, BinaryBool<T>{op}, s);
-  } else if (op == CT_POW && pow_scalar<C>(it, s)) {
+      if (mixed && mixed_float<bool>(it, BinaryBool<T>{static_cast<int>(op)}, s)) return;
+    launch_ew<C, bool>(it, BinaryBool<T>{static_cast<int>(op)}, s);
+  } else if (op == BinaryOp::Pow && pow_scalar<C>(it, s)) {
     return;
   } else {
     if constexpr (std::is_same_v<C, float>)
-      if (mixed && mixed_float<float>(it, BinaryArith<T>{op}, s)) return;
-    launch_ew<C, C>(it, BinaryArith<T>{op}, s);
+      if (mixed && mixed_float<float>(it, BinaryArith<T>{static_cast<int>(op)}, s)) return;
+    launch_ew<C, C>(it, BinaryArith<T>{static_cast<int>(op)}, s);
   }
 }
 }  // namespace
 
-void binary(ct_binary_op op, const Iter<3>& it, DType common, void* stream) {
+void binary(BinaryOp op, const Iter<3>& it, DType common, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   CT_EW_DISPATCH(common, "binary", [&] { binary_t<scalar_t>(op, it, s); });
   cuda::check_launch("binary kernel", s);

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "capi/ctorch.h"
+#include "impl/abi/tables.h"
 #include "impl/core/error.h"
 #include "impl/ops/cuda/kernels.h"
 #include "impl/ops/scalar_ops.h"
@@ -48,7 +48,7 @@ template <typename T> constexpr bool is_cplx_v = is_cplx<T>::value;
     switch (dtype) {                                                         \
       CT_CU_COMPUTE_CASES(__VA_ARGS__)                                       \
       default:                                                               \
-        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled CUDA compute dtype"); \
+        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled CUDA compute dtype"); \
     }                                                                        \
   } while (0)
 

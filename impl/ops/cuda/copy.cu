@@ -246,7 +246,7 @@ void cat_launch(const std::vector<Iter<2>>& pieces, cudaStream_t s) {
       extra += (it.numel + kBlock - 1) / kBlock - fewest;
       b.part[k].extra_end = static_cast<uint32_t>(extra);
     }
-    CT_CHECK(total < (int64_t{1} << 31), CT_ERR_NOT_SUPPORTED, "cat: too many elements for one launch");
+    CT_CHECK(total < (int64_t{1} << 31), Status::NotSupported, "cat: too many elements for one launch");
     cat_move<U><<<static_cast<unsigned>(total), kEwThreads, 0, s>>>(b);
   }
 }

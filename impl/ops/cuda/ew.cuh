@@ -74,18 +74,18 @@ __device__ __forceinline__ To cvt(From v) {
 
 // Calls f.template operator()<X>() with X the device type of dtype dt.
 #define CT_EW_SWITCH(dt, ...)                                            \
-  switch (dt) {                                                          \
-    case CT_BOOL: { using X = bool; __VA_ARGS__ }                        \
-    case CT_UINT8: { using X = uint8_t; __VA_ARGS__ }                    \
-    case CT_INT8: { using X = int8_t; __VA_ARGS__ }                      \
-    case CT_INT16: { using X = int16_t; __VA_ARGS__ }                    \
-    case CT_INT32: { using X = int32_t; __VA_ARGS__ }                    \
-    case CT_INT64: { using X = int64_t; __VA_ARGS__ }                    \
-    case CT_FLOAT16: { using X = half; __VA_ARGS__ }                     \
-    case CT_BFLOAT16: { using X = bf16; __VA_ARGS__ }                    \
-    case CT_FLOAT32: { using X = float; __VA_ARGS__ }                    \
-    case CT_FLOAT64: { using X = double; __VA_ARGS__ }                   \
-    case CT_COMPLEX64: { using X = cfloat; __VA_ARGS__ }                 \
+  switch (static_cast<::ct::DType>(dt)) {                                \
+    case DType::Bool: { using X = bool; __VA_ARGS__ }                        \
+    case DType::UInt8: { using X = uint8_t; __VA_ARGS__ }                    \
+    case DType::Int8: { using X = int8_t; __VA_ARGS__ }                      \
+    case DType::Int16: { using X = int16_t; __VA_ARGS__ }                    \
+    case DType::Int32: { using X = int32_t; __VA_ARGS__ }                    \
+    case DType::Int64: { using X = int64_t; __VA_ARGS__ }                    \
+    case DType::Float16: { using X = half; __VA_ARGS__ }                     \
+    case DType::BFloat16: { using X = bf16; __VA_ARGS__ }                    \
+    case DType::Float32: { using X = float; __VA_ARGS__ }                    \
+    case DType::Float64: { using X = double; __VA_ARGS__ }                   \
+    case DType::Complex64: { using X = cfloat; __VA_ARGS__ }                 \
     default: { using X = cdouble; __VA_ARGS__ }                          \
   }
 
@@ -109,7 +109,7 @@ __device__ __forceinline__ void store_as(char* p, int32_t dt, R v) {
       CT_CU_CASE(Float16, half, __VA_ARGS__)                         \
       CT_CU_CASE(BFloat16, bf16, __VA_ARGS__)                        \
       default:                                                       \
-        ::ct::fail(CT_ERR_INTERNAL, NAME, ": unhandled CUDA dtype"); \
+        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled CUDA dtype"); \
     }                                                                \
   } while (0)
 
@@ -551,20 +551,21 @@ __global__ void __launch_bounds__(kEwThreads) offset_kernel(Iter<N> it, OffsetCa
   }
 }
 
-template <typename T> constexpr int32_t dtype_code() {
-  if constexpr (std::is_same_v<T, bool>) return CT_BOOL;
-  else if constexpr (std::is_same_v<T, uint8_t>) return CT_UINT8;
-  else if constexpr (std::is_same_v<T, int8_t>) return CT_INT8;
-  else if constexpr (std::is_same_v<T, int16_t>) return CT_INT16;
-  else if constexpr (std::is_same_v<T, int32_t>) return CT_INT32;
-  else if constexpr (std::is_same_v<T, int64_t>) return CT_INT64;
-  else if constexpr (std::is_same_v<T, half>) return CT_FLOAT16;
-  else if constexpr (std::is_same_v<T, bf16>) return CT_BFLOAT16;
-  else if constexpr (std::is_same_v<T, float>) return CT_FLOAT32;
-  else if constexpr (std::is_same_v<T, double>) return CT_FLOAT64;
-  else if constexpr (std::is_same_v<T, cfloat>) return CT_COMPLEX64;
-  else return CT_COMPLEX128;
+template <typename T> constexpr DType dtype_of_t() {
+  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
+  else if constexpr (std::is_same_v<T, uint8_t>) return DType::UInt8;
+  else if constexpr (std::is_same_v<T, int8_t>) return DType::Int8;
+  else if constexpr (std::is_same_v<T, int16_t>) return DType::Int16;
+  else if constexpr (std::is_same_v<T, int32_t>) return DType::Int32;
+  else if constexpr (std::is_same_v<T, int64_t>) return DType::Int64;
+  else if constexpr (std::is_same_v<T, half>) return DType::Float16;
+  else if constexpr (std::is_same_v<T, bf16>) return DType::BFloat16;
+  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
+  else if constexpr (std::is_same_v<T, double>) return DType::Float64;
+  else if constexpr (std::is_same_v<T, cfloat>) return DType::Complex64;
+  else return DType::Complex128;
 }
+template <typename T> constexpr int32_t dtype_code() { return static_cast<int32_t>(dtype_of_t<T>()); }
 
 // Elements per vector of the vectorized kernel for inputs C0/C and output R: 16 bytes of the
 // widest operand (at most 8 elements), and at most 4 one-byte results (PyTorch's

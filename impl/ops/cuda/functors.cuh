@@ -17,141 +17,99 @@ __device__ __forceinline__ bool isnan_(T v) {
   else return false;
 }
 
+// The binary ops, each the functor of Note [Binary op functors] (impl/ops/scalar_ops.h) picked
+// by the table's X-macro: BinaryArith runs the "arith" ops (result T), BinaryBool the "compare"
+// and "logical" ones (bool result); an op a functor does not support for T is never launched
+// (binary_plan rejects its dtypes), and gives 0 here.
 template <typename T>
 struct BinaryArith {
-  static constexpr int kOps = CT_REMAINDER + 1;
+  static constexpr int kOps = kBinaryOpCount;
   int op;
   template <int OP>
   __device__ T run(T a, T b) const {
-    switch (OP) {
-      case CT_ADD: return w_add(a, b);
-      case CT_SUB: return w_sub(a, b);
-      case CT_MUL: return w_mul(a, b);
-      case CT_DIV:
-        if constexpr (is_cplx_v<T>) return complex_div(a, b);
-        else if constexpr (std::is_floating_point_v<T>) return a / b;
-        break;
-      case CT_POW:
-        if constexpr (std::is_floating_point_v<T>) return pow(a, b);
-        else if constexpr (is_cplx_v<T>) return thrust::pow(a, b);
-        else if constexpr (is_int_v<T>) return ipow(a, b);
-        break;
-      case CT_MAXIMUM:
-      case CT_MINIMUM:
-        if constexpr (!is_cplx_v<T>) {
-          if (isnan_(a)) return a;
-          if (isnan_(b)) return b;
-          return OP == CT_MAXIMUM ? (a > b ? a : b) : (a < b ? a : b);
-        }
-        break;
-      case CT_FLOOR_DIVIDE:
-      case CT_REMAINDER:
-        if constexpr (std::is_floating_point_v<T>) {
-          return OP == CT_FLOOR_DIVIDE ? floor_div_float(a, b) : remainder_float(a, b);
-        } else if constexpr (is_int_v<T>) {
-          // Note: integer division by zero is not checked on CUDA (as in PyTorch): the result
-          // is unspecified (0 here). See docs/differences.md.
-          if (b == 0) return T(0);
-          return floor_div_int(a, b, OP == CT_FLOOR_DIVIDE);
-        }
-        break;
-      default:
-        break;
-    }
-    return T(0);
+    using Of = binary_fn::Of<static_cast<BinaryOp>(OP)>;
+    using F = typename Of::type;
+    if constexpr (Of::kind == BinaryKind::Arith && F::template supports<T>) return F{}(a, b);
+    else return T(0);
   }
 };
 
 template <typename T>
 struct BinaryBool {
-  static constexpr int kOps = CT_LOGICAL_XOR + 1;
+  static constexpr int kOps = kBinaryOpCount;
   int op;
   template <int OP>
   __device__ bool run(T a, T b) const {
-    switch (OP) {
-      case CT_EQ: return a == b;
-      case CT_NE: return a != b;
-      case CT_LOGICAL_AND: return (a != T(0)) && (b != T(0));
-      case CT_LOGICAL_OR: return (a != T(0)) || (b != T(0));
-      case CT_LOGICAL_XOR: return (a != T(0)) != (b != T(0));
-      default: break;
-    }
-    if constexpr (!is_cplx_v<T>) {
-      switch (OP) {
-        case CT_LT: return a < b;
-        case CT_LE: return a <= b;
-        case CT_GT: return a > b;
-        case CT_GE: return a >= b;
-        default: break;
-      }
-    }
-    return false;
+    using Of = binary_fn::Of<static_cast<BinaryOp>(OP)>;
+    using F = typename Of::type;
+    if constexpr (Of::kind != BinaryKind::Arith && F::template supports<T>) return F{}(a, b);
+    else return false;
   }
 };
 
 template <typename T>
-struct UnaryOp {
-  static constexpr int kOps = CT_SQUARE + 1;
+struct UnaryMath {
+  static constexpr int kOps = kUnaryOpCount;
   int op;
   template <int OP>
   __device__ T run(T x) const {
-    switch (OP) {
-      case CT_NEG:
+    switch (static_cast<UnaryOp>(OP)) {
+      case UnaryOp::Neg:
         // -x, not 0 - x: neg(+0.0) is -0.0; integers wrap (see the CPU twin in elementwise.cc)
         if constexpr (is_int_v<T>) return w_sub(T(0), x);
         else if constexpr (!std::is_same_v<T, bool>) return T(-x);
         break;
-      case CT_ABS:
+      case UnaryOp::Abs:
         if constexpr (is_int_v<T> && std::is_signed_v<T>) return x < 0 ? w_sub(T(0), x) : x;
         else if constexpr (std::is_floating_point_v<T>) return fabs(x);
         else if constexpr (!is_cplx_v<T>) return x;
         break;
-      case CT_RELU:
+      case UnaryOp::Relu:
         if constexpr (!is_cplx_v<T> && !std::is_same_v<T, bool>) return isnan_(x) ? x : (x > T(0) ? x : T(0));
         break;
-      case CT_SIGN:
+      case UnaryOp::Sign:
         if constexpr (std::is_same_v<T, bool>) return x;
         else if constexpr (!is_cplx_v<T>) return static_cast<T>((T(0) < x) - (x < T(0)));
         break;
-      case CT_FLOOR:
+      case UnaryOp::Floor:
         if constexpr (std::is_floating_point_v<T>) return floor(x);
         else if constexpr (!is_cplx_v<T>) return x;
         break;
-      case CT_CEIL:
+      case UnaryOp::Ceil:
         if constexpr (std::is_floating_point_v<T>) return ceil(x);
         else if constexpr (!is_cplx_v<T>) return x;
         break;
-      case CT_ROUND:
+      case UnaryOp::Round:
         if constexpr (std::is_floating_point_v<T>) return nearbyint(x);
         else if constexpr (!is_cplx_v<T>) return x;
         break;
-      case CT_SQUARE:
+      case UnaryOp::Square:
         return w_mul(x, x);
       default:
         break;
     }
     if constexpr (std::is_floating_point_v<T>) {
-      switch (OP) {
-        case CT_EXP: return exp(x);
-        case CT_LOG: return log(x);
-        case CT_SQRT: return sqrt(x);
-        case CT_SIN: return sin(x);
-        case CT_COS: return cos(x);
-        case CT_TANH: return tanh(x);
-        case CT_SIGMOID: return T(1) / (T(1) + exp(-x));
-        case CT_RECIPROCAL: return T(1) / x;
+      switch (static_cast<UnaryOp>(OP)) {
+        case UnaryOp::Exp: return exp(x);
+        case UnaryOp::Log: return log(x);
+        case UnaryOp::Sqrt: return sqrt(x);
+        case UnaryOp::Sin: return sin(x);
+        case UnaryOp::Cos: return cos(x);
+        case UnaryOp::Tanh: return tanh(x);
+        case UnaryOp::Sigmoid: return T(1) / (T(1) + exp(-x));
+        case UnaryOp::Reciprocal: return T(1) / x;
         default: break;
       }
     } else if constexpr (is_cplx_v<T>) {
-      switch (OP) {
-        case CT_EXP: return thrust::exp(x);
-        case CT_LOG: return thrust::log(x);
-        case CT_SQRT: return thrust::sqrt(x);
-        case CT_SIN: return thrust::sin(x);
-        case CT_COS: return thrust::cos(x);
-        case CT_TANH: return thrust::tanh(x);
-        case CT_SIGMOID: return complex_div(T(1), T(1) + thrust::exp(-x));
-        case CT_RECIPROCAL: return complex_div(T(1), x);
+      switch (static_cast<UnaryOp>(OP)) {
+        case UnaryOp::Exp: return thrust::exp(x);
+        case UnaryOp::Log: return thrust::log(x);
+        case UnaryOp::Sqrt: return thrust::sqrt(x);
+        case UnaryOp::Sin: return thrust::sin(x);
+        case UnaryOp::Cos: return thrust::cos(x);
+        case UnaryOp::Tanh: return thrust::tanh(x);
+        case UnaryOp::Sigmoid: return complex_div(T(1), T(1) + thrust::exp(-x));
+        case UnaryOp::Reciprocal: return complex_div(T(1), x);
         default: break;
       }
     }

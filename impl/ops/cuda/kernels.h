@@ -21,7 +21,7 @@ struct Iter {
   int64_t sizes[kMaxDims] = {};
   int64_t strides[N][kMaxDims] = {};  // bytes
   char* data[N] = {};
-  int32_t dtype[N] = {};              // ct_dtype of each operand (used by cast)
+  int32_t dtype[N] = {};              // int32_t of each operand (used by cast)
   // Note [CPU scalars on CUDA]: a 0-dim CPU operand (a Python scalar, or torch.tensor(2.))
   // travels inside the kernel's parameters: its bytes (in its own dtype, it.dtype[k]) are in
   // scalar[k], bit k of scalar_mask is set and its strides are 0. No host-to-device copy,
@@ -34,7 +34,7 @@ struct Iter {
 template <int N>
 Iter<N> make_iter(const cpu::StridedOperands<N>& o, const int32_t (&dtypes)[N]) {
   Iter<N> it;
-  CT_CHECK(o.shape.size() <= static_cast<size_t>(kMaxDims), CT_ERR_NOT_SUPPORTED, "CUDA kernels support at most ",
+  CT_CHECK(o.shape.size() <= static_cast<size_t>(kMaxDims), Status::NotSupported, "CUDA kernels support at most ",
            kMaxDims, " non-collapsible dimensions, got ", o.shape.size());
   it.ndim = static_cast<int32_t>(o.shape.size());
   it.numel = 1;
@@ -73,9 +73,9 @@ void cast(const Iter<2>& it, void* stream);
 void cat_copy(const std::vector<Iter<2>>& parts, int64_t esize, void* stream);
 // out = op(in); output dtype: common, bool (logical_not) or real (abs of complex), or any dtype
 // the result can be cast to (in-place forms).
-void unary(ct_unary_op op, const Iter<2>& it, DType common, void* stream);
+void unary(UnaryOp op, const Iter<2>& it, DType common, void* stream);
 // out = op(a, b); result common, or bool for comparisons / logical ops.
-void binary(ct_binary_op op, const Iter<3>& it, DType common, void* stream);
+void binary(BinaryOp op, const Iter<3>& it, DType common, void* stream);
 // out = min(max(in, lo), hi) with the bounds that are given; NaN stays NaN. common: real, not bool.
 void clamp(const Iter<2>& it, DType common, bool has_lo, double lo, bool has_hi, double hi, void* stream);
 // out = cond ? a : b, with a and b read as common.
@@ -100,17 +100,17 @@ class ScratchFn {
 
 // Row reductions over a contiguous [O, R] input into O outputs of `compute` dtype. The input's
 // dtype is compute, or float16/bfloat16 with compute float32 (widened as loaded, so reductions
-// of half-precision tensors need no converted copy). op: CT_SUM, CT_MEAN, CT_PROD, CT_AMAX, CT_AMIN.
+// of half-precision tensors need no converted copy). op: ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Prod, ReduceOp::Amax, ReduceOp::Amin.
 inline bool reduce_input_supported(DType in, DType compute) {
   return in == compute || ((in == DType::Float16 || in == DType::BFloat16) && compute == DType::Float32);
 }
-// out_dtype: the stored dtype, compute or (for CT_SUM and CT_MEAN of a float16/bfloat16 input)
+// out_dtype: the stored dtype, compute or (for ReduceOp::Sum and ReduceOp::Mean of a float16/bfloat16 input)
 // the input's dtype, rounded from the float32 result in the kernel (no cast afterwards).
-void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
+void reduce_rows(ReduceOp op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
                  ScratchFn& get, void* stream, DType out_dtype);
 // The same over the leading dim of a contiguous [R, O] input (no transposing copy): O outputs.
 // compute: float32 or float64 only (reduce_cols_supported).
-void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
+void reduce_cols(ReduceOp op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
                  ScratchFn& get, void* stream, DType out_dtype);
 inline bool reduce_cols_supported(DType compute) { return compute == DType::Float32 || compute == DType::Float64; }
 // Any strided input (strides in elements, from the tensor's data pointer): O = prod(kept sizes)
@@ -122,7 +122,7 @@ struct StridedReduction {
   int64_t kept_sizes[kMaxDims] = {}, kept_strides[kMaxDims] = {};  // outermost first
   int64_t red_sizes[kMaxDims] = {}, red_strides[kMaxDims] = {};    // innermost first
 };
-void reduce_strided(ct_reduce_op op, const void* in, void* out, const StridedReduction& r, DType compute, DType in_dtype,
+void reduce_strided(ReduceOp op, const void* in, void* out, const StridedReduction& r, DType compute, DType in_dtype,
                     ScratchFn& get, void* stream, DType out_dtype);
 // values and first-occurrence int64 indices of the max (min) of each row of a contiguous [O, R]
 // input (cols: of each column of a contiguous [R, O] input, compute float32/float64 only); NaN

@@ -601,7 +601,7 @@ struct Scratch {
   unsigned* done = nullptr;
   Scratch(int64_t n_partial, int64_t n_done, ScratchFn& get, cudaStream_t s) {
     if (n_partial == 0) return;
-    CT_CHECK(n_done <= kMaxCounters, CT_ERR_INTERNAL, "reduction needs ", n_done, " counters");
+    CT_CHECK(n_done <= kMaxCounters, Status::Internal, "reduction needs ", n_done, " counters");
     partial = static_cast<Acc*>(get(n_partial * static_cast<int64_t>(sizeof(Acc))));
     done = stream_counters(s);
   }
@@ -630,7 +630,7 @@ std::pair<int64_t, int64_t> row_chunks(int64_t O, int64_t R, int64_t esize) {
   int64_t C = std::min<int64_t>(chunks_for(O, R * esize, want), std::max<int64_t>(1, (R + 4095) / 4096));
   int64_t chunk = (R + C - 1) / C;
   C = (R + chunk - 1) / chunk;
-  CT_CHECK(O * C < (1LL << 31), CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " rows");
+  CT_CHECK(O * C < (1LL << 31), Status::NotSupported, "reduction too large for one launch: ", O, " rows");
   return {C, chunk};
 }
 
@@ -698,7 +698,7 @@ void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, Scra
   int64_t C = std::min<int64_t>(chunks_for(tiles, tile_bytes, 64), std::max<int64_t>(1, (R + 63) / 64));
   int64_t chunk = (R + C - 1) / C;
   C = std::max<int64_t>(1, (R + chunk - 1) / chunk);
-  CT_CHECK(tiles < (1LL << 31) && C <= 65535, CT_ERR_NOT_SUPPORTED, "reduction too large for one launch: ", O, " columns");
+  CT_CHECK(tiles < (1LL << 31) && C <= 65535, Status::NotSupported, "reduction too large for one launch: ", O, " columns");
   Scratch<Acc> sc(C > 1 ? O * C : 0, C > 1 ? tiles : 0, get, s);
   dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(C));
   if (vec) reduce_cols_kernel<Red, kV><<<grid, kThreads, 0, s>>>(in, sc.partial, sc.done, out, R, O, C, chunk, red);
@@ -709,25 +709,25 @@ void run_cols(const void* in_v, void* out_v, int64_t R, int64_t O, Red red, Scra
 // Calls f with the reducer of `op` for elements of type T. bool arrives only for amax/amin (any /
 // all): its sums and products arrive as int64.
 template <typename T, typename I = T, class F>
-void with_reducer(ct_reduce_op op, F f) {
+void with_reducer(ReduceOp op, F f) {
   if constexpr (std::is_same_v<T, bool>) {
-    f(ExtremeRed<T, I>{op == CT_AMAX});
+    f(ExtremeRed<T, I>{op == ReduceOp::Amax});
   } else {
     switch (op) {
-      case CT_SUM: f(SumRed<T, I>{false}); return;
-      case CT_MEAN: f(SumRed<T, I>{true}); return;
-      case CT_PROD: f(ProdRed<T, I>{}); return;
-      case CT_AMAX:
-      case CT_AMIN:
+      case ReduceOp::Sum: f(SumRed<T, I>{false}); return;
+      case ReduceOp::Mean: f(SumRed<T, I>{true}); return;
+      case ReduceOp::Prod: f(ProdRed<T, I>{}); return;
+      case ReduceOp::Amax:
+      case ReduceOp::Amin:
         if constexpr (!is_cplx_v<T>) {
-          f(ExtremeRed<T, I>{op == CT_AMAX});
+          f(ExtremeRed<T, I>{op == ReduceOp::Amax});
           return;
         }
         break;
       default:
         break;
     }
-    fail(CT_ERR_INTERNAL, "reduction op ", op, " has no CUDA kernel for this dtype");
+    fail(Status::Internal, "reduction op ", op, " has no CUDA kernel for this dtype");
   }
 }
 
@@ -800,7 +800,7 @@ template <typename T, typename I = T>
 void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, bool is_max, bool cols, ScratchFn& get,
            cudaStream_t s) {
   if constexpr (is_cplx_v<T>) {
-    fail(CT_ERR_DTYPE, "argmax/argmin do not support complex input");
+    fail(Status::DType, "argmax/argmin do not support complex input");
   } else {
     ArgRed<T, I> red{is_max};
     red.values = static_cast<T*>(values);  // may be null (Note [Argmax outputs])
@@ -810,7 +810,7 @@ void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R,
     } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {  // reduce_cols_supported
       run_cols(in, static_cast<ArgPair<T>*>(nullptr), R, O, red, get, s);
     } else {
-      fail(CT_ERR_INTERNAL, "arg_reduce_rows: no column kernel for this dtype");
+      fail(Status::Internal, "arg_reduce_rows: no column kernel for this dtype");
     }
   }
 }
@@ -819,14 +819,14 @@ void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R,
 // Calls f with the reducer of op for input in_dtype, compute dtype and stored dtype out_dtype
 // (compute, or the float16/bfloat16 input dtype for sum and mean).
 template <class F>
-void with_input_reducer(ct_reduce_op op, DType compute, DType in_dtype, DType out_dtype, F f) {
+void with_input_reducer(ReduceOp op, DType compute, DType in_dtype, DType out_dtype, F f) {
   const bool direct = out_dtype == in_dtype && out_dtype != compute;
-  CT_CHECK(!direct || op == CT_SUM || op == CT_MEAN, CT_ERR_INTERNAL, "reduction op ", op, " cannot store dtype ", static_cast<int>(out_dtype));
+  CT_CHECK(!direct || op == ReduceOp::Sum || op == ReduceOp::Mean, Status::Internal, "reduction op ", op, " cannot store dtype ", static_cast<int>(out_dtype));
   if (in_dtype == DType::Float16) {
-    if (direct) f(SumRed<float, __half, __half>{op == CT_MEAN});
+    if (direct) f(SumRed<float, __half, __half>{op == ReduceOp::Mean});
     else with_reducer<float, __half>(op, f);
   } else if (in_dtype == DType::BFloat16) {
-    if (direct) f(SumRed<float, __nv_bfloat16, __nv_bfloat16>{op == CT_MEAN});
+    if (direct) f(SumRed<float, __nv_bfloat16, __nv_bfloat16>{op == ReduceOp::Mean});
     else with_reducer<float, __nv_bfloat16>(op, f);
   } else {
     CT_CU_DISPATCH_COMPUTE(compute, "reduce", [&] { with_reducer<scalar_t>(op, f); });
@@ -835,25 +835,25 @@ void with_input_reducer(ct_reduce_op op, DType compute, DType in_dtype, DType ou
 
 }  // namespace
 
-void reduce_rows(ct_reduce_op op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
+void reduce_rows(ReduceOp op, const void* in, void* out, int64_t O, int64_t R, DType compute, DType in_dtype,
                  ScratchFn& get, void* stream, DType out_dtype) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   with_input_reducer(op, compute, in_dtype, out_dtype, [&](auto red) { run(in, out, O, R, red, get, s); });
 }
 
-void reduce_cols(ct_reduce_op op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
+void reduce_cols(ReduceOp op, const void* in, void* out, int64_t R, int64_t O, DType compute, DType in_dtype,
                  ScratchFn& get, void* stream, DType out_dtype) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   // floating dtypes only (reduce_cols_supported): the others take the copying path, which keeps
   // the template instantiations (and nvcc's time) in check
-  CT_CHECK(reduce_cols_supported(compute), CT_ERR_INTERNAL, "reduce_cols: unsupported compute dtype");
+  CT_CHECK(reduce_cols_supported(compute), Status::Internal, "reduce_cols: unsupported compute dtype");
   auto cols = [&](auto red) { run_cols(in, out, R, O, red, get, s); };
   if (in_dtype == DType::Float16 || in_dtype == DType::BFloat16) with_input_reducer(op, compute, in_dtype, out_dtype, cols);
   else if (compute == DType::Float32) with_reducer<float>(op, cols);
   else with_reducer<double>(op, cols);
 }
 
-void reduce_strided(ct_reduce_op op, const void* in, void* out, const StridedReduction& r, DType compute, DType in_dtype,
+void reduce_strided(ReduceOp op, const void* in, void* out, const StridedReduction& r, DType compute, DType in_dtype,
                     ScratchFn& get, void* stream, DType out_dtype) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   StridedRows g;
@@ -870,7 +870,7 @@ void reduce_strided(ct_reduce_op op, const void* in, void* out, const StridedRed
     g.red_strides[d] = r.red_strides[d];
     R *= r.red_sizes[d];
   }
-  CT_CHECK(R < (int64_t{1} << 31), CT_ERR_INTERNAL, "reduce_strided: rows of ", R, " elements");
+  CT_CHECK(R < (int64_t{1} << 31), Status::Internal, "reduce_strided: rows of ", R, " elements");
   int64_t span = 0;
   for (int d = 0; d < r.red_ndim; ++d) span += (r.red_sizes[d] - 1) * r.red_strides[d];
   g.small = span < (int64_t{1} << 31);

@@ -5,23 +5,23 @@ namespace ct::cuda_ops {
 
 namespace {
 template <typename C>
-void unary_t(ct_unary_op op, const Iter<2>& it, cudaStream_t s) {
+void unary_t(UnaryOp op, const Iter<2>& it, cudaStream_t s) {
   using T = opmath_t<C>;
-  if (op == CT_LOGICAL_NOT) {
+  if (op == UnaryOp::LogicalNot) {
     launch_ew<C, bool>(it, LogicalNot<T>{}, s);
     return;
   }
   if constexpr (is_cplx_v<C>) {
-    if (op == CT_ABS) {
+    if (op == UnaryOp::Abs) {
       launch_ew<C, typename C::value_type>(it, AbsComplex<T>{}, s);
       return;
     }
   }
-  launch_ew<C, C>(it, UnaryOp<T>{op}, s);
+  launch_ew<C, C>(it, UnaryMath<T>{static_cast<int>(op)}, s);
 }
 }  // namespace
 
-void unary(ct_unary_op op, const Iter<2>& it, DType common, void* stream) {
+void unary(UnaryOp op, const Iter<2>& it, DType common, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   CT_EW_DISPATCH(common, "unary", [&] { unary_t<scalar_t>(op, it, s); });
   cuda::check_launch("unary kernel", s);
@@ -31,7 +31,7 @@ void clamp(const Iter<2>& it, DType common, bool has_lo, double lo, bool has_hi,
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   switch (common) {
     case DType::Bool: case DType::Complex64: case DType::Complex128:
-      fail(CT_ERR_INTERNAL, "clamp: unexpected dtype");
+      fail(Status::Internal, "clamp: unexpected dtype");
     default:
       break;
   }
