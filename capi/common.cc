@@ -102,25 +102,8 @@ CT_API void ct_clear_error(void) {
 
 CT_API const char* ct_status_name(ct_status code) {
   CT_TRACE_CALL();
-  switch (code) {
-    case CT_OK: return "CT_OK";
-    case CT_ERR_ARGUMENT: return "CT_ERR_ARGUMENT";
-    case CT_ERR_NULL_POINTER: return "CT_ERR_NULL_POINTER";
-    case CT_ERR_INVALID_HANDLE: return "CT_ERR_INVALID_HANDLE";
-    case CT_ERR_SHAPE: return "CT_ERR_SHAPE";
-    case CT_ERR_DTYPE: return "CT_ERR_DTYPE";
-    case CT_ERR_INDEX: return "CT_ERR_INDEX";
-    case CT_ERR_BUFFER_SIZE: return "CT_ERR_BUFFER_SIZE";
-    case CT_ERR_DEVICE_STRING: return "CT_ERR_DEVICE_STRING";
-    case CT_ERR_STATE: return "CT_ERR_STATE";
-    case CT_ERR_DEVICE: return "CT_ERR_DEVICE";
-    case CT_ERR_CUDA_UNAVAILABLE: return "CT_ERR_CUDA_UNAVAILABLE";
-    case CT_ERR_CUDA: return "CT_ERR_CUDA";
-    case CT_ERR_OUT_OF_MEMORY: return "CT_ERR_OUT_OF_MEMORY";
-    case CT_ERR_NOT_SUPPORTED: return "CT_ERR_NOT_SUPPORTED";
-    case CT_ERR_INTERNAL: return "CT_ERR_INTERNAL";
-    default: return "CT_UNKNOWN";
-  }
+  const char* name = abi::status_name(code);  // the names of capi/abi.toml
+  return name ? name : "CT_UNKNOWN";
 }
 
 CT_API ct_status ct_dtype_itemsize(ct_dtype dtype, int64_t* out) {

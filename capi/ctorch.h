@@ -509,7 +509,8 @@ enum {
   CT_MAXIMUM = 14,      /* torch.maximum / torch.minimum (NaN propagates) */
   CT_MINIMUM = 15,
   CT_FLOOR_DIVIDE = 16, /* torch.floor_divide */
-  CT_REMAINDER = 17     /* torch.remainder (sign of the divisor) */
+  CT_REMAINDER = 17,    /* torch.remainder (sign of the divisor) */
+  CT_ATAN2 = 18         /* torch.atan2(a, b): the angle of (b, a) in (-pi, pi]; integers promote to float32 */
 };
 /* END GENERATED: binary_op */
 

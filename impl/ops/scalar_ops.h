@@ -116,8 +116,8 @@ struct is_complex_num<T, std::void_t<typename T::value_type, decltype(std::declv
 template <typename T>
 constexpr bool is_complex_num_v = is_complex_num<T>::value;
 
-// pow of the device compiling it: the C++ library's float and double overloads (std::complex's
-// by ADL) on the CPU, CUDA's (thrust::complex's by ADL) on the GPU.
+// pow and atan2 of the device compiling them: the C++ library's float and double overloads
+// (std::complex's by ADL) on the CPU, CUDA's (thrust::complex's by ADL) on the GPU.
 template <typename T>
 CT_HOST_DEVICE inline T pow_(T a, T b) {
 #ifdef __CUDA_ARCH__
@@ -125,6 +125,14 @@ CT_HOST_DEVICE inline T pow_(T a, T b) {
 #else
   using std::pow;
   return pow(a, b);
+#endif
+}
+template <typename T>
+CT_HOST_DEVICE inline T atan2_(T a, T b) {
+#ifdef __CUDA_ARCH__
+  return atan2(a, b);
+#else
+  return std::atan2(a, b);
 #endif
 }
 
@@ -246,6 +254,13 @@ struct Remainder {
     if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, false);
     else return remainder_float(a, b);
   }
+};
+
+// torch.atan2(a, b): the angle of the point (b, a), with the signs of zero and the infinities of
+// C's atan2 (integer and bool inputs were promoted to float32 by promote = "int_to_float")
+struct Atan2 {
+  template <typename T> static constexpr bool supports = is_real_float_v<T>;
+  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const { return atan2_(a, b); }
 };
 
 // The functor and kind of each op, from the table: Of<BinaryOp::Add>::type is Add.

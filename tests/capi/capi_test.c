@@ -730,6 +730,87 @@ static void test_unary_math(void) {
   rel(c);
 }
 
+/* torch.atan2 (CT_ATAN2) against C's atan2 in double: the four quadrants, both signed zeros on
+ * each side, the infinities and NaN; int/bool inputs promote to float32 while float16, bfloat16
+ * and float64 keep their dtype; broadcasting; the scalar, reverse and in-place forms; complex
+ * inputs are CT_ERR_DTYPE. */
+static void expect_atan2_(ct_tensor r, const double* y, const double* x, int64_t n, double tol, int line) {
+  double got[32];
+  ct_tensor d = NULL;
+  if (n > 32 || ct_tensor_to(r, CT_CPU, -1, CT_FLOAT64, 0, 0, &d) != CT_OK ||
+      ct_tensor_copy_to_buffer(d, got, n * 8) != CT_OK) {
+    FAILF("line %d: reading the result: %s", line, ct_last_error_message());
+    rel(d);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    double want = atan2(y[i], x[i]);
+    int ok = isnan(want) ? isnan(got[i]) : fabs(got[i] - want) <= tol && signbit(got[i]) == signbit(want);
+    if (!ok) FAILF("line %d: atan2(%g, %g) = %.17g, expected %.17g", line, y[i], x[i], got[i], want);
+  }
+  rel(d);
+}
+#define EXPECT_ATAN2(r, y, x, n, tol) expect_atan2_((r), (y), (x), (n), (tol), __LINE__)
+
+static void test_atan2(void) {
+  /* quadrants, signed zeros, the axes, infinities, NaN; every value exact in float16/bfloat16 */
+  static const double y[] = {1, 1, -1, -1, 0.0, -0.0, 0.0, -0.0, 3, -2.5, INFINITY, INFINITY, -INFINITY, 1, -1, NAN, 2};
+  static const double x[] = {1, -1, -1, 1, 0.0, 0.0, -0.0, -0.0, 0, 0, INFINITY, -INFINITY, 2, -INFINITY, INFINITY, 1, NAN};
+  const int64_t n = (int64_t)(sizeof y / sizeof y[0]), sz[] = {n};
+  const struct { ct_dtype dt; double tol; } floats[] = {
+      {CT_FLOAT64, 1e-15}, {CT_FLOAT32, 1e-6}, {CT_FLOAT16, 2e-3}, {CT_BFLOAT16, 1.6e-2}};
+  ct_tensor r = NULL;
+  for (size_t k = 0; k < sizeof floats / sizeof floats[0]; ++k) {
+    ct_tensor a = from_f64(y, n, sz, 1, floats[k].dt), b = from_f64(x, n, sz, 1, floats[k].dt);
+    OK(ct_binary(CT_ATAN2, a, b, &r));
+    EXPECT_DTYPE(r, floats[k].dt);
+    EXPECT_ATAN2(r, y, x, n, floats[k].tol);
+    rel(r);
+    /* in place: a.atan2_(b) */
+    OK(ct_binary_(CT_ATAN2, a, b));
+    EXPECT_ATAN2(a, y, x, n, floats[k].tol);
+    rel(a), rel(b);
+  }
+  /* integers promote to float32 (int32 with int64 too), bool as well */
+  ct_tensor i32 = I64(CT_INT32, 1, -1, 0, 5, -7), i64 = I64(CT_INT64, 2, 2, -3, 0, -7);
+  OK(ct_binary(CT_ATAN2, i32, i64, &r));
+  EXPECT_DTYPE(r, CT_FLOAT32);
+  EXPECT_ATAN2(r, ((const double[]){1, -1, 0, 5, -7}), ((const double[]){2, 2, -3, 0, -7}), 5, 1e-6);
+  rel(r);
+  ct_tensor bt = F64(CT_BOOL, 1, 0, 1), bf = F64(CT_BOOL, 1, 0, 0);
+  OK(ct_binary(CT_ATAN2, bt, bf, &r));
+  EXPECT_DTYPE(r, CT_FLOAT32);
+  EXPECT_ATAN2(r, ((const double[]){1, 0, 1}), ((const double[]){1, 0, 0}), 3, 1e-6);
+  rel(r), rel(bt), rel(bf);
+  /* an int tensor cannot hold the float result in place */
+  FAILS(ct_binary_(CT_ATAN2, i32, i64), CT_ERR_DTYPE, "result type Float can't be cast to the desired output type Int");
+  /* Python scalars: atan2(t, 2.0) and the reverse atan2(2, t); int32 tensor with an int scalar -> float32 */
+  ct_tensor f = F64(CT_FLOAT64, 1, -1, 0);
+  OK(ct_binary_scalar_f(CT_ATAN2, f, 2.0, 0, &r));
+  EXPECT_DTYPE(r, CT_FLOAT64);
+  EXPECT_ATAN2(r, ((const double[]){1, -1, 0}), ((const double[]){2, 2, 2}), 3, 1e-15);
+  rel(r);
+  OK(ct_binary_scalar_i(CT_ATAN2, f, 2, 1, &r));
+  EXPECT_ATAN2(r, ((const double[]){2, 2, 2}), ((const double[]){1, -1, 0}), 3, 1e-15);
+  rel(r);
+  OK(ct_binary_scalar_i(CT_ATAN2, i32, -2, 0, &r));
+  EXPECT_DTYPE(r, CT_FLOAT32);
+  EXPECT_ATAN2(r, ((const double[]){1, -1, 0, 5, -7}), ((const double[]){-2, -2, -2, -2, -2}), 5, 1e-6);
+  rel(r), rel(f), rel(i32), rel(i64);
+  /* broadcasting: [2, 1] with [3] -> [2, 3]; float16 with float32 -> float32 */
+  ct_tensor col = from_f64((const double[]){1, -1}, 2, (const int64_t[]){2, 1}, 2, CT_FLOAT16);
+  ct_tensor row = F64(CT_FLOAT32, 1, 0, -1);
+  OK(ct_binary(CT_ATAN2, col, row, &r));
+  EXPECT_DTYPE(r, CT_FLOAT32);
+  EXPECT_SHAPE(r, 2, 3);
+  EXPECT_ATAN2(r, ((const double[]){1, 1, 1, -1, -1, -1}), ((const double[]){1, 0, -1, 1, 0, -1}), 6, 1e-6);
+  rel(r), rel(col), rel(row);
+  /* complex: not implemented, as in torch */
+  ct_tensor c = F64(CT_COMPLEX64, 1, 2);
+  FAILS(ct_binary(CT_ATAN2, c, c, &r), CT_ERR_DTYPE, "\"atan2\" not implemented for 'ComplexFloat'");
+  rel(c);
+}
+
 static void test_clamp_where_fill(void) {
   ct_tensor x = F64(CT_FLOAT32, -2, 0.5, 3), r;
   OK(ct_clamp(x, 1, -1, 1, 1, &r));
@@ -1119,6 +1200,7 @@ int main(void) {
       {"views", test_views},
       {"elementwise_and_promotion", test_elementwise_and_promotion},
       {"unary_math", test_unary_math},
+      {"atan2", test_atan2},
       {"clamp_where_fill", test_clamp_where_fill},
       {"where_broadcast_error", test_where_broadcast_error},
       {"reductions", test_reductions},
