@@ -1358,20 +1358,27 @@ static void run_case(const gcase* c, int cuda) {
 
 static void begin(void) { g_printed = 0; }
 
+/* runs c once for each of the first n dtype pairs (k_dtypes with themselves, then the mixed pairs) */
+static void run_pairs(gcase c, int n, int cuda) {
+  for (int p = 0; p < n; ++p) {
+    pair_at(p, &c.da, &c.db);
+    run_case(&c, cuda);
+  }
+}
+
+/* the layouts with a second tensor operand (not a scalar) and with a one-operand form */
+static int has_pair(int lay) { return k_layouts[lay].kb != K_SCALAR; }
+static int has_single(int lay) { return k_layouts[lay].k1 != K_NONE; }
+
 static void grid_binary(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    int scalar = k_layouts[lay].kb == K_SCALAR;
-    for (int p = 0; p < (scalar ? N_DTYPES : N_PAIRS); ++p) {
-      for (size_t o = 0; o < sizeof k_binary_ops / sizeof k_binary_ops[0]; ++o) {
-        gcase c = {F_BINARY, k_binary_ops[o], 0, 0, lay, 0, SP_ALL};
-        pair_at(p, &c.da, &c.db);
-        /* no +0/-0 ties in maximum (PyTorch's vectorized and scalar paths differ there) */
-        if (c.op == CT_MAXIMUM) c.specials = SP_NAN_INF;
-        for (int v = 0; v < (scalar ? 4 : 1); ++v) {
-          c.v = v;
-          run_case(&c, cuda);
-        }
+    for (size_t o = 0; o < sizeof k_binary_ops / sizeof k_binary_ops[0]; ++o) {
+      /* no +0/-0 ties in maximum (PyTorch's vectorized and scalar paths differ there) */
+      int sp = k_binary_ops[o] == CT_MAXIMUM ? SP_NAN_INF : SP_ALL;
+      for (int v = 0; v < (has_pair(lay) ? 1 : 4); ++v) {
+        gcase c = {F_BINARY, k_binary_ops[o], 0, 0, lay, v, sp};
+        run_pairs(c, has_pair(lay) ? N_PAIRS : N_DTYPES, cuda);
       }
     }
   }
@@ -1380,7 +1387,7 @@ static void grid_binary(int cuda) {
 static void grid_unary(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].k1 == K_NONE) continue;
+    if (!has_single(lay)) continue;
     for (int d = 0; d < N_DTYPES; ++d) {
       for (size_t o = 0; o < sizeof k_unary_ops / sizeof k_unary_ops[0]; ++o) {
         gcase c = {F_UNARY, k_unary_ops[o], k_dtypes[d], k_dtypes[d], lay, 0, SP_ALL};
@@ -1397,12 +1404,9 @@ static void grid_unary(int cuda) {
 static void grid_where(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].kb == K_SCALAR) continue;
-    for (int p = 0; p < N_PAIRS; ++p) {
-      gcase c = {F_WHERE, 0, 0, 0, lay, 0, SP_ALL};
-      pair_at(p, &c.da, &c.db);
-      run_case(&c, cuda);
-    }
+    if (!has_pair(lay)) continue;
+    gcase c = {F_WHERE, 0, 0, 0, lay, 0, SP_ALL};
+    run_pairs(c, N_PAIRS, cuda);
   }
 }
 
@@ -1410,40 +1414,32 @@ static void grid_casts_copies(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
     const layout_def* L = &k_layouts[lay];
-    for (int s = 0; s < N_DTYPES; ++s) {
-      if (L->k1 != K_NONE) {
-        for (int t = 0; t < N_DTYPES; ++t) {
-          /* no NaN, inf or out-of-range value is cast to an integer (undefined in C++) */
-          int sp = (is_fp(k_dtypes[s]) || is_cx(k_dtypes[s])) && is_intg(k_dtypes[t]) ? SP_NONE : SP_ALL;
-          gcase c = {F_CAST, 0, k_dtypes[s], k_dtypes[t], lay, 0, sp};
-          run_case(&c, cuda);
-        }
-        gcase c1 = {F_CONTIG, 0, k_dtypes[s], k_dtypes[s], lay, 0, SP_ALL};
-        run_case(&c1, cuda);
-        gcase c2 = {F_CLONE, 0, k_dtypes[s], k_dtypes[s], lay, 0, SP_ALL};
-        run_case(&c2, cuda);
-        /* fill_ writes through views; not through expanded ones (overlapping elements) */
-        if (L->k1 != K_EXPAND_ROW && L->k1 != K_EXPAND_COL) {
-          for (int v = 0; v < 2; ++v) {
-            gcase c3 = {F_FILL, 0, k_dtypes[s], k_dtypes[s], lay, v, SP_NONE};
-            run_case(&c3, cuda);
-          }
-        }
+    for (int s = 0; s < N_DTYPES && has_single(lay); ++s) {
+      ct_dtype ds = k_dtypes[s];
+      for (int t = 0; t < N_DTYPES; ++t) {
+        /* no NaN, inf or out-of-range value is cast to an integer (undefined in C++) */
+        int sp = (is_fp(ds) || is_cx(ds)) && is_intg(k_dtypes[t]) ? SP_NONE : SP_ALL;
+        gcase c = {F_CAST, 0, ds, k_dtypes[t], lay, 0, sp};
+        run_case(&c, cuda);
       }
+      /* fill_ writes through views; not through expanded ones (overlapping elements) */
+      int fills = L->k1 != K_EXPAND_ROW && L->k1 != K_EXPAND_COL ? 2 : 0;
+      gcase same[] = {{F_CONTIG, 0, ds, ds, lay, 0, SP_ALL},
+                      {F_CLONE, 0, ds, ds, lay, 0, SP_ALL},
+                      {F_FILL, 0, ds, ds, lay, 0, SP_NONE},
+                      {F_FILL, 0, ds, ds, lay, 1, SP_NONE}};
+      for (int i = 0; i < 2 + fills; ++i) run_case(&same[i], cuda);
     }
-    if (L->kb == K_SCALAR) continue;
-    for (int p = 0; p < N_PAIRS; ++p) {
-      gcase c = {F_COPY, 0, 0, 0, lay, 0, SP_ALL};
-      pair_at(p, &c.da, &c.db);
-      run_case(&c, cuda);
-    }
+    if (!has_pair(lay)) continue;
+    gcase c = {F_COPY, 0, 0, 0, lay, 0, SP_ALL};
+    run_pairs(c, N_PAIRS, cuda);
   }
 }
 
 static void grid_reductions(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].k1 == K_NONE) continue;
+    if (!has_single(lay)) continue;
     for (int d = 0; d < N_DTYPES; ++d) {
       ct_dtype dt = k_dtypes[d];
       for (int op = R_SUM; op <= R_ARGMAX; ++op) {
@@ -1464,31 +1460,29 @@ static void grid_reductions(int cuda) {
 static void grid_joins(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].kb == K_SCALAR) continue;
-    for (int p = 0; p < N_PAIRS; ++p) {
-      for (int op = J_CAT; op <= J_STACK; ++op) {
-        for (int dim = 0; dim < 2; ++dim) {
-          gcase c = {F_JOIN, op, 0, 0, lay, dim, SP_ALL};
-          pair_at(p, &c.da, &c.db);
-          run_case(&c, cuda);
-        }
+    if (!has_pair(lay)) continue;
+    for (int op = J_CAT; op <= J_STACK; ++op) {
+      for (int dim = 0; dim < 2; ++dim) {
+        gcase c = {F_JOIN, op, 0, 0, lay, dim, SP_ALL};
+        run_pairs(c, N_PAIRS, cuda);
       }
     }
   }
 }
 
-static void test_binary_layouts_cpu(void) { grid_binary(0); }
-static void test_unary_clamp_layouts_cpu(void) { grid_unary(0); }
-static void test_where_layouts_cpu(void) { grid_where(0); }
-static void test_casts_copies_fill_layouts_cpu(void) { grid_casts_copies(0); }
-static void test_reductions_layouts_cpu(void) { grid_reductions(0); }
-static void test_cat_stack_layouts_cpu(void) { grid_joins(0); }
-static void test_binary_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_binary(1); }
-static void test_unary_clamp_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_unary(1); }
-static void test_where_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_where(1); }
-static void test_casts_copies_fill_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_casts_copies(1); }
-static void test_reductions_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_reductions(1); }
-static void test_cat_stack_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_joins(1); }
+/* each grid runs as two tests: on the CPU, and on CUDA where there is a device */
+#define GRID_TESTS(name, grid)                     \
+  static void test_##name##_cpu(void) { grid(0); } \
+  static void test_##name##_cuda(void) {           \
+    SKIP_WITHOUT_CUDA();                           \
+    grid(1);                                       \
+  }
+GRID_TESTS(binary_layouts, grid_binary)
+GRID_TESTS(unary_clamp_layouts, grid_unary)
+GRID_TESTS(where_layouts, grid_where)
+GRID_TESTS(casts_copies_fill_layouts, grid_casts_copies)
+GRID_TESTS(reductions_layouts, grid_reductions)
+GRID_TESTS(cat_stack_layouts, grid_joins)
 
 /* ============================================================================================
  * Rule 3: special values, expected values computed by hand
