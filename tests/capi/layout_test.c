@@ -1146,6 +1146,22 @@ static ct_tensor eval_cast(const gcase* c, int dev, int check, ct_status* st, co
   return r;
 }
 
+/* the storage of dst after a write of vals (its view's elements, of dtype dt, in order) through
+   the view: the old bytes with vals scattered into the view's places */
+static void expect_storage(const operand* dst, const unsigned char* vals, ct_dtype dt, int dev, const char* ctx,
+                           const char* what) {
+  int64_t es = dt_size(dt);
+  unsigned char* want = (unsigned char*)malloc((size_t)(dst->bn ? dst->bn * es : 1));
+  memcpy(want, dst->hb, (size_t)(dst->bn * es));
+  scatter(want, vals, dt, dst->vnd, dst->vsz, dst->vst, dst->voff);
+  int64_t bsz = dst->bn;
+  ct_tensor wt = mk(want, dt, 1, &bsz, dev, ctx), flat = NULL;
+  TRY(ctx, ct_reshape(dst->base, &bsz, 1, &flat));
+  if (wt && flat) cmp_tensors(flat, wt, 0, ctx, what);
+  rel(wt), rel(flat);
+  free(want);
+}
+
 /* copy_ of a source (second operand's layout, dtype da) into a destination view (first
  * operand's layout, dtype db): the destination's whole storage must equal its old bytes with
  * the view's elements replaced by the source's values converted to db. Returns the storage. */
@@ -1170,16 +1186,7 @@ static ct_tensor eval_copy(const gcase* c, int dev, int check, ct_status* st, co
     int64_t n = 0;
     unsigned char* vals = conv ? fetch(conv, &n, ctx) : NULL;
     if (vals) {
-      int64_t es = dt_size(c->db);
-      unsigned char* want = (unsigned char*)malloc((size_t)(dst.bn ? dst.bn * es : 1));
-      memcpy(want, dst.hb, (size_t)(dst.bn * es));
-      scatter(want, vals, c->db, dst.vnd, dst.vsz, dst.vst, dst.voff);
-      int64_t bsz = dst.bn;
-      ct_tensor wt = mk(want, c->db, 1, &bsz, dev, ctx), flat = NULL;
-      TRY(ctx, ct_reshape(dst.base, &bsz, 1, &flat));
-      if (wt && flat) cmp_tensors(flat, wt, 0, ctx, "rule 1: destination storage after copy_ (index into the storage)");
-      rel(wt), rel(flat);
-      free(want);
+      expect_storage(&dst, vals, c->db, dev, ctx, "rule 1: destination storage after copy_ (index into the storage)");
     }
     free(vals);
     rel(conv);
@@ -1205,17 +1212,9 @@ static ct_tensor eval_fill(const gcase* c, int dev, int check, ct_status* st, co
   if (*st != CT_OK && check) lfail("%s: fill_ returned %s: %s", ctx, ct_status_name(*st), g_err_view);
   if (check && *st == CT_OK) {
     int64_t es = dt_size(c->da), n = prod(dst.vsz, dst.vnd);
-    unsigned char* want = (unsigned char*)malloc((size_t)(dst.bn ? dst.bn * es : 1));
     unsigned char* vals = (unsigned char*)malloc((size_t)(n ? n * es : 1));
-    memcpy(want, dst.hb, (size_t)(dst.bn * es));
     for (int64_t i = 0; i < n; ++i) put_f(c->da, vals + i * es, v, 0);
-    scatter(want, vals, c->da, dst.vnd, dst.vsz, dst.vst, dst.voff);
-    int64_t bsz = dst.bn;
-    ct_tensor wt = mk(want, c->da, 1, &bsz, dev, ctx), flat = NULL;
-    TRY(ctx, ct_reshape(dst.base, &bsz, 1, &flat));
-    if (wt && flat) cmp_tensors(flat, wt, 0, ctx, "fill_ of the view: storage (index into the storage)");
-    rel(wt), rel(flat);
-    free(want);
+    expect_storage(&dst, vals, c->da, dev, ctx, "fill_ of the view: storage (index into the storage)");
     free(vals);
   }
   ct_tensor out = dst.base;
