@@ -1369,6 +1369,15 @@ static void run_pairs(gcase c, int n, int cuda) {
 static int has_pair(int lay) { return k_layouts[lay].kb != K_SCALAR; }
 static int has_single(int lay) { return k_layouts[lay].k1 != K_NONE; }
 
+/* runs c on every layout with two tensor operands, for each dtype pair */
+static void run_pair_layouts(gcase c, int cuda) {
+  for (int lay = 0; lay < N_LAYOUTS; ++lay) {
+    if (!has_pair(lay)) continue;
+    c.lay = lay;
+    run_pairs(c, N_PAIRS, cuda);
+  }
+}
+
 static void grid_binary(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
@@ -1402,18 +1411,16 @@ static void grid_unary(int cuda) {
 
 static void grid_where(int cuda) {
   begin();
-  for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (!has_pair(lay)) continue;
-    gcase c = {F_WHERE, 0, 0, 0, lay, 0, SP_ALL};
-    run_pairs(c, N_PAIRS, cuda);
-  }
+  gcase c = {F_WHERE, 0, 0, 0, 0, 0, SP_ALL};
+  run_pair_layouts(c, cuda);
 }
 
 static void grid_casts_copies(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
     const layout_def* L = &k_layouts[lay];
-    for (int s = 0; s < N_DTYPES && has_single(lay); ++s) {
+    if (!has_single(lay)) continue;
+    for (int s = 0; s < N_DTYPES; ++s) {
       ct_dtype ds = k_dtypes[s];
       for (int t = 0; t < N_DTYPES; ++t) {
         /* no NaN, inf or out-of-range value is cast to an integer (undefined in C++) */
@@ -1429,10 +1436,9 @@ static void grid_casts_copies(int cuda) {
                       {F_FILL, 0, ds, ds, lay, 1, SP_NONE}};
       for (int i = 0; i < 2 + fills; ++i) run_case(&same[i], cuda);
     }
-    if (!has_pair(lay)) continue;
-    gcase c = {F_COPY, 0, 0, 0, lay, 0, SP_ALL};
-    run_pairs(c, N_PAIRS, cuda);
   }
+  gcase c = {F_COPY, 0, 0, 0, 0, 0, SP_ALL};
+  run_pair_layouts(c, cuda);
 }
 
 static void grid_reductions(int cuda) {
@@ -1458,13 +1464,10 @@ static void grid_reductions(int cuda) {
 
 static void grid_joins(int cuda) {
   begin();
-  for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (!has_pair(lay)) continue;
-    for (int op = J_CAT; op <= J_STACK; ++op) {
-      for (int dim = 0; dim < 2; ++dim) {
-        gcase c = {F_JOIN, op, 0, 0, lay, dim, SP_ALL};
-        run_pairs(c, N_PAIRS, cuda);
-      }
+  for (int op = J_CAT; op <= J_STACK; ++op) {
+    for (int dim = 0; dim < 2; ++dim) {
+      gcase c = {F_JOIN, op, 0, 0, 0, dim, SP_ALL};
+      run_pair_layouts(c, cuda);
     }
   }
 }
