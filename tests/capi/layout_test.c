@@ -1734,6 +1734,23 @@ static const bin_i_case k_bin_i[] = {
     {CT_POW, CT_INT32, CT_INT32, 3, {2, -1, 5}, {-1, -3, 0}, CT_INT32, {0, -1, 1}, "integer powers with negative exponents"},
 };
 
+/* a op b for n values of da and db, given as doubles (fa, fb) or int64 (ia, ib), is the n values
+ * of dtype rd in fw or iw (compared as expect_values does) */
+static void run_bin_special(int op, ct_dtype da, ct_dtype db, int n, const double* fa, const double* fb,
+                            const int64_t* ia, const int64_t* ib, ct_dtype rd, const double* fw, const int64_t* iw,
+                            const char* what, int dev) {
+  char ctx[512];
+  snprintf(ctx, sizeof ctx, "rule 3: %s [%s, %s] (%s) device=%s%d", binary_name(op), dt_name(da), dt_name(db), what,
+           dev < 0 ? "cpu" : "cuda", dev < 0 ? 0 : dev);
+  ct_tensor a = vec(da, n, fa, ia, dev, ctx), b = vec(db, n, fb, ib, dev, ctx), r = NULL;
+  if (a && b) {
+    TRY(ctx, ct_binary(op, a, b, &r));
+    expect_values(r, rd, n, fw, iw, ctx);
+  }
+  rel(a), rel(b), rel(r);
+  g_cases++;
+}
+
 static void run_specials(int dev) {
   char ctx[512];
   const char* dn = dev < 0 ? "cpu" : "cuda";
@@ -1778,27 +1795,11 @@ static void run_specials(int dev) {
   /* binary ops on special values */
   for (size_t i = 0; i < sizeof k_bin_f / sizeof k_bin_f[0]; ++i) {
     const bin_f_case* k = &k_bin_f[i];
-    snprintf(ctx, sizeof ctx, "rule 3: %s [%s, %s] (%s) device=%s%d", binary_name(k->op), dt_name(k->da), dt_name(k->db), k->what, dn,
-             dev < 0 ? 0 : dev);
-    ct_tensor a = vec(k->da, k->n, k->a, NULL, dev, ctx), b = vec(k->db, k->n, k->b, NULL, dev, ctx), r = NULL;
-    if (a && b) {
-      TRY(ctx, ct_binary(k->op, a, b, &r));
-      expect_values(r, k->rd, k->n, k->want, NULL, ctx);
-    }
-    rel(a), rel(b), rel(r);
-    g_cases++;
+    run_bin_special(k->op, k->da, k->db, k->n, k->a, k->b, NULL, NULL, k->rd, k->want, NULL, k->what, dev);
   }
   for (size_t i = 0; i < sizeof k_bin_i / sizeof k_bin_i[0]; ++i) {
     const bin_i_case* k = &k_bin_i[i];
-    snprintf(ctx, sizeof ctx, "rule 3: %s [%s, %s] (%s) device=%s%d", binary_name(k->op), dt_name(k->da), dt_name(k->db), k->what, dn,
-             dev < 0 ? 0 : dev);
-    ct_tensor a = vec(k->da, k->n, NULL, k->a, dev, ctx), b = vec(k->db, k->n, NULL, k->b, dev, ctx), r = NULL;
-    if (a && b) {
-      TRY(ctx, ct_binary(k->op, a, b, &r));
-      expect_values(r, k->rd, k->n, NULL, k->want, ctx);
-    }
-    rel(a), rel(b), rel(r);
-    g_cases++;
+    run_bin_special(k->op, k->da, k->db, k->n, NULL, NULL, k->a, k->b, k->rd, NULL, k->want, k->what, dev);
   }
   /* Python scalars and 0-dim CPU operands wrap and promote like tensors of their category */
   {
