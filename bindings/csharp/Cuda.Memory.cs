@@ -145,7 +145,7 @@ namespace Ctorch
         /// <see cref="CachingAllocatorDelete(long)"/> (nothing frees it for you).</summary>
         public static long CachingAllocatorAlloc(long size, int device = -1, CudaStream stream = null)
         {
-            using (Lease s = CudaStream.UseOrCurrent(stream, nameof(stream)))
+            using (Lease s = CudaStream.UseOrNull(stream, nameof(stream)))
             {
                 long ptr;
                 Native.Check(ctorch.ct_cuda_caching_allocator_alloc(size, device, s.Ptr, out ptr));

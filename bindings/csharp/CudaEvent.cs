@@ -12,20 +12,13 @@ namespace Ctorch
     /// the first <see cref="Record"/>, on the recording stream's device; until then
     /// <see cref="Query"/> is true and <see cref="Synchronize"/> returns at once.
     /// </summary>
-    public sealed class CudaEvent : IDisposable
+    public sealed class CudaEvent : NativeObject<CudaEventHandle>
     {
         // The C constants CT_EVENT_*.
         private const int EnableTimingFlag = 1, BlockingFlag = 2;
 
-        private readonly CudaEventHandle _handle;
-
         /// <summary>Wraps a handle; the CudaEvent takes over its disposal.</summary>
-        public CudaEvent(CudaEventHandle handle)
-        {
-            if (handle == null) throw new ArgumentNullException(nameof(handle));
-            if (handle.IsInvalid) throw new ArgumentException("invalid (zero) event handle", nameof(handle));
-            _handle = handle;
-        }
+        public CudaEvent(CudaEventHandle handle) : base(handle, "event", "CudaEvent") { }
 
         /// <summary>torch.cuda.Event(enable_timing, blocking): with enableTiming,
         /// <see cref="ElapsedTime"/> works (at a small cost); with blocking,
@@ -47,23 +40,6 @@ namespace Ctorch
         /// <summary>A CudaEvent for a raw ct_event handle that owns one reference.</summary>
         public static CudaEvent FromHandle(IntPtr handle) => new CudaEvent(new CudaEventHandle(handle, true));
 
-        /// <summary>The SafeHandle owning the native reference.</summary>
-        public CudaEventHandle Handle => _handle;
-
-        /// <summary>True after <see cref="Dispose"/>.</summary>
-        public bool IsDisposed => _handle.IsClosed;
-
-        /// <summary>Releases the native reference now. Calling it again does nothing.</summary>
-        public void Dispose() => _handle.Dispose();
-
-        internal Lease Use() => new Lease(_handle, "event", "CudaEvent");
-
-        internal static Lease Use(CudaEvent e, string name)
-        {
-            if ((object)e == null) throw new ArgumentNullException(name);
-            return new Lease(e._handle, name, "CudaEvent");
-        }
-
         /// <summary>Another CudaEvent object for the same native event (ct_event_retain adds a
         /// reference): disposing one leaves the other usable.</summary>
         public CudaEvent NewReference()
@@ -80,7 +56,7 @@ namespace Ctorch
         public void Record(CudaStream stream = null)
         {
             using (var a = Use())
-            using (var s = CudaStream.UseOrCurrent(stream, nameof(stream)))
+            using (var s = CudaStream.UseOrNull(stream, nameof(stream)))
             {
                 Native.Check(ctorch.ct_event_record(a.Ptr, s.Ptr));
             }
@@ -91,7 +67,7 @@ namespace Ctorch
         public void Wait(CudaStream stream = null)
         {
             using (var a = Use())
-            using (var s = CudaStream.UseOrCurrent(stream, nameof(stream)))
+            using (var s = CudaStream.UseOrNull(stream, nameof(stream)))
             {
                 Native.Check(ctorch.ct_event_wait(a.Ptr, s.Ptr));
             }

@@ -14,9 +14,8 @@ namespace Ctorch
     /// Without a GPU every way of getting a stream throws CtorchException (CudaUnavailable).
     /// Named CudaStream, not Stream, so that it does not clash with System.IO.Stream.
     /// </summary>
-    public sealed class CudaStream : IDisposable, IEquatable<CudaStream>
+    public sealed class CudaStream : NativeObject<CudaStreamHandle>, IEquatable<CudaStream>
     {
-        private readonly CudaStreamHandle _handle;
         // A stream's device and cudaStream_t never change: read once, so that equality and the
         // hash code keep working after Dispose.
         private bool _identityKnown;
@@ -24,12 +23,7 @@ namespace Ctorch
         private long _cudaHandle;
 
         /// <summary>Wraps a handle; the CudaStream takes over its disposal.</summary>
-        public CudaStream(CudaStreamHandle handle)
-        {
-            if (handle == null) throw new ArgumentNullException(nameof(handle));
-            if (handle.IsInvalid) throw new ArgumentException("invalid (zero) stream handle", nameof(handle));
-            _handle = handle;
-        }
+        public CudaStream(CudaStreamHandle handle) : base(handle, "stream", "CudaStream") { }
 
         /// <summary>torch.cuda.Stream(device, priority): a new stream on device (-1: the current
         /// device). Lower priority numbers are higher priorities; 0 is the default, values beyond
@@ -42,7 +36,7 @@ namespace Ctorch
             }
             catch
             {
-                _handle.Dispose();
+                Handle.Dispose();
                 throw;
             }
         }
@@ -84,27 +78,7 @@ namespace Ctorch
             return s;
         }
 
-        /// <summary>The SafeHandle owning the native reference.</summary>
-        public CudaStreamHandle Handle => _handle;
-
-        /// <summary>True after <see cref="Dispose"/>.</summary>
-        public bool IsDisposed => _handle.IsClosed;
-
-        /// <summary>Releases the native reference now. Calling it again does nothing.</summary>
-        public void Dispose() => _handle.Dispose();
-
-        internal Lease Use() => new Lease(_handle, "stream", "CudaStream");
-
-        internal static Lease Use(CudaStream s, string name)
-        {
-            if ((object)s == null) throw new ArgumentNullException(name);
-            return new Lease(s._handle, name, "CudaStream");
-        }
-
         // NULL (the current stream) for a null CudaStream.
-        internal static Lease UseOrCurrent(CudaStream s, string name) =>
-            (object)s == null ? default(Lease) : new Lease(s._handle, name, "CudaStream");
-
         /// <summary>Another CudaStream object for the same native stream (ct_stream_retain adds a
         /// reference): disposing one leaves the other usable.</summary>
         public CudaStream NewReference()

@@ -30,9 +30,8 @@ namespace Ctorch
     /// <see cref="GeneratorHandle"/>; <see cref="Dispose"/> releases it (the handle's finalizer
     /// does otherwise). Generators may be used from several threads at once.
     /// </summary>
-    public sealed class Generator : IDisposable
+    public sealed class Generator : NativeObject<GeneratorHandle>
     {
-        private readonly GeneratorHandle _handle;
 
         /// <summary>CT_RNG_STATE_SIZE: the size of <see cref="GetState"/>'s bytes (16: the seed,
         /// then the Philox offset, both 64-bit little-endian, as torch.cuda.get_rng_state).</summary>
@@ -43,12 +42,7 @@ namespace Ctorch
         public static long DefaultSeed => ctorch.CT_DEFAULT_SEED;
 
         /// <summary>Wraps a handle; the Generator takes over its disposal.</summary>
-        public Generator(GeneratorHandle handle)
-        {
-            if (handle == null) throw new ArgumentNullException(nameof(handle));
-            if (handle.IsInvalid) throw new ArgumentException("invalid (zero) generator handle", nameof(handle));
-            _handle = handle;
-        }
+        public Generator(GeneratorHandle handle) : base(handle, "generator", "Generator") { }
 
         /// <summary>torch.Generator(): a new CPU generator seeded with <see cref="DefaultSeed"/>.</summary>
         public Generator() : this(Device.Cpu) { }
@@ -84,21 +78,7 @@ namespace Ctorch
         /// with code using the C API).</summary>
         public static Generator FromHandle(IntPtr handle) => new Generator(new GeneratorHandle(handle, true));
 
-        /// <summary>The SafeHandle owning the native reference.</summary>
-        public GeneratorHandle Handle => _handle;
-
-        /// <summary>True after <see cref="Dispose"/>.</summary>
-        public bool IsDisposed => _handle.IsClosed;
-
-        /// <summary>Releases the native reference now. Calling it again does nothing.</summary>
-        public void Dispose() => _handle.Dispose();
-
-        internal Lease Use() => new Lease(_handle, "generator", "Generator");
-
         // NULL (the default generator of the tensor's device) for a null Generator.
-        internal static Lease UseOrDefault(Generator g, string name) =>
-            (object)g == null ? default(Lease) : new Lease(g._handle, name, "Generator");
-
         /// <summary>Another Generator object for the same native generator (ct_generator_retain
         /// adds a reference): disposing one leaves the other usable; both draw from one state.</summary>
         public Generator NewReference()

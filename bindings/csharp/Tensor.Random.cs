@@ -17,7 +17,7 @@ namespace Ctorch
         {
             CheckShape(shape, nameof(shape));
             Device d = Dev(device);
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 IntPtr r;
                 Native.Check(call(shape, shape.Length, (int)dtype, (int)d.Type, d.Index, g.Ptr, out r));
@@ -70,7 +70,7 @@ namespace Ctorch
         {
             CheckShape(shape, nameof(shape));
             Device d = Dev(device);
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 IntPtr r;
                 Native.Check(ctorch.ct_randint(low, high, shape, shape.Length, (int)dtype, (int)d.Type, d.Index, g.Ptr,
@@ -99,7 +99,7 @@ namespace Ctorch
         public static Tensor RandLike(Tensor t, DType? dtype = null, Generator generator = null)
         {
             using (var a = Use(t, nameof(t)))
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 IntPtr r;
                 Native.Check(ctorch.ct_rand_like(a.Ptr, DTypes.Code(dtype), g.Ptr, out r));
@@ -112,7 +112,7 @@ namespace Ctorch
         public static Tensor RandnLike(Tensor t, DType? dtype = null, Generator generator = null)
         {
             using (var a = Use(t, nameof(t)))
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 IntPtr r;
                 Native.Check(ctorch.ct_randn_like(a.Ptr, DTypes.Code(dtype), g.Ptr, out r));
@@ -128,7 +128,7 @@ namespace Ctorch
         public Tensor Uniform_(double from = 0.0, double to = 1.0, Generator generator = null)
         {
             using (var a = Use())
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 Native.Check(ctorch.ct_tensor_uniform_(a.Ptr, from, to, g.Ptr));
             }
@@ -141,7 +141,7 @@ namespace Ctorch
         public Tensor Normal_(double mean = 0.0, double std = 1.0, Generator generator = null)
         {
             using (var a = Use())
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 Native.Check(ctorch.ct_tensor_normal_(a.Ptr, mean, std, g.Ptr));
             }
@@ -153,7 +153,7 @@ namespace Ctorch
         public Tensor Random_(Generator generator = null)
         {
             using (var a = Use())
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 Native.Check(ctorch.ct_tensor_random_(a.Ptr, g.Ptr));
             }
@@ -169,7 +169,7 @@ namespace Ctorch
         public Tensor Random_(long from, long to, Generator generator = null)
         {
             using (var a = Use())
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 Native.Check(ctorch.ct_tensor_random_range_(a.Ptr, from, to, g.Ptr));
             }
@@ -181,7 +181,7 @@ namespace Ctorch
         public Tensor Bernoulli_(double p = 0.5, Generator generator = null)
         {
             using (var a = Use())
-            using (var g = Generator.UseOrDefault(generator, nameof(generator)))
+            using (var g = Generator.UseOrNull(generator, nameof(generator)))
             {
                 Native.Check(ctorch.ct_tensor_bernoulli_(a.Ptr, p, g.Ptr));
             }

@@ -1098,50 +1098,36 @@ static void test_copy_item_to(void) {
   rel(a), rel(b);
 }
 
+/* the repr of t is want; releases t */
+static void expect_repr_of_(ct_tensor t, const char* want, int line) {
+  expect_repr_(t, want, line);
+  rel(t);
+}
+#define EXPECT_REPR_OF(t, s) expect_repr_of_((t), (s), __LINE__)
+
 static void test_repr(void) {
   ct_tensor t;
-  t = F64(CT_FLOAT32, 1, 2);
-  EXPECT_REPR(t, "tensor([1., 2.])");
-  rel(t);
-  t = F64(CT_FLOAT32, 1.5, -2.25, 3);
-  EXPECT_REPR(t, "tensor([ 1.5000, -2.2500,  3.0000])");
-  rel(t);
-  t = F64(CT_FLOAT64, 1, 2);
-  EXPECT_REPR(t, "tensor([1., 2.], dtype=torch.float64)");
-  rel(t);
-  t = F64(CT_INT64, 1, -20, 3);
-  EXPECT_REPR(t, "tensor([  1, -20,   3])");
-  rel(t);
-  t = F64(CT_INT32, 1, 2);
-  EXPECT_REPR(t, "tensor([1, 2], dtype=torch.int32)");
-  rel(t);
-  t = F64(CT_BOOL, 1, 0);
-  EXPECT_REPR(t, "tensor([ True, False])");
-  rel(t);
-  t = F64(CT_FLOAT32, 1e-5, 1);
-  EXPECT_REPR(t, "tensor([1.0000e-05, 1.0000e+00])");
-  rel(t);
-  t = F64(CT_FLOAT32, 1, 10000);
-  EXPECT_REPR(t, "tensor([1.0000e+00, 1.0000e+04])");
-  rel(t);
-  t = F64(CT_FLOAT32, 0, NAN, INFINITY, -1);
-  EXPECT_REPR(t, "tensor([ 0., nan, inf, -1.])"); /* width from the nonzero finite values */
-  rel(t);
-  t = F64(CT_FLOAT16, 0.5);
-  EXPECT_REPR(t, "tensor([0.5000], dtype=torch.float16)");
-  rel(t);
+  EXPECT_REPR_OF(F64(CT_FLOAT32, 1, 2), "tensor([1., 2.])");
+  EXPECT_REPR_OF(F64(CT_FLOAT32, 1.5, -2.25, 3), "tensor([ 1.5000, -2.2500,  3.0000])");
+  EXPECT_REPR_OF(F64(CT_FLOAT64, 1, 2), "tensor([1., 2.], dtype=torch.float64)");
+  EXPECT_REPR_OF(F64(CT_INT64, 1, -20, 3), "tensor([  1, -20,   3])");
+  EXPECT_REPR_OF(F64(CT_INT32, 1, 2), "tensor([1, 2], dtype=torch.int32)");
+  EXPECT_REPR_OF(F64(CT_BOOL, 1, 0), "tensor([ True, False])");
+  EXPECT_REPR_OF(F64(CT_FLOAT32, 1e-5, 1), "tensor([1.0000e-05, 1.0000e+00])");
+  EXPECT_REPR_OF(F64(CT_FLOAT32, 1, 10000), "tensor([1.0000e+00, 1.0000e+04])");
+  /* width from the nonzero finite values */
+  EXPECT_REPR_OF(F64(CT_FLOAT32, 0, NAN, INFINITY, -1), "tensor([ 0., nan, inf, -1.])");
+  EXPECT_REPR_OF(F64(CT_FLOAT16, 0.5), "tensor([0.5000], dtype=torch.float16)");
   OK(ct_full(NULL, 0, 3, CT_FLOAT32, CT_CPU, -1, &t));
   EXPECT_REPR(t, "tensor(3.)");
   rel(t);
   OK(ct_full(NULL, 0, 3, CT_INT64, CT_CPU, -1, &t));
   EXPECT_REPR(t, "tensor(3)");
   rel(t);
-  t = from_f64((double[]){1, 2, 3, 4, 5, 6}, 6, (int64_t[]){2, 3}, 2, CT_FLOAT32);
-  EXPECT_REPR(t, "tensor([[1., 2., 3.],\n        [4., 5., 6.]])");
-  rel(t);
-  t = from_f64((double[]){1, 2, 3, 4}, 4, (int64_t[]){2, 1, 2}, 3, CT_INT64);
-  EXPECT_REPR(t, "tensor([[[1, 2]],\n\n        [[3, 4]]])");
-  rel(t);
+  EXPECT_REPR_OF(from_f64((double[]){1, 2, 3, 4, 5, 6}, 6, (int64_t[]){2, 3}, 2, CT_FLOAT32),
+                 "tensor([[1., 2., 3.],\n        [4., 5., 6.]])");
+  EXPECT_REPR_OF(from_f64((double[]){1, 2, 3, 4}, 4, (int64_t[]){2, 1, 2}, 3, CT_INT64),
+                 "tensor([[[1, 2]],\n\n        [[3, 4]]])");
   OK(ct_zeros((int64_t[]){0}, 1, CT_FLOAT32, CT_CPU, -1, &t));
   EXPECT_REPR(t, "tensor([])");
   rel(t);

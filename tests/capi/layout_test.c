@@ -1146,6 +1146,22 @@ static ct_tensor eval_cast(const gcase* c, int dev, int check, ct_status* st, co
   return r;
 }
 
+/* the storage of dst after a write of vals (its view's elements, of dtype dt, in order) through
+   the view: the old bytes with vals scattered into the view's places */
+static void expect_storage(const operand* dst, const unsigned char* vals, ct_dtype dt, int dev, const char* ctx,
+                           const char* what) {
+  int64_t es = dt_size(dt);
+  unsigned char* want = (unsigned char*)malloc((size_t)(dst->bn ? dst->bn * es : 1));
+  memcpy(want, dst->hb, (size_t)(dst->bn * es));
+  scatter(want, vals, dt, dst->vnd, dst->vsz, dst->vst, dst->voff);
+  int64_t bsz = dst->bn;
+  ct_tensor wt = mk(want, dt, 1, &bsz, dev, ctx), flat = NULL;
+  TRY(ctx, ct_reshape(dst->base, &bsz, 1, &flat));
+  if (wt && flat) cmp_tensors(flat, wt, 0, ctx, what);
+  rel(wt), rel(flat);
+  free(want);
+}
+
 /* copy_ of a source (second operand's layout, dtype da) into a destination view (first
  * operand's layout, dtype db): the destination's whole storage must equal its old bytes with
  * the view's elements replaced by the source's values converted to db. Returns the storage. */
@@ -1170,16 +1186,7 @@ static ct_tensor eval_copy(const gcase* c, int dev, int check, ct_status* st, co
     int64_t n = 0;
     unsigned char* vals = conv ? fetch(conv, &n, ctx) : NULL;
     if (vals) {
-      int64_t es = dt_size(c->db);
-      unsigned char* want = (unsigned char*)malloc((size_t)(dst.bn ? dst.bn * es : 1));
-      memcpy(want, dst.hb, (size_t)(dst.bn * es));
-      scatter(want, vals, c->db, dst.vnd, dst.vsz, dst.vst, dst.voff);
-      int64_t bsz = dst.bn;
-      ct_tensor wt = mk(want, c->db, 1, &bsz, dev, ctx), flat = NULL;
-      TRY(ctx, ct_reshape(dst.base, &bsz, 1, &flat));
-      if (wt && flat) cmp_tensors(flat, wt, 0, ctx, "rule 1: destination storage after copy_ (index into the storage)");
-      rel(wt), rel(flat);
-      free(want);
+      expect_storage(&dst, vals, c->db, dev, ctx, "rule 1: destination storage after copy_ (index into the storage)");
     }
     free(vals);
     rel(conv);
@@ -1205,17 +1212,9 @@ static ct_tensor eval_fill(const gcase* c, int dev, int check, ct_status* st, co
   if (*st != CT_OK && check) lfail("%s: fill_ returned %s: %s", ctx, ct_status_name(*st), g_err_view);
   if (check && *st == CT_OK) {
     int64_t es = dt_size(c->da), n = prod(dst.vsz, dst.vnd);
-    unsigned char* want = (unsigned char*)malloc((size_t)(dst.bn ? dst.bn * es : 1));
     unsigned char* vals = (unsigned char*)malloc((size_t)(n ? n * es : 1));
-    memcpy(want, dst.hb, (size_t)(dst.bn * es));
     for (int64_t i = 0; i < n; ++i) put_f(c->da, vals + i * es, v, 0);
-    scatter(want, vals, c->da, dst.vnd, dst.vsz, dst.vst, dst.voff);
-    int64_t bsz = dst.bn;
-    ct_tensor wt = mk(want, c->da, 1, &bsz, dev, ctx), flat = NULL;
-    TRY(ctx, ct_reshape(dst.base, &bsz, 1, &flat));
-    if (wt && flat) cmp_tensors(flat, wt, 0, ctx, "fill_ of the view: storage (index into the storage)");
-    rel(wt), rel(flat);
-    free(want);
+    expect_storage(&dst, vals, c->da, dev, ctx, "fill_ of the view: storage (index into the storage)");
     free(vals);
   }
   ct_tensor out = dst.base;
@@ -1358,20 +1357,36 @@ static void run_case(const gcase* c, int cuda) {
 
 static void begin(void) { g_printed = 0; }
 
+/* runs c once for each of the first n dtype pairs (k_dtypes with themselves, then the mixed pairs) */
+static void run_pairs(gcase c, int n, int cuda) {
+  for (int p = 0; p < n; ++p) {
+    pair_at(p, &c.da, &c.db);
+    run_case(&c, cuda);
+  }
+}
+
+/* the layouts with a second tensor operand (not a scalar) and with a one-operand form */
+static int has_pair(int lay) { return k_layouts[lay].kb != K_SCALAR; }
+static int has_single(int lay) { return k_layouts[lay].k1 != K_NONE; }
+
+/* runs c on every layout with two tensor operands, for each dtype pair */
+static void run_pair_layouts(gcase c, int cuda) {
+  for (int lay = 0; lay < N_LAYOUTS; ++lay) {
+    if (!has_pair(lay)) continue;
+    c.lay = lay;
+    run_pairs(c, N_PAIRS, cuda);
+  }
+}
+
 static void grid_binary(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    int scalar = k_layouts[lay].kb == K_SCALAR;
-    for (int p = 0; p < (scalar ? N_DTYPES : N_PAIRS); ++p) {
-      for (size_t o = 0; o < sizeof k_binary_ops / sizeof k_binary_ops[0]; ++o) {
-        gcase c = {F_BINARY, k_binary_ops[o], 0, 0, lay, 0, SP_ALL};
-        pair_at(p, &c.da, &c.db);
-        /* no +0/-0 ties in maximum (PyTorch's vectorized and scalar paths differ there) */
-        if (c.op == CT_MAXIMUM) c.specials = SP_NAN_INF;
-        for (int v = 0; v < (scalar ? 4 : 1); ++v) {
-          c.v = v;
-          run_case(&c, cuda);
-        }
+    for (size_t o = 0; o < sizeof k_binary_ops / sizeof k_binary_ops[0]; ++o) {
+      /* no +0/-0 ties in maximum (PyTorch's vectorized and scalar paths differ there) */
+      int sp = k_binary_ops[o] == CT_MAXIMUM ? SP_NAN_INF : SP_ALL;
+      for (int v = 0; v < (has_pair(lay) ? 1 : 4); ++v) {
+        gcase c = {F_BINARY, k_binary_ops[o], 0, 0, lay, v, sp};
+        run_pairs(c, has_pair(lay) ? N_PAIRS : N_DTYPES, cuda);
       }
     }
   }
@@ -1380,7 +1395,7 @@ static void grid_binary(int cuda) {
 static void grid_unary(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].k1 == K_NONE) continue;
+    if (!has_single(lay)) continue;
     for (int d = 0; d < N_DTYPES; ++d) {
       for (size_t o = 0; o < sizeof k_unary_ops / sizeof k_unary_ops[0]; ++o) {
         gcase c = {F_UNARY, k_unary_ops[o], k_dtypes[d], k_dtypes[d], lay, 0, SP_ALL};
@@ -1396,54 +1411,40 @@ static void grid_unary(int cuda) {
 
 static void grid_where(int cuda) {
   begin();
-  for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].kb == K_SCALAR) continue;
-    for (int p = 0; p < N_PAIRS; ++p) {
-      gcase c = {F_WHERE, 0, 0, 0, lay, 0, SP_ALL};
-      pair_at(p, &c.da, &c.db);
-      run_case(&c, cuda);
-    }
-  }
+  gcase c = {F_WHERE, 0, 0, 0, 0, 0, SP_ALL};
+  run_pair_layouts(c, cuda);
 }
 
 static void grid_casts_copies(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
     const layout_def* L = &k_layouts[lay];
+    if (!has_single(lay)) continue;
     for (int s = 0; s < N_DTYPES; ++s) {
-      if (L->k1 != K_NONE) {
-        for (int t = 0; t < N_DTYPES; ++t) {
-          /* no NaN, inf or out-of-range value is cast to an integer (undefined in C++) */
-          int sp = (is_fp(k_dtypes[s]) || is_cx(k_dtypes[s])) && is_intg(k_dtypes[t]) ? SP_NONE : SP_ALL;
-          gcase c = {F_CAST, 0, k_dtypes[s], k_dtypes[t], lay, 0, sp};
-          run_case(&c, cuda);
-        }
-        gcase c1 = {F_CONTIG, 0, k_dtypes[s], k_dtypes[s], lay, 0, SP_ALL};
-        run_case(&c1, cuda);
-        gcase c2 = {F_CLONE, 0, k_dtypes[s], k_dtypes[s], lay, 0, SP_ALL};
-        run_case(&c2, cuda);
-        /* fill_ writes through views; not through expanded ones (overlapping elements) */
-        if (L->k1 != K_EXPAND_ROW && L->k1 != K_EXPAND_COL) {
-          for (int v = 0; v < 2; ++v) {
-            gcase c3 = {F_FILL, 0, k_dtypes[s], k_dtypes[s], lay, v, SP_NONE};
-            run_case(&c3, cuda);
-          }
-        }
+      ct_dtype ds = k_dtypes[s];
+      for (int t = 0; t < N_DTYPES; ++t) {
+        /* no NaN, inf or out-of-range value is cast to an integer (undefined in C++) */
+        int sp = (is_fp(ds) || is_cx(ds)) && is_intg(k_dtypes[t]) ? SP_NONE : SP_ALL;
+        gcase c = {F_CAST, 0, ds, k_dtypes[t], lay, 0, sp};
+        run_case(&c, cuda);
       }
-    }
-    if (L->kb == K_SCALAR) continue;
-    for (int p = 0; p < N_PAIRS; ++p) {
-      gcase c = {F_COPY, 0, 0, 0, lay, 0, SP_ALL};
-      pair_at(p, &c.da, &c.db);
-      run_case(&c, cuda);
+      /* fill_ writes through views; not through expanded ones (overlapping elements) */
+      int fills = L->k1 != K_EXPAND_ROW && L->k1 != K_EXPAND_COL ? 2 : 0;
+      gcase same[] = {{F_CONTIG, 0, ds, ds, lay, 0, SP_ALL},
+                      {F_CLONE, 0, ds, ds, lay, 0, SP_ALL},
+                      {F_FILL, 0, ds, ds, lay, 0, SP_NONE},
+                      {F_FILL, 0, ds, ds, lay, 1, SP_NONE}};
+      for (int i = 0; i < 2 + fills; ++i) run_case(&same[i], cuda);
     }
   }
+  gcase c = {F_COPY, 0, 0, 0, 0, 0, SP_ALL};
+  run_pair_layouts(c, cuda);
 }
 
 static void grid_reductions(int cuda) {
   begin();
   for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].k1 == K_NONE) continue;
+    if (!has_single(lay)) continue;
     for (int d = 0; d < N_DTYPES; ++d) {
       ct_dtype dt = k_dtypes[d];
       for (int op = R_SUM; op <= R_ARGMAX; ++op) {
@@ -1463,32 +1464,27 @@ static void grid_reductions(int cuda) {
 
 static void grid_joins(int cuda) {
   begin();
-  for (int lay = 0; lay < N_LAYOUTS; ++lay) {
-    if (k_layouts[lay].kb == K_SCALAR) continue;
-    for (int p = 0; p < N_PAIRS; ++p) {
-      for (int op = J_CAT; op <= J_STACK; ++op) {
-        for (int dim = 0; dim < 2; ++dim) {
-          gcase c = {F_JOIN, op, 0, 0, lay, dim, SP_ALL};
-          pair_at(p, &c.da, &c.db);
-          run_case(&c, cuda);
-        }
-      }
+  for (int op = J_CAT; op <= J_STACK; ++op) {
+    for (int dim = 0; dim < 2; ++dim) {
+      gcase c = {F_JOIN, op, 0, 0, 0, dim, SP_ALL};
+      run_pair_layouts(c, cuda);
     }
   }
 }
 
-static void test_binary_layouts_cpu(void) { grid_binary(0); }
-static void test_unary_clamp_layouts_cpu(void) { grid_unary(0); }
-static void test_where_layouts_cpu(void) { grid_where(0); }
-static void test_casts_copies_fill_layouts_cpu(void) { grid_casts_copies(0); }
-static void test_reductions_layouts_cpu(void) { grid_reductions(0); }
-static void test_cat_stack_layouts_cpu(void) { grid_joins(0); }
-static void test_binary_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_binary(1); }
-static void test_unary_clamp_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_unary(1); }
-static void test_where_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_where(1); }
-static void test_casts_copies_fill_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_casts_copies(1); }
-static void test_reductions_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_reductions(1); }
-static void test_cat_stack_layouts_cuda(void) { SKIP_WITHOUT_CUDA(); grid_joins(1); }
+/* each grid runs as two tests: on the CPU, and on CUDA where there is a device */
+#define GRID_TESTS(name, grid)                     \
+  static void test_##name##_cpu(void) { grid(0); } \
+  static void test_##name##_cuda(void) {           \
+    SKIP_WITHOUT_CUDA();                           \
+    grid(1);                                       \
+  }
+GRID_TESTS(binary_layouts, grid_binary)
+GRID_TESTS(unary_clamp_layouts, grid_unary)
+GRID_TESTS(where_layouts, grid_where)
+GRID_TESTS(casts_copies_fill_layouts, grid_casts_copies)
+GRID_TESTS(reductions_layouts, grid_reductions)
+GRID_TESTS(cat_stack_layouts, grid_joins)
 
 /* ============================================================================================
  * Rule 3: special values, expected values computed by hand
@@ -1738,6 +1734,23 @@ static const bin_i_case k_bin_i[] = {
     {CT_POW, CT_INT32, CT_INT32, 3, {2, -1, 5}, {-1, -3, 0}, CT_INT32, {0, -1, 1}, "integer powers with negative exponents"},
 };
 
+/* a op b for n values of da and db, given as doubles (fa, fb) or int64 (ia, ib), is the n values
+ * of dtype rd in fw or iw (compared as expect_values does) */
+static void run_bin_special(int op, ct_dtype da, ct_dtype db, int n, const double* fa, const double* fb,
+                            const int64_t* ia, const int64_t* ib, ct_dtype rd, const double* fw, const int64_t* iw,
+                            const char* what, int dev) {
+  char ctx[512];
+  snprintf(ctx, sizeof ctx, "rule 3: %s [%s, %s] (%s) device=%s%d", binary_name(op), dt_name(da), dt_name(db), what,
+           dev < 0 ? "cpu" : "cuda", dev < 0 ? 0 : dev);
+  ct_tensor a = vec(da, n, fa, ia, dev, ctx), b = vec(db, n, fb, ib, dev, ctx), r = NULL;
+  if (a && b) {
+    TRY(ctx, ct_binary(op, a, b, &r));
+    expect_values(r, rd, n, fw, iw, ctx);
+  }
+  rel(a), rel(b), rel(r);
+  g_cases++;
+}
+
 static void run_specials(int dev) {
   char ctx[512];
   const char* dn = dev < 0 ? "cpu" : "cuda";
@@ -1782,27 +1795,11 @@ static void run_specials(int dev) {
   /* binary ops on special values */
   for (size_t i = 0; i < sizeof k_bin_f / sizeof k_bin_f[0]; ++i) {
     const bin_f_case* k = &k_bin_f[i];
-    snprintf(ctx, sizeof ctx, "rule 3: %s [%s, %s] (%s) device=%s%d", binary_name(k->op), dt_name(k->da), dt_name(k->db), k->what, dn,
-             dev < 0 ? 0 : dev);
-    ct_tensor a = vec(k->da, k->n, k->a, NULL, dev, ctx), b = vec(k->db, k->n, k->b, NULL, dev, ctx), r = NULL;
-    if (a && b) {
-      TRY(ctx, ct_binary(k->op, a, b, &r));
-      expect_values(r, k->rd, k->n, k->want, NULL, ctx);
-    }
-    rel(a), rel(b), rel(r);
-    g_cases++;
+    run_bin_special(k->op, k->da, k->db, k->n, k->a, k->b, NULL, NULL, k->rd, k->want, NULL, k->what, dev);
   }
   for (size_t i = 0; i < sizeof k_bin_i / sizeof k_bin_i[0]; ++i) {
     const bin_i_case* k = &k_bin_i[i];
-    snprintf(ctx, sizeof ctx, "rule 3: %s [%s, %s] (%s) device=%s%d", binary_name(k->op), dt_name(k->da), dt_name(k->db), k->what, dn,
-             dev < 0 ? 0 : dev);
-    ct_tensor a = vec(k->da, k->n, NULL, k->a, dev, ctx), b = vec(k->db, k->n, NULL, k->b, dev, ctx), r = NULL;
-    if (a && b) {
-      TRY(ctx, ct_binary(k->op, a, b, &r));
-      expect_values(r, k->rd, k->n, NULL, k->want, ctx);
-    }
-    rel(a), rel(b), rel(r);
-    g_cases++;
+    run_bin_special(k->op, k->da, k->db, k->n, NULL, NULL, k->a, k->b, k->rd, NULL, k->want, k->what, dev);
   }
   /* Python scalars and 0-dim CPU operands wrap and promote like tensors of their category */
   {

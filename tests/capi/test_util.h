@@ -69,26 +69,25 @@ static const char* g_test_name = "";
     if (strcmp(a_, b_) != 0) FAILF("got\n%s\nexpected\n%s", a_, b_);            \
   } while (0)
 
-static inline ct_tensor from_f64(const double* v, int64_t n, const int64_t* sizes, int32_t nd, ct_dtype dtype) {
+/* a CPU tensor of dtype from n host values of src (float64 or int64), shaped sizes */
+static inline ct_tensor from_host_(const void* v, ct_dtype src, int64_t n, const int64_t* sizes, int32_t nd,
+                                   ct_dtype dtype) {
   ct_tensor host = NULL, out = NULL;
-  if (ct_from_buffer(v, n * 8, sizes, nd, CT_FLOAT64, CT_CPU, -1, &host) != CT_OK) {
-    FAILF("from_f64: %s", ct_last_error_message());
+  if (ct_from_buffer(v, n * 8, sizes, nd, src, CT_CPU, -1, &host) != CT_OK) {
+    FAILF("from_host_: %s", ct_last_error_message());
     return NULL;
   }
-  if (ct_tensor_to(host, CT_CPU, -1, dtype, 0, 0, &out) != CT_OK) FAILF("from_f64 to: %s", ct_last_error_message());
+  if (ct_tensor_to(host, CT_CPU, -1, dtype, 0, 0, &out) != CT_OK) FAILF("from_host_ to: %s", ct_last_error_message());
   ct_tensor_release(host);
   return out;
 }
 
+static inline ct_tensor from_f64(const double* v, int64_t n, const int64_t* sizes, int32_t nd, ct_dtype dtype) {
+  return from_host_(v, CT_FLOAT64, n, sizes, nd, dtype);
+}
+
 static inline ct_tensor from_i64(const int64_t* v, int64_t n, const int64_t* sizes, int32_t nd, ct_dtype dtype) {
-  ct_tensor host = NULL, out = NULL;
-  if (ct_from_buffer(v, n * 8, sizes, nd, CT_INT64, CT_CPU, -1, &host) != CT_OK) {
-    FAILF("from_i64: %s", ct_last_error_message());
-    return NULL;
-  }
-  if (ct_tensor_to(host, CT_CPU, -1, dtype, 0, 0, &out) != CT_OK) FAILF("from_i64 to: %s", ct_last_error_message());
-  ct_tensor_release(host);
-  return out;
+  return from_host_(v, CT_INT64, n, sizes, nd, dtype);
 }
 
 /* 1-D helpers */

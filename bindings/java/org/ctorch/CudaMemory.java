@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -214,12 +213,8 @@ abstract class CudaMemory extends CudaDevices {
    */
   public static long cachingAllocatorAlloc(long size, int device, Stream stream) {
     long[] ptr = {0};
-    try {
-      Native.check(ctorch.ct_cuda_caching_allocator_alloc(
-          size, device, stream == null ? 0 : stream.handle(), ptr));
-    } finally {
-      Reference.reachabilityFence(stream);
-    }
+    Native.run(stream, () -> ctorch.ct_cuda_caching_allocator_alloc(
+        size, device, stream == null ? 0 : stream.handle(), ptr));
     return ptr[0];
   }
 

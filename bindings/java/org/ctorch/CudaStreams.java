@@ -1,7 +1,6 @@
 package org.ctorch;
 
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
 
 import org.ctorch.swig.ctorch;
 
@@ -122,11 +121,7 @@ abstract class CudaStreams extends CudaPlanCache {
     }
     long[] prev = {0};
     int[] prevDevice = {-1};
-    try {
-      Native.check(ctorch.ct_stream_guard_enter(s.handle(), prev, prevDevice));
-    } finally {
-      Reference.reachabilityFence(s);
-    }
+    Native.run(s, () -> ctorch.ct_stream_guard_enter(s.handle(), prev, prevDevice));
     try {
       return new StreamGuard(prev[0], prevDevice[0]);
     } catch (Throwable e) {

@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Reference;
 import java.util.Objects;
 
 import org.ctorch.swig.ctorch;
@@ -79,13 +78,7 @@ public final class Event extends NativeObject {
 
   /** {@code event.record(stream)}; null is the current stream of the current device. */
   public void record(Stream stream) {
-    try {
-      long s = stream == null ? 0 : stream.handle();
-      Native.check(ctorch.ct_event_record(handle(), s));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(stream);
-    }
+    Native.run(this, stream, () -> ctorch.ct_event_record(handle(), stream == null ? 0 : stream.handle()));
   }
 
   /**
@@ -94,13 +87,7 @@ public final class Event extends NativeObject {
    * {@code Object.wait()} takes the no-argument name, hence the explicit null.)
    */
   public void wait(Stream stream) {
-    try {
-      long s = stream == null ? 0 : stream.handle();
-      Native.check(ctorch.ct_event_wait(handle(), s));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(stream);
-    }
+    Native.run(this, stream, () -> ctorch.ct_event_wait(handle(), stream == null ? 0 : stream.handle()));
   }
 
   /**
@@ -123,12 +110,7 @@ public final class Event extends NativeObject {
   public double elapsedTime(Event end) {
     Objects.requireNonNull(end, "end");
     double[] out = {0};
-    try {
-      Native.check(ctorch.ct_event_elapsed_time(handle(), end.handle(), out));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(end);
-    }
+    Native.run(this, end, () -> ctorch.ct_event_elapsed_time(handle(), end.handle(), out));
     return out[0];
   }
 

@@ -125,6 +125,16 @@ final class Native {
     }
   }
 
+  /** {@link #run(Object, StatusCall)} with two objects whose handles the call uses. */
+  static void run(Object keep, Object keep2, StatusCall call) {
+    try {
+      check(call.call());
+    } finally {
+      Reference.reachabilityFence(keep);
+      Reference.reachabilityFence(keep2);
+    }
+  }
+
   /** {@link #longOut(LongOutCall)}, keeping {@code keep} reachable until the call returns. */
   static long longOut(Object keep, LongOutCall call) {
     try {

@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Reference;
 import java.util.Objects;
 
 import org.ctorch.swig.ctorch;
@@ -146,11 +145,7 @@ public final class Stream extends NativeObject {
    */
   public static void setCurrent(Stream s) {
     Objects.requireNonNull(s, "stream");
-    try {
-      Native.check(ctorch.ct_stream_set_current(s.handle()));
-    } finally {
-      Reference.reachabilityFence(s);
-    }
+    Native.run(s, () -> ctorch.ct_stream_set_current(s.handle()));
   }
 
   /**
@@ -207,34 +202,19 @@ public final class Stream extends NativeObject {
    */
   public void waitStream(Stream other) {
     Objects.requireNonNull(other, "other");
-    try {
-      Native.check(ctorch.ct_stream_wait_stream(handle(), other.handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
-    }
+    Native.run(this, other, () -> ctorch.ct_stream_wait_stream(handle(), other.handle()));
   }
 
   /** {@code stream.wait_event(event)}: work queued on this stream after the call waits for it. */
   public void waitEvent(Event event) {
     Objects.requireNonNull(event, "event");
-    try {
-      Native.check(ctorch.ct_stream_wait_event(handle(), event.handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(event);
-    }
+    Native.run(this, event, () -> ctorch.ct_stream_wait_event(handle(), event.handle()));
   }
 
   /** {@code stream.record_event(event)}: records event on this stream; returns event. */
   public Event recordEvent(Event event) {
     Objects.requireNonNull(event, "event");
-    try {
-      Native.check(ctorch.ct_stream_record_event(handle(), event.handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(event);
-    }
+    Native.run(this, event, () -> ctorch.ct_stream_record_event(handle(), event.handle()));
     return event;
   }
 

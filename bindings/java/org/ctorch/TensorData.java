@@ -121,12 +121,7 @@ abstract class TensorData extends TensorFactories {
    */
   public void recordStream(Stream stream) {
     Objects.requireNonNull(stream, "stream");
-    try {
-      Native.check(ctorch.ct_tensor_record_stream(handle(), stream.handle()));
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(stream);
-    }
+    Native.run(this, stream, () -> ctorch.ct_tensor_record_stream(handle(), stream.handle()));
   }
 
   /** {@code t.clone()}: a contiguous copy with its own storage. */
