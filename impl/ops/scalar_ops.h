@@ -212,26 +212,19 @@ struct LogicalXor {
   template <typename T> CT_HOST_DEVICE bool operator()(T a, T b) const { return (a != T(0)) != (b != T(0)); }
 };
 // torch.maximum / minimum: a NaN operand is the result
-struct Maximum {
+template <bool kMax>
+struct Extreme {
   template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
   template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (is_real_float_v<T>) {
       if (a != a) return a;
       if (b != b) return b;
     }
-    return a > b ? a : b;
+    return (kMax ? a > b : a < b) ? a : b;
   }
 };
-struct Minimum {
-  template <typename T> static constexpr bool supports = !is_complex_num_v<T>;
-  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (is_real_float_v<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return a < b ? a : b;
-  }
-};
+using Maximum = Extreme<true>;
+using Minimum = Extreme<false>;
 // Integer division by zero: an error on the CPU (Python's ZeroDivisionError); on CUDA it is not
 // checked (as in PyTorch) and the result is unspecified (0 here). See docs/differences.md.
 template <typename T>

@@ -380,18 +380,16 @@ def gen_csharp(a):
     for r in a["binary_op"]:
         n, t = r["camel"], r["torch"]
         d = f" {xml(r['doc'])}." if r["doc"] else ""
-        o.append(f"        /// <summary>torch.{t}(this, other).{d}</summary>")
-        o.append(f"        public Tensor {n}(Tensor other) => Binary(BinaryOp.{n}, other);")
-        o.append(f"        /// <summary>torch.{t}(this, s) with a Python float scalar.</summary>")
-        o.append(f"        public Tensor {n}(double other) => Binary(BinaryOp.{n}, other);")
-        o.append(f"        /// <summary>torch.{t}(this, s) with a Python int scalar.</summary>")
-        o.append(f"        public Tensor {n}(long other) => Binary(BinaryOp.{n}, other);")
-        o.append(f"        /// <summary>this.{t}_(other) in place; returns this.</summary>")
-        o.append(f"        public Tensor {n}_(Tensor other) => BinaryInPlace(BinaryOp.{n}, other);")
-        o.append(f"        /// <summary>this.{t}_(s) in place with a Python float scalar; returns this.</summary>")
-        o.append(f"        public Tensor {n}_(double other) => BinaryInPlace(BinaryOp.{n}, other);")
-        o.append(f"        /// <summary>this.{t}_(s) in place with a Python int scalar; returns this.</summary>")
-        o.append(f"        public Tensor {n}_(long other) => BinaryInPlace(BinaryOp.{n}, other);")
+        # (summary, method suffix, parameter type, call) of the six forms
+        for summary, suffix, ptype, call in (
+                (f"torch.{t}(this, other).{d}", "", "Tensor", "Binary"),
+                (f"torch.{t}(this, s) with a Python float scalar.", "", "double", "Binary"),
+                (f"torch.{t}(this, s) with a Python int scalar.", "", "long", "Binary"),
+                (f"this.{t}_(other) in place; returns this.", "_", "Tensor", "BinaryInPlace"),
+                (f"this.{t}_(s) in place with a Python float scalar; returns this.", "_", "double", "BinaryInPlace"),
+                (f"this.{t}_(s) in place with a Python int scalar; returns this.", "_", "long", "BinaryInPlace")):
+            o.append(f"        /// <summary>{summary}</summary>")
+            o.append(f"        public Tensor {n}{suffix}({ptype} other) => {call}(BinaryOp.{n}, other);")
     o.append("    }")
     o.append("}")
     return "\n".join(o) + "\n"
