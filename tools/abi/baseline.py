@@ -5,7 +5,8 @@ function and every public enum constant with its value (docs/abi.md, "The ABI ba
   python3 tools/abi/baseline.py --check LIB    (tests/capi:abi_baseline_test) fails when a listed
       symbol is gone or an enum value changed, when the library exports a ct_ function the
       baseline does not list, and when the header and the library disagree on the functions
-  python3 tools/abi/baseline.py --write LIB    rewrites the baseline from LIB (after an addition):
+  python3 tools/abi/baseline.py --write LIB    rewrites the baseline from LIB (after an addition; also
+      done by `python3 tools/abi/gen.py --write`, from the header's declarations):
       bazel build //capi:libctorch.so && python3 tools/abi/baseline.py --write bazel-bin/capi/libctorch.so
 Options: --abi, --header, --baseline (defaults: capi/abi.toml, capi/ctorch.h, capi/abi_baseline.txt).
 Stdlib only; needs nm (binutils).
@@ -23,6 +24,7 @@ import gen  # noqa: E402
 HEAD = """# The ABI baseline of libctorch.so (docs/abi.md, "The ABI baseline"): every exported function and
 # every public enum constant with its value. Rule 6: within a major version nothing listed here
 # disappears or changes. Adding a function or a constant means adding its line here:
+#   python3 tools/abi/gen.py --write   (from ctorch.h's declarations and capi/abi.toml), or
 #   bazel build //capi:libctorch.so && python3 tools/abi/baseline.py --write bazel-bin/capi/libctorch.so
 """
 
@@ -37,10 +39,18 @@ def declared(header):
     return sorted(set(re.findall(r"^CT_API\b[^;(]*?\b(ct_\w+)\s*\(", text, re.M)))
 
 
-def current(lib, a):
-    lines = [f"function {s}" for s in exported(lib)]
+def current(functions, a):
+    lines = [f"function {s}" for s in functions]
     lines += gen.gen_baseline_enums(a).splitlines()
     return lines
+
+
+def write(path, functions, a):
+    """Rewrites the baseline: the given functions and every enum constant of the table."""
+    now = current(functions, a)
+    with open(path, "w") as f:
+        f.write(HEAD + "\n".join(now) + "\n")
+    return len(now)
 
 
 def main():
@@ -54,11 +64,9 @@ def main():
     args = ap.parse_args()
     a = abilib.load(args.abi)
     lib = args.check or args.write
-    now = current(lib, a)
+    now = current(exported(lib), a)
     if args.write:
-        with open(args.baseline, "w") as f:
-            f.write(HEAD + "\n".join(now) + "\n")
-        print(f"wrote {args.baseline}: {len(now)} entries")
+        print(f"wrote {args.baseline}: {write(args.baseline, exported(lib), a)} entries")
         return 0
     base = [l.strip() for l in open(args.baseline) if l.strip() and not l.startswith("#")]
     fail = passed = 0

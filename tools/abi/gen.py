@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates everything that follows from capi/abi.toml (docs/abi.md, "The ABI's tables").
 
-  python3 tools/abi/gen.py --write          rewrite the enum blocks of capi/ctorch.h in place
+  python3 tools/abi/gen.py --write          rewrite the enum blocks of capi/ctorch.h in place, and
+                                            capi/abi_baseline.txt (its functions and enum values)
   python3 tools/abi/gen.py --check          exit 1 when capi/ctorch.h is not what --write makes
   python3 tools/abi/gen.py --out KIND FILE  write one build-time output (the genrules call this):
       impl          impl/abi/tables.h: impl's own enums, name tables and op attributes
@@ -518,10 +519,20 @@ def main():
                                                                "ctorch.h (committed)", "ctorch.h (generated)"))
                     return 1
                 print(f"ok: {args.header} matches {args.abi}")
-            elif new != old:
-                with open(args.header, "w") as f:
-                    f.write(new)
-                print(f"wrote {args.header}")
+            else:
+                if new != old:
+                    with open(args.header, "w") as f:
+                        f.write(new)
+                    print(f"wrote {args.header}")
+                # the ABI baseline follows: the header's functions and the table's enum values
+                import baseline
+                path = os.path.join(os.path.dirname(args.header), "abi_baseline.txt")
+                with open(path) as f:
+                    before = f.read()
+                baseline.write(path, baseline.declared(args.header), a)
+                with open(path) as f:
+                    if f.read() != before:
+                        print(f"wrote {path}")
         if args.out:
             kind, rest = args.out[0], args.out[1:]
             if kind == "java-template":
