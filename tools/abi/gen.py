@@ -342,6 +342,12 @@ def xml(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def op_rows(a, table, esc):
+    """(row, torch name, " doc." or "") of each op of table, the doc escaped by esc."""
+    for r in a[table]:
+        yield r, r["torch"], (f" {esc(r['doc'])}." if r["doc"] else "")
+
+
 def gen_csharp(a):
     o = [f"// {GEN_NOTE}", "using System;", "", "namespace Ctorch", "{"]
     o.append("    /// <summary>The status codes of <c>capi/ctorch.h</c> (the numbers are the C constants).</summary>")
@@ -371,16 +377,14 @@ def gen_csharp(a):
         o.append("")
     o.append("    public sealed partial class Tensor")
     o.append("    {")
-    for r in a["unary_op"]:
-        n, t = r["camel"], r["torch"]
-        d = f" {xml(r['doc'])}." if r["doc"] else ""
+    for r, t, d in op_rows(a, "unary_op", xml):
+        n = r["camel"]
         o.append(f"        /// <summary>torch.{t}(this).{d}</summary>")
         o.append(f"        public Tensor {n}() => Unary(UnaryOp.{n});")
         o.append(f"        /// <summary>In-place {t}_; returns this.</summary>")
         o.append(f"        public Tensor {n}_() => UnaryInPlace(UnaryOp.{n});")
-    for r in a["binary_op"]:
-        n, t = r["camel"], r["torch"]
-        d = f" {xml(r['doc'])}." if r["doc"] else ""
+    for r, t, d in op_rows(a, "binary_op", xml):
+        n = r["camel"]
         # (summary, method suffix, parameter type, call) of the six forms
         for summary, suffix, ptype, call in (
                 (f"torch.{t}(this, other).{d}", "", "Tensor", "Binary"),
@@ -470,16 +474,14 @@ def gen_java_elementwise(a):
          " * reverse scalar form ({@code t.rsub(2)} is {@code 2 - t}). Each delegates to {@link TensorOps}.",
          " */", "abstract class TensorElementwise extends TensorOps {", "  TensorElementwise(long handle) {",
          "    super(handle);", "  }", ""]
-    for r in a["unary_op"]:
-        m, u, t = java_method(r["camel"]), r["upper"], r["torch"]
-        d = f" {jdoc(r['doc'])}." if r["doc"] else ""
+    for r, t, d in op_rows(a, "unary_op", jdoc):
+        m, u = java_method(r["camel"]), r["upper"]
         o.append(f"  /** {{@code torch.{t}(t)}}.{d} */")
         o.append(f"  public Tensor {m}() {{ return unary(UnaryOp.{u}); }}")
         o.append(f"  /** {{@code t.{t}_()}} in place; returns this. */")
         o.append(f"  public Tensor {m}_() {{ return unary_(UnaryOp.{u}); }}")
-    for r in a["binary_op"]:
-        m, u, t = java_method(r["camel"]), r["upper"], r["torch"]
-        d = f" {jdoc(r['doc'])}." if r["doc"] else ""
+    for r, t, d in op_rows(a, "binary_op", jdoc):
+        m, u = java_method(r["camel"]), r["upper"]
         o.append(f"  /** {{@code torch.{t}(t, other)}}.{d} */")
         for ty in ("Tensor", "long", "double"):
             o.append(f"  public Tensor {m}({ty} other) {{ return binary(BinaryOp.{u}, other); }}")
