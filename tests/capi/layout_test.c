@@ -1666,15 +1666,20 @@ static const cast_int_case k_cast_int[] = {
     {CT_INT64, 4294967301.0, 0, CT_INT32, 5, "2^32+5 -> 5"},
 };
 
-typedef struct {
-  int op;
-  ct_dtype da, db;
-  int n;
-  double a[8], b[8];
-  ct_dtype rd;
-  double want[8];
-  const char* what;
-} bin_f_case;
+/* op on n values a (dtype da) and b (db) gives want (dtype rd), for values of type T: double,
+ * or int64_t where a value needs all 64 bits (run_bin_special takes either). */
+#define BIN_CASE(T, N)   \
+  struct {               \
+    int op;              \
+    ct_dtype da, db;     \
+    int n;               \
+    T a[N], b[N];        \
+    ct_dtype rd;         \
+    T want[N];           \
+    const char* what;    \
+  }
+
+typedef BIN_CASE(double, 8) bin_f_case;
 
 static const bin_f_case k_bin_f[] = {
     {CT_ADD, CT_FLOAT32, CT_FLOAT32, 7, {-0.0, -0.0, 0.0, NAN, INFINITY, INFINITY, 1}, {0.0, -0.0, -0.0, 1, -INFINITY, 1, NAN},
@@ -1707,15 +1712,7 @@ static const bin_f_case k_bin_f[] = {
     {CT_ADD, CT_BOOL, CT_FLOAT32, 2, {1, 0}, {0.5, 0.5}, CT_FLOAT32, {1.5, 0.5}, "bool + float32"},
 };
 
-typedef struct {
-  int op;
-  ct_dtype da, db;
-  int n;
-  int64_t a[4], b[4];
-  ct_dtype rd;
-  int64_t want[4];
-  const char* what;
-} bin_i_case;
+typedef BIN_CASE(int64_t, 4) bin_i_case;
 
 static const bin_i_case k_bin_i[] = {
     {CT_ADD, CT_INT8, CT_INT8, 3, {127, -128, 100}, {1, -1, 100}, CT_INT8, {-128, 127, -56}, "int8 wraps"},
