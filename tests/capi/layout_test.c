@@ -364,36 +364,27 @@ static void bcast_strides(const int64_t* bsz, int bnd, const int64_t* full, int 
   }
 }
 
+/* where element k (in C order of sizes sz, all > 0) sits: offset + sum(idx * strides) */
+static int64_t strided_offset(int64_t k, int nd, const int64_t* sz, const int64_t* st, int64_t off) {
+  for (int d = nd - 1; d >= 0; --d) {
+    off += k % sz[d] * st[d];
+    k /= sz[d];
+  }
+  return off;
+}
+
 /* elements of src at offset + sum(idx * strides), in C order of sizes */
 static unsigned char* gather(const unsigned char* src, ct_dtype dt, int nd, const int64_t* sz, const int64_t* st, int64_t off) {
   int64_t n = prod(sz, nd), es = dt_size(dt);
   unsigned char* out = (unsigned char*)malloc((size_t)(n ? n * es : 1));
-  int64_t idx[MAXD] = {0};
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t o = off;
-    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
-    memcpy(out + k * es, src + o * es, (size_t)es);
-    for (int d = nd - 1; d >= 0; --d) {
-      if (++idx[d] < sz[d]) break;
-      idx[d] = 0;
-    }
-  }
+  for (int64_t k = 0; k < n; ++k) memcpy(out + k * es, src + strided_offset(k, nd, sz, st, off) * es, (size_t)es);
   return out;
 }
 
 /* the inverse: writes vals (C order of sizes) into dst at the strided positions */
 static void scatter(unsigned char* dst, const unsigned char* vals, ct_dtype dt, int nd, const int64_t* sz, const int64_t* st, int64_t off) {
   int64_t n = prod(sz, nd), es = dt_size(dt);
-  int64_t idx[MAXD] = {0};
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t o = off;
-    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
-    memcpy(dst + o * es, vals + k * es, (size_t)es);
-    for (int d = nd - 1; d >= 0; --d) {
-      if (++idx[d] < sz[d]) break;
-      idx[d] = 0;
-    }
-  }
+  for (int64_t k = 0; k < n; ++k) memcpy(dst + strided_offset(k, nd, sz, st, off) * es, vals + k * es, (size_t)es);
 }
 
 /* a tensor holding bytes (dt, C order) on the CPU (dev < 0) or on CUDA device dev */
