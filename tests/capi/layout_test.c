@@ -1018,15 +1018,20 @@ static ct_dtype unary_result(int op, ct_dtype d) {
   }
 }
 
-static ct_tensor eval_unary(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
+/* c's first operand (its layout's kind k1, dtype da) for the one-operand families; 0, with
+ * nothing held, when it cannot be built */
+static int build_first_operand(operand* a, const gcase* c, int dev, const char* ctx) {
   const layout_def* L = &k_layouts[c->lay];
+  if (build_operand(a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) return 1;
+  op_free(a);
+  return 0;
+}
+
+static ct_tensor eval_unary(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
   operand a;
   ct_tensor r = NULL;
   *st = CT_ERR_INTERNAL;
-  if (!build_operand(&a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) {
-    op_free(&a);
-    return NULL;
-  }
+  if (!build_first_operand(&a, c, dev, ctx)) return NULL;
   int hmin = 0, hmax = 0;
   double mn = 0, mx = 0;
   if (c->fam == F_CLAMP) {
@@ -1104,14 +1109,10 @@ static ct_tensor eval_where(const gcase* c, int dev, int check, ct_status* st, c
 
 /* casts (to), contiguous() and clone() of a view */
 static ct_tensor eval_cast(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
-  const layout_def* L = &k_layouts[c->lay];
   operand a;
   ct_tensor r = NULL;
   *st = CT_ERR_INTERNAL;
-  if (!build_operand(&a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) {
-    op_free(&a);
-    return NULL;
-  }
+  if (!build_first_operand(&a, c, dev, ctx)) return NULL;
   if (c->fam == F_CAST) *st = ct_tensor_to(a.arg, dev < 0 ? CT_CPU : CT_CUDA, dev < 0 ? -1 : dev, c->db, 0, 0, &r);
   else if (c->fam == F_CONTIG) *st = ct_contiguous(a.arg, &r);
   else *st = ct_tensor_clone(a.arg, &r);
@@ -1223,14 +1224,10 @@ static ct_status do_reduce(const gcase* c, ct_tensor t, ct_tensor* out) {
 }
 
 static ct_tensor eval_reduce(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
-  const layout_def* L = &k_layouts[c->lay];
   operand a;
   ct_tensor r = NULL;
   *st = CT_ERR_INTERNAL;
-  if (!build_operand(&a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) {
-    op_free(&a);
-    return NULL;
-  }
+  if (!build_first_operand(&a, c, dev, ctx)) return NULL;
   *st = do_reduce(c, a.arg, &r);
   save_err(*st);
   if (check) {
