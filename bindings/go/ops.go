@@ -1,7 +1,6 @@
 package ctorch
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 
@@ -27,22 +26,12 @@ import (
 // UnaryOp is a ct_unary_op (constants OpNeg ... in abi_gen.go).
 type UnaryOp int32
 
-func (op UnaryOp) String() string {
-	if op >= 0 && int(op) < len(unaryNames) {
-		return unaryNames[op]
-	}
-	return fmt.Sprintf("UnaryOp(%d)", int32(op))
-}
+func (op UnaryOp) String() string { return capi.EnumName(unaryNames[:], int32(op), "UnaryOp") }
 
 // BinaryOp is a ct_binary_op (constants OpAdd ... in abi_gen.go).
 type BinaryOp int32
 
-func (op BinaryOp) String() string {
-	if op >= 0 && int(op) < len(binaryNames) {
-		return binaryNames[op]
-	}
-	return fmt.Sprintf("BinaryOp(%d)", int32(op))
-}
+func (op BinaryOp) String() string { return capi.EnumName(binaryNames[:], int32(op), "BinaryOp") }
 
 // Unary is op(t).
 func (t *Tensor) Unary(op UnaryOp) (*Tensor, error) {

@@ -1,20 +1,11 @@
 package ctorch
 
-import (
-	"fmt"
-
-	"ctorch.dev/ctorch/internal/capi"
-)
+import "ctorch.dev/ctorch/internal/capi"
 
 // ReduceOp is a ct_reduce_op (constants ReduceSum ... in abi_gen.go).
 type ReduceOp int32
 
-func (op ReduceOp) String() string {
-	if op >= 0 && int(op) < len(reduceNames) {
-		return reduceNames[op]
-	}
-	return fmt.Sprintf("ReduceOp(%d)", int32(op))
-}
+func (op ReduceOp) String() string { return capi.EnumName(reduceNames[:], int32(op), "ReduceOp") }
 
 // Reduce is op over dims (nil or empty: all dims), keeping the reduced dims with size 1 when
 // keepdim. dtype (Undefined for the default) is the dtype to accumulate and return in

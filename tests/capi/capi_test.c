@@ -3,6 +3,15 @@
  * properties on a GPU host. */
 #include "tests/capi/test_util.h"
 
+/* OK(call), then t's dtype and values (EXPECT_VALS(t, tol, ...)), then t released. */
+#define EXPECT_RESULT(call, t, dtype, tol, ...) \
+  do {                                          \
+    OK(call);                                   \
+    EXPECT_DTYPE(t, dtype);                     \
+    EXPECT_VALS(t, tol, __VA_ARGS__);           \
+    rel(t);                                     \
+  } while (0)
+
 static void test_version_and_errors(void) {
   int32_t ma = -1, mi = -1, pa = -1;
   OK(ct_version(&ma, &mi, &pa));
@@ -158,10 +167,7 @@ static void test_factories(void) {
   EXPECT_EQ_I(dt, CT_CPU);
   EXPECT_EQ_I(di, -1);
   rel(t);
-  OK(ct_ones((int64_t[]){3}, 1, CT_INT32, CT_CPU, 0, &t));
-  EXPECT_DTYPE(t, CT_INT32);
-  EXPECT_VALS(t, 0, 1, 1, 1);
-  rel(t);
+  EXPECT_RESULT(ct_ones((int64_t[]){3}, 1, CT_INT32, CT_CPU, 0, &t), t, CT_INT32, 0, 1, 1, 1);
   OK(ct_full((int64_t[]){2, 2}, 2, 2.5, CT_FLOAT64, CT_CPU, -1, &t));
   EXPECT_VALS(t, 0, 2.5, 2.5, 2.5, 2.5);
   rel(t);
@@ -266,10 +272,7 @@ static void test_like_and_new(void) {
   EXPECT_DTYPE(t, CT_INT16);
   EXPECT_VALS(t, 0, 0, 0, 0, 0, 0, 0);
   rel(t);
-  OK(ct_ones_like(base, CT_FLOAT64, &t));
-  EXPECT_DTYPE(t, CT_FLOAT64);
-  EXPECT_VALS(t, 0, 1, 1, 1, 1, 1, 1);
-  rel(t);
+  EXPECT_RESULT(ct_ones_like(base, CT_FLOAT64, &t), t, CT_FLOAT64, 0, 1, 1, 1, 1, 1, 1);
   OK(ct_full_like(base, 4, CT_DTYPE_UNDEFINED, &t));
   EXPECT_VALS(t, 0, 4, 4, 4, 4, 4, 4);
   rel(t);
@@ -284,10 +287,7 @@ static void test_like_and_new(void) {
   OK(ct_new_ones(base, (int64_t[]){1}, 1, CT_DTYPE_UNDEFINED, &t));
   EXPECT_VALS(t, 0, 1);
   rel(t);
-  OK(ct_new_full(base, (int64_t[]){2}, 1, -3, CT_DTYPE_UNDEFINED, &t));
-  EXPECT_DTYPE(t, CT_INT16);
-  EXPECT_VALS(t, 0, -3, -3);
-  rel(t);
+  EXPECT_RESULT(ct_new_full(base, (int64_t[]){2}, 1, -3, CT_DTYPE_UNDEFINED, &t), t, CT_INT16, 0, -3, -3);
   OK(ct_new_empty(base, (int64_t[]){5}, 1, CT_BOOL, &t));
   EXPECT_DTYPE(t, CT_BOOL);
   rel(t);
@@ -496,76 +496,43 @@ static void test_views(void) {
 
 static void test_elementwise_and_promotion(void) {
   ct_tensor a = F64(CT_INT32, 1, 2, 3), b = F64(CT_INT64, 10, 20, 30), r;
-  OK(ct_binary(CT_ADD, a, b, &r));
-  EXPECT_DTYPE(r, CT_INT64);
-  EXPECT_VALS(r, 0, 11, 22, 33);
-  rel(r);
+  EXPECT_RESULT(ct_binary(CT_ADD, a, b, &r), r, CT_INT64, 0, 11, 22, 33);
   /* int32 + 2.5 -> float32 ; int32 + 2 -> int32 */
-  OK(ct_binary_scalar_f(CT_ADD, a, 2.5, 0, &r));
-  EXPECT_DTYPE(r, CT_FLOAT32);
-  EXPECT_VALS(r, 0, 3.5, 4.5, 5.5);
-  rel(r);
-  OK(ct_binary_scalar_i(CT_MUL, a, 2, 0, &r));
-  EXPECT_DTYPE(r, CT_INT32);
-  EXPECT_VALS(r, 0, 2, 4, 6);
-  rel(r);
+  EXPECT_RESULT(ct_binary_scalar_f(CT_ADD, a, 2.5, 0, &r), r, CT_FLOAT32, 0, 3.5, 4.5, 5.5);
+  EXPECT_RESULT(ct_binary_scalar_i(CT_MUL, a, 2, 0, &r), r, CT_INT32, 0, 2, 4, 6);
   /* reverse: 10 - a */
   OK(ct_binary_scalar_i(CT_SUB, a, 10, 1, &r));
   EXPECT_VALS(r, 0, 9, 8, 7);
   rel(r);
   /* int / int -> float32 true division */
-  OK(ct_binary(CT_DIV, a, b, &r));
-  EXPECT_DTYPE(r, CT_FLOAT32);
-  EXPECT_VALS(r, 1e-7, 0.1, 0.1, 0.1);
-  rel(r);
+  EXPECT_RESULT(ct_binary(CT_DIV, a, b, &r), r, CT_FLOAT32, 1e-7, 0.1, 0.1, 0.1);
   /* uint8 + int8 -> int16 */
   ct_tensor u8 = F64(CT_UINT8, 250, 5), i8 = F64(CT_INT8, 10, -10);
-  OK(ct_binary(CT_ADD, u8, i8, &r));
-  EXPECT_DTYPE(r, CT_INT16);
-  EXPECT_VALS(r, 0, 260, -5);
-  rel(r);
+  EXPECT_RESULT(ct_binary(CT_ADD, u8, i8, &r), r, CT_INT16, 0, 260, -5);
   /* uint8 wraps */
-  OK(ct_binary(CT_ADD, u8, u8, &r));
-  EXPECT_DTYPE(r, CT_UINT8);
-  EXPECT_VALS(r, 0, 244, 10);
-  rel(r);
+  EXPECT_RESULT(ct_binary(CT_ADD, u8, u8, &r), r, CT_UINT8, 0, 244, 10);
   rel(u8), rel(i8);
   /* bool + bool stays bool (logical or), bool - bool is an error */
   ct_tensor t = F64(CT_BOOL, 1, 0, 1), f = F64(CT_BOOL, 1, 0, 0);
-  OK(ct_binary(CT_ADD, t, f, &r));
-  EXPECT_DTYPE(r, CT_BOOL);
-  EXPECT_VALS(r, 0, 1, 0, 1);
-  rel(r);
+  EXPECT_RESULT(ct_binary(CT_ADD, t, f, &r), r, CT_BOOL, 0, 1, 0, 1);
   FAILS(ct_binary(CT_SUB, t, f, &r), CT_ERR_DTYPE, "Subtraction, the `-` operator, with two bool tensors");
   FAILS(ct_unary(CT_NEG, t, &r), CT_ERR_DTYPE, "Negation, the `-` operator, on a bool tensor");
   FAILS(ct_binary_scalar_i(CT_SUB, t, 1, 0, &r), CT_ERR_DTYPE, "with a bool tensor is not supported");
   FAILS(ct_binary_scalar_f(CT_SUB, t, 1.0, 1, &r), CT_ERR_DTYPE, "with a bool tensor is not supported");
   /* bool tensor + 1.5 -> float32; bool + int -> int64 */
-  OK(ct_binary_scalar_f(CT_ADD, t, 1.5, 0, &r));
-  EXPECT_DTYPE(r, CT_FLOAT32);
-  EXPECT_VALS(r, 0, 2.5, 1.5, 2.5);
-  rel(r);
+  EXPECT_RESULT(ct_binary_scalar_f(CT_ADD, t, 1.5, 0, &r), r, CT_FLOAT32, 0, 2.5, 1.5, 2.5);
   OK(ct_binary_scalar_i(CT_ADD, t, 1, 0, &r));
   EXPECT_DTYPE(r, CT_INT64);
   rel(r);
   rel(t), rel(f);
   /* float16 tensor + 2.5 stays float16; float16 + float32 tensor -> float32 */
   ct_tensor h = F64(CT_FLOAT16, 1, 2), f32 = F64(CT_FLOAT32, 0.5, 0.25);
-  OK(ct_binary_scalar_f(CT_ADD, h, 2.5, 0, &r));
-  EXPECT_DTYPE(r, CT_FLOAT16);
-  EXPECT_VALS(r, 0, 3.5, 4.5);
-  rel(r);
-  OK(ct_binary(CT_ADD, h, f32, &r));
-  EXPECT_DTYPE(r, CT_FLOAT32);
-  EXPECT_VALS(r, 0, 1.5, 2.25);
-  rel(r);
+  EXPECT_RESULT(ct_binary_scalar_f(CT_ADD, h, 2.5, 0, &r), r, CT_FLOAT16, 0, 3.5, 4.5);
+  EXPECT_RESULT(ct_binary(CT_ADD, h, f32, &r), r, CT_FLOAT32, 0, 1.5, 2.25);
   /* 0-dim float64 tensor + float32 tensor -> float32 (dim tensors win in the same category) */
   ct_tensor z64;
   OK(ct_full(NULL, 0, 0.5, CT_FLOAT64, CT_CPU, -1, &z64));
-  OK(ct_binary(CT_ADD, f32, z64, &r));
-  EXPECT_DTYPE(r, CT_FLOAT32);
-  EXPECT_VALS(r, 0, 1, 0.75);
-  rel(r);
+  EXPECT_RESULT(ct_binary(CT_ADD, f32, z64, &r), r, CT_FLOAT32, 0, 1, 0.75);
   /* ... but a 0-dim float tensor + int tensor -> the 0-dim's dtype (higher category) */
   OK(ct_binary(CT_ADD, a, z64, &r));
   EXPECT_DTYPE(r, CT_FLOAT64);
@@ -617,10 +584,7 @@ static void test_elementwise_and_promotion(void) {
   OK(ct_binary(CT_LOGICAL_XOR, m1, m2, &r));
   EXPECT_VALS(r, 0, 0, 1, 0, 1);
   rel(r);
-  OK(ct_unary(CT_LOGICAL_NOT, m2, &r));
-  EXPECT_DTYPE(r, CT_BOOL);
-  EXPECT_VALS(r, 0, 1, 1, 0, 0);
-  rel(r);
+  EXPECT_RESULT(ct_unary(CT_LOGICAL_NOT, m2, &r), r, CT_BOOL, 0, 1, 1, 0, 0);
   rel(m1), rel(m2);
   /* maximum / minimum propagate NaN; pow; floor_divide; remainder */
   ct_tensor p = F64(CT_FLOAT64, 1, NAN, -3, 4), q = F64(CT_FLOAT64, 2, 0, -4, 0.5);
@@ -693,14 +657,8 @@ static void test_unary_math(void) {
   }
   /* integer inputs promote to float32 for float ops and keep dtype otherwise */
   ct_tensor i = F64(CT_INT32, 1, 4, 9);
-  OK(ct_unary(CT_SQRT, i, &r));
-  EXPECT_DTYPE(r, CT_FLOAT32);
-  EXPECT_VALS(r, 0, 1, 2, 3);
-  rel(r);
-  OK(ct_unary(CT_NEG, i, &r));
-  EXPECT_DTYPE(r, CT_INT32);
-  EXPECT_VALS(r, 0, -1, -4, -9);
-  rel(r);
+  EXPECT_RESULT(ct_unary(CT_SQRT, i, &r), r, CT_FLOAT32, 0, 1, 2, 3);
+  EXPECT_RESULT(ct_unary(CT_NEG, i, &r), r, CT_INT32, 0, -1, -4, -9);
   FAILS(ct_unary_(CT_EXP, i), CT_ERR_DTYPE, "result type Float can't be cast to the desired output type Int");
   OK(ct_unary_(CT_NEG, i));
   EXPECT_VALS(i, 0, -1, -4, -9);
@@ -720,10 +678,7 @@ static void test_unary_math(void) {
   double cv[4] = {3, 4, 0, -2};
   ct_tensor c;
   OK(ct_from_buffer(cv, 32, (int64_t[]){2}, 1, CT_COMPLEX128, CT_CPU, -1, &c));
-  OK(ct_unary(CT_ABS, c, &r));
-  EXPECT_DTYPE(r, CT_FLOAT64);
-  EXPECT_VALS(r, 0, 5, 2);
-  rel(r);
+  EXPECT_RESULT(ct_unary(CT_ABS, c, &r), r, CT_FLOAT64, 0, 5, 2);
   FAILS(ct_unary(CT_SIGN, c, &r), CT_ERR_DTYPE, "torch.sgn");
   FAILS(ct_unary(-1, c, &r), CT_ERR_ARGUMENT, "unknown unary op -1");
   FAILS(ct_unary(CT_EXP, c, NULL), CT_ERR_NULL_POINTER, "'out'");
@@ -823,17 +778,11 @@ static void test_clamp_where_fill(void) {
   OK(ct_clamp_(x, 1, 0, 0, 0));
   EXPECT_VALS(x, 0, 0, 0.5, 3);
   ct_tensor i = F64(CT_INT64, -5, 5);
-  OK(ct_clamp(i, 1, -1, 1, 2, &r));
-  EXPECT_DTYPE(r, CT_INT64);
-  EXPECT_VALS(r, 0, -1, 2);
-  rel(r);
+  EXPECT_RESULT(ct_clamp(i, 1, -1, 1, 2, &r), r, CT_INT64, 0, -1, 2);
   ct_tensor cond = F64(CT_BOOL, 1, 0, 1);
   rel(i);
   i = F64(CT_INT64, 10, 20, 30);
-  OK(ct_where(cond, x, i, &r));
-  EXPECT_DTYPE(r, CT_FLOAT32);
-  EXPECT_VALS(r, 0, 0, 20, 3);
-  rel(r);
+  EXPECT_RESULT(ct_where(cond, x, i, &r), r, CT_FLOAT32, 0, 0, 20, 3);
   FAILS(ct_where(x, x, i, &r), CT_ERR_DTYPE, "where expected condition to be a boolean tensor");
   OK(ct_zero_(i));
   EXPECT_VALS(i, 0, 0, 0, 0);
@@ -884,23 +833,14 @@ static void test_reductions(void) {
   FAILS(ct_reduce(9, x, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r), CT_ERR_ARGUMENT, "unknown reduction op");
   /* integer sum -> int64; mean of int is an error */
   ct_tensor i = F64(CT_INT32, 1, 2, 3), b = F64(CT_BOOL, 1, 1, 0);
-  OK(ct_reduce(CT_SUM, i, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r));
-  EXPECT_DTYPE(r, CT_INT64);
-  EXPECT_VALS(r, 0, 6);
-  rel(r);
-  OK(ct_reduce(CT_SUM, b, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r));
-  EXPECT_DTYPE(r, CT_INT64);
-  EXPECT_VALS(r, 0, 2);
-  rel(r);
+  EXPECT_RESULT(ct_reduce(CT_SUM, i, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r), r, CT_INT64, 0, 6);
+  EXPECT_RESULT(ct_reduce(CT_SUM, b, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r), r, CT_INT64, 0, 2);
   FAILS(ct_reduce(CT_MEAN, i, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r), CT_ERR_DTYPE,
         "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Int");
   OK(ct_reduce(CT_MEAN, i, NULL, 0, 0, CT_FLOAT64, &r));
   EXPECT_VALS(r, 0, 2);
   rel(r);
-  OK(ct_reduce(CT_AMAX, b, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r));
-  EXPECT_DTYPE(r, CT_BOOL);
-  EXPECT_VALS(r, 0, 1);
-  rel(r);
+  EXPECT_RESULT(ct_reduce(CT_AMAX, b, NULL, 0, 0, CT_DTYPE_UNDEFINED, &r), r, CT_BOOL, 0, 1);
   /* max/min/argmax/argmin */
   OK(ct_max(x, &r));
   EXPECT_VALS(r, 0, 6);
@@ -1088,10 +1028,7 @@ static void test_copy_item_to(void) {
   EXPECT(re == 1 && im == -3);
   rel(ct);
   /* to(dtype) converts; to the same device+dtype is the same tensor */
-  OK(ct_tensor_to(a, CT_CPU, 0, CT_FLOAT16, 1, 0, &r));
-  EXPECT_DTYPE(r, CT_FLOAT16);
-  EXPECT_VALS(r, 0, 1.5, -2.5);
-  rel(r);
+  EXPECT_RESULT(ct_tensor_to(a, CT_CPU, 0, CT_FLOAT16, 1, 0, &r), r, CT_FLOAT16, 0, 1.5, -2.5);
   int32_t avail;
   OK(ct_cuda_is_available(&avail));
   if (!avail) FAILS(ct_tensor_to(a, CT_CUDA, -1, CT_DTYPE_UNDEFINED, 0, 0, &r), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");

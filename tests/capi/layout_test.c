@@ -364,36 +364,27 @@ static void bcast_strides(const int64_t* bsz, int bnd, const int64_t* full, int 
   }
 }
 
+/* where element k (in C order of sizes sz, all > 0) sits: offset + sum(idx * strides) */
+static int64_t strided_offset(int64_t k, int nd, const int64_t* sz, const int64_t* st, int64_t off) {
+  for (int d = nd - 1; d >= 0; --d) {
+    off += k % sz[d] * st[d];
+    k /= sz[d];
+  }
+  return off;
+}
+
 /* elements of src at offset + sum(idx * strides), in C order of sizes */
 static unsigned char* gather(const unsigned char* src, ct_dtype dt, int nd, const int64_t* sz, const int64_t* st, int64_t off) {
   int64_t n = prod(sz, nd), es = dt_size(dt);
   unsigned char* out = (unsigned char*)malloc((size_t)(n ? n * es : 1));
-  int64_t idx[MAXD] = {0};
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t o = off;
-    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
-    memcpy(out + k * es, src + o * es, (size_t)es);
-    for (int d = nd - 1; d >= 0; --d) {
-      if (++idx[d] < sz[d]) break;
-      idx[d] = 0;
-    }
-  }
+  for (int64_t k = 0; k < n; ++k) memcpy(out + k * es, src + strided_offset(k, nd, sz, st, off) * es, (size_t)es);
   return out;
 }
 
 /* the inverse: writes vals (C order of sizes) into dst at the strided positions */
 static void scatter(unsigned char* dst, const unsigned char* vals, ct_dtype dt, int nd, const int64_t* sz, const int64_t* st, int64_t off) {
   int64_t n = prod(sz, nd), es = dt_size(dt);
-  int64_t idx[MAXD] = {0};
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t o = off;
-    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
-    memcpy(dst + o * es, vals + k * es, (size_t)es);
-    for (int d = nd - 1; d >= 0; --d) {
-      if (++idx[d] < sz[d]) break;
-      idx[d] = 0;
-    }
-  }
+  for (int64_t k = 0; k < n; ++k) memcpy(dst + strided_offset(k, nd, sz, st, off) * es, vals + k * es, (size_t)es);
 }
 
 /* a tensor holding bytes (dt, C order) on the CPU (dev < 0) or on CUDA device dev */
@@ -1027,15 +1018,20 @@ static ct_dtype unary_result(int op, ct_dtype d) {
   }
 }
 
-static ct_tensor eval_unary(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
+/* c's first operand (its layout's kind k1, dtype da) for the one-operand families; 0, with
+ * nothing held, when it cannot be built */
+static int build_first_operand(operand* a, const gcase* c, int dev, const char* ctx) {
   const layout_def* L = &k_layouts[c->lay];
+  if (build_operand(a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) return 1;
+  op_free(a);
+  return 0;
+}
+
+static ct_tensor eval_unary(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
   operand a;
   ct_tensor r = NULL;
   *st = CT_ERR_INTERNAL;
-  if (!build_operand(&a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) {
-    op_free(&a);
-    return NULL;
-  }
+  if (!build_first_operand(&a, c, dev, ctx)) return NULL;
   int hmin = 0, hmax = 0;
   double mn = 0, mx = 0;
   if (c->fam == F_CLAMP) {
@@ -1113,14 +1109,10 @@ static ct_tensor eval_where(const gcase* c, int dev, int check, ct_status* st, c
 
 /* casts (to), contiguous() and clone() of a view */
 static ct_tensor eval_cast(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
-  const layout_def* L = &k_layouts[c->lay];
   operand a;
   ct_tensor r = NULL;
   *st = CT_ERR_INTERNAL;
-  if (!build_operand(&a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) {
-    op_free(&a);
-    return NULL;
-  }
+  if (!build_first_operand(&a, c, dev, ctx)) return NULL;
   if (c->fam == F_CAST) *st = ct_tensor_to(a.arg, dev < 0 ? CT_CPU : CT_CUDA, dev < 0 ? -1 : dev, c->db, 0, 0, &r);
   else if (c->fam == F_CONTIG) *st = ct_contiguous(a.arg, &r);
   else *st = ct_tensor_clone(a.arg, &r);
@@ -1232,14 +1224,10 @@ static ct_status do_reduce(const gcase* c, ct_tensor t, ct_tensor* out) {
 }
 
 static ct_tensor eval_reduce(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
-  const layout_def* L = &k_layouts[c->lay];
   operand a;
   ct_tensor r = NULL;
   *st = CT_ERR_INTERNAL;
-  if (!build_operand(&a, L->k1, c->da, L->nd, L->shape, 1, c->specials, 1, dev, ctx)) {
-    op_free(&a);
-    return NULL;
-  }
+  if (!build_first_operand(&a, c, dev, ctx)) return NULL;
   *st = do_reduce(c, a.arg, &r);
   save_err(*st);
   if (check) {
@@ -1666,15 +1654,20 @@ static const cast_int_case k_cast_int[] = {
     {CT_INT64, 4294967301.0, 0, CT_INT32, 5, "2^32+5 -> 5"},
 };
 
-typedef struct {
-  int op;
-  ct_dtype da, db;
-  int n;
-  double a[8], b[8];
-  ct_dtype rd;
-  double want[8];
-  const char* what;
-} bin_f_case;
+/* op on n values a (dtype da) and b (db) gives want (dtype rd), for values of type T: double,
+ * or int64_t where a value needs all 64 bits (run_bin_special takes either). */
+#define BIN_CASE(T, N)   \
+  struct {               \
+    int op;              \
+    ct_dtype da, db;     \
+    int n;               \
+    T a[N], b[N];        \
+    ct_dtype rd;         \
+    T want[N];           \
+    const char* what;    \
+  }
+
+typedef BIN_CASE(double, 8) bin_f_case;
 
 static const bin_f_case k_bin_f[] = {
     {CT_ADD, CT_FLOAT32, CT_FLOAT32, 7, {-0.0, -0.0, 0.0, NAN, INFINITY, INFINITY, 1}, {0.0, -0.0, -0.0, 1, -INFINITY, 1, NAN},
@@ -1707,15 +1700,7 @@ static const bin_f_case k_bin_f[] = {
     {CT_ADD, CT_BOOL, CT_FLOAT32, 2, {1, 0}, {0.5, 0.5}, CT_FLOAT32, {1.5, 0.5}, "bool + float32"},
 };
 
-typedef struct {
-  int op;
-  ct_dtype da, db;
-  int n;
-  int64_t a[4], b[4];
-  ct_dtype rd;
-  int64_t want[4];
-  const char* what;
-} bin_i_case;
+typedef BIN_CASE(int64_t, 4) bin_i_case;
 
 static const bin_i_case k_bin_i[] = {
     {CT_ADD, CT_INT8, CT_INT8, 3, {127, -128, 100}, {1, -1, 100}, CT_INT8, {-128, 127, -56}, "int8 wraps"},

@@ -1,6 +1,7 @@
 // Unit tests of the C++ core (impl/), below the C ABI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -237,12 +238,13 @@ Shape general_strides_for(const Shape& shape, const std::vector<const TensorImpl
     ptrs.push_back(&st.back());
   }
   if (ptrs.empty()) return contiguous_strides(shape);
+  // Dims in iteration order, fastest first: each stride is the product of the sizes (0 read
+  // as 1) of the dims before it in that order.
   Shape perm = cpu::iteration_order(shape, ptrs.data(), ptrs.size());
   Shape out(shape.size());
-  int64_t next = 1;
-  for (int64_t d : perm) {
-    out[d] = next;
-    next *= shape[d] > 0 ? shape[d] : 1;
+  for (size_t i = 0; i < perm.size(); ++i) {
+    out[perm[i]] = 1;
+    for (size_t j = 0; j < i; ++j) out[perm[i]] *= std::max<int64_t>(shape[perm[j]], 1);
   }
   return out;
 }
