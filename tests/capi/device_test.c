@@ -168,19 +168,22 @@ static void test_binary_parity(void) {
     ct_tensor a = make_input(cases[c].sa, cases[c].nda, cases[c].a, 2);
     ct_tensor b = make_input(cases[c].sb, cases[c].ndb, cases[c].b, 3);
     ct_tensor ag = to_cuda(a, 0), bg = to_cuda(b, 0);
-    for (int op = CT_ADD; op <= CT_REMAINDER; ++op) {
+    /* every op the library has (capi/abi.toml): up to the first code it refuses as unknown */
+    int op = CT_ADD;
+    for (;; ++op) {
       ct_tensor rc = NULL, rg = NULL;
       char what[96];
       snprintf(what, sizeof what, "binary op %d case %d", op, (int)c);
       /* integer division by zero is an error on the CPU and unspecified on CUDA: skip those */
       ct_status sc = ct_binary(op, a, b, &rc);
+      if (sc == CT_ERR_ARGUMENT && strstr(ct_last_error_message(), "unknown binary op")) break;
       if (sc == CT_ERR_ARGUMENT && strstr(ct_last_error_message(), "ZeroDivision")) continue;
       ct_status sg = ct_binary(op, ag, bg, &rg);
       if (sc != sg) FAILF("%s: CPU status %d, CUDA status %d (%s)", what, sc, sg, ct_last_error_message());
       else if (sc == CT_OK) {
         ct_dtype rd;
         OK(ct_tensor_dtype(rc, &rd));
-        compare(rc, rg, tol_for(rd, op == CT_POW || (op == CT_DIV && is_complex_dt(rd))), what);
+        compare(rc, rg, tol_for(rd, op == CT_POW || op == CT_ATAN2 || (op == CT_DIV && is_complex_dt(rd))), what);
       }
       rel(rc), rel(rg);
       /* with a Python scalar on the right and on the left (kernel-parameter scalars) */
@@ -192,7 +195,7 @@ static void test_binary_parity(void) {
         else if (sc == CT_OK) {
           ct_dtype rd;
           OK(ct_tensor_dtype(rc, &rd));
-          compare(rc, rg, tol_for(rd, op == CT_POW || (op == CT_DIV && is_complex_dt(rd))), what);
+          compare(rc, rg, tol_for(rd, op == CT_POW || op == CT_ATAN2 || (op == CT_DIV && is_complex_dt(rd))), what);
         }
         rel(rc), rel(rg);
         rc = rg = NULL;
@@ -203,11 +206,12 @@ static void test_binary_parity(void) {
         else if (sc == CT_OK) {
           ct_dtype rd;
           OK(ct_tensor_dtype(rc, &rd));
-          compare(rc, rg, tol_for(rd, op == CT_POW), what);
+          compare(rc, rg, tol_for(rd, op == CT_POW || op == CT_ATAN2), what);
         }
         rel(rc), rel(rg);
       }
     }
+    if (op <= CT_ATAN2) FAILF("case %d: the op loop stopped at %d, before CT_ATAN2", (int)c, op);
     /* in place */
     ct_tensor ac, agc;
     OK(ct_tensor_clone(a, &ac));
