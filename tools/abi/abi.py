@@ -4,6 +4,7 @@ Stdlib only (tomllib, Python >= 3.11). load() returns an Abi whose tables are li
 with every optional field filled in, or raises AbiError naming the entry at fault.
 """
 import os
+import re
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -96,6 +97,13 @@ class Abi:
 
     def ctype(self, table):
         return TABLES[table][0]
+
+
+def declared_functions(header):
+    """The public functions: the names of ctorch.h's CT_API declarations, sorted."""
+    with open(header, encoding="utf-8") as f:
+        text = f.read()
+    return sorted(set(re.findall(r"^CT_API\b[^;(]*?\b(ct_\w+)\s*\(", text, re.M)))
 
 
 def load(path=DEFAULT_PATH):

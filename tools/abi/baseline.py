@@ -13,7 +13,6 @@ Stdlib only; needs nm (binutils).
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
 
@@ -32,11 +31,6 @@ HEAD = """# The ABI baseline of libctorch.so (docs/abi.md, "The ABI baseline"): 
 def exported(lib):
     out = subprocess.run(["nm", "-D", "--defined-only", lib], check=True, capture_output=True, text=True).stdout
     return sorted({f.split()[-1] for f in out.splitlines() if f.split() and f.split()[-1].startswith("ct_")})
-
-
-def declared(header):
-    text = open(header).read()
-    return sorted(set(re.findall(r"^CT_API\b[^;(]*?\b(ct_\w+)\s*\(", text, re.M)))
 
 
 def current(functions, a):
@@ -87,7 +81,7 @@ def main():
             print(f"FAIL: new {l!r} is not in capi/abi_baseline.txt: adding one means updating capi/abi_baseline.txt "
                   "(python3 tools/abi/baseline.py --write bazel-bin/capi/libctorch.so)")
             fail += 1
-    dec, exp = set(declared(args.header)), set(exported(lib))
+    dec, exp = set(abilib.declared_functions(args.header)), set(exported(lib))
     for s in sorted(dec - exp):
         print(f"FAIL: {s} is declared in ctorch.h but not exported")
         fail += 1

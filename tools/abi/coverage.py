@@ -8,13 +8,11 @@ libctorch.so appended while the suite ran with CTORCH_TRACE_CALLS set. Prints on
 "coverage NAME: N of M public functions called" and the names never called; exits 1 when any
 public function was not called, 2 when a trace file is missing or empty (tracing was off)."""
 import argparse
-import re
+import os
 import sys
 
-
-def public_functions(header):
-    text = open(header, encoding="utf-8").read()
-    return sorted(set(re.findall(r"^CT_API\s[^;(]*?\b(ct_\w+)\s*\(", text, re.M)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import abi as abilib  # noqa: E402  (the one reading of the header's CT_API declarations)
 
 
 def main():
@@ -23,7 +21,7 @@ def main():
     ap.add_argument("--suite", required=True)
     ap.add_argument("traces", nargs="+")
     a = ap.parse_args()
-    public = public_functions(a.header)
+    public = abilib.declared_functions(a.header)
     called = set()
     for t in a.traces:
         try:

@@ -531,7 +531,7 @@ def main():
                 path = os.path.join(os.path.dirname(args.header), "abi_baseline.txt")
                 with open(path) as f:
                     before = f.read()
-                baseline.write(path, baseline.declared(args.header), a)
+                baseline.write(path, abilib.declared_functions(args.header), a)
                 with open(path) as f:
                     if f.read() != before:
                         print(f"wrote {path}")
