@@ -9,10 +9,13 @@
       capi          capi/abi_convert.h: static_asserts (public == impl values) and the checked
                     translations of the public values into impl's types
       baseline      the enum part of capi/abi_baseline.txt (NAME = VALUE lines)
-      go            ctorch/abi_gen.go: the Go constants, name tables and named op methods
-      csharp        Abi.g.cs: the C# enums, op codes and named op methods (partial class Tensor)
+      go            ctorch/abi_gen.go: the Go constants (ops, dtypes, status codes, device types,
+                    FFT norms), name tables and named op methods
+      csharp        Abi.g.cs: the C# enums (StatusCode, DType, DeviceType, FftNorm), op codes, event
+                    flags and named op methods (partial class Tensor)
       java-enum     org/ctorch/<X>.java for X in UnaryOp, BinaryOp, ReduceOp
-      java-template FILE.java.in -> FILE.java, the lines between "// @abi <table>" markers filled
+      java-template FILE.java.in -> FILE.java, each "// @abi <table>" line replaced by the table's
+                    Java constants (dtype, status, device_type, fft_norm, device_property, event_flag)
 Options: --abi PATH (default capi/abi.toml), --header PATH (default capi/ctorch.h).
 Stdlib only.
 """
@@ -301,6 +304,24 @@ def gen_go(a):
     o.append(f"\tUndefined DType = {a.dtype_undefined['value']}")
     o.append(")")
     o.append("")
+    o.append("// Device types (ct_device_type).")
+    o.append("const (")
+    for r in a["device_type"]:
+        o.append(f"\tDevice{r['go']} DeviceType = {r['value']} // torch.device(\"{r['torch']}\")")
+    o.append(")")
+    o.append("")
+    o.append("var deviceTypeNames = []string{" + ", ".join(f"\"{r['torch']}\"" for r in a["device_type"]) + "}")
+    o.append("")
+    o.append("// The norms of torch.fft (ct_fft_norm); n is the number of points of the transform (the")
+    o.append("// product of the sizes for the n-dimensional ones).")
+    o.append("const (")
+    for r in a["fft_norm"]:
+        o.append(f"\t// Norm{r['go']} is norm=\"{r['torch']}\": {r['doc']}.")
+        o.append(f"\tNorm{r['go']} FFTNorm = {r['value']}")
+    o.append(")")
+    o.append("")
+    o.append("var fftNormNames = []string{" + ", ".join(f"\"{r['torch']}\"" for r in a["fft_norm"]) + "}")
+    o.append("")
     o.append("// DTypes lists the 12 dtypes in PyTorch's ScalarType order.")
     o.append("var DTypes = []DType{" + ", ".join(r["go"] for r in a["dtype"]) + "}")
     o.append("")
@@ -365,6 +386,31 @@ def gen_csharp(a):
     for r in a["dtype"]:
         o.append(f"        /// <summary>torch.{r['torch']}</summary>")
         o.append(f"        {r['camel']} = {r['value']},")
+    o.append("    }")
+    o.append("")
+    o.append("    /// <summary>Device types (<c>ct_device_type</c>).</summary>")
+    o.append("    public enum DeviceType")
+    o.append("    {")
+    for r in a["device_type"]:
+        o.append(f"        /// <summary>\"{r['torch']}\"</summary>")
+        o.append(f"        {abilib.camel_of(r['torch'])} = {r['value']},")
+    o.append("    }")
+    o.append("")
+    o.append("    /// <summary>The normalization of an FFT (torch.fft's <c>norm</c> argument, <c>ct_fft_norm</c>);")
+    o.append("    /// n is the number of points of the transform (the product of the transformed sizes for the")
+    o.append("    /// n-dimensional ones).</summary>")
+    o.append("    public enum FftNorm")
+    o.append("    {")
+    for r in a["fft_norm"]:
+        o.append(f"        /// <summary>norm=\"{r['torch']}\": {xml(r['doc'])}.</summary>")
+        o.append(f"        {r['camel']} = {r['value']},")
+    o.append("    }")
+    o.append("")
+    o.append("    // The event flags of capi/ctorch.h (ct_event_flags), ORed.")
+    o.append("    internal static class EventFlags")
+    o.append("    {")
+    for r in a["event_flag"]:
+        o.append(f"        public const int {r['camel']} = {r['value']};")
     o.append("    }")
     o.append("")
     o.append("    // The op codes of capi/ctorch.h (ct_unary_op, ct_binary_op, ct_reduce_op), never renumbered.")
@@ -443,6 +489,19 @@ def java_block(a, table):
                 continue
             o.append(f"  /** {r['name']}: {jdoc(r['doc'])}. */")
             o.append(f"  public static final int {r['upper']} = {r['value']};")
+    elif table in ("device_type", "fft_norm", "device_property"):
+        # enum constants NAME(code) or NAME(code, "torch name"), the last one ending the list
+        rows = a[table]
+        for i, r in enumerate(rows):
+            torch = f", \"{r['torch']}\"" if "torch" in r else ""
+            if r["doc"] or "torch" in r:
+                torch_doc = f"{{@code \"{r['torch']}\"}}" if "torch" in r else ""
+                o.append(f"  /** {torch_doc}{': ' if torch_doc and r['doc'] else ''}{jdoc(r['doc'])}. */")
+            o.append(f"  {r['upper']}({r['value']}{torch}){';' if i == len(rows) - 1 else ','}")
+    elif table == "event_flag":
+        for r in a["event_flag"]:
+            o.append(f"  /** {r['name']}{': ' + jdoc(r['doc']) if r['doc'] else ''}. */")
+            o.append(f"  static final int {r['upper']} = {r['value']};")
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
     return o
@@ -451,10 +510,10 @@ def java_block(a, table):
 def render_java_template(a, text):
     out, skipping = [], False
     for line in text.splitlines():
-        m = re.match(r"\s*// @abi (\w+)\s*$", line)
-        if m:
-            out.append(f"  // {GEN_NOTE}")
-            out.extend(java_block(a, m.group(1)))
+        m = re.match(r"(\s*)// @abi (\w+)\s*$", line)
+        if m:  # the block at the marker's indentation (java_block's lines are indented by two)
+            out.append(f"{m.group(1)}// {GEN_NOTE}")
+            out.extend(m.group(1) + l[2:] for l in java_block(a, m.group(2)))
             continue
         out.append(line)
     return "\n".join(out) + "\n"

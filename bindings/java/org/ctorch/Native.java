@@ -39,6 +39,19 @@ final class Native {
   static void ensureLoaded() {}
 
   /**
+   * The constant of {@code values} whose {@code code} is {@code c} (the {@code fromCode} of the
+   * enums that carry a C ABI number); IllegalArgumentException naming {@code what} otherwise.
+   */
+  static <E> E fromCode(E[] values, java.util.function.ToIntFunction<E> code, int c, String what) {
+    for (E e : values) {
+      if (code.applyAsInt(e) == c) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException("unknown " + what + " " + c);
+  }
+
+  /**
    * Throws the exception for {@code status} when it is not CT_OK. Must run on the thread that
    * made the failing call, right after it (the message is thread-local in the C library).
    */
