@@ -14,9 +14,10 @@
       go-cuda       ctorch/cuda/abi_gen.go: package cuda's device properties and event flags
       csharp        Abi.g.cs: the C# enums (StatusCode, DType, DeviceType, FftNorm), op codes, event
                     flags and named op methods (partial class Tensor)
-      java-enum     org/ctorch/<X>.java for X in UnaryOp, BinaryOp, ReduceOp
+      java-enum     org/ctorch/<X>.java for X in UnaryOp, BinaryOp, ReduceOp, DeviceType, and the
+                    package-private base CudaAbi (Cuda.Property, the event flags)
       java-template FILE.java.in -> FILE.java, each "// @abi <table>" line replaced by the table's
-                    Java constants (dtype, status, device_type, fft_norm, device_property, event_flag)
+                    Java constants (dtype, status) or, for fft_norm, the whole enum FFT.Norm
 Options: --abi PATH (default capi/abi.toml), --header PATH (default capi/ctorch.h).
 Stdlib only.
 """
@@ -462,7 +463,7 @@ def gen_csharp(a):
 
 # ============================================================================ Java
 
-JAVA_ENUM_DOC = {
+JAVA_OP_DOC = {
     "UnaryOp": ("unary_op", "Elementwise unary operations ({@code ct_unary_op}), for {@link Tensor#unary(UnaryOp)} and\n"
                 " * {@link Tensor#unary_(UnaryOp)}; each also has its own method ({@code t.exp()}, ...)."),
     "BinaryOp": ("binary_op", "Elementwise binary operations ({@code ct_binary_op}) with broadcasting and PyTorch's type\n"
@@ -477,16 +478,61 @@ def jdoc(s):
         .replace("&amp;lt;", "&lt;").replace("&amp;gt;", "&gt;")
 
 
-def gen_java_enum(a, cls):
-    table, doc = JAVA_ENUM_DOC[cls]
+def java_coded_enum(a, cls, table, doc, const_doc, named=False, from_code=False):
+    """The lines of a Java enum over table's rows, each constant NAME(code) (with named,
+    NAME(code, "torch name"), which toString returns) with the javadoc const_doc(row); code()
+    gives the C ABI's number and, with from_code, fromCode(int) the constant of one."""
     rows = a[table]
-    o = [f"// {GEN_NOTE}", "package org.ctorch;", "", "/**", f" * {doc}", " */", f"public enum {cls} {{"]
+    o = ["/**", f" * {doc}", " */", f"public enum {cls} {{"]
     for i, r in enumerate(rows):
-        d = r["doc"] or ""
-        o.append(f"  /** torch.{r['torch']}{': ' + jdoc(d) if d else ''}. */")
-        o.append(f"  {r['upper']}({r['value']}){';' if i == len(rows) - 1 else ','}")
-    o += ["", "  private final int code;", "", f"  {cls}(int code) {{", "    this.code = code;", "  }", "",
-          "  /** The C ABI's number. */", "  public int code() {", "    return code;", "  }", "}"]
+        o.append(f"  /** {const_doc(r)} */")
+        name = f", \"{r['torch']}\"" if named else ""
+        o.append(f"  {r['upper']}({r['value']}{name}){';' if i == len(rows) - 1 else ','}")
+    o += ["", "  private final int code;"]
+    if named:
+        o += ["  private final String torchName;", "", f"  {cls}(int code, String torchName) {{",
+              "    this.code = code;", "    this.torchName = torchName;", "  }"]
+    else:
+        o += ["", f"  {cls}(int code) {{", "    this.code = code;", "  }"]
+    o += ["", f"  /** The C ABI's number ({{@code {a.ctype(table)}}}). */", "  public int code() {", "    return code;", "  }"]
+    if from_code:
+        o += ["", "  /** The constant of a C ABI number; IllegalArgumentException for an unknown one. */",
+              f"  public static {cls} fromCode(int code) {{",
+              f"    return Native.fromCode(values(), {cls}::code, code, \"{a.ctype(table)}\");", "  }"]
+    if named:
+        o += ["", "  /** PyTorch's name, e.g. {@code \"" + rows[0]["torch"] + "\"}. */", "  @Override",
+              "  public String toString() {", "    return torchName;", "  }"]
+    o.append("}")
+    return o
+
+
+def indented(lines, by="  "):
+    return [by + l if l else l for l in lines]
+
+
+def gen_java_enum(a, cls):
+    o = [f"// {GEN_NOTE}", "package org.ctorch;", ""]
+    if cls in JAVA_OP_DOC:
+        table, doc = JAVA_OP_DOC[cls]
+        o += java_coded_enum(a, cls, table, doc,
+                             lambda r: f"torch.{r['torch']}{': ' + jdoc(r['doc']) if r['doc'] else ''}.")
+    elif cls == "DeviceType":
+        o += java_coded_enum(a, cls, "device_type", "The kind of a {@link Device}: {@code torch.device(...).type}.",
+                             lambda r: f"{{@code \"{r['torch']}\"}}.", named=True, from_code=True)
+    elif cls == "CudaAbi":
+        o += ["/** {@link Cuda}'s tables: {@link Cuda.Property} and the event flags. */", "abstract class CudaAbi {",
+              "  CudaAbi() {}", ""]
+        o += indented(java_coded_enum(a, "Property", "device_property",
+                                      "Integer properties of a CUDA device ({@code ct_device_property}).",
+                                      lambda r: f"{r['name']}{': ' + jdoc(r['doc']) if r['doc'] else ''}."))
+        o.append("")
+        o.append("  // The event flags ({@code ct_event_flags}), ORed, for Event.create.")
+        for r in a["event_flag"]:
+            o.append(f"  /** {r['name']}{': ' + jdoc(r['doc']) if r['doc'] else ''}. */")
+            o.append(f"  static final int EVENT_{r['upper']} = {r['value']};")
+        o.append("}")
+    else:
+        raise abilib.AbiError(f"java-enum: no class '{cls}'")
     return "\n".join(o) + "\n"
 
 
@@ -503,19 +549,10 @@ def java_block(a, table):
                 continue
             o.append(f"  /** {r['name']}: {jdoc(r['doc'])}. */")
             o.append(f"  public static final int {r['upper']} = {r['value']};")
-    elif table in ("device_type", "fft_norm", "device_property"):
-        # enum constants NAME(code) or NAME(code, "torch name"), the last one ending the list
-        rows = a[table]
-        for i, r in enumerate(rows):
-            torch = f", \"{r['torch']}\"" if "torch" in r else ""
-            if r["doc"] or "torch" in r:
-                torch_doc = f"{{@code \"{r['torch']}\"}}" if "torch" in r else ""
-                o.append(f"  /** {torch_doc}{': ' if torch_doc and r['doc'] else ''}{jdoc(r['doc'])}. */")
-            o.append(f"  {r['upper']}({r['value']}{torch}){';' if i == len(rows) - 1 else ','}")
-    elif table == "event_flag":
-        for r in a["event_flag"]:
-            o.append(f"  /** {r['name']}{': ' + jdoc(r['doc']) if r['doc'] else ''}. */")
-            o.append(f"  static final int {r['upper']} = {r['value']};")
+    elif table == "fft_norm":  # the whole nested enum FFT.Norm
+        o += indented(java_coded_enum(
+            a, "Norm", "fft_norm", "{@code norm=}: which direction of a transform pair is scaled, and by how much.",
+            lambda r: f"{{@code \"{r['torch']}\"}}: {jdoc(r['doc'])}.", named=True))
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
     return o
@@ -527,7 +564,7 @@ def render_java_template(a, text):
         m = re.match(r"(\s*)// @abi (\w+)\s*$", line)
         if m:  # the block at the marker's indentation (java_block's lines are indented by two)
             out.append(f"{m.group(1)}// {GEN_NOTE}")
-            out.extend(m.group(1) + l[2:] for l in java_block(a, m.group(2)))
+            out.extend(m.group(1) + l[2:] if l else l for l in java_block(a, m.group(2)))
             continue
         out.append(line)
     return "\n".join(out) + "\n"

@@ -9,25 +9,9 @@ import org.ctorch.swig.ctorch;
  * {@link Cuda}'s devices: availability, count, properties, the current device and its guard,
  * synchronization, free memory and peer access.
  */
-abstract class CudaDevices {
+abstract class CudaDevices extends CudaAbi {
   static {
     Native.ensureLoaded();
-  }
-
-  /** Integer properties of a CUDA device ({@code ct_device_property}). */
-  public enum Property {
-    // @abi device_property
-
-    private final int code;
-
-    Property(int code) {
-      this.code = code;
-    }
-
-    /** The C ABI's number. */
-    public int code() {
-      return code;
-    }
   }
 
   /** A compute capability, e.g. (9, 0) on H100 ({@code torch.cuda.get_device_capability}). */

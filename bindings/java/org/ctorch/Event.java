@@ -24,8 +24,6 @@ public final class Event extends NativeObject {
     Native.ensureLoaded();
   }
 
-  // @abi event_flag
-
   private final boolean enableTiming;
   private final boolean blocking;
 
@@ -47,7 +45,7 @@ public final class Event extends NativeObject {
 
   /** {@code torch.cuda.Event(enable_timing=enableTiming, blocking=blocking)}. */
   public static Event create(boolean enableTiming, boolean blocking) {
-    int flags = (enableTiming ? ENABLE_TIMING : 0) | (blocking ? BLOCKING : 0);
+    int flags = (enableTiming ? Cuda.EVENT_ENABLE_TIMING : 0) | (blocking ? Cuda.EVENT_BLOCKING : 0);
     long[] out = {0};
     Native.check(ctorch.ct_event_create(flags, out));
     try {
