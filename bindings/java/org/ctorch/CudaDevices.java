@@ -161,9 +161,7 @@ abstract class CudaDevices extends CudaAbi {
       if (closed) {
         return;
       }
-      if (Thread.currentThread() != owner) {
-        throw new IllegalStateException("a Cuda.DeviceGuard must be closed on the thread that made it");
-      }
+      Native.checkClosingThread(owner, "a Cuda.DeviceGuard", "made");
       closed = true;
       if (previous >= 0) {
         Native.check(ctorch.ct_cuda_set_device(previous));

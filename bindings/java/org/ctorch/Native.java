@@ -52,6 +52,16 @@ final class Native {
   }
 
   /**
+   * For the thread-confined guards and scopes: {@link IllegalStateException} ("what must be
+   * closed on the thread that made it") unless the calling thread is {@code owner}.
+   */
+  static void checkClosingThread(Thread owner, String what, String made) {
+    if (Thread.currentThread() != owner) {
+      throw new IllegalStateException(what + " must be closed on the thread that " + made + " it");
+    }
+  }
+
+  /**
    * Throws the exception for {@code status} when it is not CT_OK. Must run on the thread that
    * made the failing call, right after it (the message is thread-local in the C library).
    */

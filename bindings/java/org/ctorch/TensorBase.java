@@ -256,10 +256,7 @@ abstract class TensorBase implements AutoCloseable {
 
   /** {@code t.device}; CUDA tensors report a concrete index ("cuda:0"). */
   public Device device() {
-    int[] type = {0};
-    int[] index = {0};
-    run(() -> ctorch.ct_tensor_device(handle(), type, index));
-    return Device.of(DeviceType.fromCode(type[0]), index[0]);
+    return Device.out(this, (type, index) -> ctorch.ct_tensor_device(handle(), type, index));
   }
 
   /** {@code t.is_cuda}. */
