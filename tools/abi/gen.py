@@ -428,6 +428,11 @@ def gen_csharp(a):
         o.append(f"        public const int {r['camel']} = {r['value']};")
     o.append("    }")
     o.append("")
+    o.append("    public static partial class DTypes")
+    o.append("    {")
+    o.append(f"        internal const int Undefined = {a.dtype_undefined['value']}; // {a.dtype_undefined['name']}")
+    o.append("    }")
+    o.append("")
     o.append("    // The op codes of capi/ctorch.h (ct_unary_op, ct_binary_op, ct_reduce_op), never renumbered.")
     for cls, table in (("UnaryOp", "unary_op"), ("BinaryOp", "binary_op"), ("ReduceOp", "reduce_op")):
         o.append(f"    internal static class {cls}")
@@ -543,6 +548,9 @@ def java_block(a, table):
         for i, r in enumerate(rows):
             o.append(f"  /** torch.{r['torch']} */")
             o.append(f"  {r['upper']}({r['value']}, \"{r['torch']}\"){';' if i == len(rows) - 1 else ','}")
+        u = a.dtype_undefined
+        o += ["", f"  /** {u['name']}: no dtype given (the operation's default, or the input's dtype). */",
+              f"  static final int UNDEFINED_CODE = {u['value']};"]
     elif table == "status":
         for r in a["status"]:
             if r["value"] == 0:
