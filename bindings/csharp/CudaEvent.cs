@@ -14,9 +14,6 @@ namespace Ctorch
     /// </summary>
     public sealed class CudaEvent : NativeObject<CudaEventHandle>
     {
-        // The C constants CT_EVENT_*.
-        private const int EnableTimingFlag = 1, BlockingFlag = 2;
-
         /// <summary>Wraps a handle; the CudaEvent takes over its disposal.</summary>
         public CudaEvent(CudaEventHandle handle) : base(handle, "event", "CudaEvent") { }
 
@@ -24,7 +21,7 @@ namespace Ctorch
         /// <see cref="ElapsedTime"/> works (at a small cost); with blocking,
         /// <see cref="Synchronize"/> yields the CPU instead of spinning.</summary>
         public CudaEvent(bool enableTiming = false, bool blocking = false)
-            : this(NewHandle((enableTiming ? EnableTimingFlag : 0) | (blocking ? BlockingFlag : 0))) { }
+            : this(NewHandle((enableTiming ? EventFlags.EnableTiming : 0) | (blocking ? EventFlags.Blocking : 0))) { }
 
         private static CudaEventHandle NewHandle(int flags)
         {

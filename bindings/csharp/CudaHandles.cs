@@ -8,11 +8,7 @@ namespace Ctorch
     /// <c>ct_stream_release</c> (see <see cref="NativeHandle"/>).</summary>
     public sealed class CudaStreamHandle : NativeHandle
     {
-        /// <summary>An invalid (zero) handle, as P/Invoke marshalling needs.</summary>
-        public CudaStreamHandle() : base(IntPtr.Zero, true) { }
-
-        /// <summary>Wraps a raw handle. With ownsHandle the reference it stands for is released
-        /// when this SafeHandle is disposed or finalized.</summary>
+        /// <inheritdoc cref="NativeHandle(IntPtr, bool)"/>
         public CudaStreamHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
 
         protected override void Release(IntPtr h) => ctorch.ct_stream_release(h);
@@ -22,11 +18,7 @@ namespace Ctorch
     /// <c>ct_event_release</c> (see <see cref="NativeHandle"/>).</summary>
     public sealed class CudaEventHandle : NativeHandle
     {
-        /// <summary>An invalid (zero) handle, as P/Invoke marshalling needs.</summary>
-        public CudaEventHandle() : base(IntPtr.Zero, true) { }
-
-        /// <summary>Wraps a raw handle. With ownsHandle the reference it stands for is released
-        /// when this SafeHandle is disposed or finalized.</summary>
+        /// <inheritdoc cref="NativeHandle(IntPtr, bool)"/>
         public CudaEventHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
 
         protected override void Release(IntPtr h) => ctorch.ct_event_release(h);

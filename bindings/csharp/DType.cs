@@ -7,9 +7,9 @@ namespace Ctorch
     // enum DType (the values of capi/abi.toml) is generated into Abi.g.cs.
 
     /// <summary>Facts about dtypes (torch.finfo-like helpers and torch.promote_types).</summary>
-    public static class DTypes
+    public static partial class DTypes
     {
-        internal const int Undefined = -1; // CT_DTYPE_UNDEFINED
+        // Undefined (CT_DTYPE_UNDEFINED) is generated into Abi.g.cs.
 
         internal static int Code(DType? dtype) => dtype.HasValue ? (int)dtype.Value : Undefined;
 

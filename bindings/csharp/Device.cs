@@ -4,13 +4,6 @@ using Ctorch.Swig;
 
 namespace Ctorch
 {
-    /// <summary>Device types (the C constants CT_CPU and CT_CUDA).</summary>
-    public enum DeviceType
-    {
-        Cpu = 0,
-        Cuda = 1,
-    }
-
     /// <summary>
     /// A device, as torch.device: a type and an optional index (-1 when there is none; for CUDA
     /// that means the current CUDA device). <c>default(Device)</c> is <see cref="Cpu"/>.

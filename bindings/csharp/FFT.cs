@@ -6,24 +6,6 @@ using Ctorch.Swig;
 
 namespace Ctorch
 {
-    /// <summary>The normalization of an FFT (torch.fft's <c>norm</c> argument; the values are
-    /// the C constants CT_FFT_NORM_*). n is the number of points of the transform (the product
-    /// of the transformed sizes for the n-dimensional ones).</summary>
-    public enum FftNorm
-    {
-        /// <summary>norm="backward", torch's default: the forward transform is unscaled, the
-        /// inverse one scaled by 1/n.</summary>
-        Backward = 0,
-
-        /// <summary>norm="forward": the forward transform is scaled by 1/n, the inverse one
-        /// unscaled.</summary>
-        Forward = 1,
-
-        /// <summary>norm="ortho": both directions scaled by 1/sqrt(n) (the transform is
-        /// unitary).</summary>
-        Ortho = 2,
-    }
-
     /// <summary>
     /// torch.fft: discrete Fourier transforms with PyTorch's argument rules. Real inputs of
     /// float32 (and integer or bool inputs, promoted to float32) give complex64 results, float64

@@ -9,11 +9,7 @@ namespace Ctorch
     /// <c>ct_generator_release</c> (see <see cref="NativeHandle"/>).</summary>
     public sealed class GeneratorHandle : NativeHandle
     {
-        /// <summary>An invalid (zero) handle, as P/Invoke marshalling needs.</summary>
-        public GeneratorHandle() : base(IntPtr.Zero, true) { }
-
-        /// <summary>Wraps a raw handle. With ownsHandle the reference it stands for is released
-        /// when this SafeHandle is disposed or finalized.</summary>
+        /// <inheritdoc cref="NativeHandle(IntPtr, bool)"/>
         public GeneratorHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
 
         protected override void Release(IntPtr h) => ctorch.ct_generator_release(h);

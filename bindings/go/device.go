@@ -7,18 +7,12 @@ import (
 	"ctorch.dev/ctorch/internal/capi"
 )
 
-// DeviceType is the kind of a device.
+// DeviceType is the kind of a device: DeviceCPU or DeviceCUDA (abi_gen.go, from capi/abi.toml).
 type DeviceType int32
-
-// Device types (capi/ctorch.h section 3).
-const (
-	DeviceCPU  DeviceType = 0
-	DeviceCUDA DeviceType = 1
-)
 
 // String is "cpu" or "cuda" ("DeviceType(N)" for another value).
 func (t DeviceType) String() string {
-	return capi.EnumName([]string{"cpu", "cuda"}, int32(t), "DeviceType")
+	return capi.EnumName(deviceTypeNames, int32(t), "DeviceType")
 }
 
 // Device is torch.device: a type and an index. Index -1 means "no index": for CUDA the current

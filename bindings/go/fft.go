@@ -24,27 +24,15 @@ import "ctorch.dev/ctorch/internal/capi"
 // queued on the current stream of the calling OS thread, like every op. Error.Op is the C
 // function's name without "ct_" ("fft_fft", "fft_rfftn", ...).
 
-// FFTNorm is the norm argument of torch.fft's transforms: which direction is scaled.
+// FFTNorm is the norm argument of torch.fft's transforms: which direction is scaled
+// (NormBackward, the default, NormForward, NormOrtho; abi_gen.go, from capi/abi.toml).
 // A FFTNorm is itself an FFTOption and an FFTNOption: ctorch.FFT(x, ctorch.NormOrtho).
 type FFTNorm int32
-
-// The three norms of torch.fft (capi's CT_FFT_NORM_*). n is the number of points of the
-// transform (the product of the sizes for the n-dimensional ones).
-const (
-	// NormBackward is norm="backward" (or None), PyTorch's default: the forward transforms
-	// (FFT, RFFT, HFFT, FFTN, ...) are unscaled, the inverse ones are scaled by 1/n.
-	NormBackward FFTNorm = 0
-	// NormForward is norm="forward": the forward transforms are scaled by 1/n, the inverse
-	// ones unscaled.
-	NormForward FFTNorm = 1
-	// NormOrtho is norm="ortho": both directions are scaled by 1/sqrt(n) (unitary transforms).
-	NormOrtho FFTNorm = 2
-)
 
 // String returns PyTorch's name of the norm: "backward", "forward", "ortho"; "FFTNorm(N)" for
 // another value (which the transforms refuse with ErrArgument).
 func (n FFTNorm) String() string {
-	return capi.EnumName([]string{"backward", "forward", "ortho"}, int32(n), "FFTNorm")
+	return capi.EnumName(fftNormNames, int32(n), "FFTNorm")
 }
 
 func (n FFTNorm) applyFFT(o *fftOptions)   { o.norm = n }

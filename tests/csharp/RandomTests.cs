@@ -243,7 +243,7 @@ namespace Ctorch.Tests
                 Assert.IsFalse(t.IsDisposed);
             }
             Assert.Throws<ArgumentNullException>(() => new Generator((GeneratorHandle)null));
-            Assert.Throws<ArgumentException>(() => new Generator(new GeneratorHandle()));
+            Assert.Throws<ArgumentException>(() => new Generator(new GeneratorHandle(IntPtr.Zero, true)));
         }
 
         [Test]

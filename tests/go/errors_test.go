@@ -13,8 +13,7 @@ import (
 )
 
 func TestErrorValues(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	a := s.T(ctorch.Zeros([]int64{3}, dev))
 	b := s.T(ctorch.Zeros([]int64{4}, dev))
 

@@ -8,8 +8,7 @@ import (
 )
 
 func TestShapeFactories(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 
 	z := s.T(ctorch.Zeros([]int64{2, 3}, dev))
 	eqShape(t, z, 2, 3)
@@ -51,8 +50,7 @@ func TestShapeFactories(t *testing.T) {
 }
 
 func TestRangeFactories(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	a := s.T(ctorch.Arange(5, 0, -2, dev))
 	eqDType(t, a, ctorch.Float32)
 	eqF64(t, a, 5, 3, 1)
@@ -85,8 +83,7 @@ func roundTrip[T ctorch.Element](t *testing.T, s *scope, data []T, want ctorch.D
 }
 
 func TestFromSliceEveryElementType(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	roundTrip(t, s, []float32{1.5, -2, 3}, ctorch.Float32, (*ctorch.Tensor).Float32s)
 	roundTrip(t, s, []float64{0.1, 0.2, 0.3}, ctorch.Float64, (*ctorch.Tensor).Float64s)
 	roundTrip(t, s, []int64{-1 << 40, 2, 1<<62 + 1}, ctorch.Int64, (*ctorch.Tensor).Int64s)
@@ -137,8 +134,7 @@ func TestHalfTypesThroughBytes(t *testing.T) {
 }
 
 func TestLikeAndNewFactories(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	src := s.T(ctorch.FromSlice([]int32{1, 2, 3, 4, 5, 6}, []int64{2, 3}, dev))
 
 	el := s.T(ctorch.EmptyLike(src))

@@ -16,8 +16,7 @@ import (
 // Each transform and its options: an impulse transforms to ones (so the values are known
 // without a DFT), and the options show in the result's shape, dtype and scale.
 func TestFFTCallsAndOptions(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	imp := s.T(ctorch.FromSlice([]complex64{1, 0, 0, 0}, nil, dev))
 	ones := []complex128{1, 1, 1, 1}
 	near(t, s.T(ctorch.FFT(imp)), 1e-6, ones...)
@@ -52,8 +51,7 @@ func TestFFTCallsAndOptions(t *testing.T) {
 }
 
 func TestFFTErrors(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	c := s.T(ctorch.Zeros([]int64{4}, ctorch.Complex64, dev))
 	wantMessage(t, s.E(ctorch.RFFT(c)), ctorch.ErrDType, "fft_rfft", "rfftn expects a real-valued input tensor")
 	wantMessage(t, s.E(ctorch.FFT(c, ctorch.FFTLength(0))), ctorch.ErrArgument, "fft_fft", "Invalid number of data points (0) specified")

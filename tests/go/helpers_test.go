@@ -61,6 +61,12 @@ type scope struct {
 	ts []*ctorch.Tensor
 }
 
+// setup is the start of most tests: a scope and the device they run on.
+func setup(t *testing.T) (*scope, ctorch.Device) {
+	t.Helper()
+	return newScope(t), testDevice()
+}
+
 func newScope(t *testing.T) *scope {
 	t.Helper()
 	start := liveCount(t)

@@ -27,8 +27,7 @@ func wantMessage(t *testing.T, err error, sentinel error, op, prefix string) {
 }
 
 func TestMatrixProducts(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	a := s.T(ctorch.FromSlice([]float32{1, 2, 3, 4, 5, 6}, []int64{2, 3}, dev))
 	b := s.T(ctorch.FromSlice([]float32{7, 8, 9, 10, 11, 12}, []int64{3, 2}, dev))
 	eqF64(t, s.T(a.Mm(b)), 58, 64, 139, 154)
@@ -46,8 +45,7 @@ func TestMatrixProducts(t *testing.T) {
 }
 
 func TestMatrixProductErrors(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	m43 := s.T(ctorch.Ones([]int64{4, 3}, dev))
 	err := s.E(m43.Mm(m43))
 	wantMessage(t, err, ctorch.ErrShape, "mm", "mat1 and mat2 shapes cannot be multiplied (4x3 and 4x3)")

@@ -44,8 +44,7 @@ func outcome(t *testing.T, s *scope, x *ctorch.Tensor, out []reflect.Value) any 
 // Every generated method, against the generic form with the same op: same values (or the same
 // error code) for tensor, float and int operands, in place and reversed.
 func TestNamedOpMethods(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	mk := func() *ctorch.Tensor { return s.T(ctorch.FromSlice([]float32{1.5, 2, 3}, nil, dev)) }
 	o := s.T(ctorch.FromSlice([]float32{0.5, 4, 2}, nil, dev))
 	fresh := func() (*ctorch.Tensor, reflect.Value) { x := mk(); return x, reflect.ValueOf(x) }
@@ -129,8 +128,7 @@ func TestScalarKinds(t *testing.T) {
 }
 
 func TestClampWhereFill(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	x := s.T(ctorch.FromSlice([]float32{-2, -0.5, 0.5, 3}, nil, dev))
 	eqF64(t, s.T(x.Clamp(-1, 1)), -1, -0.5, 0.5, 1)
 	eqF64(t, s.T(x.ClampMin(0)), 0, 0, 0.5, 3)

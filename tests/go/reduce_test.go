@@ -12,8 +12,7 @@ import (
 )
 
 func TestReductions(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	x := s.T(ctorch.FromSlice([]float32{1, 2, 3, 4, 5, 6}, []int64{2, 3}, dev))
 	sum := s.T(x.Sum())
 	eqShape(t, sum)
@@ -62,8 +61,7 @@ func TestReductions(t *testing.T) {
 }
 
 func TestCatStack(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	a := s.T(ctorch.FromSlice([]float32{1, 2, 3, 4}, []int64{2, 2}, dev))
 	b := s.T(ctorch.FromSlice([]float32{5, 6}, []int64{1, 2}, dev))
 	c := s.T(ctorch.Cat([]*ctorch.Tensor{a, b}, 0))
@@ -78,8 +76,7 @@ func TestCatStack(t *testing.T) {
 }
 
 func TestItemAndCopyOut(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	f := s.T(ctorch.Scalar(float32(-2.75), dev))
 	if v, err := f.Item(); err != nil || v != -2.75 {
 		t.Errorf("Item = %v, %v", v, err)

@@ -29,8 +29,7 @@ func TestSeedPickDevice(t *testing.T) {
 // tensor = torch.tensor([1,2,3]); tensor_on_gpu = tensor.to(device);
 // tensor_back_on_cpu = tensor_on_gpu.cpu().numpy()
 func TestSeedTensorToDeviceAndBack(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	tensor := s.T(ctorch.FromSlice([]int64{1, 2, 3}, nil))
 	eqRepr(t, tensor, "tensor([1, 2, 3])")
 	if tensor.Device().String() != "cpu" {
@@ -75,8 +74,7 @@ func TestSeedTensorToDeviceAndBack(t *testing.T) {
 
 // x = torch.rand(2); y = x + torch.rand(2) (a new tensor); x.add_(torch.rand(2)) (in place)
 func TestSeedInPlaceVersusNew(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	x := s.T(ctorch.FromSlice([]float32{0.25, 0.5}, nil, dev))
 	r := s.T(ctorch.FromSlice([]float32{1, 2}, nil, dev))
 	y := s.T(x.Add(r))

@@ -17,8 +17,7 @@ func shares(t *testing.T, a, b *ctorch.Tensor, want bool) {
 }
 
 func TestViewsShareStorage(t *testing.T) {
-	s := newScope(t)
-	dev := testDevice()
+	s, dev := setup(t)
 	base := s.T(ctorch.ArangeInt(0, 12, 1, dev)) // 0..11
 
 	v := s.T(base.View(3, 4))

@@ -134,21 +134,9 @@ func DeviceCapability(device int) (major, minor int, err error) {
 	return int(ma[0]), int(mi[0]), err
 }
 
-// Property is an integer device property (ct_device_property).
+// Property is an integer device property (ct_device_property): PropMajor, PropTotalMemory...
+// (abi_gen.go, from capi/abi.toml).
 type Property int32
-
-// Device properties for DeviceProperty.
-const (
-	PropMajor                       Property = 0 // compute capability major
-	PropMinor                       Property = 1 // compute capability minor
-	PropTotalMemory                 Property = 2 // bytes of global memory
-	PropMultiProcessorCount         Property = 3 // number of SMs
-	PropL2CacheSize                 Property = 4 // bytes
-	PropWarpSize                    Property = 5
-	PropMaxThreadsPerMultiProcessor Property = 6
-	PropIsIntegrated                Property = 7
-	PropPCIBusID                    Property = 8
-)
 
 // DeviceProperty returns one integer property of a CUDA device. ErrCUDAUnavailable, ErrIndex
 // (device), ErrArgument (unknown property).

@@ -8,15 +8,11 @@ import (
 	"ctorch.dev/ctorch/internal/capi"
 )
 
-// EventFlags are the options of NewEvent, ORed together.
+// EventFlags are the options of NewEvent, ORed together: EventDefault (torch.cuda.Event()),
+// EventEnableTiming (enable_timing=True: ElapsedTime works, at a small cost), EventBlocking
+// (blocking=True: Synchronize yields the CPU instead of spinning); abi_gen.go, from
+// capi/abi.toml.
 type EventFlags int32
-
-// Event flags (ct_event_flags).
-const (
-	EventDefault      EventFlags = 0 // torch.cuda.Event()
-	EventEnableTiming EventFlags = 1 // enable_timing=True: ElapsedTime works (costs a little)
-	EventBlocking     EventFlags = 2 // blocking=True: Synchronize yields the CPU instead of spinning
-)
 
 // Event is torch.cuda.Event: it owns one reference (handle) to a CUDA event. The CUDA event
 // itself is created at the first Record, on the recording stream's device, so events can be

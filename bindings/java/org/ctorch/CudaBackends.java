@@ -59,12 +59,7 @@ abstract class CudaBackends extends CudaRandom {
 
     /** The mode of a value 0, 1 or 2 ({@link IllegalArgumentException} otherwise). */
     public static SyncDebugMode fromCode(int code) {
-      for (SyncDebugMode m : values()) {
-        if (m.code == code) {
-          return m;
-        }
-      }
-      throw new IllegalArgumentException("unknown sync debug mode " + code);
+      return Native.fromCode(values(), SyncDebugMode::code, code, "sync debug mode");
     }
 
     /** torch's name: "default", "warn" or "error". */

@@ -9,33 +9,9 @@ import org.ctorch.swig.ctorch;
  * {@link Cuda}'s devices: availability, count, properties, the current device and its guard,
  * synchronization, free memory and peer access.
  */
-abstract class CudaDevices {
+abstract class CudaDevices extends CudaAbi {
   static {
     Native.ensureLoaded();
-  }
-
-  /** Integer properties of a CUDA device ({@code ct_device_property}). */
-  public enum Property {
-    MAJOR(0),
-    MINOR(1),
-    TOTAL_MEMORY(2),
-    MULTIPROCESSOR_COUNT(3),
-    L2_CACHE_SIZE(4),
-    WARP_SIZE(5),
-    MAX_THREADS_PER_MULTIPROCESSOR(6),
-    IS_INTEGRATED(7),
-    PCI_BUS_ID(8);
-
-    private final int code;
-
-    Property(int code) {
-      this.code = code;
-    }
-
-    /** The C ABI's number. */
-    public int code() {
-      return code;
-    }
   }
 
   /** A compute capability, e.g. (9, 0) on H100 ({@code torch.cuda.get_device_capability}). */
@@ -185,9 +161,7 @@ abstract class CudaDevices {
       if (closed) {
         return;
       }
-      if (Thread.currentThread() != owner) {
-        throw new IllegalStateException("a Cuda.DeviceGuard must be closed on the thread that made it");
-      }
+      Native.checkClosingThread(owner, "a Cuda.DeviceGuard", "made");
       closed = true;
       if (previous >= 0) {
         Native.check(ctorch.ct_cuda_set_device(previous));

@@ -110,7 +110,7 @@ abstract class CudaRandom extends CudaMemory {
     if (st == Native.CT_OK) {
       return List.of(); // no device: nothing to read
     }
-    if (st != Native.CT_ERR_BUFFER_SIZE) {
+    if (st != CtorchException.BUFFER_SIZE) {
       throw Native.lastError(st);
     }
     ByteBuffer buf = Native.hostBuffer(needed[0]);

@@ -92,9 +92,7 @@ abstract class CudaStreams extends CudaPlanCache {
       if (isClosed()) {
         return;
       }
-      if (Thread.currentThread() != owner) {
-        throw new IllegalStateException("a Cuda.StreamGuard must be closed on the thread that made it");
-      }
+      Native.checkClosingThread(owner, "a Cuda.StreamGuard", "made");
       long h = previous.take();
       cleanable.clean(); // the handle is taken: this only unregisters
       if (h == 0) {

@@ -32,6 +32,24 @@ public final class Device {
     this.index = index;
   }
 
+  /** A C function that writes a device as (ct_device_type, index) out-parameters. */
+  @FunctionalInterface
+  interface OutCall {
+    int call(int[] type, int[] index);
+  }
+
+  /** Runs {@code call} (keeping {@code keep} reachable) and returns the device it wrote. */
+  static Device out(Object keep, OutCall call) {
+    int[] type = {0};
+    int[] index = {0};
+    try {
+      Native.check(call.call(type, index));
+    } finally {
+      java.lang.ref.Reference.reachabilityFence(keep);
+    }
+    return of(DeviceType.fromCode(type[0]), index[0]);
+  }
+
   /**
    * {@code torch.device(type, index)}; index -1 for none. Fails with CT_ERR_ARGUMENT for an
    * index below -1 (or a CPU index other than -1 and 0) when the device is printed or used.
@@ -56,10 +74,7 @@ public final class Device {
    */
   public static Device parse(String spec) {
     Objects.requireNonNull(spec, "spec");
-    int[] type = {0};
-    int[] index = {0};
-    Native.check(ctorch.ct_device_parse(spec, type, index));
-    return of(DeviceType.fromCode(type[0]), index[0]);
+    return out(null, (type, index) -> ctorch.ct_device_parse(spec, type, index));
   }
 
   /** {@code device.type}. */

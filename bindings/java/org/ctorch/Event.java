@@ -24,11 +24,6 @@ public final class Event extends NativeObject {
     Native.ensureLoaded();
   }
 
-  /** CT_EVENT_ENABLE_TIMING: {@link #elapsedTime} works (costs a little). */
-  static final int ENABLE_TIMING = 1;
-  /** CT_EVENT_BLOCKING: {@link #synchronize()} yields the CPU instead of spinning. */
-  static final int BLOCKING = 2;
-
   private final boolean enableTiming;
   private final boolean blocking;
 
@@ -50,7 +45,7 @@ public final class Event extends NativeObject {
 
   /** {@code torch.cuda.Event(enable_timing=enableTiming, blocking=blocking)}. */
   public static Event create(boolean enableTiming, boolean blocking) {
-    int flags = (enableTiming ? ENABLE_TIMING : 0) | (blocking ? BLOCKING : 0);
+    int flags = (enableTiming ? Cuda.EVENT_ENABLE_TIMING : 0) | (blocking ? Cuda.EVENT_BLOCKING : 0);
     long[] out = {0};
     Native.check(ctorch.ct_event_create(flags, out));
     try {

@@ -56,14 +56,24 @@ public final class Generator extends NativeObject {
   /** Takes ownership of a [new reference] generator handle; on failure the handle is released. */
   private static Generator wrap(long handle) {
     try {
-      int[] type = {0};
-      int[] index = {0};
-      Native.check(ctorch.ct_generator_device(handle, type, index));
-      return new Generator(handle, Device.of(DeviceType.fromCode(type[0]), index[0]));
+      return new Generator(handle,
+          Device.out(null, (type, index) -> ctorch.ct_generator_device(handle, type, index)));
     } catch (Throwable e) {
       ctorch.ct_generator_release(handle);
       throw e;
     }
+  }
+
+  /** A C function that makes a generator for a device: (type, index, out) -> status. */
+  @FunctionalInterface
+  private interface DeviceCall {
+    int call(int type, int index, long[] out);
+  }
+
+  /** The generator {@code call} makes for {@code device}. */
+  private static Generator ofDevice(Device device, DeviceCall call) {
+    Objects.requireNonNull(device, "device");
+    return wrap(Native.longOut(out -> call.call(device.type().code(), device.index(), out)));
   }
 
   /** The handle of an optional generator argument: 0 (the default generator) for null. */
@@ -87,10 +97,7 @@ public final class Generator extends NativeObject {
    * one, 105 for an index that is not visible).
    */
   public static Generator create(Device device) {
-    Objects.requireNonNull(device, "device");
-    long[] out = {0};
-    Native.check(ctorch.ct_generator_create(device.type().code(), device.index(), out));
-    return wrap(out[0]);
+    return ofDevice(device, ctorch::ct_generator_create);
   }
 
   /** {@code torch.default_generator}: the CPU's default generator (a new reference to it). */
@@ -105,10 +112,7 @@ public final class Generator extends NativeObject {
    * generator itself is never destroyed. A CUDA device needs a GPU (code 301 without one).
    */
   public static Generator defaultGenerator(Device device) {
-    Objects.requireNonNull(device, "device");
-    long[] out = {0};
-    Native.check(ctorch.ct_default_generator(device.type().code(), device.index(), out));
-    return wrap(out[0]);
+    return ofDevice(device, ctorch::ct_default_generator);
   }
 
   /* ============================================================================================

@@ -19,11 +19,8 @@ import org.ctorch.swig.ctorch;
 final class Native {
   private Native() {}
 
+  /** CT_OK; the error codes are {@link CtorchException}'s constants (from capi/abi.toml). */
   static final int CT_OK = 0;
-  static final int CT_ERR_INVALID_HANDLE = 102;
-  static final int CT_ERR_BUFFER_SIZE = 106;
-  static final int CT_ERR_OUT_OF_MEMORY = 400;
-  static final int CT_DTYPE_UNDEFINED = -1;
 
   static {
     System.loadLibrary("ctorch_jni");
@@ -37,6 +34,29 @@ final class Native {
    * installs the out-of-memory hook.
    */
   static void ensureLoaded() {}
+
+  /**
+   * The constant of {@code values} whose {@code code} is {@code c} (the {@code fromCode} of the
+   * enums that carry a C ABI number); IllegalArgumentException naming {@code what} otherwise.
+   */
+  static <E> E fromCode(E[] values, java.util.function.ToIntFunction<E> code, int c, String what) {
+    for (E e : values) {
+      if (code.applyAsInt(e) == c) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException("unknown " + what + " " + c);
+  }
+
+  /**
+   * For the thread-confined guards and scopes: {@link IllegalStateException} ("what must be
+   * closed on the thread that made it") unless the calling thread is {@code owner}.
+   */
+  static void checkClosingThread(Thread owner, String what, String made) {
+    if (Thread.currentThread() != owner) {
+      throw new IllegalStateException(what + " must be closed on the thread that " + made + " it");
+    }
+  }
 
   /**
    * Throws the exception for {@code status} when it is not CT_OK. Must run on the thread that
@@ -53,7 +73,8 @@ final class Native {
    * (CT_ERR_INVALID_HANDLE), as the C library gives for a released handle.
    */
   static CtorchException closed(String what) {
-    return new CtorchException(CT_ERR_INVALID_HANDLE, ctorch.ct_status_name(CT_ERR_INVALID_HANDLE),
+    return new CtorchException(CtorchException.INVALID_HANDLE,
+        ctorch.ct_status_name(CtorchException.INVALID_HANDLE),
         "the " + what + " is closed");
   }
 
@@ -61,7 +82,7 @@ final class Native {
   static CtorchException lastError(int status) {
     String message = lastErrorMessageUtf8();
     String name = ctorch.ct_status_name(status);
-    if (status == CT_ERR_OUT_OF_MEMORY) {
+    if (status == CtorchException.OUT_OF_MEMORY) {
       return new CtorchOutOfMemoryException(name, message);
     }
     return new CtorchException(status, name, message);
@@ -177,7 +198,7 @@ final class Native {
         buf.get(0, bytes);
         return new String(bytes, StandardCharsets.UTF_8);
       }
-      if (st != CT_ERR_BUFFER_SIZE || attempt > 8) {
+      if (st != CtorchException.BUFFER_SIZE || attempt > 8) {
         throw lastError(st);
       }
       // needed is set even on CT_ERR_BUFFER_SIZE; if it was not, grow geometrically.

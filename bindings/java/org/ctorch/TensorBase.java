@@ -17,7 +17,7 @@ abstract class TensorBase implements AutoCloseable {
   }
 
   private static final Cleaner CLEANER = NativeHandle.CLEANER;
-  static final int UNDEFINED = Native.CT_DTYPE_UNDEFINED;
+  static final int UNDEFINED = DType.UNDEFINED_CODE;
 
   /**
    * The cleaning action: releases the native reference exactly once. It holds the handle, never
@@ -78,8 +78,8 @@ abstract class TensorBase implements AutoCloseable {
   long handle() {
     long h = releaser.handle;
     if (h == 0) {
-      throw new CtorchException(Native.CT_ERR_INVALID_HANDLE,
-          CtorchException.statusName(Native.CT_ERR_INVALID_HANDLE),
+      throw new CtorchException(CtorchException.INVALID_HANDLE,
+          CtorchException.statusName(CtorchException.INVALID_HANDLE),
           "the Tensor is closed");
     }
     return h;
@@ -256,10 +256,7 @@ abstract class TensorBase implements AutoCloseable {
 
   /** {@code t.device}; CUDA tensors report a concrete index ("cuda:0"). */
   public Device device() {
-    int[] type = {0};
-    int[] index = {0};
-    run(() -> ctorch.ct_tensor_device(handle(), type, index));
-    return Device.of(DeviceType.fromCode(type[0]), index[0]);
+    return Device.out(this, (type, index) -> ctorch.ct_tensor_device(handle(), type, index));
   }
 
   /** {@code t.is_cuda}. */

@@ -5,6 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 
 import org.ctorch.swig.ctorch;
 
@@ -196,54 +198,49 @@ abstract class TensorData extends TensorFactories {
     }
   }
 
+  /**
+   * The elements converted to {@code dtype} as a new array of numel elements ({@code alloc}),
+   * which {@code read} fills from the host copy.
+   */
+  private <A> A hostArray(DType dtype, IntFunction<A> alloc, BiConsumer<ByteBuffer, A> read) {
+    ByteBuffer buf = hostCopy(dtype);
+    A a = alloc.apply(buf.limit() / dtype.itemSize());
+    read.accept(buf, a);
+    return a;
+  }
+
   /** The elements converted to float32 ({@code t.to(torch.float32).flatten().tolist()}). */
   public float[] toFloatArray() {
-    ByteBuffer buf = hostCopy(DType.FLOAT32);
-    float[] a = new float[buf.limit() / 4];
-    buf.asFloatBuffer().get(a);
-    return a;
+    return hostArray(DType.FLOAT32, float[]::new, (b, a) -> b.asFloatBuffer().get(a));
   }
 
   /** The elements converted to float64. */
   public double[] toDoubleArray() {
-    ByteBuffer buf = hostCopy(DType.FLOAT64);
-    double[] a = new double[buf.limit() / 8];
-    buf.asDoubleBuffer().get(a);
-    return a;
+    return hostArray(DType.FLOAT64, double[]::new, (b, a) -> b.asDoubleBuffer().get(a));
   }
 
   /** The elements converted to int64 (floating values truncated toward zero). */
   public long[] toLongArray() {
-    ByteBuffer buf = hostCopy(DType.INT64);
-    long[] a = new long[buf.limit() / 8];
-    buf.asLongBuffer().get(a);
-    return a;
+    return hostArray(DType.INT64, long[]::new, (b, a) -> b.asLongBuffer().get(a));
   }
 
   /** The elements converted to int32. */
   public int[] toIntArray() {
-    ByteBuffer buf = hostCopy(DType.INT32);
-    int[] a = new int[buf.limit() / 4];
-    buf.asIntBuffer().get(a);
-    return a;
+    return hostArray(DType.INT32, int[]::new, (b, a) -> b.asIntBuffer().get(a));
   }
 
   /** The elements converted to int16. */
   public short[] toShortArray() {
-    ByteBuffer buf = hostCopy(DType.INT16);
-    short[] a = new short[buf.limit() / 2];
-    buf.asShortBuffer().get(a);
-    return a;
+    return hostArray(DType.INT16, short[]::new, (b, a) -> b.asShortBuffer().get(a));
   }
 
   /** The elements converted to bool (non-zero is true). */
   public boolean[] toBooleanArray() {
-    ByteBuffer buf = hostCopy(DType.BOOL);
-    boolean[] a = new boolean[buf.limit()];
-    for (int i = 0; i < a.length; i++) {
-      a[i] = buf.get(i) != 0;
-    }
-    return a;
+    return hostArray(DType.BOOL, boolean[]::new, (b, a) -> {
+      for (int i = 0; i < a.length; i++) {
+        a[i] = b.get(i) != 0;
+      }
+    });
   }
 
   /**

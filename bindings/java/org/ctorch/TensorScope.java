@@ -117,9 +117,7 @@ public final class TensorScope implements AutoCloseable {
     if (closed) {
       return;
     }
-    if (Thread.currentThread() != owner) {
-      throw new IllegalStateException("a TensorScope must be closed on the thread that opened it");
-    }
+    Native.checkClosingThread(owner, "a TensorScope", "opened");
     ArrayDeque<TensorScope> stack = STACK.get();
     if (stack.peek() != this) {
       throw new IllegalStateException("close the inner TensorScope first");

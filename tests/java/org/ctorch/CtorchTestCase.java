@@ -3,6 +3,7 @@ package org.ctorch;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import org.junit.After;
 import org.junit.Assume;
@@ -21,7 +22,8 @@ import org.junit.runner.Description;
  * test as run without saying so.
  */
 public abstract class CtorchTestCase {
-  private long liveBefore;
+  /** The live tensor count at the start of the test. */
+  long liveBefore;
   private long streamsBefore;
   private long eventsBefore;
   private long generatorsBefore;
@@ -136,6 +138,26 @@ public abstract class CtorchTestCase {
   }
 
   /** Runs r, expects a CtorchException with the given code, and returns it. */
+  /** Asserts that the live tensor count is its value at the start of the test plus extra. */
+  void assertLiveTensors(long extra) {
+    assertEquals("live tensors", liveBefore + extra, Torch.liveTensorCount());
+  }
+
+  /** Asserts that r fails with code 301 (CT_ERR_CUDA_UNAVAILABLE) and its reason. */
+  static CtorchException assertNoCuda(ThrowingRunnable r) {
+    CtorchException e = assertStatus(CtorchException.CUDA_UNAVAILABLE, r);
+    assertEquals("CT_ERR_CUDA_UNAVAILABLE", e.statusName());
+    assertTrue("message: " + e.detail(), e.detail().contains("CUDA is not available"));
+    return e;
+  }
+
+  /** {@link #assertNoCuda} for both forms of a call: on the current device and on device 0. */
+  static void assertNoCudaBothForms(ThrowingRunnable current,
+      java.util.function.IntConsumer onDevice) {
+    assertNoCuda(current);
+    assertNoCuda(() -> onDevice.accept(0));
+  }
+
   static CtorchException assertStatus(int code, ThrowingRunnable r) {
     CtorchException e = assertThrows(CtorchException.class, r);
     assertEquals("code of: " + e.getMessage(), code, e.code());

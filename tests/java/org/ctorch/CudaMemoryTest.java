@@ -27,10 +27,6 @@ public class CudaMemoryTest extends CtorchTestCase {
   static final long MIB = 1L << 20;
 
   /** Runs r, expects code 301 with the runtime's reason. */
-  static CtorchException assertNoCuda(org.junit.function.ThrowingRunnable r) {
-    return CudaRuntimeTest.assertNoCuda(r);
-  }
-
   /* ============================================================================================
    * Everywhere
    * ========================================================================================== */
@@ -138,33 +134,24 @@ public class CudaMemoryTest extends CtorchTestCase {
   @Test
   public void noGpuCountersAndPeaks() {
     assumeNoCuda();
-    assertNoCuda(Cuda::memoryAllocated);
-    assertNoCuda(() -> Cuda.memoryAllocated(0));
-    assertNoCuda(Cuda::maxMemoryAllocated);
-    assertNoCuda(() -> Cuda.maxMemoryAllocated(0));
-    assertNoCuda(Cuda::memoryReserved);
-    assertNoCuda(() -> Cuda.memoryReserved(0));
-    assertNoCuda(Cuda::maxMemoryReserved);
-    assertNoCuda(() -> Cuda.maxMemoryReserved(0));
-    assertNoCuda(Cuda::resetPeakMemoryStats);
-    assertNoCuda(() -> Cuda.resetPeakMemoryStats(0));
-    assertNoCuda(Cuda::resetMaxMemoryAllocated);
-    assertNoCuda(() -> Cuda.resetMaxMemoryAllocated(0));
-    assertNoCuda(Cuda::resetAccumulatedMemoryStats);
-    assertNoCuda(() -> Cuda.resetAccumulatedMemoryStats(0));
+    assertNoCudaBothForms(Cuda::memoryAllocated, Cuda::memoryAllocated);
+    assertNoCudaBothForms(Cuda::maxMemoryAllocated, Cuda::maxMemoryAllocated);
+    assertNoCudaBothForms(Cuda::memoryReserved, Cuda::memoryReserved);
+    assertNoCudaBothForms(Cuda::maxMemoryReserved, Cuda::maxMemoryReserved);
+    assertNoCudaBothForms(Cuda::resetPeakMemoryStats, Cuda::resetPeakMemoryStats);
+    assertNoCudaBothForms(Cuda::resetMaxMemoryAllocated, Cuda::resetMaxMemoryAllocated);
+    assertNoCudaBothForms(Cuda::resetAccumulatedMemoryStats, Cuda::resetAccumulatedMemoryStats);
   }
 
   @Test
   public void noGpuStatsSnapshotCacheFractionAlloc() {
     assumeNoCuda();
-    assertNoCuda(Cuda::memoryStats);
-    assertNoCuda(() -> Cuda.memoryStats(0));
+    assertNoCudaBothForms(Cuda::memoryStats, Cuda::memoryStats);
     assertNoCuda(() -> Cuda.memoryStatsKeys(-1));
     assertNoCuda(() -> Cuda.memoryStat(0, "allocated_bytes.all.current"));
     // Even an unknown key: there is no allocator to ask.
     assertNoCuda(() -> Cuda.memoryStat(-1, "no.such.key"));
-    assertNoCuda(Cuda::memorySnapshot);
-    assertNoCuda(() -> Cuda.memorySnapshot(0));
+    assertNoCudaBothForms(Cuda::memorySnapshot, Cuda::memorySnapshot);
     assertNoCuda(Cuda::memorySummary);
     assertNoCuda(() -> Cuda.memorySummary(true));
     assertNoCuda(() -> Cuda.memorySummary(0));

@@ -21,13 +21,6 @@ import org.junit.Test;
 public class CudaRuntimeTest extends CtorchTestCase {
 
   /** Runs r, expects code 301 with the runtime's reason, and returns the exception. */
-  static CtorchException assertNoCuda(org.junit.function.ThrowingRunnable r) {
-    CtorchException e = assertStatus(CtorchException.CUDA_UNAVAILABLE, r);
-    assertEquals("CT_ERR_CUDA_UNAVAILABLE", e.statusName());
-    assertTrue("message: " + e.detail(), e.detail().contains("CUDA is not available"));
-    return e;
-  }
-
   /* ============================================================================================
    * Everywhere: the build's architectures and the sync debug mode
    * ========================================================================================== */
@@ -175,10 +168,8 @@ public class CudaRuntimeTest extends CtorchTestCase {
     assertNoCuda(Cuda::currentDevice);
     assertNoCuda(() -> Cuda.setDevice(0));
     assertNoCuda(() -> Cuda.setDevice(Device.cuda(1)));
-    assertNoCuda(Cuda::synchronize);
-    assertNoCuda(() -> Cuda.synchronize(0));
-    assertNoCuda(Cuda::memGetInfo);
-    assertNoCuda(() -> Cuda.memGetInfo(0));
+    assertNoCudaBothForms(Cuda::synchronize, Cuda::synchronize);
+    assertNoCudaBothForms(Cuda::memGetInfo, Cuda::memGetInfo);
     assertNoCuda(() -> Cuda.canDeviceAccessPeer(0, 1));
     assertNoCuda(() -> Cuda.canDeviceAccessPeer(0, 0));
   }

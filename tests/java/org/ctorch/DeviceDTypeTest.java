@@ -87,30 +87,21 @@ public class DeviceDTypeTest extends CtorchTestCase {
 
   @Test
   public void dtypeNamesAndSizes() {
-    Object[][] table = {
-      {DType.UINT8, "torch.uint8", 1, 0},
-      {DType.INT8, "torch.int8", 1, 1},
-      {DType.INT16, "torch.int16", 2, 2},
-      {DType.INT32, "torch.int32", 4, 3},
-      {DType.INT64, "torch.int64", 8, 4},
-      {DType.FLOAT16, "torch.float16", 2, 5},
-      {DType.FLOAT32, "torch.float32", 4, 6},
-      {DType.FLOAT64, "torch.float64", 8, 7},
-      {DType.COMPLEX64, "torch.complex64", 8, 9},
-      {DType.COMPLEX128, "torch.complex128", 16, 10},
-      {DType.BOOL, "torch.bool", 1, 11},
-      {DType.BFLOAT16, "torch.bfloat16", 2, 15},
-    };
+    // The table's values are the C suite's and tests/abi's; here: each of the 12 generated
+    // constants agrees with the library's name (ct_dtype_name) and round-trips, and a few
+    // values come through the JNI calls unchanged.
     assertEquals(12, DType.values().length);
-    for (Object[] row : table) {
-      DType d = (DType) row[0];
-      assertEquals(row[1], d.toString());
-      assertEquals(row[2], d.itemSize());
-      assertEquals(row[3], d.code());
-      assertSame(d, DType.fromCode((Integer) row[3]));
-      assertSame(d, DType.fromName((String) row[1]));
-      assertSame(d, DType.fromName(((String) row[1]).substring(6)));
+    for (DType d : DType.values()) {
+      assertEquals("torch." + d.shortName(), d.toString());
+      assertSame(d, DType.fromCode(d.code()));
+      assertSame(d, DType.fromName(d.toString()));
+      assertSame(d, DType.fromName(d.shortName()));
     }
+    assertEquals("torch.complex128", DType.COMPLEX128.toString());
+    assertEquals(16, DType.COMPLEX128.itemSize());
+    assertEquals(2, DType.BFLOAT16.itemSize());
+    assertEquals(15, DType.BFLOAT16.code());
+    assertEquals(1, DType.BOOL.itemSize());
     assertSame(DType.FLOAT32, DType.fromName("float"));
     assertSame(DType.FLOAT64, DType.fromName("torch.double"));
     assertSame(DType.FLOAT16, DType.fromName("half"));

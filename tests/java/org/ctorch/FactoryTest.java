@@ -397,7 +397,7 @@ public class FactoryTest extends CtorchTestCase {
       assertEquals(0.0, c.imag(), 0);
       assertSame(DeviceType.CUDA, DeviceType.fromCode(DeviceType.CUDA.code()));
       if (!Cuda.isAvailable()) {
-        CudaRuntimeTest.assertNoCuda(() -> f.cuda(0));
+        assertNoCuda(() -> f.cuda(0));
       }
     }
   }

@@ -25,55 +25,52 @@ public class LifetimeTest extends CtorchTestCase {
    */
   @Test
   public void handlesAndReferences() {
-    long base = Torch.liveTensorCount();
     Tensor t = Tensor.ones(4);
-    assertEquals(base + 1, Torch.liveTensorCount());
+    assertLiveTensors(1);
     Tensor v = t.view(2, 2);
-    assertEquals(base + 2, Torch.liveTensorCount());
+    assertLiveTensors(2);
     Tensor same = t.to(Device.CPU); // the same tensor: one more reference, same handle
     assertTrue(same.isSame(t));
     Tensor ref = t.newReference();
     assertTrue(ref.isSame(t));
     assertTrue(ref.isSame(same));
-    assertEquals(base + 2, Torch.liveTensorCount());
+    assertLiveTensors(2);
     t.close();
-    assertEquals(base + 2, Torch.liveTensorCount()); // still referenced by same and ref
+    assertLiveTensors(2); // still referenced by same and ref
     assertValues(ref, 1, 1, 1, 1);
     assertValues(same, 1, 1, 1, 1);
     ref.close();
-    assertEquals(base + 2, Torch.liveTensorCount());
+    assertLiveTensors(2);
     same.close(); // the last reference: the handle goes
-    assertEquals(base + 1, Torch.liveTensorCount());
+    assertLiveTensors(1);
     assertValues(v, 1, 1, 1, 1); // the view keeps the storage alive
     v.close();
-    assertEquals(base, Torch.liveTensorCount());
+    assertLiveTensors(0);
   }
 
   @Test
   public void closeIsIdempotent() {
-    long base = Torch.liveTensorCount();
     Tensor t = Tensor.zeros(2);
     assertFalse(t.isClosed());
     t.close();
     t.close();
     t.close();
     assertTrue(t.isClosed());
-    assertEquals(base, Torch.liveTensorCount());
+    assertLiveTensors(0);
     try (Tensor u = Tensor.zeros(2)) {
       u.close(); // closing inside try-with-resources, then again by it
     }
-    assertEquals(base, Torch.liveTensorCount());
+    assertLiveTensors(0);
   }
 
   @Test
   public void failedCallsLeakNothing() {
-    long base = Torch.liveTensorCount();
     try (Tensor a = Tensor.zeros(2, 3); Tensor b = Tensor.zeros(4)) {
       for (int i = 0; i < 100; i++) {
         assertStatus(CtorchException.SHAPE, () -> a.add(b));
         assertStatus(CtorchException.INDEX, () -> a.sum(9));
       }
-      assertEquals(base + 2, Torch.liveTensorCount());
+      assertLiveTensors(2);
     }
   }
 
@@ -83,7 +80,6 @@ public class LifetimeTest extends CtorchTestCase {
    */
   @Test
   public void cleanerReleasesUnclosedTensors() throws Exception {
-    long base = Torch.liveTensorCount();
     List<Tensor> unclosed = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
       Tensor t = Tensor.full(new long[] {4}, (double) i);
@@ -94,19 +90,18 @@ public class LifetimeTest extends CtorchTestCase {
       }
     }
     assertEquals(6666, unclosed.size());
-    assertEquals(base + unclosed.size(), Torch.liveTensorCount());
+    assertEquals(liveBefore + unclosed.size(), Torch.liveTensorCount());
     assertEquals(9998.0, unclosed.get(unclosed.size() - 1).toDoubleArray()[3], 0);
     WeakReference<Tensor> probe = new WeakReference<>(unclosed.get(0));
     unclosed = null; // drop them all without closing
 
-    assertEquals("handles left after GC", base, awaitCount(base, Torch::liveTensorCount));
+    assertEquals("handles left after GC", liveBefore, awaitCount(liveBefore, Torch::liveTensorCount));
     assertTrue(probe.get() == null);
   }
 
   /** Tensors dropped mid-expression (temporaries) are released too. */
   @Test
   public void droppedTemporariesAreReleased() throws Exception {
-    long base = Torch.liveTensorCount();
     double total = 0;
     for (int i = 0; i < 3_000; i++) {
       try (Tensor s = Tensor.ones(3).mul(2).add(1).sum()) { // 3 temporaries per iteration
@@ -114,13 +109,12 @@ public class LifetimeTest extends CtorchTestCase {
       }
     }
     assertEquals(3_000 * 9.0, total, 0);
-    assertEquals(base, awaitCount(base, Torch::liveTensorCount));
+    assertEquals(liveBefore, awaitCount(liveBefore, Torch::liveTensorCount));
   }
 
   /** Dropping tensors while using others, from several threads. */
   @Test
   public void concurrentUseAndDrop() throws Exception {
-    long base = Torch.liveTensorCount();
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<Double>> results = new ArrayList<>();
@@ -144,12 +138,11 @@ public class LifetimeTest extends CtorchTestCase {
       pool.shutdown();
       assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
     }
-    assertEquals(base, awaitCount(base, Torch::liveTensorCount));
+    assertEquals(liveBefore, awaitCount(liveBefore, Torch::liveTensorCount));
   }
 
   @Test
   public void scopeClosesEverythingCreatedInside() {
-    long base = Torch.liveTensorCount();
     Tensor kept;
     Tensor x;
     try (TensorScope scope = TensorScope.open()) {
@@ -157,22 +150,21 @@ public class LifetimeTest extends CtorchTestCase {
       x = Tensor.ones(2, 3);
       Tensor y = x.mul(2).add(1).sum(1); // three temporaries, all in the scope
       assertEquals(4, scope.size());
-      assertEquals(base + 4, Torch.liveTensorCount());
+      assertLiveTensors(4);
       kept = scope.detach(y);
       assertEquals(3, scope.size());
     }
     assertTrue(TensorScope.current() == null);
     assertTrue(x.isClosed());
     assertFalse(kept.isClosed());
-    assertEquals(base + 1, Torch.liveTensorCount());
+    assertLiveTensors(1);
     assertValues(kept, 9, 9);
     kept.close();
-    assertEquals(base, Torch.liveTensorCount());
+    assertLiveTensors(0);
   }
 
   @Test
   public void nestedScopes() {
-    long base = Torch.liveTensorCount();
     Tensor outside = Tensor.zeros(1);
     try (TensorScope outer = TensorScope.open()) {
       Tensor a = Tensor.ones(1);
@@ -190,12 +182,11 @@ public class LifetimeTest extends CtorchTestCase {
       assertValues(fromInner, 6);
       assertEquals(2, outer.size());
     }
-    assertEquals(base, Torch.liveTensorCount());
+    assertLiveTensors(0);
   }
 
   @Test
   public void scopeIsPerThread() throws Exception {
-    long base = Torch.liveTensorCount();
     Tensor[] other = new Tensor[1];
     try (TensorScope scope = TensorScope.open()) {
       Tensor.ones(1);
@@ -206,6 +197,6 @@ public class LifetimeTest extends CtorchTestCase {
     }
     assertFalse(other[0].isClosed());
     other[0].close();
-    assertEquals(base, Torch.liveTensorCount());
+    assertLiveTensors(0);
   }
 }

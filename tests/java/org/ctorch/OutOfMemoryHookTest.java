@@ -70,16 +70,15 @@ public class OutOfMemoryHookTest extends CtorchTestCase {
    */
   @Test
   public void hookReleasesDroppedTensorsOnTheCallingThread() {
-    long base = Torch.liveTensorCount();
     dropCpuTensors(2000);
-    assertTrue(Torch.liveTensorCount() > base); // nothing collected them yet (most likely all)
+    assertTrue(Torch.liveTensorCount() > liveBefore); // nothing collected them yet (most likely all)
     long runs = Cuda.outOfMemoryHookRuns();
     runHook(3, 123_456_789_012L, false);
     assertEquals(runs + 1, Cuda.outOfMemoryHookRuns());
     assertEquals("device as ctorch passed it", 3, OutOfMemoryHook.lastDevice);
     assertEquals("requested bytes as ctorch passed them", 123_456_789_012L,
         OutOfMemoryHook.lastRequestedBytes);
-    assertEquals("live tensors right after the hook returned", base, Torch.liveTensorCount());
+    assertEquals("live tensors right after the hook returned", liveBefore, Torch.liveTensorCount());
   }
 
   /**
@@ -88,7 +87,6 @@ public class OutOfMemoryHookTest extends CtorchTestCase {
    */
   @Test
   public void hookReleasesDroppedTensorsOnANativeThread() {
-    long base = Torch.liveTensorCount();
     for (int round = 0; round < 3; round++) { // attach and detach more than once
       dropCpuTensors(1000);
       long runs = Cuda.outOfMemoryHookRuns();
@@ -96,7 +94,7 @@ public class OutOfMemoryHookTest extends CtorchTestCase {
       assertEquals(runs + 1, Cuda.outOfMemoryHookRuns());
       assertEquals(round, OutOfMemoryHook.lastDevice);
       assertEquals(1000L + round, OutOfMemoryHook.lastRequestedBytes);
-      assertEquals("live tensors right after the hook returned", base, Torch.liveTensorCount());
+      assertEquals("live tensors right after the hook returned", liveBefore, Torch.liveTensorCount());
     }
   }
 
@@ -106,7 +104,6 @@ public class OutOfMemoryHookTest extends CtorchTestCase {
    */
   @Test
   public void hookKeepsTheInterruptStatus() {
-    long base = Torch.liveTensorCount();
     dropCpuTensors(1000);
     Thread.currentThread().interrupt();
     try {
@@ -115,7 +112,7 @@ public class OutOfMemoryHookTest extends CtorchTestCase {
     } finally {
       Thread.interrupted(); // clear it for the next tests
     }
-    assertEquals(base, Torch.liveTensorCount());
+    assertLiveTensors(0);
   }
 
   /** With nothing to collect, the hook returns quickly: it never hangs the allocating thread. */
@@ -171,7 +168,6 @@ public class OutOfMemoryHookTest extends CtorchTestCase {
   @Test
   public void gpuDroppedTensorsAreRecoveredThroughTheHook() {
     assumeCuda();
-    long base = Torch.liveTensorCount();
     long total = Cuda.memGetInfo(0).total();
     long n = total / 400;
     Cuda.emptyCache();
@@ -190,9 +186,9 @@ public class OutOfMemoryHookTest extends CtorchTestCase {
       assertEquals("num_ooms", ooms, Cuda.memoryStat(0, "num_ooms"));
     } finally {
       Cuda.setPerProcessMemoryFraction(1.0, 0);
-      awaitLiveTensors(base); // the last few dropped tensors
+      awaitLiveTensors(liveBefore); // the last few dropped tensors
       Cuda.emptyCache();
     }
-    assertEquals("live tensors after collecting", base, Torch.liveTensorCount());
+    assertEquals("live tensors after collecting", liveBefore, Torch.liveTensorCount());
   }
 }

@@ -307,16 +307,16 @@ public class RandomTest extends CtorchTestCase {
     assertTrue(e.detail(), e.detail().contains("expects 0 bytes"));
     assertThrows(NullPointerException.class, () -> Cuda.setRngStateAll(null));
     assertThrows(NullPointerException.class, () -> Cuda.setRngStateAll(Arrays.asList((byte[]) null)));
-    CudaRuntimeTest.assertNoCuda(Cuda::initialSeed);
-    CudaRuntimeTest.assertNoCuda(Cuda::getRngState);
-    CudaRuntimeTest.assertNoCuda(() -> Cuda.getRngState(0));
-    CudaRuntimeTest.assertNoCuda(() -> Cuda.setRngState(new byte[16]));
-    CudaRuntimeTest.assertNoCuda(() -> Cuda.setRngState(new byte[16], 0));
-    CudaRuntimeTest.assertNoCuda(() -> Generator.create(Device.cuda(0)));
-    CudaRuntimeTest.assertNoCuda(() -> Generator.defaultGenerator(Device.CUDA));
-    CudaRuntimeTest.assertNoCuda(() -> Tensor.randn(shape(3), DType.FLOAT32, Device.cuda(0)));
+    assertNoCuda(Cuda::initialSeed);
+    assertNoCuda(Cuda::getRngState);
+    assertNoCuda(() -> Cuda.getRngState(0));
+    assertNoCuda(() -> Cuda.setRngState(new byte[16]));
+    assertNoCuda(() -> Cuda.setRngState(new byte[16], 0));
+    assertNoCuda(() -> Generator.create(Device.cuda(0)));
+    assertNoCuda(() -> Generator.defaultGenerator(Device.CUDA));
+    assertNoCuda(() -> Tensor.randn(shape(3), DType.FLOAT32, Device.cuda(0)));
     try (Generator g = Generator.create()) {
-      CudaRuntimeTest.assertNoCuda(() -> Tensor.rand(shape(3), DType.FLOAT32, Device.CUDA, g));
+      assertNoCuda(() -> Tensor.rand(shape(3), DType.FLOAT32, Device.CUDA, g));
       assertEquals(0, g.offset());
     }
   }

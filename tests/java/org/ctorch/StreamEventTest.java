@@ -28,10 +28,6 @@ public class StreamEventTest extends CtorchTestCase {
   /** A stream-table handle whose slot was never allocated (index 0xfffffff0). */
   static final long FOREIGN_STREAM = 0x6000_0001_FFFF_FFF0L;
 
-  static CtorchException assertNoCuda(org.junit.function.ThrowingRunnable r) {
-    return CudaRuntimeTest.assertNoCuda(r);
-  }
-
   /* ============================================================================================
    * Events: everything that needs no recording works without a GPU
    * ========================================================================================== */
@@ -172,10 +168,8 @@ public class StreamEventTest extends CtorchTestCase {
     assertNoCuda(() -> Stream.currentStream(0));
     assertNoCuda(() -> Stream.external(0));
     assertNoCuda(() -> Stream.external(0x1234_5678L, 0));
-    assertNoCuda(Cuda::currentStream);
-    assertNoCuda(() -> Cuda.currentStream(0));
-    assertNoCuda(Cuda::defaultStream);
-    assertNoCuda(() -> Cuda.defaultStream(0));
+    assertNoCudaBothForms(Cuda::currentStream, Cuda::currentStream);
+    assertNoCudaBothForms(Cuda::defaultStream, Cuda::defaultStream);
     assertThrows(IllegalArgumentException.class, () -> Stream.create(Device.CPU, 0));
     assertEquals(base, Torch.liveStreamCount());
   }
