@@ -25,6 +25,7 @@ static void dump(int step) {
 }
 
 int main(void) {
+  g_test_name = "alloc_trace"; /* in REQUIRE's message */
   const int64_t MiB = 1 << 20;
   ct_tensor a = alloc(100);
   dump(1);
