@@ -1109,29 +1109,9 @@ static void test_seed_example_cpu(void) {
   rel(x), rel(xf), rel(y0), rel(y), rel(z);
 }
 
-int main(void) {
-  const test_case tests[] = {
-      {"version_and_errors", test_version_and_errors},
-      {"dtypes", test_dtypes},
-      {"devices", test_devices},
-      {"cuda_enumeration", test_cuda_enumeration},
-      {"factories", test_factories},
-      {"from_buffer_all_dtypes", test_from_buffer_all_dtypes},
-      {"like_and_new", test_like_and_new},
-      {"handles", test_handles},
-      {"metadata", test_metadata},
-      {"views", test_views},
-      {"elementwise_and_promotion", test_elementwise_and_promotion},
-      {"unary_math", test_unary_math},
-      {"atan2", test_atan2},
-      {"clamp_where_fill", test_clamp_where_fill},
-      {"where_broadcast_error", test_where_broadcast_error},
-      {"reductions", test_reductions},
-      {"large_parallel", test_large_parallel},
-      {"cat_stack", test_cat_stack},
-      {"copy_item_to", test_copy_item_to},
-      {"repr", test_repr},
-      {"seed_example_cpu", test_seed_example_cpu},
-  };
-  return RUN_TESTS(tests);
-}
+TEST_MAIN(TEST_CASE(version_and_errors), TEST_CASE(dtypes), TEST_CASE(devices), TEST_CASE(cuda_enumeration),
+          TEST_CASE(factories), TEST_CASE(from_buffer_all_dtypes), TEST_CASE(like_and_new), TEST_CASE(handles),
+          TEST_CASE(metadata), TEST_CASE(views), TEST_CASE(elementwise_and_promotion), TEST_CASE(unary_math),
+          TEST_CASE(atan2), TEST_CASE(clamp_where_fill), TEST_CASE(where_broadcast_error),
+          TEST_CASE(reductions), TEST_CASE(large_parallel), TEST_CASE(cat_stack), TEST_CASE(copy_item_to),
+          TEST_CASE(repr), TEST_CASE(seed_example_cpu))

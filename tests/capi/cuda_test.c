@@ -41,13 +41,7 @@ static void test_everywhere(void) {
   expect_string(ct_cuda_get_gencode_flags,
                 "-gencode compute=compute_80,code=sm_80 -gencode compute=compute_90,code=sm_90 "
                 "-gencode compute=compute_90,code=compute_90");
-  int32_t mode = -1;
-  OK(ct_cuda_get_sync_debug_mode(&mode));
-  EXPECT_EQ_I(mode, 0);
-  OK(ct_cuda_set_sync_debug_mode(1));
-  OK(ct_cuda_get_sync_debug_mode(&mode));
-  EXPECT_EQ_I(mode, 1);
-  OK(ct_cuda_set_sync_debug_mode(0));
+  EXPECT_SETTING(ct_cuda_get_sync_debug_mode, ct_cuda_set_sync_debug_mode, 0, 1);
   FAILS(ct_cuda_set_sync_debug_mode(3), CT_ERR_ARGUMENT, "invalid sync debug mode 3");
   /* events exist before any GPU work: the CUDA event is made at the first record */
   ct_event e = NULL, t0 = NULL;
@@ -463,18 +457,6 @@ static void test_launch_blocking(void) {
   rel(a), rel(b);
 }
 
-int main(void) {
-  const test_case tests[] = {
-      {"everywhere", test_everywhere},
-      {"without_gpu", test_without_gpu},
-      {"devices_and_guards", test_devices_and_guards},
-      {"streams", test_streams},
-      {"other_device_streams", test_other_device_streams},
-      {"events_and_timing", test_events_and_timing},
-      {"async_copies", test_async_copies},
-      {"pinned_outlives_stream", test_pinned_outlives_stream},
-      {"sync_debug_mode", test_sync_debug_mode},
-      {"launch_blocking", test_launch_blocking},
-  };
-  return RUN_TESTS(tests);
-}
+TEST_MAIN(TEST_CASE(everywhere), TEST_CASE(without_gpu), TEST_CASE(devices_and_guards), TEST_CASE(streams),
+          TEST_CASE(other_device_streams), TEST_CASE(events_and_timing), TEST_CASE(async_copies),
+          TEST_CASE(pinned_outlives_stream), TEST_CASE(sync_debug_mode), TEST_CASE(launch_blocking))

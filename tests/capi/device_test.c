@@ -600,16 +600,9 @@ static void test_no_cuda_paths(void) {
 }
 
 int main(void) {
-  const test_case tests[] = {
-      {"unary_parity", test_unary_parity},
-      {"binary_parity", test_binary_parity},
-      {"cast_parity", test_cast_parity},
-      {"reduction_parity", test_reduction_parity},
-      {"factories_views_join_on_cuda", test_factories_views_join_on_cuda},
-      {"copies", test_copies},
-      {"no_promotion_temporaries", test_no_promotion_temporaries},
-      {"no_cuda_paths", test_no_cuda_paths},
-  };
+  const test_case tests[] = {TEST_CASE(unary_parity), TEST_CASE(binary_parity), TEST_CASE(cast_parity),
+                             TEST_CASE(reduction_parity), TEST_CASE(factories_views_join_on_cuda),
+                             TEST_CASE(copies), TEST_CASE(no_promotion_temporaries), TEST_CASE(no_cuda_paths)};
   int rc = RUN_TESTS(tests);
   printf("(%d CPU/CUDA comparisons)\n", g_compared);
   return rc;

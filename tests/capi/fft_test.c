@@ -474,12 +474,5 @@ static void test_without_cuda(void) {
   FAILS(ct_cufft_plan_cache_bytes(-1, &v), CT_ERR_CUDA_UNAVAILABLE, "");
 }
 
-int main(void) {
-  const test_case tests[] = {
-      {"cpu_fft", test_cpu_fft},
-      {"cuda_fft_and_plan_cache", test_cuda_fft_and_plan_cache},
-      {"cuda_plan_cache_per_device", test_cuda_plan_cache_per_device},
-      {"without_cuda", test_without_cuda},
-  };
-  return RUN_TESTS(tests);
-}
+TEST_MAIN(TEST_CASE(cpu_fft), TEST_CASE(cuda_fft_and_plan_cache), TEST_CASE(cuda_plan_cache_per_device),
+          TEST_CASE(without_cuda))

@@ -1552,11 +1552,6 @@ static const cast_bits_case k_cast_bits[] = {
     {CT_FLOAT32, 0x3F801000, CT_FLOAT16, 0x3C00, "1+2^-11 (tie) -> 1 (even)"},
     {CT_FLOAT32, 0x3F803000, CT_FLOAT16, 0x3C02, "1+3*2^-11 (tie) -> 1+2^-9 (even)"},
     {CT_FLOAT32, 0x3F801001, CT_FLOAT16, 0x3C01, "just above 1+2^-11 -> 1+2^-10"},
-    /* signed zero, infinities, NaN */
-    {CT_FLOAT32, 0x80000000, CT_FLOAT16, 0x8000, "-0.0 keeps its sign"},
-    {CT_FLOAT32, 0x7F800000, CT_FLOAT16, 0x7C00, "inf"},
-    {CT_FLOAT32, 0xFF800000, CT_FLOAT16, 0xFC00, "-inf"},
-    {CT_FLOAT32, 0x7FC00000, CT_FLOAT16, ANY_NAN, "NaN"},
     /* float32 -> bfloat16: round to nearest even on the upper 16 bits */
     {CT_FLOAT32, 0x3F808000, CT_BFLOAT16, 0x3F80, "1+2^-8 (tie) -> 1 (even)"},
     {CT_FLOAT32, 0x3F818000, CT_BFLOAT16, 0x3F82, "1+3*2^-8 (tie) -> 1+2^-6 (even)"},
@@ -1568,33 +1563,23 @@ static const cast_bits_case k_cast_bits[] = {
     {CT_FLOAT32, 0x00000001, CT_BFLOAT16, 0x0000, "smallest float32 subnormal -> +0"},
     {CT_FLOAT32, 0x00008000, CT_BFLOAT16, 0x0000, "tie at 0 -> +0 (even)"},
     {CT_FLOAT32, 0x00018000, CT_BFLOAT16, 0x0002, "subnormal tie -> even"},
-    {CT_FLOAT32, 0x80000000, CT_BFLOAT16, 0x8000, "-0.0 keeps its sign"},
-    {CT_FLOAT32, 0xFF800000, CT_BFLOAT16, 0xFF80, "-inf"},
-    {CT_FLOAT32, 0x7FC00000, CT_BFLOAT16, ANY_NAN, "NaN"},
     /* float64 -> float16 / bfloat16: PyTorch converts through float32 (c10::Half and
        c10::BFloat16 are built from a float), so a double just above a tie rounds to float32
        onto the tie and then to even */
     {CT_FLOAT64, 0x3FF0020000001000ULL, CT_FLOAT16, 0x3C00, "1+2^-11+2^-40 -> float 1+2^-11 -> 1 (double rounding)"},
     {CT_FLOAT64, 0x40EFFDFFF7CED917ULL, CT_FLOAT16, 0x7C00, "65519.999 -> float 65520 -> inf (double rounding)"},
     {CT_FLOAT64, 0x3FF0100000400000ULL, CT_BFLOAT16, 0x3F80, "1+2^-8+2^-30 -> float 1+2^-8 -> 1 (double rounding)"},
-    {CT_FLOAT64, 0x8000000000000000ULL, CT_FLOAT16, 0x8000, "-0.0"},
     {CT_FLOAT64, 0x3E70000000000000ULL, CT_FLOAT16, 0x0001, "2^-24"},
     {CT_FLOAT64, 0x7E37E43C8800759CULL, CT_FLOAT16, 0x7C00, "1e300 -> inf"},
     /* to float32 / between half types: exact */
     {CT_FLOAT16, 0x0001, CT_FLOAT32, 0x33800000, "smallest subnormal"},
     {CT_FLOAT16, 0x03FF, CT_FLOAT32, 0x387FC000, "largest subnormal"},
-    {CT_FLOAT16, 0x8000, CT_FLOAT32, 0x80000000, "-0.0"},
-    {CT_FLOAT16, 0x7C00, CT_FLOAT32, 0x7F800000, "inf"},
     {CT_FLOAT16, 0x7BFF, CT_FLOAT32, 0x477FE000, "65504"},
-    {CT_FLOAT16, 0x8000, CT_FLOAT64, 0x8000000000000000ULL, "-0.0 to float64"},
     {CT_BFLOAT16, 0x0001, CT_FLOAT32, 0x00010000, "bfloat16 subnormal"},
-    {CT_BFLOAT16, 0x8000, CT_FLOAT32, 0x80000000, "-0.0"},
-    {CT_BFLOAT16, 0xFF80, CT_FLOAT32, 0xFF800000, "-inf"},
     {CT_FLOAT16, 0x0001, CT_BFLOAT16, 0x3380, "float16 subnormal 2^-24 is a normal bfloat16"},
     {CT_BFLOAT16, 0x3F81, CT_FLOAT16, 0x3C08, "1+2^-7"},
     {CT_BFLOAT16, 0x477F, CT_FLOAT16, 0x7BF8, "65280"},
     {CT_BFLOAT16, 0x4780, CT_FLOAT16, 0x7C00, "65536 -> inf"},
-    {CT_BFLOAT16, 0x8000, CT_FLOAT16, 0x8000, "-0.0"},
     /* integers to floats: round to nearest even */
     {CT_INT32, 2049, CT_FLOAT16, 0x6800, "2049 (tie) -> 2048"},
     {CT_INT32, 2051, CT_FLOAT16, 0x6802, "2051 (tie) -> 2052"},
@@ -1603,6 +1588,19 @@ static const cast_bits_case k_cast_bits[] = {
     {CT_INT64, 0x0020000000000001ULL, CT_FLOAT64, 0x4340000000000000ULL, "2^53+1 (tie) -> 2^53"},
     {CT_BOOL, 1, CT_FLOAT16, 0x3C00, "true -> 1"},
     {CT_BOOL, 1, CT_BFLOAT16, 0x3F80, "true -> 1"},
+};
+
+/* Signed zero, the infinities and NaN in each floating dtype: a cast between any two keeps the
+ * value (a NaN stays some NaN), checked for every ordered pair by check_specials_cast. */
+static const ct_dtype k_special_dtypes[] = {CT_FLOAT16, CT_BFLOAT16, CT_FLOAT32, CT_FLOAT64};
+static const struct {
+  const char* what;
+  uint64_t bits[4]; /* in k_special_dtypes' order */
+} k_special_bits[] = {
+    {"-0.0", {0x8000, 0x8000, 0x80000000, 0x8000000000000000ULL}},
+    {"inf", {0x7C00, 0x7F80, 0x7F800000, 0x7FF0000000000000ULL}},
+    {"-inf", {0xFC00, 0xFF80, 0xFF800000, 0xFFF0000000000000ULL}},
+    {"NaN", {0x7E00, 0x7FC0, 0x7FC00000, 0x7FF8000000000000ULL}},
 };
 
 typedef struct {
@@ -1736,31 +1734,53 @@ static void run_bin_special(int op, ct_dtype da, ct_dtype db, int n, const doubl
   g_cases++;
 }
 
+/* bits (of dt's size) are a NaN of floating dtype dt */
+static int bits_isnan(ct_dtype dt, uint64_t bits) {
+  switch (dt) {
+    case CT_FLOAT16: return f16_isnan((uint16_t)bits);
+    case CT_BFLOAT16: return bf16_isnan((uint16_t)bits);
+    case CT_FLOAT32: return (bits & 0x7FFFFFFFu) > 0x7F800000u;
+    case CT_FLOAT64: return (bits & 0x7FFFFFFFFFFFFFFFULL) > 0x7FF0000000000000ULL;
+    default: return 0;
+  }
+}
+
+/* k->sbits as a 1-element k->src tensor on dev, cast to k->dst: its bits must be k->dbits */
+static void check_cast_bits(const cast_bits_case* k, int dev) {
+  char ctx[512];
+  snprintf(ctx, sizeof ctx, "rule 3: cast %s->%s of bits 0x%llx (%s) device=%s%d", dt_name(k->src), dt_name(k->dst),
+           (unsigned long long)k->sbits, k->what, dev < 0 ? "cpu" : "cuda", dev < 0 ? 0 : dev);
+  int64_t one = 1;
+  ct_tensor s = mk(&k->sbits, k->src, 1, &one, dev, ctx), r = NULL;
+  if (!s) return;
+  TRY(ctx, ct_tensor_to(s, dev < 0 ? CT_CPU : CT_CUDA, dev < 0 ? -1 : dev, k->dst, 0, 0, &r));
+  int64_t n;
+  unsigned char* b = r ? fetch(r, &n, ctx) : NULL;
+  if (b) {
+    uint64_t got = 0;
+    memcpy(&got, b, (size_t)dt_size(k->dst));
+    int ok = k->dbits == ANY_NAN ? bits_isnan(k->dst, got) : got == k->dbits;
+    if (!ok) lfail("%s: got bits 0x%llx, expected 0x%llx", ctx, (unsigned long long)got, (unsigned long long)k->dbits);
+  }
+  free(b);
+  rel(s), rel(r);
+  g_cases++;
+}
+
 static void run_specials(int dev) {
   char ctx[512];
   const char* dn = dev < 0 ? "cpu" : "cuda";
   /* casts with bit patterns */
-  for (size_t i = 0; i < sizeof k_cast_bits / sizeof k_cast_bits[0]; ++i) {
-    const cast_bits_case* k = &k_cast_bits[i];
-    snprintf(ctx, sizeof ctx, "rule 3: cast %s->%s of bits 0x%llx (%s) device=%s%d", dt_name(k->src), dt_name(k->dst),
-             (unsigned long long)k->sbits, k->what, dn, dev < 0 ? 0 : dev);
-    int64_t one = 1;
-    ct_tensor s = mk(&k->sbits, k->src, 1, &one, dev, ctx), r = NULL;
-    if (!s) continue;
-    TRY(ctx, ct_tensor_to(s, dev < 0 ? CT_CPU : CT_CUDA, dev < 0 ? -1 : dev, k->dst, 0, 0, &r));
-    int64_t n;
-    unsigned char* b = r ? fetch(r, &n, ctx) : NULL;
-    if (b) {
-      uint64_t got = 0;
-      memcpy(&got, b, (size_t)dt_size(k->dst));
-      int ok = k->dbits == ANY_NAN ? (k->dst == CT_FLOAT16 ? f16_isnan((uint16_t)got) : k->dst == CT_BFLOAT16 ? bf16_isnan((uint16_t)got) : 0)
-                                    : got == k->dbits;
-      if (!ok) lfail("%s: got bits 0x%llx, expected 0x%llx", ctx, (unsigned long long)got, (unsigned long long)k->dbits);
-    }
-    free(b);
-    rel(s), rel(r);
-    g_cases++;
-  }
+  for (size_t i = 0; i < sizeof k_cast_bits / sizeof k_cast_bits[0]; ++i) check_cast_bits(&k_cast_bits[i], dev);
+  const int nsd = (int)(sizeof k_special_dtypes / sizeof k_special_dtypes[0]);
+  for (size_t v = 0; v < sizeof k_special_bits / sizeof k_special_bits[0]; ++v)
+    for (int from = 0; from < nsd; ++from)
+      for (int to = 0; to < nsd; ++to) {
+        int nan = strcmp(k_special_bits[v].what, "NaN") == 0;
+        const cast_bits_case k = {k_special_dtypes[from], k_special_bits[v].bits[from], k_special_dtypes[to],
+                                  nan ? ANY_NAN : k_special_bits[v].bits[to], k_special_bits[v].what};
+        if (from != to) check_cast_bits(&k, dev);
+      }
   /* casts to integers and bool */
   for (size_t i = 0; i < sizeof k_cast_int / sizeof k_cast_int[0]; ++i) {
     const cast_int_case* k = &k_cast_int[i];
@@ -2480,27 +2500,16 @@ int main(void) {
   if (getenv("LAYOUT_TEST_MAX_PRINT")) g_max_print = atoi(getenv("LAYOUT_TEST_MAX_PRINT"));
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  const test_case tests[] = {
-      {"binary_layouts_cpu", test_binary_layouts_cpu},
-      {"unary_clamp_layouts_cpu", test_unary_clamp_layouts_cpu},
-      {"where_layouts_cpu", test_where_layouts_cpu},
-      {"casts_copies_fill_layouts_cpu", test_casts_copies_fill_layouts_cpu},
-      {"reductions_layouts_cpu", test_reductions_layouts_cpu},
-      {"cat_stack_layouts_cpu", test_cat_stack_layouts_cpu},
-      {"specials_cpu", test_specials_cpu},
-      {"vector_tails_cpu", test_vector_tails_cpu},
-      {"binary_layouts_cuda", test_binary_layouts_cuda},
-      {"unary_clamp_layouts_cuda", test_unary_clamp_layouts_cuda},
-      {"where_layouts_cuda", test_where_layouts_cuda},
-      {"casts_copies_fill_layouts_cuda", test_casts_copies_fill_layouts_cuda},
-      {"reductions_layouts_cuda", test_reductions_layouts_cuda},
-      {"cat_stack_layouts_cuda", test_cat_stack_layouts_cuda},
-      {"specials_cuda", test_specials_cuda},
-      {"vector_tails_cuda", test_vector_tails_cuda},
-      {"cat_many_inputs_cuda", test_cat_many_inputs_cuda},
-      {"short_rows_cuda", test_short_rows_cuda},
-      {"no_live_tensors", test_no_live_tensors},
-  };
+  const test_case tests[] = {TEST_CASE(binary_layouts_cpu), TEST_CASE(unary_clamp_layouts_cpu),
+                             TEST_CASE(where_layouts_cpu), TEST_CASE(casts_copies_fill_layouts_cpu),
+                             TEST_CASE(reductions_layouts_cpu), TEST_CASE(cat_stack_layouts_cpu),
+                             TEST_CASE(specials_cpu), TEST_CASE(vector_tails_cpu),
+                             TEST_CASE(binary_layouts_cuda), TEST_CASE(unary_clamp_layouts_cuda),
+                             TEST_CASE(where_layouts_cuda), TEST_CASE(casts_copies_fill_layouts_cuda),
+                             TEST_CASE(reductions_layouts_cuda), TEST_CASE(cat_stack_layouts_cuda),
+                             TEST_CASE(specials_cuda), TEST_CASE(vector_tails_cuda),
+                             TEST_CASE(cat_many_inputs_cuda), TEST_CASE(short_rows_cuda),
+                             TEST_CASE(no_live_tensors)};
   int rc = RUN_TESTS(tests);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   printf("(%d cases checked, %d known differences from PyTorch, %.1f s)\n", g_cases, g_known,

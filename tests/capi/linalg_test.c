@@ -227,23 +227,9 @@ static void run_products(ct_device_type dev) {
 static void test_cpu_products(void) { run_products(CT_CPU); }
 
 static void test_switches(void) {
-  int32_t v = -1;
-  OK(ct_get_allow_tf32(&v));
-  EXPECT_EQ_I(v, 0);
-  OK(ct_get_allow_fp16_reduced_precision_reduction(&v));
-  EXPECT_EQ_I(v, 1);
-  OK(ct_get_allow_bf16_reduced_precision_reduction(&v));
-  EXPECT_EQ_I(v, 1);
-  OK(ct_set_allow_tf32(1));
-  OK(ct_get_allow_tf32(&v));
-  EXPECT_EQ_I(v, 1);
-  OK(ct_set_allow_tf32(0));
-  OK(ct_set_allow_fp16_reduced_precision_reduction(0));
-  OK(ct_get_allow_fp16_reduced_precision_reduction(&v));
-  EXPECT_EQ_I(v, 0);
-  OK(ct_set_allow_fp16_reduced_precision_reduction(1));
-  OK(ct_set_allow_bf16_reduced_precision_reduction(0));
-  OK(ct_set_allow_bf16_reduced_precision_reduction(1));
+  EXPECT_SETTING(ct_get_allow_tf32, ct_set_allow_tf32, 0, 1);
+  EXPECT_SETTING(ct_get_allow_fp16_reduced_precision_reduction, ct_set_allow_fp16_reduced_precision_reduction, 1, 0);
+  EXPECT_SETTING(ct_get_allow_bf16_reduced_precision_reduction, ct_set_allow_bf16_reduced_precision_reduction, 1, 0);
   if (!g_cuda) {
     int64_t h;
     FAILS(ct_cuda_current_blas_handle(&h), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
@@ -278,11 +264,4 @@ static void test_cuda_products(void) {
   rel(ga), rel(ca);
 }
 
-int main(void) {
-  const test_case tests[] = {
-      {"cpu_products", test_cpu_products},
-      {"switches", test_switches},
-      {"cuda_products", test_cuda_products},
-  };
-  return RUN_TESTS(tests);
-}
+TEST_MAIN(TEST_CASE(cpu_products), TEST_CASE(switches), TEST_CASE(cuda_products))

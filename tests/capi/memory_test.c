@@ -294,15 +294,6 @@ static void test_stream_stats(void) {
   OK(ct_cuda_empty_cache());
 }
 
-int main(void) {
-  const test_case tests[] = {
-      {"everywhere", test_everywhere},
-      {"statistics", test_statistics},
-      {"reuse_and_streams", test_reuse_and_streams},
-      {"pinned_memory_cache", test_pinned_memory_cache},
-      {"out_of_memory_and_fraction", test_out_of_memory_and_fraction},
-      {"oom_hooks", test_oom_hooks},
-      {"stream_stats", test_stream_stats},
-  };
-  return RUN_TESTS(tests);
-}
+TEST_MAIN(TEST_CASE(everywhere), TEST_CASE(statistics), TEST_CASE(reuse_and_streams),
+          TEST_CASE(pinned_memory_cache), TEST_CASE(out_of_memory_and_fraction), TEST_CASE(oom_hooks),
+          TEST_CASE(stream_stats))

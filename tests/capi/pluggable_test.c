@@ -73,9 +73,6 @@ static void test_tensors_use_it(void) {
 
 int main(int argc, char** argv) {
   if (argc >= 3 && strcmp(argv[1], "load") == 0) g_load_path = argv[2];
-  const test_case tests[] = {
-      {"before_any_allocation", test_before_any_allocation},
-      {"tensors_use_it", test_tensors_use_it},
-  };
+  const test_case tests[] = {TEST_CASE(before_any_allocation), TEST_CASE(tensors_use_it)};
   return RUN_TESTS(tests);
 }

@@ -408,14 +408,5 @@ static void test_without_cuda(void) {
   EXPECT_EQ_I(s1, s2);
 }
 
-int main(void) {
-  const test_case tests[] = {
-      {"reference_values_and_offsets", test_reference_values_and_offsets},
-      {"generators", test_generators},
-      {"ops_and_errors", test_ops_and_errors},
-      {"golden_vectors_from_torch_cuda", test_golden_vectors_from_torch_cuda},
-      {"cuda_matches_cpu", test_cuda_matches_cpu},
-      {"without_cuda", test_without_cuda},
-  };
-  return RUN_TESTS(tests);
-}
+TEST_MAIN(TEST_CASE(reference_values_and_offsets), TEST_CASE(generators), TEST_CASE(ops_and_errors),
+          TEST_CASE(golden_vectors_from_torch_cuda), TEST_CASE(cuda_matches_cpu), TEST_CASE(without_cuda))

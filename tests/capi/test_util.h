@@ -39,6 +39,14 @@ static const char* g_test_name = "";
     if (s_ != CT_OK) FAILF("%s returned %s: %s", #call, ct_status_name(s_), ct_last_error_message()); \
   } while (0)
 
+/* For programs that cannot go on after a failed call (tests/gpu/alloc_trace.c): OK's message,
+ * then exit(1). */
+#define REQUIRE(call)                 \
+  do {                                \
+    OK(call);                         \
+    if (g_failed_checks) exit(1);     \
+  } while (0)
+
 /* Expects `call` to fail with `code` and the message to contain `needle` (may be ""). */
 #define FAILS(call, code, needle)                                                              \
   do {                                                                                         \
@@ -167,6 +175,20 @@ static inline void expect_repr_(ct_tensor t, const char* want, int line) {
 }
 #define EXPECT_REPR(t, s) expect_repr_((t), (s), __LINE__)
 
+/* A process-wide setting with a getter and a setter: it reads `initial`, reads `other` once set
+ * to it, and `initial` again once set back (so the test leaves it as it found it). */
+static inline void expect_setting_(ct_status (*get)(int32_t*), ct_status (*set)(int32_t), int32_t initial,
+                                   int32_t other, const char* what, int line) {
+  const int32_t steps[] = {initial, other, initial};
+  for (int i = 0; i < 3; ++i) {
+    int32_t v = -1;
+    if (i > 0 && set(steps[i]) != CT_OK) FAILF("line %d: set %s to %d: %s", line, what, steps[i], ct_last_error_message());
+    if (get(&v) != CT_OK) FAILF("line %d: get %s: %s", line, what, ct_last_error_message());
+    else if (v != steps[i]) FAILF("line %d: %s is %d, expected %d", line, what, v, steps[i]);
+  }
+}
+#define EXPECT_SETTING(get, set, initial, other) expect_setting_((get), (set), (initial), (other), #get, __LINE__)
+
 static inline void rel(ct_tensor t) {
   if (t) ct_tensor_release(t);
 }
@@ -223,5 +245,16 @@ static inline int run_tests(const test_case* tests, int n) {
 }
 
 #define RUN_TESTS(tests) run_tests((tests), (int)(sizeof(tests) / sizeof((tests)[0])))
+
+/* One entry of a suite's table: TEST_CASE(x) runs test_x under the name "x". */
+#define TEST_CASE(name) {#name, test_##name}
+
+/* The main of a suite that does nothing around its tests:
+ * TEST_MAIN(TEST_CASE(a), TEST_CASE(b), ...) runs test_a, test_b, ... in that order. */
+#define TEST_MAIN(...)                          \
+  int main(void) {                              \
+    const test_case tests_[] = {__VA_ARGS__};   \
+    return RUN_TESTS(tests_);                   \
+  }
 
 #endif
