@@ -108,15 +108,15 @@ CT_SHARED void convert_loop(const From* x, To* y, int64_t n) {
 }
 
 // Note [CPU SIMD kernels]'s sum_n: Sum's accumulators take blocks of 16 elements (add16: element
-// i into lane i % 16) and give their 16 lanes (store); the rest and the combination as generic::.
+// i into lane i % 16); finish adds the rest and combines the lanes as generic:: does. (finish
+// declares the lanes' array, in a function compiled for the ISA: under ASan (-O1) an array of
+// 64-byte alignment declared here did not get it.)
 template <typename Sum, typename T>
 CT_SHARED double sum_loop(const T* x, int64_t n) {
   Sum sum;
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) sum.add16(x + i);
-  alignas(Sum) double lanes[kLanes];
-  sum.store(lanes);
-  return tail_and_combine(lanes, x, i, n);
+  return sum.finish(x, i, n);
 }
 
 // 16 elements to sum as two vectors of 8 floats, elements 0-7 (a) and 8-15 (b), in both ISAs
@@ -175,8 +175,11 @@ struct Sum {
     add(_mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x20)),
         _mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x31)));
   }
-  CT_AVX2 void store(double* lanes) const {
+  template <typename T>
+  CT_AVX2 double finish(const T* x, int64_t i, int64_t n) const {
+    alignas(32) double lanes[kLanes];
     for (int k = 0; k < 4; ++k) _mm256_store_pd(lanes + 4 * k, acc[k]);
+    return tail_and_combine(lanes, x, i, n);
   }
 };
 
@@ -248,9 +251,12 @@ struct Sum {
     add(a, b);
   }
   CT_AVX512 void add16(const BFloat16* x) { add(avx2::load8(x), avx2::load8(x + 8)); }  // AVX2 code inlines here
-  CT_AVX512 void store(double* lanes) const {
+  template <typename T>
+  CT_AVX512 double finish(const T* x, int64_t i, int64_t n) const {
+    alignas(64) double lanes[kLanes];
     _mm512_store_pd(lanes, acc[0]);
     _mm512_store_pd(lanes + 8, acc[1]);
+    return tail_and_combine(lanes, x, i, n);
   }
 };
 }  // namespace
