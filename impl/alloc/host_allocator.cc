@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "impl/core/error.h"
+#include "impl/core/locked.h"
 
 namespace ct::alloc {
 
@@ -112,14 +113,8 @@ void HostCachingAllocator::release_free_blocks() {
   free_.clear();
 }
 
-int64_t HostCachingAllocator::allocated_bytes() {
-  std::lock_guard<std::mutex> g(mu_);
-  return allocated_;
-}
+int64_t HostCachingAllocator::allocated_bytes() { return read_locked(mu_, allocated_); }
 
-int64_t HostCachingAllocator::reserved_bytes() {
-  std::lock_guard<std::mutex> g(mu_);
-  return reserved_;
-}
+int64_t HostCachingAllocator::reserved_bytes() { return read_locked(mu_, reserved_); }
 
 }  // namespace ct::alloc

@@ -21,28 +21,22 @@ namespace ct::blas {
 namespace {
 
 enum { kRowMajor = 101, kNoTrans = 111 };
-using sgemm_t = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
-using dgemm_t = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*,
-                         int);
-using zgemm_t = void (*)(int, int, int, int, int, int, const void*, const void*, int, const void*, int, const void*,
-                         void*, int);
-
-struct OpenBlas {
-  sgemm_t sgemm = nullptr;
-  dgemm_t dgemm = nullptr;
-  zgemm_t cgemm = nullptr, zgemm = nullptr;
-};
+// CBLAS's ?gemm (cblas.h's, its enums as int; complex alpha and beta by address).
+#define CT_OPENBLAS_FUNCTIONS(X)                                                                                      \
+  X(sgemm, cblas_sgemm, void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,    \
+                                 float*, int))                                                                         \
+  X(dgemm, cblas_dgemm, void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, \
+                                 double*, int))                                                                        \
+  X(cgemm, cblas_cgemm, void (*)(int, int, int, int, int, int, const void*, const void*, int, const void*, int,       \
+                                 const void*, void*, int))                                                             \
+  X(zgemm, cblas_zgemm, void (*)(int, int, int, int, int, int, const void*, const void*, int, const void*, int,       \
+                                 const void*, void*, int))
+CT_LIBRARY_TABLE(OpenBlas, CT_OPENBLAS_FUNCTIONS);
 
 const OpenBlas& openblas() {
   static const LazyLibrary<OpenBlas> lib(
       {"libopenblas.so.0", "libopenblas.so"},
-      "CPU matrix products need OpenBLAS (libopenblas.so.0, Debian package libopenblas0), which could not be loaded:",
-      [](Symbols& s, OpenBlas& l) {
-        s.bind(l.sgemm, "cblas_sgemm");
-        s.bind(l.dgemm, "cblas_dgemm");
-        s.bind(l.cgemm, "cblas_cgemm");
-        s.bind(l.zgemm, "cblas_zgemm");
-      });
+      "CPU matrix products need OpenBLAS (libopenblas.so.0, Debian package libopenblas0), which could not be loaded:");
   return lib.get();
 }
 

@@ -27,33 +27,23 @@ namespace ct::blas {
 
 namespace {
 
-
-struct Cublas {
-  cublasStatus_t (*create)(cublasHandle_t*) = nullptr;
-  cublasStatus_t (*destroy)(cublasHandle_t) = nullptr;
-  cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t) = nullptr;
-  cublasStatus_t (*set_workspace)(cublasHandle_t, void*, size_t) = nullptr;
-  cublasStatus_t (*set_math_mode)(cublasHandle_t, cublasMath_t) = nullptr;
-  cublasStatus_t (*gemm_strided_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
-                                         const void*, const void*, cudaDataType, int, long long, const void*,
-                                         cudaDataType, int, long long, const void*, void*, cudaDataType, int, long long,
-                                         int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
-  const char* (*status_string)(cublasStatus_t) = nullptr;
-};
+#define CT_CUBLAS_FUNCTIONS(X)                                                                                  \
+  X(create, cublasCreate_v2, cublasStatus_t (*)(cublasHandle_t*))                                                \
+  X(destroy, cublasDestroy_v2, cublasStatus_t (*)(cublasHandle_t))                                               \
+  X(set_stream, cublasSetStream_v2, cublasStatus_t (*)(cublasHandle_t, cudaStream_t))                            \
+  X(set_workspace, cublasSetWorkspace_v2, cublasStatus_t (*)(cublasHandle_t, void*, size_t))                     \
+  X(set_math_mode, cublasSetMathMode, cublasStatus_t (*)(cublasHandle_t, cublasMath_t))                          \
+  X(gemm_strided_batched, cublasGemmStridedBatchedEx,                                                            \
+    cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*, \
+                       cudaDataType, int, long long, const void*, cudaDataType, int, long long, const void*, void*,   \
+                       cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t))                 \
+  X(status_string, cublasGetStatusString, const char* (*)(cublasStatus_t))
+CT_LIBRARY_TABLE(Cublas, CT_CUBLAS_FUNCTIONS);
 
 const Cublas& cublas() {
   static const LazyLibrary<Cublas> lib(
       cuda_library_names("libcublas.so.13", "libcublas.so"),
-      "CUDA matrix products need cuBLAS (libcublas.so.13, CUDA 13), which could not be loaded:",
-      [](Symbols& s, Cublas& l) {
-        s.bind(l.create, "cublasCreate_v2");
-        s.bind(l.destroy, "cublasDestroy_v2");
-        s.bind(l.set_stream, "cublasSetStream_v2");
-        s.bind(l.set_workspace, "cublasSetWorkspace_v2");
-        s.bind(l.set_math_mode, "cublasSetMathMode");
-        s.bind(l.gemm_strided_batched, "cublasGemmStridedBatchedEx");
-        s.bind(l.status_string, "cublasGetStatusString");
-      });
+      "CUDA matrix products need cuBLAS (libcublas.so.13, CUDA 13), which could not be loaded:");
   return lib.get();
 }
 

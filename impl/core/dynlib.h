@@ -2,7 +2,6 @@
 // Every dlopen/dlsym of the library goes through here.
 #pragma once
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "impl/core/error.h"
@@ -37,16 +36,32 @@ class Symbols {
   std::string missing_;
 };
 
-// A library's table of functions, loaded when the first caller needs it (a function-local
-// static: loaded once, thread-safe). get() throws Status::NotSupported, on every call, when the
-// library could not be loaded or lacks a function; the library stays loaded for the process.
+// A library's table of functions, declared from one list: CT_LIBRARY_TABLE(Name, FUNCTIONS)
+// declares struct Name, where FUNCTIONS(X) is a macro listing X(member, symbol, type) for each
+// function (symbol without quotes; type, a function pointer type, last as it may hold commas).
+// Name holds `type member = nullptr` for each, and bind(Symbols&, prefix) takes each from the
+// library as prefix + "symbol" (LazyLibrary calls it).
+template <typename T>
+using Same = T;  // `Same<void (*)(int)> f;` declares a pointer f of that type
+#define CT_LIBRARY_MEMBER_(member, symbol, ...) ::ct::Same<__VA_ARGS__> member = nullptr;
+#define CT_LIBRARY_BIND_(member, symbol, ...) s.bind(member, prefix + #symbol);
+#define CT_LIBRARY_TABLE(Name, FUNCTIONS)                                                    \
+  struct Name {                                                                              \
+    FUNCTIONS(CT_LIBRARY_MEMBER_)                                                            \
+    void bind(::ct::Symbols& s, const std::string& prefix) { FUNCTIONS(CT_LIBRARY_BIND_) } \
+  }
+
+// A library's table of functions (a CT_LIBRARY_TABLE), loaded when the first caller needs it (a
+// function-local static: loaded once, thread-safe). get() throws Status::NotSupported, on every
+// call, when the library could not be loaded or lacks a function; the library stays loaded for
+// the process.
 template <typename Table>
 class LazyLibrary {
  public:
   // names: where to look, first that loads; need: the error's start ("CPU FFTs need FFTW 3
-  // (...), which could not be loaded:"); bind(Symbols&, Table&) takes the functions.
-  template <typename Bind>
-  LazyLibrary(const std::vector<std::string>& names, const std::string& need, Bind bind) {
+  // (...), which could not be loaded:"); prefix: what the library's symbols start with beyond
+  // the table's (FFTW's fftw_ or fftwf_).
+  LazyLibrary(const std::vector<std::string>& names, const std::string& need, const std::string& prefix = "") {
     std::string tried;
     void* h = open_library(names, &tried);
     if (!h) {
@@ -54,7 +69,7 @@ class LazyLibrary {
       return;
     }
     Symbols s(h);
-    bind(s, table_);
+    table_.bind(s, prefix);
     if (!s.missing().empty()) {
       error_ = str_cat(names.front(), " has no function '", s.missing(), "'");
       table_ = Table{};

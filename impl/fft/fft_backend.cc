@@ -28,14 +28,17 @@ namespace ct::fft {
 namespace {
 
 // ---- FFTW (double: libfftw3.so.3, float: libfftw3f.so.3)
-struct Fftw {
-  void* (*plan_dft)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, int,
-                    unsigned) = nullptr;
-  void* (*plan_r2c)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, unsigned) = nullptr;
-  void* (*plan_c2r)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, unsigned) = nullptr;
-  void (*execute)(void*) = nullptr;
-  void (*destroy)(void*) = nullptr;
-};
+// FFTW's functions without their prefix (fftw_ for double, fftwf_ for float), pointers as void*.
+#define CT_FFTW_FUNCTIONS(X)                                                                                   \
+  X(plan_dft, plan_many_dft,                                                                                   \
+    void* (*)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, int, unsigned))  \
+  X(plan_r2c, plan_many_dft_r2c,                                                                               \
+    void* (*)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, unsigned))       \
+  X(plan_c2r, plan_many_dft_c2r,                                                                               \
+    void* (*)(int, const int*, int, void*, const int*, int, int, void*, const int*, int, int, unsigned))       \
+  X(execute, execute, void (*)(void*))                                                                         \
+  X(destroy, destroy_plan, void (*)(void*))
+CT_LIBRARY_TABLE(Fftw, CT_FFTW_FUNCTIONS);
 
 std::mutex g_fftw_planner;  // FFTW's planner is not thread-safe; execution is
 
@@ -47,14 +50,7 @@ const Fftw& fftw_lib() {
       {name},
       str_cat("CPU FFTs need FFTW 3 (", name, ", Debian package ", kDouble ? "libfftw3-double3" : "libfftw3-single3",
               "), which could not be loaded:"),
-      [](Symbols& s, Fftw& l) {
-        const std::string pre = kDouble ? "fftw_" : "fftwf_";
-        s.bind(l.plan_dft, pre + "plan_many_dft");
-        s.bind(l.plan_r2c, pre + "plan_many_dft_r2c");
-        s.bind(l.plan_c2r, pre + "plan_many_dft_c2r");
-        s.bind(l.execute, pre + "execute");
-        s.bind(l.destroy, pre + "destroy_plan");
-      });
+      kDouble ? "fftw_" : "fftwf_");
   return lib.get();
 }
 
@@ -93,39 +89,26 @@ void cpu_execute(Kind kind, bool forward, bool dbl, int64_t batch, const std::ve
 }
 
 // ---- cuFFT
-struct Cufft {
-  cufftResult (*create)(cufftHandle*) = nullptr;
-  cufftResult (*destroy)(cufftHandle) = nullptr;
-  cufftResult (*set_auto)(cufftHandle, int) = nullptr;
-  cufftResult (*make_many64)(cufftHandle, int, long long*, long long*, long long, long long, long long*, long long,
-                             long long, cufftType, long long, size_t*) = nullptr;
-  cufftResult (*set_work)(cufftHandle, void*) = nullptr;
-  cufftResult (*set_stream)(cufftHandle, cudaStream_t) = nullptr;
-  cufftResult (*c2c)(cufftHandle, cufftComplex*, cufftComplex*, int) = nullptr;
-  cufftResult (*z2z)(cufftHandle, cufftDoubleComplex*, cufftDoubleComplex*, int) = nullptr;
-  cufftResult (*r2c)(cufftHandle, cufftReal*, cufftComplex*) = nullptr;
-  cufftResult (*d2z)(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*) = nullptr;
-  cufftResult (*c2r)(cufftHandle, cufftComplex*, cufftReal*) = nullptr;
-  cufftResult (*z2d)(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*) = nullptr;
-};
+#define CT_CUFFT_FUNCTIONS(X)                                                                         \
+  X(create, cufftCreate, cufftResult (*)(cufftHandle*))                                               \
+  X(destroy, cufftDestroy, cufftResult (*)(cufftHandle))                                              \
+  X(set_auto, cufftSetAutoAllocation, cufftResult (*)(cufftHandle, int))                              \
+  X(make_many64, cufftMakePlanMany64,                                                                 \
+    cufftResult (*)(cufftHandle, int, long long*, long long*, long long, long long, long long*, long long, long long, \
+                    cufftType, long long, size_t*))                                                   \
+  X(set_work, cufftSetWorkArea, cufftResult (*)(cufftHandle, void*))                                  \
+  X(set_stream, cufftSetStream, cufftResult (*)(cufftHandle, cudaStream_t))                           \
+  X(c2c, cufftExecC2C, cufftResult (*)(cufftHandle, cufftComplex*, cufftComplex*, int))               \
+  X(z2z, cufftExecZ2Z, cufftResult (*)(cufftHandle, cufftDoubleComplex*, cufftDoubleComplex*, int))   \
+  X(r2c, cufftExecR2C, cufftResult (*)(cufftHandle, cufftReal*, cufftComplex*))                       \
+  X(d2z, cufftExecD2Z, cufftResult (*)(cufftHandle, cufftDoubleReal*, cufftDoubleComplex*))           \
+  X(c2r, cufftExecC2R, cufftResult (*)(cufftHandle, cufftComplex*, cufftReal*))                       \
+  X(z2d, cufftExecZ2D, cufftResult (*)(cufftHandle, cufftDoubleComplex*, cufftDoubleReal*))
+CT_LIBRARY_TABLE(Cufft, CT_CUFFT_FUNCTIONS);
 
 const Cufft& cufft() {
-  static const LazyLibrary<Cufft> lib(
-      cuda_library_names("libcufft.so.12", "libcufft.so"),
-      "CUDA FFTs need cuFFT (libcufft.so.12, CUDA 13), which could not be loaded:", [](Symbols& s, Cufft& l) {
-        s.bind(l.create, "cufftCreate");
-        s.bind(l.destroy, "cufftDestroy");
-        s.bind(l.set_auto, "cufftSetAutoAllocation");
-        s.bind(l.make_many64, "cufftMakePlanMany64");
-        s.bind(l.set_work, "cufftSetWorkArea");
-        s.bind(l.set_stream, "cufftSetStream");
-        s.bind(l.c2c, "cufftExecC2C");
-        s.bind(l.z2z, "cufftExecZ2Z");
-        s.bind(l.r2c, "cufftExecR2C");
-        s.bind(l.d2z, "cufftExecD2Z");
-        s.bind(l.c2r, "cufftExecC2R");
-        s.bind(l.z2d, "cufftExecZ2D");
-      });
+  static const LazyLibrary<Cufft> lib(cuda_library_names("libcufft.so.12", "libcufft.so"),
+                                      "CUDA FFTs need cuFFT (libcufft.so.12, CUDA 13), which could not be loaded:");
   return lib.get();
 }
 

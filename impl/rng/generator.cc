@@ -6,6 +6,7 @@
 
 #include "impl/abi/tables.h"
 #include "impl/core/error.h"
+#include "impl/core/locked.h"
 #include "impl/cuda/runtime.h"
 
 namespace ct::rng {
@@ -27,15 +28,9 @@ uint64_t Generator::seed() {
   return s;
 }
 
-uint64_t Generator::initial_seed() {
-  std::lock_guard<std::mutex> g(mu_);
-  return seed_;
-}
+uint64_t Generator::initial_seed() { return read_locked(mu_, seed_); }
 
-uint64_t Generator::offset() {
-  std::lock_guard<std::mutex> g(mu_);
-  return offset_;
-}
+uint64_t Generator::offset() { return read_locked(mu_, offset_); }
 
 std::array<uint8_t, kStateSize> Generator::get_state() {
   std::lock_guard<std::mutex> g(mu_);

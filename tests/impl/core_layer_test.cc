@@ -80,25 +80,36 @@ TEST(AllocatorHook, EmptyTensorUsesTheRegisteredAllocator) {
   set_allocator(DeviceType::CPU, nullptr);
 }
 
-struct MathFns {
-  double (*cos)(double) = nullptr;
-  double (*sqrt)(double) = nullptr;
-};
+#define CT_TEST_MATH_FUNCTIONS(X)   \
+  X(cos, cos, double (*)(double)) \
+  X(sqrt, sqrt, double (*)(double))
+CT_LIBRARY_TABLE(MathFns, CT_TEST_MATH_FUNCTIONS);
+
+#define CT_TEST_MISSING_FUNCTIONS(X) \
+  X(cos, cos, double (*)(double))    \
+  X(sqrt, no_such_function, double (*)(double))
+CT_LIBRARY_TABLE(MissingFns, CT_TEST_MISSING_FUNCTIONS);
+
+// libm's fabs and fmax, as FFTW's fftw_ and fftwf_ functions: the prefix goes before each symbol.
+#define CT_TEST_PREFIXED_FUNCTIONS(X) \
+  X(abs, abs, double (*)(double))     \
+  X(max, max, double (*)(double, double))
+CT_LIBRARY_TABLE(PrefixedFns, CT_TEST_PREFIXED_FUNCTIONS);
 
 TEST(LazyLibrary, BindsFunctionsByName) {
-  LazyLibrary<MathFns> lib({"libm.so.6"}, "needs libm:", [](Symbols& s, MathFns& m) {
-    s.bind(m.cos, "cos");
-    s.bind(m.sqrt, "sqrt");
-  });
+  LazyLibrary<MathFns> lib({"libm.so.6"}, "needs libm:");
   EXPECT_EQ(lib.get().cos(0.0), 1.0);
   EXPECT_EQ(lib.get().sqrt(9.0), 3.0);
 }
 
+TEST(LazyLibrary, BindsPrefixPlusSymbol) {
+  LazyLibrary<PrefixedFns> lib({"libm.so.6"}, "needs libm:", "f");
+  EXPECT_EQ(lib.get().abs(-2.5), 2.5);
+  EXPECT_EQ(lib.get().max(1.0, 4.0), 4.0);
+}
+
 TEST(LazyLibrary, MissingFunctionIsNotSupported) {
-  LazyLibrary<MathFns> lib({"libm.so.6"}, "needs libm:", [](Symbols& s, MathFns& m) {
-    s.bind(m.cos, "cos");
-    s.bind(m.sqrt, "no_such_function");
-  });
+  LazyLibrary<MissingFns> lib({"libm.so.6"}, "needs libm:");
   for (int i = 0; i < 2; ++i) {  // every call fails the same way
     auto [code, msg] = error_of([&] { lib.get(); });
     EXPECT_EQ(code, Status::NotSupported);
@@ -107,8 +118,7 @@ TEST(LazyLibrary, MissingFunctionIsNotSupported) {
 }
 
 TEST(LazyLibrary, MissingLibraryListsEveryNameTried) {
-  LazyLibrary<MathFns> lib({"libctorch_none_a.so", "libctorch_none_b.so"}, "X needs Y, which could not be loaded:",
-                           [](Symbols& s, MathFns& m) { s.bind(m.cos, "cos"); });
+  LazyLibrary<MathFns> lib({"libctorch_none_a.so", "libctorch_none_b.so"}, "X needs Y, which could not be loaded:");
   auto [code, msg] = error_of([&] { lib.get(); });
   EXPECT_EQ(code, Status::NotSupported);
   EXPECT_EQ(msg.rfind("X needs Y, which could not be loaded:\n  libctorch_none_a.so: ", 0), 0u) << msg;

@@ -96,13 +96,12 @@ CT_SIMD_INLINE void apply16(const F& f, const float (&x)[NIN][16], U* __restrict
   }
 }
 
-// out[i] = R(f(float(in[0][i]), ...)) for i < n, 16 at a time: W-element conversions (load(p,
-// x) fills x[0, W), store(y, p) writes W results) inlined by the target functions below; the
-// last partial block through Half/BFloat16 element by element.
-template <typename D, typename R, size_t NIN, int W, typename F, typename Load, typename Store>
-CT_SIMD_INLINE void fused_body(const F& f, const FusedRun<D, NIN>& r, R* out, int64_t n, const Load& load,
-                               const Store& store) {
-  constexpr int kB = 16;
+// out[i] = R(f(float(in[0][i]), ...)) for i < n, 16 at a time: Blocks' conversions of its kWidth
+// elements (simd_convert.h) inlined by the target functions below; the last partial block
+// through Half/BFloat16 element by element.
+template <typename Blocks, typename D, typename R, size_t NIN, typename F>
+CT_SIMD_INLINE void fused_body(const F& f, const FusedRun<D, NIN>& r, R* out, int64_t n) {
+  constexpr int kB = 16, W = Blocks::kWidth;
   alignas(64) float x[NIN][kB];
   alignas(64) float y[kB];
   for (size_t k = 0; k < NIN; ++k)
@@ -111,10 +110,10 @@ CT_SIMD_INLINE void fused_body(const F& f, const FusedRun<D, NIN>& r, R* out, in
   for (; i + kB <= n; i += kB) {
     for (size_t k = 0; k < NIN; ++k)
       if (r.in[k])
-        for (int j = 0; j < kB; j += W) load(r.in[k] + i + j, x[k] + j);
+        for (int j = 0; j < kB; j += W) Blocks::to_float_aligned(r.in[k] + i + j, x[k] + j);
     if constexpr (std::is_same_v<R, D>) {
       apply16(f, x, y);
-      for (int j = 0; j < kB; j += W) store(y + j, out + i + j);
+      for (int j = 0; j < kB; j += W) Blocks::from_float_aligned(y + j, out + i + j);
     } else {
       apply16(f, x, out + i);  // bool results
     }
@@ -134,18 +133,14 @@ CT_SIMD_INLINE void fused_body(const F& f, const FusedRun<D, NIN>& r, R* out, in
 
 template <typename D, typename R, size_t NIN, typename F>
 CT_TARGET_AVX2 void fused_avx2(const F& f, const FusedRun<D, NIN>& r, R* out, int64_t n) {
-  fused_body<D, R, NIN, 8>(
-      f, r, out, n, [](const D* p, float* x) CT_TARGET_AVX2 { _mm256_store_ps(x, avx2::load8(p)); },
-      [](const float* y, D* p) CT_TARGET_AVX2 { avx2::store8(p, _mm256_load_ps(y)); });
+  fused_body<avx2::Blocks>(f, r, out, n);
 }
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12, see simd_convert.h
 template <typename D, typename R, size_t NIN, typename F>
 CT_TARGET_AVX512 void fused_avx512(const F& f, const FusedRun<D, NIN>& r, R* out, int64_t n) {
-  fused_body<D, R, NIN, 16>(
-      f, r, out, n, [](const D* p, float* x) CT_TARGET_AVX512 { _mm512_store_ps(x, avx512::load16(p)); },
-      [](const float* y, D* p) CT_TARGET_AVX512 { avx512::store16(p, _mm512_load_ps(y)); });
+  fused_body<avx512::Blocks>(f, r, out, n);
 }
 #pragma GCC diagnostic pop
 

@@ -87,6 +87,64 @@ void exp_n(const float* x, float* y, int64_t n) {
 }  // namespace generic
 
 // ---------------------------------------------------------------------------------------------
+// The loops of the vector versions, written once: templates over an ISA's pieces (avx2:: and
+// avx512:: below, member functions compiled for that ISA), instantiated in kernels compiled for
+// it with __attribute__((flatten)), which inlines every call in them, the loop and the pieces
+// included, so each kernel runs its ISA's instructions only. (The loops themselves have no
+// target: GCC inlines no function compiled for a wider ISA into them, always_inline or not,
+// until they are inlined into the kernel; flatten does it all in the kernel.)
+
+namespace {
+
+// y[i] = To(x[i]): Blocks::kWidth at a time (simd_convert.h), the rest element by element.
+template <typename Blocks, typename From, typename To>
+CT_SHARED void convert_loop(const From* x, To* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + Blocks::kWidth <= n; i += Blocks::kWidth) {
+    if constexpr (std::is_same_v<To, float>) Blocks::to_float(x + i, y + i);
+    else Blocks::from_float(x + i, y + i);
+  }
+  for (; i < n; ++i) y[i] = To(x[i]);
+}
+
+// Note [CPU SIMD kernels]'s sum_n: Sum's accumulators take blocks of 16 elements (add16: element
+// i into lane i % 16); finish adds the rest and combines the lanes as generic:: does. (finish
+// declares the lanes' array, in a function compiled for the ISA: under ASan (-O1) an array of
+// 64-byte alignment declared here did not get it.)
+template <typename Sum, typename T>
+CT_SHARED double sum_loop(const T* x, int64_t n) {
+  Sum sum;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) sum.add16(x + i);
+  return sum.finish(x, i, n);
+}
+
+// 16 elements to sum as two vectors of 8 floats, elements 0-7 (a) and 8-15 (b), in both ISAs
+// (AVX-512 included: its 512-bit widening to double takes 8 floats). float16 by plain F16C: a
+// signaling NaN comes out quiet, as the double add would make it anyway.
+CT_TARGET_AVX2 CT_SHARED void widen16(const float* x, __m256& a, __m256& b) {
+  a = _mm256_loadu_ps(x);
+  b = _mm256_loadu_ps(x + 8);
+}
+CT_TARGET_AVX2 CT_SHARED void widen16(const Half* x, __m256& a, __m256& b) {
+  a = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+  b = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 8)));
+}
+
+}  // namespace
+
+// The convert_n and sum_n kernels of an ISA's namespace (its Blocks and Sum), compiled for TARGET.
+#define CT_CONVERT_KERNELS(TARGET)                                                                           \
+  TARGET CT_FLAT void convert_n(const Half* x, float* y, int64_t n) { convert_loop<Blocks>(x, y, n); }     \
+  TARGET CT_FLAT void convert_n(const float* x, Half* y, int64_t n) { convert_loop<Blocks>(x, y, n); }     \
+  TARGET CT_FLAT void convert_n(const BFloat16* x, float* y, int64_t n) { convert_loop<Blocks>(x, y, n); } \
+  TARGET CT_FLAT void convert_n(const float* x, BFloat16* y, int64_t n) { convert_loop<Blocks>(x, y, n); } \
+  TARGET CT_FLAT double sum_n(const float* x, int64_t n) { return sum_loop<Sum>(x, n); }                \
+  TARGET CT_FLAT double sum_n(const Half* x, int64_t n) { return sum_loop<Sum>(x, n); }                 \
+  TARGET CT_FLAT double sum_n(const BFloat16* x, int64_t n) { return sum_loop<Sum>(x, n); }
+#define CT_FLAT __attribute__((flatten))
+
+// ---------------------------------------------------------------------------------------------
 // avx2 (AVX2 + FMA + F16C)
 
 #define CT_AVX2 CT_TARGET_AVX2
@@ -94,20 +152,36 @@ void exp_n(const float* x, float* y, int64_t n) {
 namespace avx2 {
 
 namespace {
-// acc[0..3] += 16 floats widened to double, lanes i % 16.
-CT_AVX2 inline void add16(__m256d* acc, __m256 a, __m256 b) {
-  acc[0] = _mm256_add_pd(acc[0], _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
-  acc[1] = _mm256_add_pd(acc[1], _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
-  acc[2] = _mm256_add_pd(acc[2], _mm256_cvtps_pd(_mm256_castps256_ps128(b)));
-  acc[3] = _mm256_add_pd(acc[3], _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)));
-}
-
-template <typename T>
-CT_AVX2 double finish_sum(const __m256d* acc, const T* x, int64_t i, int64_t n) {
-  alignas(32) double lanes[kLanes];
-  for (int k = 0; k < 4; ++k) _mm256_store_pd(lanes + 4 * k, acc[k]);
-  return tail_and_combine(lanes, x, i, n);
-}
+// Four accumulators of 4 doubles: lanes 0-3, 4-7, 8-11, 12-15.
+struct Sum {
+  __m256d acc[4] = {};
+  CT_AVX2 void add(__m256 a, __m256 b) {
+    acc[0] = _mm256_add_pd(acc[0], _mm256_cvtps_pd(_mm256_castps256_ps128(a)));
+    acc[1] = _mm256_add_pd(acc[1], _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)));
+    acc[2] = _mm256_add_pd(acc[2], _mm256_cvtps_pd(_mm256_castps256_ps128(b)));
+    acc[3] = _mm256_add_pd(acc[3], _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1)));
+  }
+  template <typename T>
+  CT_AVX2 void add16(const T* x) {
+    __m256 a, b;
+    widen16(x, a, b);
+    add(a, b);
+  }
+  CT_AVX2 void add16(const BFloat16* x) {
+    __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x));
+    // interleaving with zeros puts each bfloat16 in the high half of a float: elements 0-3 and
+    // 8-11 in lo, 4-7 and 12-15 in hi; the permutes restore the order
+    __m256i lo = _mm256_unpacklo_epi16(_mm256_setzero_si256(), w), hi = _mm256_unpackhi_epi16(_mm256_setzero_si256(), w);
+    add(_mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x20)),
+        _mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x31)));
+  }
+  template <typename T>
+  CT_AVX2 double finish(const T* x, int64_t i, int64_t n) const {
+    alignas(32) double lanes[kLanes];
+    for (int k = 0; k < 4; ++k) _mm256_store_pd(lanes + 4 * k, acc[k]);
+    return tail_and_combine(lanes, x, i, n);
+  }
+};
 
 // exp of 4 floats as glibc's FMA expf computes them (|x| < 88 or so; see exp_n).
 CT_AVX2 inline __m128 exp4(__m128 xf) {
@@ -130,61 +204,7 @@ CT_AVX2 inline __m128 exp4(__m128 xf) {
 }
 }  // namespace
 
-CT_AVX2 void convert_n(const Half* x, float* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, load8(x + i));
-  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
-}
-
-CT_AVX2 void convert_n(const float* x, Half* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) store8(y + i, _mm256_loadu_ps(x + i));
-  for (; i < n; ++i) y[i] = Half(x[i]);
-}
-
-CT_AVX2 void convert_n(const BFloat16* x, float* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, load8(x + i));
-  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
-}
-
-CT_AVX2 void convert_n(const float* x, BFloat16* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) store8(y + i, _mm256_loadu_ps(x + i));
-  for (; i < n; ++i) y[i] = BFloat16(x[i]);
-}
-
-CT_AVX2 double sum_n(const float* x, int64_t n) {
-  __m256d acc[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) add16(acc, _mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8));
-  return finish_sum(acc, x, i, n);
-}
-
-CT_AVX2 double sum_n(const Half* x, int64_t n) {
-  __m256d acc[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    // plain F16C: a signaling NaN comes out quiet, as the double add would make it anyway
-    add16(acc, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))),
-          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i + 8))));
-  }
-  return finish_sum(acc, x, i, n);
-}
-
-CT_AVX2 double sum_n(const BFloat16* x, int64_t n) {
-  __m256d acc[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
-    // interleaving with zeros puts each bfloat16 in the high half of a float: elements 0-3 and
-    // 8-11 in lo, 4-7 and 12-15 in hi; the permutes restore the order
-    __m256i lo = _mm256_unpacklo_epi16(_mm256_setzero_si256(), w), hi = _mm256_unpackhi_epi16(_mm256_setzero_si256(), w);
-    add16(acc, _mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x20)),
-          _mm256_castsi256_ps(_mm256_permute2x128_si256(lo, hi, 0x31)));
-  }
-  return finish_sum(acc, x, i, n);
-}
+CT_CONVERT_KERNELS(CT_AVX2)
 
 CT_AVX2 void exp_n(const float* x, float* y, int64_t n) {
   int64_t i = 0;
@@ -217,71 +237,31 @@ CT_AVX2 void exp_n(const float* x, float* y, int64_t n) {
 namespace avx512 {
 
 namespace {
-// acc[0] += elements 0-7 of a block of 16 widened to double, acc[1] += elements 8-15: lanes i % 16.
-CT_AVX512 inline void add16(__m512d* acc, __m256 a, __m256 b) {
-  acc[0] = _mm512_add_pd(acc[0], _mm512_cvtps_pd(a));
-  acc[1] = _mm512_add_pd(acc[1], _mm512_cvtps_pd(b));
-}
-
-template <typename T>
-CT_AVX512 double finish_sum(const __m512d* acc, const T* x, int64_t i, int64_t n) {
-  alignas(64) double lanes[kLanes];
-  _mm512_store_pd(lanes, acc[0]);
-  _mm512_store_pd(lanes + 8, acc[1]);
-  return tail_and_combine(lanes, x, i, n);
-}
-
+// Two accumulators of 8 doubles: lanes 0-7 and 8-15; one 512-bit widening of 8 floats each.
+struct Sum {
+  __m512d acc[2] = {};
+  CT_AVX512 void add(__m256 a, __m256 b) {
+    acc[0] = _mm512_add_pd(acc[0], _mm512_cvtps_pd(a));
+    acc[1] = _mm512_add_pd(acc[1], _mm512_cvtps_pd(b));
+  }
+  template <typename T>
+  CT_AVX512 void add16(const T* x) {
+    __m256 a, b;
+    widen16(x, a, b);
+    add(a, b);
+  }
+  CT_AVX512 void add16(const BFloat16* x) { add(avx2::load8(x), avx2::load8(x + 8)); }  // AVX2 code inlines here
+  template <typename T>
+  CT_AVX512 double finish(const T* x, int64_t i, int64_t n) const {
+    alignas(64) double lanes[kLanes];
+    _mm512_store_pd(lanes, acc[0]);
+    _mm512_store_pd(lanes + 8, acc[1]);
+    return tail_and_combine(lanes, x, i, n);
+  }
+};
 }  // namespace
 
-CT_AVX512 void convert_n(const Half* x, float* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, load16(x + i));
-  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
-}
-
-CT_AVX512 void convert_n(const float* x, Half* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) store16(y + i, _mm512_loadu_ps(x + i));
-  for (; i < n; ++i) y[i] = Half(x[i]);
-}
-
-CT_AVX512 void convert_n(const BFloat16* x, float* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, load16(x + i));
-  for (; i < n; ++i) y[i] = static_cast<float>(x[i]);
-}
-
-CT_AVX512 void convert_n(const float* x, BFloat16* y, int64_t n) {
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) store16(y + i, _mm512_loadu_ps(x + i));
-  for (; i < n; ++i) y[i] = BFloat16(x[i]);
-}
-
-CT_AVX512 double sum_n(const float* x, int64_t n) {
-  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) add16(acc, _mm256_loadu_ps(x + i), _mm256_loadu_ps(x + i + 8));
-  return finish_sum(acc, x, i, n);
-}
-
-CT_AVX512 double sum_n(const Half* x, int64_t n) {
-  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    // 256-bit F16C (no extract of a 512-bit result's upper half); plain: a signaling NaN comes
-    // out quiet, as the double add would make it anyway
-    add16(acc, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))),
-          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i + 8))));
-  }
-  return finish_sum(acc, x, i, n);
-}
-
-CT_AVX512 double sum_n(const BFloat16* x, int64_t n) {
-  __m512d acc[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) add16(acc, avx2::load8(x + i), avx2::load8(x + i + 8));  // AVX2 code inlines here
-  return finish_sum(acc, x, i, n);
-}
+CT_CONVERT_KERNELS(CT_AVX512)
 
 }  // namespace avx512
 
@@ -342,5 +322,7 @@ void exp_n(const float* x, float* y, int64_t n) {
 }
 
 #undef CT_DISPATCH3
+#undef CT_CONVERT_KERNELS
+#undef CT_FLAT
 
 }  // namespace ct::cpu

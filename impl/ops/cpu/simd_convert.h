@@ -104,6 +104,32 @@ CT_TARGET_AVX512 CT_SIMD_INLINE void store16(BFloat16* y, __m512 f) {
 
 }  // namespace avx512
 
+// Blocks of kWidth elements of D <-> kWidth floats, the one shape of both ISAs' loops (simd.cc,
+// apply.h), written once: in namespace avx2 (CT_TARGET_AVX2, 8 floats, _mm256_ intrinsics,
+// load8/store8) and in avx512 (CT_TARGET_AVX512, 16, _mm512_, load16/store16). to_float/from_float
+// take unaligned floats, *_aligned 64-byte aligned ones. Compiled for the target and not
+// always_inline (GCC would refuse to inline them into a loop template that has no target): a
+// loop inlined into a function compiled for the target inlines them there.
+#define CT_SIMD_BLOCKS(TARGET, W, MM)                                                       \
+  struct Blocks {                                                                           \
+    static constexpr int kWidth = W;                                                        \
+    template <typename D>                                                                   \
+    TARGET static void to_float(const D* p, float* x) { MM##_storeu_ps(x, load##W(p)); }         \
+    template <typename D>                                                                   \
+    TARGET static void from_float(const float* x, D* p) { store##W(p, MM##_loadu_ps(x)); }       \
+    template <typename D>                                                                   \
+    TARGET static void to_float_aligned(const D* p, float* x) { MM##_store_ps(x, load##W(p)); }  \
+    template <typename D>                                                                   \
+    TARGET static void from_float_aligned(const float* x, D* p) { store##W(p, MM##_load_ps(x)); } \
+  };
+namespace avx2 {
+CT_SIMD_BLOCKS(CT_TARGET_AVX2, 8, _mm256)
+}  // namespace avx2
+namespace avx512 {
+CT_SIMD_BLOCKS(CT_TARGET_AVX512, 16, _mm512)
+}  // namespace avx512
+#undef CT_SIMD_BLOCKS
+
 #pragma GCC diagnostic pop
 
 }  // namespace ct::cpu
