@@ -176,34 +176,21 @@ CT_RNG_HD void put_from_bits(S* out, const Params& p, V r) {
   }
 }
 
-// The U = unroll_of(D) values of one cuRAND call for draws of kind D.
-template <typename V, int U>
-struct Draws {
-  V v[U];
-};
-template <int D>
-CT_RNG_HD auto draw(curandStatePhilox4_32_10_t* st) {
-  if constexpr (D == kUniform4 || D == kNormal4) {
-    float4 r = D == kUniform4 ? curand_uniform4(st) : curand_normal4(st);
-    return Draws<float, 4>{{r.x, r.y, r.z, r.w}};
-  } else if constexpr (D == kUniform2Double || D == kNormal2Double) {
-    double2 r = D == kUniform2Double ? curand_uniform2_double(st) : curand_normal2_double(st);
-    return Draws<double, 2>{{r.x, r.y}};
-  } else if constexpr (D == kBits32x4) {
-    uint4 r = curand4(st);
-    return Draws<uint32_t, 4>{{r.x, r.y, r.z, r.w}};
-  } else {
-    uint4 r = curand4(st);
-    return Draws<uint64_t, 2>{{(static_cast<uint64_t>(r.x) << 32) | r.y, (static_cast<uint64_t>(r.z) << 32) | r.w}};
-  }
-}
-
 // One element from one value of a draw: a float, a double or raw bits.
 template <typename S, typename V>
 CT_RNG_HD void put_value(S* out, const Params& p, V r) {
   if constexpr (std::is_same_v<V, float>) put_from_float<S>(out, p, r);
   else if constexpr (std::is_same_v<V, double>) put_from_double<S>(out, p, r);
   else put_from_bits<S, V>(out, p, r);
+}
+
+// The elements of the K values of one cuRAND call: value ii goes to element base + threads * ii.
+template <typename S, typename V, int K>
+CT_RNG_HD void put_draw(S* out, int64_t numel, int64_t base, int64_t threads, const Params& p, const V (&v)[K]) {
+  for (int ii = 0; ii < K; ++ii) {
+    int64_t li = base + threads * ii;
+    if (li < numel) put_value<S>(out + li, p, v[ii]);
+  }
 }
 
 // The work of one thread of the grid-stride loop (Note [Random launch geometry]).
@@ -215,11 +202,23 @@ CT_RNG_HD void thread_work(S* out, int64_t numel, int64_t idx, int64_t threads, 
   curand_init(seed, static_cast<unsigned long long>(idx), offset, &st);
   const int64_t step = threads * U;
   for (int64_t base = idx; base < numel; base += step) {
-    const auto d = draw<D>(&st);
-    static_assert(sizeof(d.v) / sizeof(d.v[0]) == U, "thread_work: unroll_of(D) values per draw");
-    for (int ii = 0; ii < U; ++ii) {
-      int64_t li = base + threads * ii;
-      if (li < numel) put_value<S>(out + li, p, d.v[ii]);
+    if constexpr (D == kUniform4 || D == kNormal4) {
+      float4 r = D == kUniform4 ? curand_uniform4(&st) : curand_normal4(&st);
+      const float v[4] = {r.x, r.y, r.z, r.w};
+      put_draw(out, numel, base, threads, p, v);
+    } else if constexpr (D == kUniform2Double || D == kNormal2Double) {
+      double2 r = D == kUniform2Double ? curand_uniform2_double(&st) : curand_normal2_double(&st);
+      const double v[2] = {r.x, r.y};
+      put_draw(out, numel, base, threads, p, v);
+    } else {
+      uint4 r = curand4(&st);
+      if constexpr (D == kBits32x4) {
+        const uint32_t v[4] = {r.x, r.y, r.z, r.w};
+        put_draw(out, numel, base, threads, p, v);
+      } else {
+        const uint64_t v[2] = {(static_cast<uint64_t>(r.x) << 32) | r.y, (static_cast<uint64_t>(r.z) << 32) | r.w};
+        put_draw(out, numel, base, threads, p, v);
+      }
     }
   }
 }
