@@ -3,6 +3,7 @@
 #include <complex>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "impl/abi/tables.h"
 #include "impl/core/half.h"
@@ -71,51 +72,66 @@ template <> struct CppType<DType::Complex64> { using type = std::complex<float>;
 template <> struct CppType<DType::Complex128> { using type = std::complex<double>; };
 template <> struct CppType<DType::Bool> { using type = bool; };
 
+template <typename T> inline constexpr bool kNoDTypeFor = false;
+
+// The dtype whose type is T in the map TypeOf (CppType here, the device types on CUDA):
+// the inverse of the map, over the ABI's dtypes (CT_ABI_DTYPES).
+template <template <DType> class TypeOf, typename T>
+constexpr DType dtype_for() {
+#define CT_DTYPE_FOR(D, ...) if constexpr (std::is_same_v<T, typename TypeOf<DType::D>::type>) return DType::D; else
+  CT_ABI_DTYPES(CT_DTYPE_FOR) { static_assert(kNoDTypeFor<T>, "dtype_for: not the type of a dtype"); }
+#undef CT_DTYPE_FOR
+}
+
 }  // namespace ct
 
-#define CT_DTYPE_CASE(D, ...)                     \
-  case ::ct::DType::D: {                          \
-    using scalar_t = ::ct::CppType<::ct::DType::D>::type; \
-    __VA_ARGS__();                                \
-    break;                                        \
+// The dtype lists of the dispatch macros: CASE(Camel, ...) for each compute dtype (everything
+// but float16/bfloat16, which compute in float32: Note [Compute dtype]), and for all 12.
+#define CT_COMPUTE_DTYPES(CASE, ...) \
+  CASE(Bool, __VA_ARGS__)            \
+  CASE(UInt8, __VA_ARGS__)           \
+  CASE(Int8, __VA_ARGS__)            \
+  CASE(Int16, __VA_ARGS__)           \
+  CASE(Int32, __VA_ARGS__)           \
+  CASE(Int64, __VA_ARGS__)           \
+  CASE(Float32, __VA_ARGS__)         \
+  CASE(Float64, __VA_ARGS__)         \
+  CASE(Complex64, __VA_ARGS__)       \
+  CASE(Complex128, __VA_ARGS__)
+#define CT_ALL_DTYPES(CASE, ...)          \
+  CT_COMPUTE_DTYPES(CASE, __VA_ARGS__)    \
+  CASE(Float16, __VA_ARGS__)              \
+  CASE(BFloat16, __VA_ARGS__)
+
+namespace ct::detail {
+#define CT_COUNT_DTYPE(...) +1
+static_assert(0 CT_ALL_DTYPES(CT_COUNT_DTYPE, ) == 0 CT_ABI_DTYPES(CT_COUNT_DTYPE), "CT_ALL_DTYPES: a dtype is missing");
+#undef CT_COUNT_DTYPE
+}  // namespace ct::detail
+
+// switch (dtype) over the dtypes of LIST, each a `case` that defines scalar_t as
+// TYPE_OF<dtype>::type (CppType here, the device types on CUDA) and calls the lambda; other
+// values fail with Status::Internal and NAME MSG.
+#define CT_DTYPE_SWITCH(dtype, LIST, TYPE_OF, NAME, MSG, ...) \
+  do {                                                        \
+    switch (dtype) {                                          \
+      LIST(CT_DTYPE_CASE, TYPE_OF, __VA_ARGS__)               \
+      default:                                                \
+        ::ct::fail(::ct::Status::Internal, NAME, MSG);        \
+    }                                                         \
+  } while (0)
+
+#define CT_DTYPE_CASE(D, TYPE_OF, ...)              \
+  case ::ct::DType::D: {                            \
+    using scalar_t = TYPE_OF<::ct::DType::D>::type; \
+    __VA_ARGS__();                                  \
+    break;                                          \
   }
 
 // All 12 dtypes.
-#define CT_DISPATCH_ALL(dtype, NAME, ...)                                          \
-  do {                                                                             \
-    switch (dtype) {                                                               \
-      CT_DTYPE_CASE(UInt8, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Int8, __VA_ARGS__)                                             \
-      CT_DTYPE_CASE(Int16, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Int32, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Int64, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Float16, __VA_ARGS__)                                          \
-      CT_DTYPE_CASE(BFloat16, __VA_ARGS__)                                         \
-      CT_DTYPE_CASE(Float32, __VA_ARGS__)                                          \
-      CT_DTYPE_CASE(Float64, __VA_ARGS__)                                          \
-      CT_DTYPE_CASE(Complex64, __VA_ARGS__)                                        \
-      CT_DTYPE_CASE(Complex128, __VA_ARGS__)                                       \
-      CT_DTYPE_CASE(Bool, __VA_ARGS__)                                             \
-      default:                                                                     \
-        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled dtype");                    \
-    }                                                                              \
-  } while (0)
+#define CT_DISPATCH_ALL(dtype, NAME, ...) \
+  CT_DTYPE_SWITCH(dtype, CT_ALL_DTYPES, ::ct::CppType, NAME, ": unhandled dtype", __VA_ARGS__)
 
 // The compute dtypes of kernels: everything but float16/bfloat16 (computed in float32).
-#define CT_DISPATCH_COMPUTE(dtype, NAME, ...)                                      \
-  do {                                                                             \
-    switch (dtype) {                                                               \
-      CT_DTYPE_CASE(UInt8, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Int8, __VA_ARGS__)                                             \
-      CT_DTYPE_CASE(Int16, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Int32, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Int64, __VA_ARGS__)                                            \
-      CT_DTYPE_CASE(Float32, __VA_ARGS__)                                          \
-      CT_DTYPE_CASE(Float64, __VA_ARGS__)                                          \
-      CT_DTYPE_CASE(Complex64, __VA_ARGS__)                                        \
-      CT_DTYPE_CASE(Complex128, __VA_ARGS__)                                       \
-      CT_DTYPE_CASE(Bool, __VA_ARGS__)                                             \
-      default:                                                                     \
-        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled compute dtype");            \
-    }                                                                              \
-  } while (0)
+#define CT_DISPATCH_COMPUTE(dtype, NAME, ...) \
+  CT_DTYPE_SWITCH(dtype, CT_COMPUTE_DTYPES, ::ct::CppType, NAME, ": unhandled compute dtype", __VA_ARGS__)

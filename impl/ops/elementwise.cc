@@ -45,20 +45,7 @@ template <typename T> T div_(T x, T y) {
 // ---------------------------------------------------------------------------------------------
 // The CPU engine. Operands: output first, then inputs, broadcast against `shape`.
 
-template <typename T> constexpr DType dtype_of() {
-  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
-  else if constexpr (std::is_same_v<T, uint8_t>) return DType::UInt8;
-  else if constexpr (std::is_same_v<T, int8_t>) return DType::Int8;
-  else if constexpr (std::is_same_v<T, int16_t>) return DType::Int16;
-  else if constexpr (std::is_same_v<T, int32_t>) return DType::Int32;
-  else if constexpr (std::is_same_v<T, int64_t>) return DType::Int64;
-  else if constexpr (std::is_same_v<T, Half>) return DType::Float16;
-  else if constexpr (std::is_same_v<T, BFloat16>) return DType::BFloat16;
-  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
-  else if constexpr (std::is_same_v<T, double>) return DType::Float64;
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return DType::Complex64;
-  else return DType::Complex128;
-}
+template <typename T> constexpr DType dtype_of() { return dtype_for<CppType, T>(); }
 
 bool is_cpu_scalar(const TensorImpl* t) { return t->dim() == 0 && t->device().is_cpu(); }
 

@@ -11,6 +11,7 @@
 // GPU the reference geometry of an H100/H200 (132 multiprocessors, 2048 threads each).
 #pragma once
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -35,27 +36,22 @@ struct B16 {
   uint16_t x;
 };
 
-CT_RNG_HD uint32_t f32_bits(float f) {
+// The bits of a float as uint32_t, or back (To: the other type).
+template <typename To, typename From>
+CT_RNG_HD To bits_as(From v) {
+  static_assert(sizeof(To) == 4 && sizeof(From) == 4, "bits_as: float <-> uint32_t");
 #if defined(__CUDA_ARCH__)
-  return __float_as_uint(f);
+  if constexpr (std::is_same_v<To, float>) return __uint_as_float(v);
+  else return __float_as_uint(v);
 #else
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-#endif
-}
-CT_RNG_HD float f32_from(uint32_t u) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(u);
-#else
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
+  To r;
+  std::memcpy(&r, &v, 4);
+  return r;
 #endif
 }
 
 CT_RNG_HD uint16_t half_from_float(float f) {
-  uint32_t u = f32_bits(f);
+  uint32_t u = bits_as<uint32_t>(f);
   uint32_t sign = (u >> 16) & 0x8000u;
   uint32_t au = u & 0x7fffffffu;
   if (au >= 0x7f800000u) return static_cast<uint16_t>(sign | (au > 0x7f800000u ? 0x7e00u : 0x7c00u));
@@ -77,81 +73,48 @@ CT_RNG_HD float half_to_float(uint16_t h) {
     float v = static_cast<float>(mant) * (1.0f / 16777216.0f);
     return sign ? -v : v;
   }
-  if (exp == 31) return f32_from(sign | 0x7f800000u | (mant << 13));
-  return f32_from(sign | ((exp + 112u) << 23) | (mant << 13));
+  if (exp == 31) return bits_as<float>(sign | 0x7f800000u | (mant << 13));
+  return bits_as<float>(sign | ((exp + 112u) << 23) | (mant << 13));
 }
 CT_RNG_HD uint16_t bf16_from_float(float f) {
-  uint32_t u = f32_bits(f);
+  uint32_t u = bits_as<uint32_t>(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0u;
   return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
-CT_RNG_HD float bf16_to_float(uint16_t b) { return f32_from(static_cast<uint32_t>(b) << 16); }
+CT_RNG_HD float bf16_to_float(uint16_t b) { return bits_as<float>(static_cast<uint32_t>(b) << 16); }
 
-// Output element types: rounding of a float (as the dtype, back in float) and storing.
+// Output element types: whether a float type and its significand's digits (0 for integers and
+// bool), rounding of a float (as the dtype, back in float) and storing any value.
 template <typename S>
 struct Out {
-  static constexpr bool is_float = false;
-  static constexpr int digits = 0;
-  CT_RNG_HD static void put_float(S* p, double v) { *p = static_cast<S>(v); }
-  CT_RNG_HD static void put_int(S* p, int64_t v) { *p = static_cast<S>(v); }
-  CT_RNG_HD static void put_u64(S* p, uint64_t v) { *p = static_cast<S>(v); }
-};
-template <>
-struct Out<bool> {
-  static constexpr bool is_float = false;
-  static constexpr int digits = 0;
-  CT_RNG_HD static void put_float(bool* p, double v) { *p = v != 0; }
-  CT_RNG_HD static void put_int(bool* p, int64_t v) { *p = v != 0; }
-  CT_RNG_HD static void put_u64(bool* p, uint64_t v) { *p = v != 0; }
-};
-template <>
-struct Out<float> {
-  static constexpr bool is_float = true;
-  static constexpr int digits = 24;
-  CT_RNG_HD static float round(float v) { return v; }
-  CT_RNG_HD static void put_float(float* p, float v) { *p = v; }
-  CT_RNG_HD static void put_int(float* p, int64_t v) { *p = static_cast<float>(v); }
-  CT_RNG_HD static void put_u64(float* p, uint64_t v) { *p = static_cast<float>(v); }
-};
-template <>
-struct Out<double> {
-  static constexpr bool is_float = true;
-  static constexpr int digits = 53;
-  CT_RNG_HD static void put_float(double* p, double v) { *p = v; }
-  CT_RNG_HD static void put_int(double* p, int64_t v) { *p = static_cast<double>(v); }
-  CT_RNG_HD static void put_u64(double* p, uint64_t v) { *p = static_cast<double>(v); }
-};
-template <>
-struct Out<H16> {
-  static constexpr bool is_float = true;
-  static constexpr int digits = 11;
-  CT_RNG_HD static float round(float v) { return half_to_float(half_from_float(v)); }
-  CT_RNG_HD static void put_float(H16* p, float v) { p->x = half_from_float(v); }
-  CT_RNG_HD static void put_int(H16* p, int64_t v) { p->x = half_from_float(static_cast<float>(v)); }
-  CT_RNG_HD static void put_u64(H16* p, uint64_t v) { p->x = half_from_float(static_cast<float>(v)); }
-};
-template <>
-struct Out<B16> {
-  static constexpr bool is_float = true;
-  static constexpr int digits = 8;
-  CT_RNG_HD static float round(float v) { return bf16_to_float(bf16_from_float(v)); }
-  CT_RNG_HD static void put_float(B16* p, float v) { p->x = bf16_from_float(v); }
-  CT_RNG_HD static void put_int(B16* p, int64_t v) { p->x = bf16_from_float(static_cast<float>(v)); }
-  CT_RNG_HD static void put_u64(B16* p, uint64_t v) { p->x = bf16_from_float(static_cast<float>(v)); }
+  static constexpr int digits = std::is_same_v<S, double> ? 53
+                                : std::is_same_v<S, float> ? 24
+                                : std::is_same_v<S, H16>   ? 11
+                                : std::is_same_v<S, B16>   ? 8
+                                                           : 0;
+  static constexpr bool is_float = digits > 0;
+  CT_RNG_HD static float round(float v) {
+    if constexpr (std::is_same_v<S, H16>) return half_to_float(half_from_float(v));
+    else if constexpr (std::is_same_v<S, B16>) return bf16_to_float(bf16_from_float(v));
+    else return v;
+  }
+  template <typename V>
+  CT_RNG_HD static void put(S* p, V v) {
+    if constexpr (std::is_same_v<S, bool>) *p = v != 0;
+    else if constexpr (std::is_same_v<S, H16>) p->x = half_from_float(static_cast<float>(v));
+    else if constexpr (std::is_same_v<S, B16>) p->x = bf16_from_float(static_cast<float>(v));
+    else *p = static_cast<S>(v);
+  }
 };
 
-CT_RNG_HD float fma_f(float a, float b, float c) {
+// a * b + c rounded once (float or double).
+template <typename T>
+CT_RNG_HD T fma_rn(T a, T b, T c) {
 #if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
+  if constexpr (std::is_same_v<T, float>) return __fmaf_rn(a, b, c);
+  else return __fma_rn(a, b, c);
 #else
-  return __builtin_fmaf(a, b, c);
-#endif
-}
-CT_RNG_HD double fma_d(double a, double b, double c) {
-#if defined(__CUDA_ARCH__)
-  return __fma_rn(a, b, c);
-#else
-  return __builtin_fma(a, b, c);
+  return std::fma(a, b, c);
 #endif
 }
 
@@ -162,54 +125,71 @@ CT_RNG_HD void put_from_float(S* out, const Params& p, float r) {
   if constexpr (Out<S>::is_float && Out<S>::digits < 53) {
     if (p.mode == kModeUniform) {
       float from = static_cast<float>(p.b), to = static_cast<float>(p.c);
-      float v = Out<S>::round(fma_f(r, static_cast<float>(p.a), from));
-      Out<S>::put_float(out, v == to ? from : v);  // (0, 1] -> [0, 1), as PyTorch
+      float v = Out<S>::round(fma_rn(r, static_cast<float>(p.a), from));
+      Out<S>::put(out, v == to ? from : v);  // (0, 1] -> [0, 1), as PyTorch
       return;
     }
     if (p.mode == kModeNormal) {
-      Out<S>::put_float(out, fma_f(r, static_cast<float>(p.a), static_cast<float>(p.b)));
+      Out<S>::put(out, fma_rn(r, static_cast<float>(p.a), static_cast<float>(p.b)));
       return;
     }
   }
   // bernoulli (any dtype, float draw)
-  Out<S>::put_int(out, r < static_cast<float>(p.a) ? 1 : 0);
+  Out<S>::put(out, int64_t{r < static_cast<float>(p.a) ? 1 : 0});
 }
 
 template <typename S>
 CT_RNG_HD void put_from_double(S* out, const Params& p, double r) {
   if constexpr (Out<S>::digits == 53) {
     if (p.mode == kModeUniform) {
-      double v = fma_d(r, p.a, p.b);
-      Out<S>::put_float(out, v == p.c ? p.b : v);
+      double v = fma_rn(r, p.a, p.b);
+      Out<S>::put(out, v == p.c ? p.b : v);
       return;
     }
     if (p.mode == kModeNormal) {
-      Out<S>::put_float(out, fma_d(r, p.a, p.b));
+      Out<S>::put(out, fma_rn(r, p.a, p.b));
       return;
     }
   }
-  Out<S>::put_int(out, r < p.a ? 1 : 0);
+  Out<S>::put(out, int64_t{r < p.a ? 1 : 0});
 }
 
 // An integer value from raw bits (PyTorch's uniform_int_from_to / uniform_int).
 template <typename S, typename V>
 CT_RNG_HD void put_from_bits(S* out, const Params& p, V r) {
   if (p.mode == kModeIntFromTo) {
-    Out<S>::put_int(out, static_cast<int64_t>((static_cast<uint64_t>(r) % p.range) + static_cast<uint64_t>(p.base)));
+    Out<S>::put(out, static_cast<int64_t>((static_cast<uint64_t>(r) % p.range) + static_cast<uint64_t>(p.base)));
     return;
   }
   // full range of the dtype
   if constexpr (Out<S>::is_float) {
-    Out<S>::put_u64(out, static_cast<uint64_t>(r) % ((1ULL << Out<S>::digits) + 1));
+    Out<S>::put(out, static_cast<uint64_t>(r) % ((1ULL << Out<S>::digits) + 1));
   } else if constexpr (std::is_same<S, bool>::value) {
-    Out<S>::put_u64(out, static_cast<uint64_t>(r) & 1u);  // bool
+    Out<S>::put(out, static_cast<uint64_t>(r) & 1u);  // bool
   } else {
     uint64_t mx = std::is_same<S, uint8_t>::value ? 255u
                   : sizeof(S) == 1                ? 127u
                   : sizeof(S) == 2                ? 32767u
                   : sizeof(S) == 4                ? 2147483647u
                                                   : 9223372036854775807ull;
-    Out<S>::put_u64(out, static_cast<uint64_t>(r) % (mx + 1));
+    Out<S>::put(out, static_cast<uint64_t>(r) % (mx + 1));
+  }
+}
+
+// One element from one value of a draw: a float, a double or raw bits.
+template <typename S, typename V>
+CT_RNG_HD void put_value(S* out, const Params& p, V r) {
+  if constexpr (std::is_same_v<V, float>) put_from_float<S>(out, p, r);
+  else if constexpr (std::is_same_v<V, double>) put_from_double<S>(out, p, r);
+  else put_from_bits<S, V>(out, p, r);
+}
+
+// The elements of the K values of one cuRAND call: value ii goes to element base + threads * ii.
+template <typename S, typename V, int K>
+CT_RNG_HD void put_draw(S* out, int64_t numel, int64_t base, int64_t threads, const Params& p, const V (&v)[K]) {
+  for (int ii = 0; ii < K; ++ii) {
+    int64_t li = base + threads * ii;
+    if (li < numel) put_value<S>(out + li, p, v[ii]);
   }
 }
 
@@ -225,30 +205,19 @@ CT_RNG_HD void thread_work(S* out, int64_t numel, int64_t idx, int64_t threads, 
     if constexpr (D == kUniform4 || D == kNormal4) {
       float4 r = D == kUniform4 ? curand_uniform4(&st) : curand_normal4(&st);
       const float v[4] = {r.x, r.y, r.z, r.w};
-      for (int ii = 0; ii < 4; ++ii) {
-        int64_t li = base + threads * ii;
-        if (li < numel) put_from_float<S>(out + li, p, v[ii]);
-      }
+      put_draw(out, numel, base, threads, p, v);
     } else if constexpr (D == kUniform2Double || D == kNormal2Double) {
       double2 r = D == kUniform2Double ? curand_uniform2_double(&st) : curand_normal2_double(&st);
       const double v[2] = {r.x, r.y};
-      for (int ii = 0; ii < 2; ++ii) {
-        int64_t li = base + threads * ii;
-        if (li < numel) put_from_double<S>(out + li, p, v[ii]);
-      }
-    } else if constexpr (D == kBits32x4) {
-      uint4 r = curand4(&st);
-      const uint32_t v[4] = {r.x, r.y, r.z, r.w};
-      for (int ii = 0; ii < 4; ++ii) {
-        int64_t li = base + threads * ii;
-        if (li < numel) put_from_bits<S, uint32_t>(out + li, p, v[ii]);
-      }
+      put_draw(out, numel, base, threads, p, v);
     } else {
       uint4 r = curand4(&st);
-      const uint64_t v[2] = {(static_cast<uint64_t>(r.x) << 32) | r.y, (static_cast<uint64_t>(r.z) << 32) | r.w};
-      for (int ii = 0; ii < 2; ++ii) {
-        int64_t li = base + threads * ii;
-        if (li < numel) put_from_bits<S, uint64_t>(out + li, p, v[ii]);
+      if constexpr (D == kBits32x4) {
+        const uint32_t v[4] = {r.x, r.y, r.z, r.w};
+        put_draw(out, numel, base, threads, p, v);
+      } else {
+        const uint64_t v[2] = {(static_cast<uint64_t>(r.x) << 32) | r.y, (static_cast<uint64_t>(r.z) << 32) | r.w};
+        put_draw(out, numel, base, threads, p, v);
       }
     }
   }

@@ -1,33 +1,51 @@
 // Element conversion between the 12 dtypes, with PyTorch's rules (static_cast semantics;
 // complex -> real keeps the real part; anything -> bool is "!= 0"; half/bfloat16 via float).
+// One set of rules for both devices: the CPU's types are described here, and the CUDA kernels
+// (impl/ops/cuda/common.cuh) add theirs (thrust::complex, __half, __nv_bfloat16) to the same
+// traits, so nvcc compiles convert() for the device too.
 #pragma once
 #include <complex>
+#include <cstdint>
 #include <type_traits>
 
 #include "impl/core/half.h"
 
-namespace ct::cpu {
+#ifdef __CUDACC__
+#define CT_CONVERT_INLINE __host__ __device__ __forceinline__
+#else
+#define CT_CONVERT_INLINE inline
+#endif
 
-template <typename T> struct is_complex_t : std::false_type {};
-template <typename T> struct is_complex_t<std::complex<T>> : std::true_type {};
-template <typename T> constexpr bool is_complex_v = is_complex_t<T>::value;
-template <typename T> constexpr bool is_reduced_float_v =
-    std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+namespace ct {
 
-// float for Half/BFloat16, the type itself otherwise.
-template <typename T> struct opmath { using type = T; };
-template <> struct opmath<Half> { using type = float; };
-template <> struct opmath<BFloat16> { using type = float; };
-template <typename T> using opmath_t = typename opmath<T>::type;
+// Complex types.
+template <typename T> struct IsComplex : std::false_type {};
+template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
+template <typename T> constexpr bool is_complex_v = IsComplex<T>::value;
+
+// float16 and bfloat16 types (computed in float: Note [Compute dtype]), with their rounding
+// from float.
+template <typename T> struct Reduced : std::false_type {};
+template <> struct Reduced<Half> : std::true_type {
+  static Half from_float(float f) { return Half(f); }
+};
+template <> struct Reduced<BFloat16> : std::true_type {
+  static BFloat16 from_float(float f) { return BFloat16(f); }
+};
+template <typename T> constexpr bool is_reduced_float_v = Reduced<T>::value;
+
+// float for float16/bfloat16, the type itself otherwise.
+template <typename T> using opmath_t = std::conditional_t<is_reduced_float_v<T>, float, T>;
 
 template <typename To, typename From>
-inline To convert(From v) {
+CT_CONVERT_INLINE To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (is_reduced_float_v<From>) {
     return convert<To>(static_cast<float>(v));
   } else if constexpr (std::is_same_v<To, bool>) {
-    return v != From(0);
+    if constexpr (is_complex_v<From>) return v.real() != 0 || v.imag() != 0;
+    else return v != From(0);
   } else if constexpr (is_complex_v<To>) {
     using V = typename To::value_type;
     if constexpr (is_complex_v<From>) return To(static_cast<V>(v.real()), static_cast<V>(v.imag()));
@@ -35,7 +53,7 @@ inline To convert(From v) {
   } else if constexpr (is_complex_v<From>) {
     return convert<To>(v.real());
   } else if constexpr (is_reduced_float_v<To>) {
-    return To(static_cast<float>(v));
+    return Reduced<To>::from_float(static_cast<float>(v));
   } else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>) {
     // As c10's static_cast_with_inter_type: float -> uint8 goes through int64, so negative
     // values wrap the same way on every compiler and device.
@@ -45,4 +63,11 @@ inline To convert(From v) {
   }
 }
 
-}  // namespace ct::cpu
+namespace cpu {
+using ::ct::convert;
+using ::ct::is_complex_v;
+using ::ct::is_reduced_float_v;
+using ::ct::opmath_t;
+}  // namespace cpu
+
+}  // namespace ct

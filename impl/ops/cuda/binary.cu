@@ -22,7 +22,7 @@ struct PowScalar {
   T e;     // the exponent, rounded to C
   template <int OP>
   __device__ T run(T x) const {
-    auto r = [](T v) { return static_cast<T>(cvt<C>(v)); };  // rounding to C (no-op for float/double)
+    auto r = [](T v) { return static_cast<T>(convert<C>(v)); };  // rounding to C (no-op for float/double)
     if constexpr (OP == kPowSquare) return x * x;
     else if constexpr (OP == kPowCube) return r(x * x) * x;
     else if constexpr (OP == kPowInvSquare) return T(1) / r(x * x);
@@ -51,7 +51,7 @@ bool scalar_exponent(const Iter<3>& it, double* e) {
 
 template <typename C>
 bool pow_scalar(const Iter<3>& it, cudaStream_t s) {
-  constexpr bool floating = std::is_floating_point_v<C> || is_reduced_v<C>;
+  constexpr bool floating = std::is_floating_point_v<C> || is_reduced_float_v<C>;
   double e = 0;
   if constexpr (!floating) {
     return false;
@@ -73,7 +73,7 @@ bool pow_scalar(const Iter<3>& it, cudaStream_t s) {
       u.dtype[k] = it.dtype[k];
     }
     T ev;
-    if constexpr (is_reduced_v<C>) ev = static_cast<float>(std::is_same_v<C, half> ? static_cast<float>(__double2half(e)) : static_cast<float>(__double2bfloat16(e)));
+    if constexpr (is_reduced_float_v<C>) ev = static_cast<float>(std::is_same_v<C, half> ? static_cast<float>(__double2half(e)) : static_cast<float>(__double2bfloat16(e)));
     else ev = static_cast<T>(e);
     launch_ew<C, C>(u, PowScalar<C>{mode, ev}, s);
     return true;
@@ -108,9 +108,7 @@ void binary_t(BinaryOp op, const Iter<3>& it, cudaStream_t s) {
 }  // namespace
 
 void binary(BinaryOp op, const Iter<3>& it, DType common, void* stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_EW_DISPATCH(common, "binary", [&] { binary_t<scalar_t>(op, it, s); });
-  cuda::check_launch("binary kernel", s);
+  ew_entry(common, "binary kernel", stream, [&](auto c, cudaStream_t s) { binary_t<typename decltype(c)::type>(op, it, s); });
 }
 
 }  // namespace ct::cuda_ops

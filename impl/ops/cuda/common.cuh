@@ -1,5 +1,5 @@
-// Device-side helpers shared by the CUDA kernels: the C++ type of each compute dtype, a
-// dispatch macro, integer-safe arithmetic and the strided offset computation.
+// Device-side helpers shared by the CUDA kernels: the device type of each dtype, the dispatch
+// macros, integer-safe arithmetic and the strided offset computation.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -10,47 +10,56 @@
 #include <type_traits>
 
 #include "impl/abi/tables.h"
+#include "impl/core/dtype.h"
 #include "impl/core/error.h"
+#include "impl/ops/cpu/convert.h"
 #include "impl/ops/cuda/kernels.h"
 #include "impl/ops/scalar_ops.h"
 
 namespace ct::cuda_ops {
 
+using half = __half;
+using bf16 = __nv_bfloat16;
 using cfloat = thrust::complex<float>;
 using cdouble = thrust::complex<double>;
 
-template <typename T> struct is_cplx : std::false_type {};
-template <typename T> struct is_cplx<thrust::complex<T>> : std::true_type {};
-template <typename T> constexpr bool is_cplx_v = is_cplx<T>::value;
-#define CT_CU_CASE(D, T, ...) \
-  case ::ct::DType::D: {      \
-    using scalar_t = T;       \
-    __VA_ARGS__();            \
-    break;                    \
-  }
+// The device type of each dtype: the host's (CppType) but for float16, bfloat16 and complex.
+template <DType D> struct DeviceType : CppType<D> {};
+template <> struct DeviceType<DType::Float16> { using type = half; };
+template <> struct DeviceType<DType::BFloat16> { using type = bf16; };
+template <> struct DeviceType<DType::Complex64> { using type = cfloat; };
+template <> struct DeviceType<DType::Complex128> { using type = cdouble; };
 
-// The cases of the compute dtypes (float16/bfloat16 compute in float32, Note [Compute dtype]).
-#define CT_CU_COMPUTE_CASES(...)                 \
-  CT_CU_CASE(Bool, bool, __VA_ARGS__)            \
-  CT_CU_CASE(UInt8, uint8_t, __VA_ARGS__)        \
-  CT_CU_CASE(Int8, int8_t, __VA_ARGS__)          \
-  CT_CU_CASE(Int16, int16_t, __VA_ARGS__)        \
-  CT_CU_CASE(Int32, int32_t, __VA_ARGS__)        \
-  CT_CU_CASE(Int64, int64_t, __VA_ARGS__)        \
-  CT_CU_CASE(Float32, float, __VA_ARGS__)        \
-  CT_CU_CASE(Float64, double, __VA_ARGS__)       \
-  CT_CU_CASE(Complex64, cfloat, __VA_ARGS__)     \
-  CT_CU_CASE(Complex128, cdouble, __VA_ARGS__)
+// A type as a value, for generic lambdas: [](auto t) { using T = typename decltype(t)::type; }.
+template <typename T> struct TypeTag { using type = T; };
 
-// Calls the lambda with scalar_t the device type of a compute dtype.
-#define CT_CU_DISPATCH_COMPUTE(dtype, NAME, ...)                             \
-  do {                                                                       \
-    switch (dtype) {                                                         \
-      CT_CU_COMPUTE_CASES(__VA_ARGS__)                                       \
-      default:                                                               \
-        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled CUDA compute dtype"); \
-    }                                                                        \
-  } while (0)
+template <typename T> constexpr DType dtype_of_t() { return dtype_for<DeviceType, T>(); }
+template <typename T> constexpr int32_t dtype_code() { return static_cast<int32_t>(dtype_of_t<T>()); }
+
+}  // namespace ct::cuda_ops
+
+// The device types in convert()'s traits (impl/ops/cpu/convert.h): one set of conversion rules
+// for both devices.
+namespace ct {
+template <typename T> struct IsComplex<thrust::complex<T>> : std::true_type {};
+template <> struct Reduced<__half> : std::true_type {
+  static __host__ __device__ __forceinline__ __half from_float(float f) { return __float2half_rn(f); }
+};
+template <> struct Reduced<__nv_bfloat16> : std::true_type {
+  static __host__ __device__ __forceinline__ __nv_bfloat16 from_float(float f) { return __float2bfloat16_rn(f); }
+};
+}  // namespace ct
+
+namespace ct::cuda_ops {
+
+// Calls the lambda with scalar_t the device type of any dtype (host-side dispatch).
+#define CT_EW_DISPATCH(dtype, NAME, ...) \
+  CT_DTYPE_SWITCH(dtype, CT_ALL_DTYPES, ::ct::cuda_ops::DeviceType, NAME, ": unhandled CUDA dtype", __VA_ARGS__)
+
+// Calls the lambda with scalar_t the device type of a compute dtype (float16/bfloat16 compute
+// in float32, Note [Compute dtype]).
+#define CT_CU_DISPATCH_COMPUTE(dtype, NAME, ...) \
+  CT_DTYPE_SWITCH(dtype, CT_COMPUTE_DTYPES, ::ct::cuda_ops::DeviceType, NAME, ": unhandled CUDA compute dtype", __VA_ARGS__)
 
 // Byte offsets of element `i` for N operands of an Iter.
 template <int N>

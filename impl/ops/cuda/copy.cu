@@ -51,6 +51,18 @@ void move(const Iter<2>& whole, cudaStream_t s) {
   });
 }
 
+// f(TypeTag<U>{}) with U the unsigned type of u bytes (1, 2, 4, 8 or 16).
+template <typename F>
+void with_unit(int64_t u, const F& f) {
+  switch (u) {
+    case 1: f(TypeTag<uint8_t>{}); break;
+    case 2: f(TypeTag<uint16_t>{}); break;
+    case 4: f(TypeTag<uint32_t>{}); break;
+    case 8: f(TypeTag<uint64_t>{}); break;
+    default: f(TypeTag<uint4>{}); break;
+  }
+}
+
 // Note [Wide moves]: when both sides of a same-dtype copy are contiguous in the innermost dim
 // (cat and stack into a slice of the output, narrow, most copies between views), rows of that
 // dim are moved in the widest unit of at most 16 bytes that divides the row's bytes, every
@@ -143,12 +155,10 @@ bool transpose(const Iter<2>& whole, int64_t esize, cudaStream_t s) {
     const dim3 block(kTile, kTileRows);
     const OffsetCalc<2> oc = offset_calc(rest);
     const uint32_t nb = static_cast<uint32_t>(nbatch);
-    switch (esize) {
-      case 1: transpose_tiles<uint8_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
-      case 2: transpose_tiles<uint16_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
-      case 4: transpose_tiles<uint32_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
-      default: transpose_tiles<uint64_t><<<grid, block, 0, s>>>(it, oc, nb, rd, cd); break;
-    }
+    with_unit(esize, [&](auto unit) {
+      using U = typename decltype(unit)::type;
+      if constexpr (sizeof(U) <= 8) transpose_tiles<U><<<grid, block, 0, s>>>(it, oc, nb, rd, cd);  // esize <= 8 here
+    });
   });
   return true;
 }
@@ -157,13 +167,7 @@ void move_bytes(const Iter<2>& in, int64_t esize, cudaStream_t s) {
   if (transpose(in, esize, s)) return;
   const int u = wide_unit(in, esize);
   const Iter<2> it = in_units(in, esize, u);
-  switch (u) {
-    case 1: move<uint8_t>(it, s); break;
-    case 2: move<uint16_t>(it, s); break;
-    case 4: move<uint32_t>(it, s); break;
-    case 8: move<uint64_t>(it, s); break;
-    default: move<uint4>(it, s); break;
-  }
+  with_unit(u, [&](auto unit) { move<typename decltype(unit)::type>(it, s); });
 }
 
 // Note [One-launch cat]: cat (and stack, which is a cat of unsqueezed inputs) of same-dtype
@@ -338,20 +342,15 @@ void cat_copy(const std::vector<Iter<2>>& parts, int64_t esize, void* stream) {
   int u = 16;
   for (const Iter<2>& it : pieces) u = std::min(u, wide_unit(it, esize));
   for (Iter<2>& it : pieces) it = in_units(it, esize, u);
-  switch (u) {
-    case 1: cat_launch<uint8_t>(pieces, s); break;
-    case 2: cat_launch<uint16_t>(pieces, s); break;
-    case 4: cat_launch<uint32_t>(pieces, s); break;
-    case 8: cat_launch<uint64_t>(pieces, s); break;
-    default: cat_launch<uint4>(pieces, s); break;
-  }
+  with_unit(u, [&](auto unit) { cat_launch<typename decltype(unit)::type>(pieces, s); });
   cuda::check_launch("cat kernel", s);
 }
 
 void where(const Iter<4>& it, DType common, void* stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_EW_DISPATCH(common, "where", [&] { launch_ew2<bool, scalar_t, scalar_t>(it, Where<opmath_t<scalar_t>>{}, s); });
-  cuda::check_launch("where kernel", s);
+  ew_entry(common, "where kernel", stream, [&](auto c, cudaStream_t s) {
+    using C = typename decltype(c)::type;
+    launch_ew2<bool, C, C>(it, Where<opmath_t<C>>{}, s);
+  });
 }
 
 void fill_pattern(void* out, int64_t n, DType dtype, int kind, double a, double b, int64_t c, double d, void* stream) {

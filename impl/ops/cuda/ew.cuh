@@ -33,45 +33,6 @@
 
 namespace ct::cuda_ops {
 
-using half = __half;
-using bf16 = __nv_bfloat16;
-
-template <typename T> struct OpMath { using type = T; };
-template <> struct OpMath<half> { using type = float; };
-template <> struct OpMath<bf16> { using type = float; };
-template <typename T> using opmath_t = typename OpMath<T>::type;
-
-template <typename T> constexpr bool is_reduced_v = std::is_same_v<T, half> || std::is_same_v<T, bf16>;
-
-// ---------------------------------------------------------------------------------------------
-// Conversions between the device types with c10's rules (the CPU's are impl/ops/cpu/convert.h).
-
-template <typename To, typename From>
-__device__ __forceinline__ To cvt(From v) {
-  if constexpr (std::is_same_v<To, From>) {
-    return v;
-  } else if constexpr (is_reduced_v<From>) {
-    return cvt<To>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (is_cplx_v<From>) return v.real() != 0 || v.imag() != 0;
-    else return v != From(0);
-  } else if constexpr (is_cplx_v<To>) {
-    using V = typename To::value_type;
-    if constexpr (is_cplx_v<From>) return To(static_cast<V>(v.real()), static_cast<V>(v.imag()));
-    else return To(static_cast<V>(v), V(0));
-  } else if constexpr (is_cplx_v<From>) {
-    return cvt<To>(v.real());
-  } else if constexpr (std::is_same_v<To, half>) {
-    return __float2half_rn(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, bf16>) {
-    return __float2bfloat16_rn(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>) {
-    return static_cast<uint8_t>(static_cast<int64_t>(v));  // c10: via int64
-  } else {
-    return static_cast<To>(v);
-  }
-}
-
 // Calls f.template operator()<X>() with X the device type of dtype dt.
 #define CT_EW_SWITCH(dt, ...)                                            \
   switch (static_cast<::ct::DType>(dt)) {                                \
@@ -92,26 +53,14 @@ __device__ __forceinline__ To cvt(From v) {
 // A CPU scalar's bytes (its own dtype dt) converted straight to opmath(C).
 template <typename C>
 __device__ __forceinline__ opmath_t<C> load_scalar(const unsigned char* p, int32_t dt) {
-  CT_EW_SWITCH(dt, return cvt<opmath_t<C>>(*reinterpret_cast<const X*>(p));)
+  CT_EW_SWITCH(dt, return convert<opmath_t<C>>(*reinterpret_cast<const X*>(p));)
 }
 
 // A value of type R stored into an operand of dtype dt.
 template <typename R>
 __device__ __forceinline__ void store_as(char* p, int32_t dt, R v) {
-  CT_EW_SWITCH(dt, *reinterpret_cast<X*>(p) = cvt<X>(v); return;)
+  CT_EW_SWITCH(dt, *reinterpret_cast<X*>(p) = convert<X>(v); return;)
 }
-
-// Calls the lambda with scalar_t the device type of any dtype (host-side dispatch).
-#define CT_EW_DISPATCH(dtype, NAME, ...)                             \
-  do {                                                               \
-    switch (dtype) {                                                 \
-      CT_CU_COMPUTE_CASES(__VA_ARGS__)                               \
-      CT_CU_CASE(Float16, half, __VA_ARGS__)                         \
-      CT_CU_CASE(BFloat16, bf16, __VA_ARGS__)                        \
-      default:                                                       \
-        ::ct::fail(::ct::Status::Internal, NAME, ": unhandled CUDA dtype"); \
-    }                                                                \
-  } while (0)
 
 // ---------------------------------------------------------------------------------------------
 // Offsets: 32-bit division by a run-time constant as a multiply-high and a shift (Granlund and
@@ -289,7 +238,7 @@ template <typename C, typename I, int V, typename T, int E>
 __device__ __forceinline__ void load_vec(T (&dst)[E], int j0, const char* p) {
   const VecOf<I, V> x = *reinterpret_cast<const VecOf<I, V>*>(p);
 #pragma unroll
-  for (int j = 0; j < V; ++j) dst[j0 + j] = static_cast<T>(cvt<C>(x.v[j]));
+  for (int j = 0; j < V; ++j) dst[j0 + j] = static_cast<T>(convert<C>(x.v[j]));
 }
 
 // dst[j0 .. j0 + V) = v.
@@ -303,7 +252,7 @@ __device__ __forceinline__ void fill_regs(T (&dst)[E], int j0, T v) {
 template <int OP, typename R, int NIN, typename F, typename T, int E>
 __device__ __forceinline__ void compute_op(const F& f, const T (&a)[NIN > 0 ? NIN : 1][E], R (&o)[E]) {
 #pragma unroll
-  for (int e = 0; e < E; ++e) o[e] = cvt<R>(apply<OP, NIN>(f, a, e));
+  for (int e = 0; e < E; ++e) o[e] = convert<R>(apply<OP, NIN>(f, a, e));
 }
 
 // o[e] = f(a[0][e], ...) for the thread's E elements (the op resolved here).
@@ -426,7 +375,7 @@ __device__ __forceinline__ void vec_body_dense(const Iter<N>& it, const G& compu
   for_inputs<NIN>([&](auto K) {
     constexpr int k = decltype(K)::value;
 #pragma unroll
-    for (int e = 0; e < EPT; ++e) a[k][e] = static_cast<T>(cvt<C>(raw.template get<k>()[e / V].v[e % V]));
+    for (int e = 0; e < EPT; ++e) a[k][e] = static_cast<T>(convert<C>(raw.template get<k>()[e / V].v[e % V]));
   });
   R o[EPT];
   compute(a, o);
@@ -455,7 +404,7 @@ __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
     // 218 -> 204.7 us (torch 204.5; a hand-written 8-per-thread powf kernel 204.8); add and div
     // of float16 within 1% (134.2 -> 134.7 us, torch 134.7). float32 and wider kernels are
     // memory-bound at these op costs and keep the one body (less code to compile).
-    if constexpr (is_reduced_v<C>) {
+    if constexpr (is_reduced_float_v<C>) {
       if (dense) {
         vec_body_dense<C0, C1, C, R, V, EPT>(it, comp);
         return;
@@ -510,7 +459,7 @@ __global__ void __launch_bounds__(kEwThreads) offset_kernel(Iter<N> it, OffsetCa
       } else {
         [&] {
           CT_EW_SWITCH(it.dtype[k + 1],
-                       _Pragma("unroll") for (int u = 0; u < G; ++u) a[k][u] = valid(u) ? static_cast<T>(cvt<C>(*reinterpret_cast<const X*>(p + off[u][k + 1]))) : T();
+                       _Pragma("unroll") for (int u = 0; u < G; ++u) a[k][u] = valid(u) ? static_cast<T>(convert<C>(*reinterpret_cast<const X*>(p + off[u][k + 1]))) : T();
                        return;)
         }();
       }
@@ -518,7 +467,7 @@ __global__ void __launch_bounds__(kEwThreads) offset_kernel(Iter<N> it, OffsetCa
     compute_all<R, NIN>(f, a, o);
     [&] {
       CT_EW_SWITCH(it.dtype[0],
-                   _Pragma("unroll") for (int u = 0; u < G; ++u) if (valid(u)) *reinterpret_cast<X*>(it.data[0] + off[u][0]) = cvt<X>(o[u]);
+                   _Pragma("unroll") for (int u = 0; u < G; ++u) if (valid(u)) *reinterpret_cast<X*>(it.data[0] + off[u][0]) = convert<X>(o[u]);
                    return;)
     }();
   } else {
@@ -538,7 +487,7 @@ __global__ void __launch_bounds__(kEwThreads) offset_kernel(Iter<N> it, OffsetCa
         const char* p = it.data[k + 1] + (valid ? off[k + 1] : 0);
         if ((it.scalar_mask >> (k + 1)) & 1u) fill_regs<V>(a[k], u * V, sc.v[k]);
         else if (!valid) fill_regs<V>(a[k], u * V, T());
-        else if ((inner_bcast >> (k + 1)) & 1u) fill_regs<V>(a[k], u * V, static_cast<T>(cvt<C>(*reinterpret_cast<const I*>(p))));
+        else if ((inner_bcast >> (k + 1)) & 1u) fill_regs<V>(a[k], u * V, static_cast<T>(convert<C>(*reinterpret_cast<const I*>(p))));
         else load_vec<C, I, V>(a[k], u * V, p);
       });
     }
@@ -550,22 +499,6 @@ __global__ void __launch_bounds__(kEwThreads) offset_kernel(Iter<N> it, OffsetCa
     }
   }
 }
-
-template <typename T> constexpr DType dtype_of_t() {
-  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
-  else if constexpr (std::is_same_v<T, uint8_t>) return DType::UInt8;
-  else if constexpr (std::is_same_v<T, int8_t>) return DType::Int8;
-  else if constexpr (std::is_same_v<T, int16_t>) return DType::Int16;
-  else if constexpr (std::is_same_v<T, int32_t>) return DType::Int32;
-  else if constexpr (std::is_same_v<T, int64_t>) return DType::Int64;
-  else if constexpr (std::is_same_v<T, half>) return DType::Float16;
-  else if constexpr (std::is_same_v<T, bf16>) return DType::BFloat16;
-  else if constexpr (std::is_same_v<T, float>) return DType::Float32;
-  else if constexpr (std::is_same_v<T, double>) return DType::Float64;
-  else if constexpr (std::is_same_v<T, cfloat>) return DType::Complex64;
-  else return DType::Complex128;
-}
-template <typename T> constexpr int32_t dtype_code() { return static_cast<int32_t>(dtype_of_t<T>()); }
 
 // Elements per vector of the vectorized kernel for inputs C0/C and output R: 16 bytes of the
 // widest operand (at most 8 elements), and at most 4 one-byte results (PyTorch's
@@ -688,6 +621,15 @@ void launch_ew2(const Iter<N>& whole, const F& f, cudaStream_t s) {
 template <typename C, typename R, int N, typename F>
 void launch_ew(const Iter<N>& whole, const F& f, cudaStream_t s) {
   launch_typed<C, C, C, R, true>(whole, f, s);
+}
+
+// The body of an elementwise entry point: fn(TypeTag<C>{}, s) with C the device type of dtype
+// and s the stream, then the launch check (what names the kernel in errors).
+template <typename Fn>
+void ew_entry(DType dtype, const char* what, void* stream, const Fn& fn) {
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  CT_EW_DISPATCH(dtype, what, [&] { fn(TypeTag<scalar_t>{}, s); });
+  cuda::check_launch(what, s);
 }
 
 }  // namespace ct::cuda_ops

@@ -21,31 +21,21 @@ __device__ __forceinline__ bool isnan_(T v) {
 // by the table's X-macro: BinaryArith runs the "arith" ops (result T), BinaryBool the "compare"
 // and "logical" ones (bool result); an op a functor does not support for T is never launched
 // (binary_plan rejects its dtypes), and gives 0 here.
-template <typename T>
-struct BinaryArith {
+template <typename T, bool ARITH>
+struct BinaryOfKind {
+  using R = std::conditional_t<ARITH, T, bool>;
   static constexpr int kOps = kBinaryOpCount;
   int op;
   template <int OP>
-  __device__ T run(T a, T b) const {
+  __device__ R run(T a, T b) const {
     using Of = binary_fn::Of<static_cast<BinaryOp>(OP)>;
     using F = typename Of::type;
-    if constexpr (Of::kind == BinaryKind::Arith && F::template supports<T>) return F{}(a, b);
-    else return T(0);
+    if constexpr ((Of::kind == BinaryKind::Arith) == ARITH && F::template supports<T>) return F{}(a, b);
+    else return R(0);
   }
 };
-
-template <typename T>
-struct BinaryBool {
-  static constexpr int kOps = kBinaryOpCount;
-  int op;
-  template <int OP>
-  __device__ bool run(T a, T b) const {
-    using Of = binary_fn::Of<static_cast<BinaryOp>(OP)>;
-    using F = typename Of::type;
-    if constexpr (Of::kind != BinaryKind::Arith && F::template supports<T>) return F{}(a, b);
-    else return false;
-  }
-};
+template <typename T> using BinaryArith = BinaryOfKind<T, true>;
+template <typename T> using BinaryBool = BinaryOfKind<T, false>;
 
 template <typename T>
 struct UnaryMath {
@@ -62,26 +52,25 @@ struct UnaryMath {
       case UnaryOp::Abs:
         if constexpr (is_int_v<T> && std::is_signed_v<T>) return x < 0 ? w_sub(T(0), x) : x;
         else if constexpr (std::is_floating_point_v<T>) return fabs(x);
-        else if constexpr (!is_cplx_v<T>) return x;
+        else if constexpr (!is_complex_v<T>) return x;
         break;
       case UnaryOp::Relu:
-        if constexpr (!is_cplx_v<T> && !std::is_same_v<T, bool>) return isnan_(x) ? x : (x > T(0) ? x : T(0));
+        if constexpr (!is_complex_v<T> && !std::is_same_v<T, bool>) return isnan_(x) ? x : (x > T(0) ? x : T(0));
         break;
       case UnaryOp::Sign:
         if constexpr (std::is_same_v<T, bool>) return x;
-        else if constexpr (!is_cplx_v<T>) return static_cast<T>((T(0) < x) - (x < T(0)));
+        else if constexpr (!is_complex_v<T>) return static_cast<T>((T(0) < x) - (x < T(0)));
         break;
       case UnaryOp::Floor:
-        if constexpr (std::is_floating_point_v<T>) return floor(x);
-        else if constexpr (!is_cplx_v<T>) return x;
-        break;
       case UnaryOp::Ceil:
-        if constexpr (std::is_floating_point_v<T>) return ceil(x);
-        else if constexpr (!is_cplx_v<T>) return x;
-        break;
-      case UnaryOp::Round:
-        if constexpr (std::is_floating_point_v<T>) return nearbyint(x);
-        else if constexpr (!is_cplx_v<T>) return x;
+      case UnaryOp::Round:  // the identity on integers
+        if constexpr (std::is_floating_point_v<T>) {
+          if constexpr (static_cast<UnaryOp>(OP) == UnaryOp::Floor) return floor(x);
+          else if constexpr (static_cast<UnaryOp>(OP) == UnaryOp::Ceil) return ceil(x);
+          else return nearbyint(x);
+        } else if constexpr (!is_complex_v<T>) {
+          return x;
+        }
         break;
       case UnaryOp::Square:
         return w_mul(x, x);
@@ -100,7 +89,7 @@ struct UnaryMath {
         case UnaryOp::Reciprocal: return T(1) / x;
         default: break;
       }
-    } else if constexpr (is_cplx_v<T>) {
+    } else if constexpr (is_complex_v<T>) {
       switch (static_cast<UnaryOp>(OP)) {
         case UnaryOp::Exp: return thrust::exp(x);
         case UnaryOp::Log: return thrust::log(x);
@@ -117,26 +106,25 @@ struct UnaryMath {
   }
 };
 
-template <typename T>
-struct LogicalNot {
+// A functor of one op (kOps 1): FN's call on the element.
+template <typename T, typename FN>
+struct OneOp {
   static constexpr int kOps = 1;
   template <int>
-  __device__ bool run(T x) const { return x == T(0); }
+  __device__ auto run(T x) const { return FN{}(x); }
 };
-
-template <typename T>
-struct AbsComplex {
-  static constexpr int kOps = 1;
-  template <int>
-  __device__ typename T::value_type run(T x) const { return thrust::abs(x); }
+struct IsZero {
+  template <typename T> __device__ bool operator()(T x) const { return x == T(0); }
 };
-
-template <typename T>
-struct Identity {
-  static constexpr int kOps = 1;
-  template <int>
-  __device__ T run(T x) const { return x; }
+struct ComplexAbs {
+  template <typename T> __device__ typename T::value_type operator()(T x) const { return thrust::abs(x); }
 };
+struct Same {
+  template <typename T> __device__ T operator()(T x) const { return x; }
+};
+template <typename T> using LogicalNot = OneOp<T, IsZero>;
+template <typename T> using AbsComplex = OneOp<T, ComplexAbs>;
+template <typename T> using Identity = OneOp<T, Same>;
 
 // clamp(x, lo, hi) = min(max(x, lo), hi); NaN stays NaN (PyTorch's clamp_scalar_kernel).
 template <typename T>

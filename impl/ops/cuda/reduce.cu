@@ -719,7 +719,7 @@ void with_reducer(ReduceOp op, F f) {
       case ReduceOp::Prod: f(ProdRed<T, I>{}); return;
       case ReduceOp::Amax:
       case ReduceOp::Amin:
-        if constexpr (!is_cplx_v<T>) {
+        if constexpr (!is_complex_v<T>) {
           f(ExtremeRed<T, I>{op == ReduceOp::Amax});
           return;
         }
@@ -799,7 +799,7 @@ void run_strided(const void* in_v, void* out_v, int64_t O, int64_t R, const Stri
 template <typename T, typename I = T>
 void arg_t(const void* in, void* values, int64_t* indices, int64_t O, int64_t R, bool is_max, bool cols, ScratchFn& get,
            cudaStream_t s) {
-  if constexpr (is_cplx_v<T>) {
+  if constexpr (is_complex_v<T>) {
     fail(Status::DType, "argmax/argmin do not support complex input");
   } else {
     ArgRed<T, I> red{is_max};

@@ -11,7 +11,7 @@ void unary_t(UnaryOp op, const Iter<2>& it, cudaStream_t s) {
     launch_ew<C, bool>(it, LogicalNot<T>{}, s);
     return;
   }
-  if constexpr (is_cplx_v<C>) {
+  if constexpr (is_complex_v<C>) {
     if (op == UnaryOp::Abs) {
       launch_ew<C, typename C::value_type>(it, AbsComplex<T>{}, s);
       return;
@@ -22,23 +22,20 @@ void unary_t(UnaryOp op, const Iter<2>& it, cudaStream_t s) {
 }  // namespace
 
 void unary(UnaryOp op, const Iter<2>& it, DType common, void* stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  CT_EW_DISPATCH(common, "unary", [&] { unary_t<scalar_t>(op, it, s); });
-  cuda::check_launch("unary kernel", s);
+  ew_entry(common, "unary kernel", stream, [&](auto c, cudaStream_t s) { unary_t<typename decltype(c)::type>(op, it, s); });
 }
 
 void clamp(const Iter<2>& it, DType common, bool has_lo, double lo, bool has_hi, double hi, void* stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
   switch (common) {
     case DType::Bool: case DType::Complex64: case DType::Complex128:
       fail(Status::Internal, "clamp: unexpected dtype");
     default:
       break;
   }
-  CT_EW_DISPATCH(common, "clamp", [&] {
-    using C = scalar_t;
+  ew_entry(common, "clamp kernel", stream, [&](auto c, cudaStream_t s) {
+    using C = typename decltype(c)::type;
     using T = opmath_t<C>;
-    if constexpr (!is_cplx_v<C> && !std::is_same_v<C, bool>) {
+    if constexpr (!is_complex_v<C> && !std::is_same_v<C, bool>) {
       // integral bounds through int64 (no undefined float -> narrow int conversion)
       auto bound = [](double v) {
         if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<int64_t>(v));
@@ -47,7 +44,6 @@ void clamp(const Iter<2>& it, DType common, bool has_lo, double lo, bool has_hi,
       launch_ew<C, C>(it, Clamp<T>{bound(lo), bound(hi), has_lo, has_hi}, s);
     }
   });
-  cuda::check_launch("clamp kernel", s);
 }
 
 }  // namespace ct::cuda_ops
