@@ -54,11 +54,11 @@ int main(int argc, char** argv) {
   char *a = big, *b = a + n + skew, *c = b + n + skew, *o = c + n + skew;
   printf("skew %lld\n", (long long)skew);
   cudaMemset(a, 1, n); cudaMemset(b, 1, n); cudaMemset(c, 1, n);
-  ALL(uint8_t, uint8_t, uint8_t, "add/u8", (contig<3>(n, {o, a, b}, {CT_UINT8, CT_UINT8, CT_UINT8}, {1, 1, 1})), BinaryArith<uint8_t>{CT_ADD}, 3.0 * n)
-  ALL(int8_t, int8_t, int8_t, "add/i8", (contig<3>(n, {o, a, b}, {CT_INT8, CT_INT8, CT_INT8}, {1, 1, 1})), BinaryArith<int8_t>{CT_ADD}, 3.0 * n)
-  ALL(bool, bool, bool, "mul/bool", (contig<3>(n, {o, a, b}, {CT_BOOL, CT_BOOL, CT_BOOL}, {1, 1, 1})), BinaryArith<bool>{CT_MUL}, 3.0 * n)
-  ALL(bool, bool, bool, "eq/bool", (contig<3>(n, {o, a, b}, {CT_BOOL, CT_BOOL, CT_BOOL}, {1, 1, 1})), BinaryBool<bool>{CT_EQ}, 3.0 * n)
-  ALL(uint8_t, uint8_t, bool, "eq/u8", (contig<3>(n, {o, a, b}, {CT_BOOL, CT_UINT8, CT_UINT8}, {1, 1, 1})), BinaryBool<uint8_t>{CT_EQ}, 3.0 * n)
+  ALL(uint8_t, uint8_t, uint8_t, "add/u8", (contig<3>(n, {o, a, b}, {CT_UINT8, CT_UINT8, CT_UINT8}, {1, 1, 1})), BinaryOfGroup<uint8_t, BinaryGroup::Light>{CT_ADD}, 3.0 * n)
+  ALL(int8_t, int8_t, int8_t, "add/i8", (contig<3>(n, {o, a, b}, {CT_INT8, CT_INT8, CT_INT8}, {1, 1, 1})), BinaryOfGroup<int8_t, BinaryGroup::Light>{CT_ADD}, 3.0 * n)
+  ALL(bool, bool, bool, "mul/bool", (contig<3>(n, {o, a, b}, {CT_BOOL, CT_BOOL, CT_BOOL}, {1, 1, 1})), BinaryOfGroup<bool, BinaryGroup::Light>{CT_MUL}, 3.0 * n)
+  ALL(bool, bool, bool, "eq/bool", (contig<3>(n, {o, a, b}, {CT_BOOL, CT_BOOL, CT_BOOL}, {1, 1, 1})), BinaryOfGroup<bool, BinaryGroup::Bool>{CT_EQ}, 3.0 * n)
+  ALL(uint8_t, uint8_t, bool, "eq/u8", (contig<3>(n, {o, a, b}, {CT_BOOL, CT_UINT8, CT_UINT8}, {1, 1, 1})), BinaryOfGroup<uint8_t, BinaryGroup::Bool>{CT_EQ}, 3.0 * n)
   ALL(bool, uint8_t, uint8_t, "where/u8", (contig<4>(n, {o, c, a, b}, {CT_UINT8, CT_BOOL, CT_UINT8, CT_UINT8}, {1, 1, 1, 1})), WhereF<uint8_t>{}, 4.0 * n)
   ALL(bool, bool, bool, "where/bool", (contig<4>(n, {o, c, a, b}, {CT_BOOL, CT_BOOL, CT_BOOL, CT_BOOL}, {1, 1, 1, 1})), WhereF<bool>{}, 4.0 * n)
   {

@@ -23,14 +23,14 @@ int main() {
   char *a, *b, *o; cudaMalloc(&a, n * 4); cudaMalloc(&b, n * 4); cudaMalloc(&o, n * 4);
   cudaMemset(a, 1, n * 4); cudaMemset(b, 1, n * 4);
   auto u8 = contig<3>(n, {o, a, b}, {CT_UINT8, CT_UINT8, CT_UINT8}, {1, 1, 1});
-  sweep<uint8_t, uint8_t>("add/u8", u8, BinaryArith<uint8_t>{CT_ADD}, 3.0 * n, Cfg<4, 8>{}, Cfg<4, 16>{},
+  sweep<uint8_t, uint8_t>("add/u8", u8, BinaryOfGroup<uint8_t, BinaryGroup::Light>{CT_ADD}, 3.0 * n, Cfg<4, 8>{}, Cfg<4, 16>{},
                           Cfg<8, 16>{}, Cfg<16, 16>{}, Cfg<8, 8>{}, Cfg<16, 32>{});
   auto bl = contig<3>(n, {o, a, b}, {CT_BOOL, CT_BOOL, CT_BOOL}, {1, 1, 1});
-  sweep<bool, bool>("eq/bool", bl, BinaryBool<bool>{CT_EQ}, 3.0 * n, Cfg<4, 8>{}, Cfg<4, 16>{}, Cfg<8, 16>{},
+  sweep<bool, bool>("eq/bool", bl, BinaryOfGroup<bool, BinaryGroup::Bool>{CT_EQ}, 3.0 * n, Cfg<4, 8>{}, Cfg<4, 16>{}, Cfg<8, 16>{},
                     Cfg<16, 16>{});
   auto f16 = contig<3>(n, {o, a, b}, {CT_FLOAT16, CT_FLOAT16, CT_FLOAT16}, {2, 2, 2});
-  sweep<half, half>("pow/f16", f16, BinaryArith<float>{CT_POW}, 6.0 * n, Cfg<8, 8>{}, Cfg<8, 16>{}, Cfg<4, 8>{});
-  sweep<half, half>("add/f16", f16, BinaryArith<float>{CT_ADD}, 6.0 * n, Cfg<8, 8>{}, Cfg<8, 16>{});
+  sweep<half, half>("pow/f16", f16, BinaryOfGroup<float, BinaryGroup::Heavy>{CT_POW}, 6.0 * n, Cfg<8, 8>{}, Cfg<8, 16>{}, Cfg<4, 8>{});
+  sweep<half, half>("add/f16", f16, BinaryOfGroup<float, BinaryGroup::Light>{CT_ADD}, 6.0 * n, Cfg<8, 8>{}, Cfg<8, 16>{});
   cudaError_t e = cudaDeviceSynchronize();
   printf("status %s\n", cudaGetErrorString(e));
 }

@@ -18,7 +18,7 @@ struct PowOnly {
 template <int OP, typename T = float> struct Fixed {
   static constexpr int kOps = 1;
   int op;
-  template <int O> __device__ T run(T a, T b) const { return BinaryArith<T>{OP}.template run<OP>(a, b); }
+  template <int O> __device__ T run(T a, T b) const { return BinaryOfGroup<T, binary_group<static_cast<ct::BinaryOp>(OP)>()>{OP}.template run<OP>(a, b); }
 };
 __global__ void __launch_bounds__(128) simple(const __half* a, const __half* b, __half* o, int64_t n) {
   int64_t base = (static_cast<int64_t>(blockIdx.x) * 128 + threadIdx.x) * 8;
@@ -49,13 +49,13 @@ int main() {
   curandGenerateUniform(g, f, n); tohalf<<<1024, 256>>>(f, (__half*)b, n);
   auto f16 = contig<3>(n, {o, a, b}, {CT_FLOAT16, CT_FLOAT16, CT_FLOAT16}, {2, 2, 2});
   for (int rep = 0; rep < 2; ++rep) {
-    run<half, half, 8, 8>("pow/f16 switch", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
+    run<half, half, 8, 8>("pow/f16 switch", f16, BinaryOfGroup<float, BinaryGroup::Heavy>{CT_POW}, 6.0 * n);
     run<half, half, 8, 8>("pow/f16 powonly", f16, PowOnly{0}, 6.0 * n);
     run<half, half, 8, 8>("pow/f16 fixed", f16, Fixed<CT_POW>{0}, 6.0 * n);
-    run<half, half, 4, 4>("pow/f16 switch4", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
-    run<half, half, 8, 16>("pow/f16 switch16", f16, BinaryArith<float>{CT_POW}, 6.0 * n);
-    run<half, half, 8, 8>("add/f16 switch", f16, BinaryArith<float>{CT_ADD}, 6.0 * n);
-    run<half, half, 8, 8>("div/f16 switch", f16, BinaryArith<float>{CT_DIV}, 6.0 * n);
+    run<half, half, 4, 4>("pow/f16 switch4", f16, BinaryOfGroup<float, BinaryGroup::Heavy>{CT_POW}, 6.0 * n);
+    run<half, half, 8, 16>("pow/f16 switch16", f16, BinaryOfGroup<float, BinaryGroup::Heavy>{CT_POW}, 6.0 * n);
+    run<half, half, 8, 8>("add/f16 switch", f16, BinaryOfGroup<float, BinaryGroup::Light>{CT_ADD}, 6.0 * n);
+    run<half, half, 8, 8>("div/f16 switch", f16, BinaryOfGroup<float, BinaryGroup::Light>{CT_DIV}, 6.0 * n);
     float ms = time_ms([&] { simple<<<(n / 8 + 127) / 128, 128>>>((__half*)a, (__half*)b, (__half*)o, n); });
     printf("%-16s             %8.2f us\n", "pow/f16 simple", ms * 1e3);
   }

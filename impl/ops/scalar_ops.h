@@ -143,6 +143,9 @@ CT_HOST_DEVICE inline T atan2_(T a, T b) {
 //   supports<T>       whether the op has a kernel for the op-math type T (the dtype rules that
 //                     reject the others with a message live in the table: complex, bool, promote)
 //   operator()(a, b)  the result: T for "arith" ops, bool for "compare" and "logical" ones
+//   heavy             (optional, false when absent) true where the op's device code needs many
+//                     registers (a transcendental, a loop): the CUDA kernels compile such ops
+//                     apart from the cheap ones (Note [Heavy binary ops], impl/ops/cuda/functors.cuh)
 namespace binary_fn {
 
 template <typename T>
@@ -169,6 +172,7 @@ struct Div {
   }
 };
 struct Pow {
+  static constexpr bool heavy = true;
   template <typename T> static constexpr bool supports = !std::is_same_v<T, bool>;
   template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (is_int_v<T>) return ipow(a, b);
@@ -235,6 +239,7 @@ CT_HOST_DEVICE inline T int_division_by_zero() {
   return T(0);
 }
 struct FloorDivide {
+  static constexpr bool heavy = true;
   template <typename T> static constexpr bool supports = is_real_float_v<T> || is_int_v<T>;
   template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, true);
@@ -242,6 +247,7 @@ struct FloorDivide {
   }
 };
 struct Remainder {
+  static constexpr bool heavy = true;
   template <typename T> static constexpr bool supports = is_real_float_v<T> || is_int_v<T>;
   template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, false);
@@ -252,18 +258,25 @@ struct Remainder {
 // torch.atan2(a, b): the angle of the point (b, a), with the signs of zero and the infinities of
 // C's atan2 (integer and bool inputs were promoted to float32 by promote = "int_to_float")
 struct Atan2 {
+  static constexpr bool heavy = true;
   template <typename T> static constexpr bool supports = is_real_float_v<T>;
   template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const { return atan2_(a, b); }
 };
 
-// The functor and kind of each op, from the table: Of<BinaryOp::Add>::type is Add.
+template <typename F, typename = void>
+struct heavy_of : std::false_type {};
+template <typename F>
+struct heavy_of<F, std::void_t<decltype(F::heavy)>> : std::bool_constant<F::heavy> {};
+
+// The functor, kind and weight of each op, from the table: Of<BinaryOp::Add>::type is Add.
 template <BinaryOp OP>
 struct Of;
-#define CT_BINARY_FN_OF(NAME, VALUE, TORCH, KIND) \
-  template <>                                    \
-  struct Of<BinaryOp::NAME> {                    \
-    using type = NAME;                           \
-    static constexpr BinaryKind kind = KIND;     \
+#define CT_BINARY_FN_OF(NAME, VALUE, TORCH, KIND)         \
+  template <>                                            \
+  struct Of<BinaryOp::NAME> {                            \
+    using type = NAME;                                   \
+    static constexpr BinaryKind kind = KIND;             \
+    static constexpr bool heavy = heavy_of<NAME>::value; \
   };
 CT_ABI_BINARY_OPS(CT_BINARY_FN_OF)
 #undef CT_BINARY_FN_OF

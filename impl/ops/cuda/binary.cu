@@ -93,16 +93,21 @@ template <typename C>
 void binary_t(BinaryOp op, const Iter<3>& it, cudaStream_t s) {
   using T = opmath_t<C>;
   const bool mixed = std::is_same_v<C, float> && !it.scalar_mask && it.dtype[1] != it.dtype[2];
-  if (abi::info(op).kind != BinaryKind::Arith) {
+  auto run = [&](auto group) {
+    constexpr BinaryGroup G = decltype(group)::value;
+    using R = std::conditional_t<G == BinaryGroup::Bool, bool, C>;
+    const BinaryOfGroup<T, G> f{static_cast<int>(op)};
     if constexpr (std::is_same_v<C, float>)
-      if (mixed && mixed_float<bool>(it, BinaryBool<T>{static_cast<int>(op)}, s)) return;
-    launch_ew<C, bool>(it, BinaryBool<T>{static_cast<int>(op)}, s);
-  } else if (op == BinaryOp::Pow && pow_scalar<C>(it, s)) {
-    return;
-  } else {
-    if constexpr (std::is_same_v<C, float>)
-      if (mixed && mixed_float<float>(it, BinaryArith<T>{static_cast<int>(op)}, s)) return;
-    launch_ew<C, C>(it, BinaryArith<T>{static_cast<int>(op)}, s);
+      if (mixed && mixed_float<std::conditional_t<G == BinaryGroup::Bool, bool, float>>(it, f, s)) return;
+    launch_ew<C, R>(it, f, s);
+  };
+  switch (binary_group(op)) {
+    case BinaryGroup::Bool: run(std::integral_constant<BinaryGroup, BinaryGroup::Bool>{}); return;
+    case BinaryGroup::Light: run(std::integral_constant<BinaryGroup, BinaryGroup::Light>{}); return;
+    case BinaryGroup::Heavy:
+      if (op == BinaryOp::Pow && pow_scalar<C>(it, s)) return;
+      run(std::integral_constant<BinaryGroup, BinaryGroup::Heavy>{});
+      return;
   }
 }
 }  // namespace

@@ -18,24 +18,50 @@ __device__ __forceinline__ bool isnan_(T v) {
 }
 
 // The binary ops, each the functor of Note [Binary op functors] (impl/ops/scalar_ops.h) picked
-// by the table's X-macro: BinaryArith runs the "arith" ops (result T), BinaryBool the "compare"
-// and "logical" ones (bool result); an op a functor does not support for T is never launched
-// (binary_plan rejects its dtypes), and gives 0 here.
-template <typename T, bool ARITH>
-struct BinaryOfKind {
-  using R = std::conditional_t<ARITH, T, bool>;
+// by the table's X-macro. BinaryOfGroup<T, G> runs the ops of group G: the "compare" and
+// "logical" ones (bool result), or the cheap or the heavy "arith" ones (result T); an op a
+// functor does not support for T is never launched (binary_plan rejects its dtypes), and gives
+// 0 here, as does an op of another group.
+//
+// Note [Heavy binary ops]: a kernel's registers are those of its hungriest case, and with_ops
+// compiles every op of the functor into each kernel. Where a transcendental (pow, atan2) or a
+// loop (integer pow, floor_divide) sits next to add, the cheap ops pay its registers: atan2
+// took the bfloat16 kernel from 32 to 34 registers, and 128-thread blocks past 32 registers
+// keep a quarter fewer warps resident on an SM, which cost add/bf16 with a scalar 8% at 64M
+// elements. So ops whose functor says `heavy` get kernels of their own (twice the arith
+// instantiations, one more group) and the cheap ops keep theirs lean, as PyTorch's kernel per
+// op does.
+enum class BinaryGroup { Bool, Light, Heavy };
+
+template <BinaryOp OP>
+__host__ __device__ constexpr BinaryGroup binary_group() {
+  using Of = binary_fn::Of<OP>;
+  if constexpr (Of::kind != BinaryKind::Arith) return BinaryGroup::Bool;
+  else return Of::heavy ? BinaryGroup::Heavy : BinaryGroup::Light;
+}
+
+inline BinaryGroup binary_group(BinaryOp op) {
+  switch (op) {
+#define CT_BINARY_GROUP_CASE(NAME, VALUE, TORCH, KIND) \
+  case BinaryOp::NAME: return binary_group<BinaryOp::NAME>();
+    CT_ABI_BINARY_OPS(CT_BINARY_GROUP_CASE)
+#undef CT_BINARY_GROUP_CASE
+  }
+  return BinaryGroup::Light;
+}
+
+template <typename T, BinaryGroup G>
+struct BinaryOfGroup {
+  using R = std::conditional_t<G == BinaryGroup::Bool, bool, T>;
   static constexpr int kOps = kBinaryOpCount;
   int op;
   template <int OP>
   __device__ R run(T a, T b) const {
-    using Of = binary_fn::Of<static_cast<BinaryOp>(OP)>;
-    using F = typename Of::type;
-    if constexpr ((Of::kind == BinaryKind::Arith) == ARITH && F::template supports<T>) return F{}(a, b);
+    using F = typename binary_fn::Of<static_cast<BinaryOp>(OP)>::type;
+    if constexpr (binary_group<static_cast<BinaryOp>(OP)>() == G && F::template supports<T>) return F{}(a, b);
     else return R(0);
   }
 };
-template <typename T> using BinaryArith = BinaryOfKind<T, true>;
-template <typename T> using BinaryBool = BinaryOfKind<T, false>;
 
 template <typename T>
 struct UnaryMath {
