@@ -238,22 +238,20 @@ CT_HOST_DEVICE inline T int_division_by_zero() {
 #endif
   return T(0);
 }
-struct FloorDivide {
+// torch.floor_divide / remainder: the quotient rounded toward -inf, and a - b * that quotient
+// (the sign of b)
+template <bool kQuotient>
+struct FloorDivRem {
   static constexpr bool heavy = true;
   template <typename T> static constexpr bool supports = is_real_float_v<T> || is_int_v<T>;
   template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, true);
-    else return floor_div_float(a, b);
-  }
-};
-struct Remainder {
-  static constexpr bool heavy = true;
-  template <typename T> static constexpr bool supports = is_real_float_v<T> || is_int_v<T>;
-  template <typename T> CT_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, false);
+    if constexpr (is_int_v<T>) return b == 0 ? int_division_by_zero<T>() : floor_div_int(a, b, kQuotient);
+    else if constexpr (kQuotient) return floor_div_float(a, b);
     else return remainder_float(a, b);
   }
 };
+using FloorDivide = FloorDivRem<true>;
+using Remainder = FloorDivRem<false>;
 
 // torch.atan2(a, b): the angle of the point (b, a), with the signs of zero and the infinities of
 // C's atan2 (integer and bool inputs were promoted to float32 by promote = "int_to_float")
