@@ -195,7 +195,8 @@ static void test_binary_parity(void) {
         else if (sc == CT_OK) {
           ct_dtype rd;
           OK(ct_tensor_dtype(rc, &rd));
-          compare(rc, rg, tol_for(rd, op == CT_POW || op == CT_ATAN2 || (op == CT_DIV && is_complex_dt(rd))), what);
+          /* CUDA divides by a scalar as torch.cuda does, by its reciprocal; the CPU divides */
+          compare(rc, rg, tol_for(rd, op == CT_POW || op == CT_ATAN2 || (op == CT_DIV && (is_complex_dt(rd) || !rev))), what);
         }
         rel(rc), rel(rg);
         rc = rg = NULL;
@@ -206,7 +207,7 @@ static void test_binary_parity(void) {
         else if (sc == CT_OK) {
           ct_dtype rd;
           OK(ct_tensor_dtype(rc, &rd));
-          compare(rc, rg, tol_for(rd, op == CT_POW || op == CT_ATAN2), what);
+          compare(rc, rg, tol_for(rd, op == CT_POW || op == CT_ATAN2 || (op == CT_DIV && !rev)), what);
         }
         rel(rc), rel(rg);
       }
@@ -599,10 +600,72 @@ static void test_no_cuda_paths(void) {
   rel(t);
 }
 
+/* x / s with s a CPU scalar (a Python number, or a 0-dim CPU tensor) on CUDA is torch.cuda's
+ * x * (1 / s), the reciprocal taken once in op-math from s cast to the common dtype (Note
+ * [Division by a CPU scalar], impl/ops/cuda/binary.cu); a CUDA divisor tensor and the CPU divide.
+ * Expected values computed here, in float and double. */
+static void test_division_by_cpu_scalar(void) {
+  SKIP_WITHOUT_CUDA();
+  enum { N = 1000 };
+  float xf[N], got[N];
+  double xd[N], gotd[N];
+  for (int i = 0; i < N; ++i) xf[i] = (float)(i + 1) * 0.37f, xd[i] = (i + 1) * 0.37;
+  const int64_t n = N;
+  ct_tensor x, xg, xdc, xdg, three, r;
+  OK(ct_from_buffer(xf, sizeof xf, &n, 1, CT_FLOAT32, CT_CPU, -1, &x));
+  xg = to_cuda(x, 0);
+  OK(ct_from_buffer(xd, sizeof xd, &n, 1, CT_FLOAT64, CT_CPU, -1, &xdc));
+  xdg = to_cuda(xdc, 0);
+  OK(ct_full(NULL, 0, 3.0, CT_FLOAT64, CT_CPU, -1, &three));
+  const float inv = 1.0f / 3.0f;
+  const double invd = 1.0 / 3.0;
+  int differs = 0;
+  for (int form = 0; form < 3; ++form) { /* a Python scalar, a 0-dim CPU tensor, on the CPU */
+    ct_tensor src = form == 2 ? x : xg;
+    if (form == 1) OK(ct_binary(CT_DIV, src, three, &r));
+    else OK(ct_binary_scalar_f(CT_DIV, src, 3.0, 0, &r));
+    OK(ct_tensor_copy_to_buffer(r, got, sizeof got));
+    rel(r);
+    for (int i = 0; i < N; ++i) {
+      const float want = form == 2 ? xf[i] / 3.0f : xf[i] * inv;
+      if (memcmp(&got[i], &want, sizeof want) != 0) {
+        FAILF("float32 x / 3 (form %d) at %d: %.9g, expected %.9g", form, i, got[i], want);
+        break;
+      }
+      differs += (xf[i] * inv != xf[i] / 3.0f);
+    }
+  }
+  if (differs == 0) FAILF("the data do not tell x * (1/3) from x / 3 apart");
+  OK(ct_binary_scalar_f(CT_DIV, xdg, 3.0, 0, &r));
+  OK(ct_tensor_copy_to_buffer(r, gotd, sizeof gotd));
+  rel(r);
+  for (int i = 0; i < N; ++i) {
+    const double want = xd[i] * invd;
+    if (memcmp(&gotd[i], &want, sizeof want) != 0) {
+      FAILF("float64 x / 3 at %d: %.17g, expected %.17g", i, gotd[i], want);
+      break;
+    }
+  }
+  /* a CUDA divisor divides */
+  ct_tensor threeg = to_cuda(three, 0);
+  OK(ct_binary(CT_DIV, xg, threeg, &r));
+  OK(ct_tensor_copy_to_buffer(r, got, sizeof got));
+  rel(r);
+  for (int i = 0; i < N; ++i) {
+    const float want = xf[i] / 3.0f;
+    if (memcmp(&got[i], &want, sizeof want) != 0) {
+      FAILF("float32 x / a CUDA 3 at %d: %.9g, expected %.9g", i, got[i], want);
+      break;
+    }
+  }
+  rel(threeg), rel(three), rel(x), rel(xg), rel(xdc), rel(xdg);
+}
+
 int main(void) {
   const test_case tests[] = {TEST_CASE(unary_parity), TEST_CASE(binary_parity), TEST_CASE(cast_parity),
                              TEST_CASE(reduction_parity), TEST_CASE(factories_views_join_on_cuda),
-                             TEST_CASE(copies), TEST_CASE(no_promotion_temporaries), TEST_CASE(no_cuda_paths)};
+                             TEST_CASE(copies), TEST_CASE(no_promotion_temporaries), TEST_CASE(no_cuda_paths),
+                             TEST_CASE(division_by_cpu_scalar)};
   int rc = RUN_TESTS(tests);
   printf("(%d CPU/CUDA comparisons)\n", g_compared);
   return rc;

@@ -44,6 +44,18 @@ checks = [
   (torch.linspace(0, 1, 5).tolist(), [0, 0.25, 0.5, 0.75, 1]),
   (torch.tensor([1.5, -2, 0.1, 65504, 1e6], dtype=torch.float64).to(torch.bfloat16).float().tolist(), [1.5, -2, 0.10009765625, 65536, 999424]),
 ]
+# device_test's division_by_cpu_scalar: torch.cuda divides by a CPU scalar as x * (1 / s), the
+# reciprocal in float32 for float32 (Note [Division by a CPU scalar]); the CPU divides
+if torch.cuda.is_available():
+    x = torch.arange(1, 1001, dtype=torch.float32) * 0.37
+    inv = torch.tensor(1.0, dtype=torch.float32) / 3.0
+    q = (x.cuda() / 3.0).cpu()
+    checks += [
+      (q.view(torch.int32).equal((x * inv).view(torch.int32)), True),
+      ((x.cuda() / torch.tensor(3.0, dtype=torch.float64)).cpu().view(torch.int32).equal(q.view(torch.int32)), True),
+      (bool((q != x / 3.0).any()), True),
+      ((x.cuda() / torch.tensor(3.0, device='cuda')).cpu().view(torch.int32).equal((x / 3.0).view(torch.int32)), True),
+    ]
 for got, want in checks:
     if got != want:
         bad += 1; print("MISMATCH", got, want)

@@ -89,6 +89,36 @@ bool mixed_float(const Iter<3>& it, const F& f, cudaStream_t s) {
          launch_typed<float, bf16, float, R, false>(it, f, s) || launch_typed<bf16, float, float, R, false>(it, f, s);
 }
 
+// Note [Division by a CPU scalar]: torch.cuda divides by a CPU scalar (a Python number or a
+// 0-dim CPU tensor) as a multiplication by its reciprocal, computed once on the host in op-math
+// from the scalar cast to the common dtype (div_true_kernel_cuda: "this may lose one bit of
+// precision compared to computing the division"). ctorch does the same, so its quotients are
+// torch.cuda's bit for bit; the CPU divides, as PyTorch's CPU kernel does (so a CPU and a CUDA
+// quotient by a scalar may differ in the last bit, as they do in PyTorch).
+template <typename C>
+C host_scalar(const unsigned char* p, int32_t dt) {
+  CT_EW_SWITCH(dt, X v; std::memcpy(&v, p, sizeof(X)); return convert<C>(v);)
+}
+
+template <typename C>
+bool div_by_reciprocal(const Iter<3>& it, cudaStream_t s) {
+  using T = opmath_t<C>;
+  if constexpr (!(std::is_floating_point_v<T> || is_complex_v<T>)) {
+    return false;
+  } else {
+    if (!((it.scalar_mask >> 2) & 1u)) return false;
+    const T b = convert<T>(host_scalar<C>(it.scalar[2], it.dtype[2]));
+    T inv;
+    if constexpr (is_complex_v<T>) inv = complex_div(T(1), b);
+    else inv = T(1) / b;
+    Iter<3> m = it;
+    m.dtype[2] = dtype_code<T>();
+    set_scalar(m, 2, &inv, sizeof(T));
+    launch_ew<C, C>(m, BinaryOfGroup<T, BinaryGroup::Light>{static_cast<int>(BinaryOp::Mul)}, s);
+    return true;
+  }
+}
+
 template <typename C>
 void binary_t(BinaryOp op, const Iter<3>& it, cudaStream_t s) {
   using T = opmath_t<C>;
@@ -103,7 +133,10 @@ void binary_t(BinaryOp op, const Iter<3>& it, cudaStream_t s) {
   };
   switch (binary_group(op)) {
     case BinaryGroup::Bool: run(std::integral_constant<BinaryGroup, BinaryGroup::Bool>{}); return;
-    case BinaryGroup::Light: run(std::integral_constant<BinaryGroup, BinaryGroup::Light>{}); return;
+    case BinaryGroup::Light:
+      if (op == BinaryOp::Div && div_by_reciprocal<C>(it, s)) return;
+      run(std::integral_constant<BinaryGroup, BinaryGroup::Light>{});
+      return;
     case BinaryGroup::Heavy:
       if (op == BinaryOp::Pow && pow_scalar<C>(it, s)) return;
       run(std::integral_constant<BinaryGroup, BinaryGroup::Heavy>{});
