@@ -937,6 +937,14 @@ static ct_dtype binary_result(int op, ct_dtype R) {
   return R;
 }
 
+/* A true division whose divisor is a CPU scalar (a Python scalar on the right, or a 0-dim CPU
+ * operand): torch.cuda multiplies by the scalar's reciprocal there, the CPU divides, so the two
+ * devices may differ in the last bit (rule 4), as in PyTorch. */
+static int cuda_div_by_cpu_scalar(const gcase* c) {
+  const layout_def* L = &k_layouts[c->lay];
+  return c->fam == F_BINARY && c->op == CT_DIV && ((L->kb == K_SCALAR && !(c->v & 1)) || L->kb == K_CPU0);
+}
+
 static ct_tensor eval_binary(const gcase* c, int dev, int check, ct_status* st, const char* ctx) {
   const layout_def* L = &k_layouts[c->lay];
   operand a, b;
@@ -986,24 +994,35 @@ static ct_tensor eval_binary(const gcase* c, int dev, int check, ct_status* st, 
     } else {
       bR = to_dt(b.ref, R, ctx);
     }
+    /* torch.cuda divides by a CPU scalar as x * (1 / s), the reciprocal taken in op-math from s
+       cast to the common dtype (Note [Division by a CPU scalar], impl/ops/cuda/binary.cu) */
+    ct_tensor inv = NULL;
+    if (dev >= 0 && cuda_div_by_cpu_scalar(c) && aR && bR && *st == CT_OK) {
+      ct_tensor s0 = NULL, so = NULL;
+      if (scalar) TRY(ctx, ct_full(NULL, 0, sint ? (double)k_scalar_i : k_scalar_f, R, CT_CPU, -1, &s0));
+      else s0 = to_dt(b.arg, R, ctx); /* the 0-dim CPU operand itself */
+      so = to_dt(s0, is_half(R) ? CT_FLOAT32 : R, ctx);
+      if (so) TRY(ctx, ct_unary(CT_RECIPROCAL, so, &inv));
+      rel(s0), rel(so);
+    }
     /* (a dtype error of the op, e.g. sub with a bool operand, may vanish after the conversion:
        statuses are compared by rule 1 and rule 4) */
     if (aR && bR && *st == CT_OK) {
-      ct_status s2 = rev ? ct_binary(c->op, bR, aR, &r2) : ct_binary(c->op, aR, bR, &r2);
+      ct_status s2 = inv ? ct_binary(CT_MUL, aR, inv, &r2) : rev ? ct_binary(c->op, bR, aR, &r2) : ct_binary(c->op, aR, bR, &r2);
       const double rtol = c->op == CT_POW && !rev && (scalar || L->kb == K_CPU0) ? scalar_pow_rtol(R) : 0;
       check_close(r, *st, r2, s2, rtol, ctx, "rule 2: views vs contiguous copies converted to the common dtype first");
       /* float16 / bfloat16 arithmetic is the float32 computation rounded once */
       if (is_half(R) && (c->op == CT_ADD || c->op == CT_SUB || c->op == CT_MUL || c->op == CT_DIV) && *st == CT_OK) {
         ct_tensor af = to_dt(aR, CT_FLOAT32, ctx), bf = to_dt(bR, CT_FLOAT32, ctx), rf = NULL, rh = NULL;
         if (af && bf) {
-          TRY(ctx, rev ? ct_binary(c->op, bf, af, &rf) : ct_binary(c->op, af, bf, &rf));
+          TRY(ctx, inv ? ct_binary(CT_MUL, af, inv, &rf) : rev ? ct_binary(c->op, bf, af, &rf) : ct_binary(c->op, af, bf, &rf));
           rh = to_dt(rf, R, ctx);
           if (rh) cmp_tensors(r, rh, 0, ctx, "rule 2: half-precision op == float32 op rounded once");
         }
         rel(af), rel(bf), rel(rf), rel(rh);
       }
     }
-    rel(aR), rel(bR), rel(r2);
+    rel(aR), rel(bR), rel(r2), rel(inv);
   }
   op_free(&a), op_free(&b);
   return r;
@@ -1285,7 +1304,8 @@ static double parity_rtol(const gcase* c, ct_tensor r) {
   ct_dtype d = CT_DTYPE_UNDEFINED;
   if (!r || ct_tensor_dtype(r, &d) != CT_OK) return 0;
   int approx = (c->fam == F_UNARY && (c->op == CT_EXP || c->op == CT_SIGMOID)) || (c->fam == F_BINARY && c->op == CT_POW) ||
-               (c->fam == F_BINARY && c->op == CT_DIV && is_cx(d)) || (c->fam == F_REDUCE && (c->op == R_SUM || c->op == R_MEAN));
+               (c->fam == F_BINARY && c->op == CT_DIV && is_cx(d)) || (c->fam == F_REDUCE && (c->op == R_SUM || c->op == R_MEAN)) ||
+               cuda_div_by_cpu_scalar(c);
   if (!approx) return 0;
   if (d == CT_FLOAT16) return 2e-3;
   if (d == CT_BFLOAT16) return 1.6e-2;
