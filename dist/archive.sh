@@ -35,6 +35,10 @@ for a in "$@"; do
 done
 [ -n "$out" ] && [ -n "$version_py" ] && [ -n "$header" ] && [ -n "$lib" ] || die "--out, --version-py, --header and --lib are required"
 
+for tool in patchelf python3 tar gzip; do
+  command -v "$tool" >/dev/null || die "$tool is needed to build the archive (tools/setup.sh installs it)"
+done
+
 ver=$(python3 "$version_py" "$header")
 major=$(python3 "$version_py" --major "$header")
 top="ctorch-$ver-linux-x86_64"
