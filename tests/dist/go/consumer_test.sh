@@ -20,7 +20,9 @@ fail() { echo "go_consumer_test: $*" >&2; exit 1; }
 
 tar -C "$W" -xzf "$archive"
 prefixes=("$W"/ctorch-*-linux-x86_64)
-[ ${#prefixes[@]} = 1 ] && [ -d "${prefixes[0]}" ] || fail "$archive: no single ctorch-<ver>-linux-x86_64/"
+if [ ${#prefixes[@]} != 1 ] || [ ! -d "${prefixes[0]}" ]; then
+  fail "$archive: no single ctorch-<ver>-linux-x86_64/"
+fi
 prefix="${prefixes[0]}"
 version="$(python3 "$version_py" "$prefix/include/ctorch.h")"
 [ "$(basename "$prefix")" = "ctorch-$version-linux-x86_64" ] ||
