@@ -19,7 +19,7 @@ package capi
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capi/ctorch.h"
+#include "ctorch.h"
 
 // The outcome of one direct call. v: the integer out-parameter (a handle, or an int32 widened);
 // d: a double out-parameter; on failure (st != CT_OK): last is ct_last_error_code() and, when

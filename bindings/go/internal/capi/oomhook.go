@@ -22,7 +22,7 @@ package capi
 
 /*
 #include <stdint.h>
-#include "capi/ctorch.h"
+#include "ctorch.h"
 
 // Exported by oomhook_export.go.
 extern void ctorchGoOOMHook(int32_t device, int64_t requested, uintptr_t token);
