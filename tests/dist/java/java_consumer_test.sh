@@ -94,6 +94,19 @@ if [ ${#cache[@]} -eq 1 ] && [ -f "${cache[0]}/libctorch.so" ] && [ -f "${cache[
 else
   fail "no single cache directory: ${cache[*]}"
 fi
+# extracting a new build's libraries removes the entries unused for 30 days, keeps the others
+mkdir -p "$T/home4/.cache/ctorch/native-linux-x86_64-0123456789abcdef" \
+         "$T/home4/.cache/ctorch/native-linux-x86_64-fedcba9876543210.tmp-42" \
+         "$T/home4/.cache/ctorch/native-linux-x86_64-00000000recent00"
+chmod 700 "$T/home4/.cache/ctorch"
+touch -d '31 days ago' "$T/home4/.cache/ctorch/native-linux-x86_64-0123456789abcdef" \
+      "$T/home4/.cache/ctorch/native-linux-x86_64-fedcba9876543210.tmp-42"
+touch -d '29 days ago' "$T/home4/.cache/ctorch/native-linux-x86_64-00000000recent00"
+run "$T/home4" -- >/dev/null 2>&1 \
+  && [ "$(ls "$T/home4/.cache/ctorch" | sort)" = "$(printf '%s\n' native-linux-x86_64-00000000recent00 \
+        "$(basename "${cache[0]}")" | sort)" ] \
+  && ok "entries unused for 30 days are removed, newer ones kept" \
+  || fail "pruning the cache left: $(ls "$T/home4/.cache/ctorch")"
 # concurrent first runs: all succeed, one directory, nothing left half-written
 pids=()
 for i in 1 2 3 4; do run "$T/home2" -- >"$T/conc$i.log" 2>&1 & pids+=($!); done

@@ -10,10 +10,13 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -36,7 +39,8 @@ import java.util.stream.Stream;
  *       {@code user.home}), in a directory named by the SHA-256 of the jar's list of the
  *       libraries and their hashes, so later runs, other JVMs and other copies of the same jar
  *       reuse it; the directory appears whole (written next to it, then renamed), so concurrent
- *       JVMs never see half a library. Where the cache cannot be used (not writable, not owned by
+ *       JVMs never see half a library. Each use renews its modification time; extracting a new
+ *       one removes the entries unused for {@link #UNUSED} (30 days). Where the cache cannot be used (not writable, not owned by
  *       this user, or writable by others) they go into a private temporary directory of
  *       {@code java.io.tmpdir} that is deleted when the JVM exits.
  *   <li>{@code System.loadLibrary("ctorch_jni")}: the directories of {@code java.library.path}
@@ -138,8 +142,11 @@ final class NativeLoader {
     String why;
     try {
       Path dir = base.resolve(leaf);
-      if (!complete(dir, resources)) {
+      if (complete(dir, resources)) {
+        touch(dir);
+      } else {
         publish(base, dir, resources);
+        prune(base, dir);
       }
       return dir;
     } catch (IOException | UncheckedIOException | SecurityException e) {
@@ -191,6 +198,41 @@ final class NativeLoader {
     }
     if (!complete(dir, resources)) {
       throw new IOException(dir + " is incomplete after extraction");
+    }
+  }
+
+  /** Entries of the cache unused this long are removed when another version is extracted. */
+  static final Duration UNUSED = Duration.ofDays(30);
+
+  /**
+   * Removes the cache's other entries (other builds' libraries, a crashed JVM's half-written
+   * directory) whose modification time, renewed at every use, is older than {@link #UNUSED}.
+   * Best effort: a failure leaves the entry.
+   */
+  private static void prune(Path base, Path keep) {
+    Instant limit = Instant.now().minus(UNUSED);
+    try (Stream<Path> entries = Files.list(base)) {
+      for (Path p : (Iterable<Path>) entries::iterator) {
+        if (!p.equals(keep) && p.getFileName().toString().startsWith("native-")
+            && Files.getLastModifiedTime(p).toInstant().isBefore(limit)) {
+          try {
+            deleteTree(p);
+          } catch (IOException e) {
+            // not ours to delete, or already gone: leave it
+          }
+        }
+      }
+    } catch (IOException e) {
+      // listing failed: nothing pruned
+    }
+  }
+
+  /** Marks a cache entry as used now (for {@link #prune}); best effort. */
+  private static void touch(Path dir) {
+    try {
+      Files.setLastModifiedTime(dir, FileTime.from(Instant.now()));
+    } catch (IOException e) {
+      // a read-only cache still serves
     }
   }
 
