@@ -8,9 +8,9 @@ import java.nio.charset.StandardCharsets;
 import org.ctorch.swig.ctorch;
 
 /**
- * The one place that touches the JNI library: loads it (and installs the
- * {@link OutOfMemoryHook}), turns statuses into exceptions and reads NUL-terminated strings
- * with the "call with cap 0 to get the length" pattern.
+ * The one place that touches the JNI library: loads it through {@link NativeLoader} (and
+ * installs the {@link OutOfMemoryHook}), turns statuses into exceptions and reads
+ * NUL-terminated strings with the "call with cap 0 to get the length" pattern.
  *
  * <p>Every class of {@code org.ctorch} calls the generated {@link ctorch} wrapper only
  * after {@link #ensureLoaded()} ran (each does so in its static initializer), so the first
@@ -23,7 +23,7 @@ final class Native {
   static final int CT_OK = 0;
 
   static {
-    System.loadLibrary("ctorch_jni");
+    NativeLoader.load();  // an override directory, the jar's libraries or java.library.path
     // Before any class can make a tensor: CUDA allocations that run out of memory first
     // collect the tensors dropped without close() (OutOfMemoryHook; once per process).
     OutOfMemoryHook.install();
