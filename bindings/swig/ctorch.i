@@ -132,6 +132,16 @@
 /* ct_cuda_caching_allocator_alloc's address out-parameter as `out long` (without this it is an
  * opaque SWIGTYPE_p_long_long that C# code outside this assembly cannot create). */
 
+/* The first use of the module class checks that libctorch_csharp.so loads and otherwise throws
+ * DllNotFoundException naming where it looked (Note [Native library resolution],
+ * bindings/csharp/NativeLibrary.cs): the first field initializer (before those of the
+ * constants, which call the library), and a static constructor so that calling any method runs
+ * them. */
+%pragma(csharp) modulecode=%{
+  private static readonly bool swigNativeLibraryChecked = global::Ctorch.NativeLibrary.Check();
+  static ctorch() { }
+%}
+
 /* ---------------------------------------------------------------------------------------- */
 #elif defined(SWIGGO)
 
