@@ -100,6 +100,11 @@ int main(void) {
   CHECK(ct_cuda_device_count(&count));
   printf("-- devices\n");
   printf("ctorch %d.%d.%d, cuda available: %s, device count: %d\n", major, minor, patch, avail ? "yes" : "no", count);
+  if (major != CT_VERSION_MAJOR || minor != CT_VERSION_MINOR || patch != CT_VERSION_PATCH) {
+    fprintf(stderr, "the library is ctorch %d.%d.%d, the header %d.%d.%d\n", major, minor, patch, CT_VERSION_MAJOR,
+            CT_VERSION_MINOR, CT_VERSION_PATCH);
+    return 1;
+  }
   if (!avail) {
     ct_cuda_check_available();
     printf("  (%s)\n", ct_last_error_message());

@@ -3,15 +3,17 @@
 # (tests/dist/BUILD, docs/install.md):
 #
 #   c_test.sh archive   ARCHIVE.tar.gz SRC_DIR   layout, links, soname, exports, install.sh
-#   c_test.sh cmake     ARCHIVE.tar.gz SRC_DIR   consumer.c with find_package(ctorch), unpacked tree
-#   c_test.sh pkgconfig ARCHIVE.tar.gz SRC_DIR   consumer.c with pkg-config, after install.sh --prefix
+#   c_test.sh cmake     ARCHIVE.tar.gz SRC_DIR PROGRAM.c   PROGRAM with find_package(ctorch), unpacked tree
+#   c_test.sh pkgconfig ARCHIVE.tar.gz SRC_DIR PROGRAM.c   PROGRAM with pkg-config, after install.sh --prefix
 #
-# SRC_DIR holds consumer.c and CMakeLists.txt. Everything is written under $TEST_TMPDIR; the
+# SRC_DIR holds CMakeLists.txt; PROGRAM.c (the C quickstart, examples/c/quickstart.c: a user's
+# program that checks the library's version against the header's and every value it prints) is
+# built as consumer.c. Everything is written under $TEST_TMPDIR; the
 # programs run with LD_LIBRARY_PATH unset. Last line: "N passed, N failed".
 set -uo pipefail
 
-[ $# -eq 3 ] || { echo "usage: c_test.sh archive|cmake|pkgconfig ARCHIVE.tar.gz SRC_DIR" >&2; exit 2; }
-mode=$1 archive=$2 src=$3
+[ $# -eq 4 ] || { echo "usage: c_test.sh archive|cmake|pkgconfig ARCHIVE.tar.gz SRC_DIR PROGRAM.c" >&2; exit 2; }
+mode=$1 archive=$2 src=$3 prog=$4
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH
 
 pass=0 fail=0
@@ -34,7 +36,8 @@ finish() {
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/dist_c.XXXXXX")
 mkdir -p "$tmp/unpacked" "$tmp/src"
-cp "$src/consumer.c" "$src/CMakeLists.txt" "$tmp/src/"
+cp "$src/CMakeLists.txt" "$tmp/src/"
+cp "$prog" "$tmp/src/consumer.c"
 if ! tar -xzf "$archive" -C "$tmp/unpacked"; then bad "unpack $archive"; finish; fi
 
 # One top folder, ctorch-<ver>-linux-x86_64; <ver> must be the header's CT_VERSION_*.
