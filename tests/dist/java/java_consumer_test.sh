@@ -48,7 +48,10 @@ srcs="$(unzip -Z1 "$java_dir/$base-sources.jar")"
 for f in org/ctorch/Tensor.java org/ctorch/NativeLoader.java org/ctorch/DType.java org/ctorch/swig/ctorch.java; do
   grep -qx "$f" <<<"$srcs" && ok "sources jar has $f" || fail "sources jar lacks $f"
 done
-unzip -Z1 "$java_dir/$base-javadoc.jar" | grep -qx "org/ctorch/Tensor.html" \
+# (the listing in a variable first: grep -q in a pipe would close it early, and pipefail would
+# turn unzip's SIGPIPE into a failure)
+docs="$(unzip -Z1 "$java_dir/$base-javadoc.jar")"
+grep -qx "org/ctorch/Tensor.html" <<<"$docs" \
   && ok "javadoc jar has org/ctorch/Tensor.html" || fail "javadoc jar lacks org/ctorch/Tensor.html"
 mkdir "$T/unjar" && (cd "$T/unjar" && unzip -q "$jar" 'org/ctorch/native/*' META-INF/MANIFEST.MF)
 N="$T/unjar/org/ctorch/native/linux-x86_64"
