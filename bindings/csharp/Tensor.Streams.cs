@@ -18,7 +18,7 @@ namespace Ctorch
         /// ordinary CPU and for CUDA tensors; works without a GPU).</summary>
         public bool IsPinned
         {
-            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_tensor_is_pinned, a.Ptr) != 0; }
+            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_is_pinned(a.Ptr, out r)); return r != 0; } }
         }
 
         /// <summary>tensor.record_stream(stream): tells the caching allocator that this CUDA

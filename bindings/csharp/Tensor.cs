@@ -70,7 +70,7 @@ namespace Ctorch
         /// <summary>tensor.dim(): number of dimensions (0 for a scalar tensor).</summary>
         public int Dim
         {
-            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_tensor_dim, a.Ptr); }
+            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_dim(a.Ptr, out r)); return r; } }
         }
 
         /// <summary>tensor.shape as a new array.</summary>
@@ -86,7 +86,8 @@ namespace Ctorch
         {
             using (var a = Use())
             {
-                int n = Out.Get<int>(ctorch.ct_tensor_dim, a.Ptr);
+                int n;
+                Native.Check(ctorch.ct_tensor_dim(a.Ptr, out n));
                 var dst = new long[n];
                 Native.Check(call(a.Ptr, dst, n, out n));
                 return dst;
@@ -108,13 +109,13 @@ namespace Ctorch
         /// <summary>tensor.numel().</summary>
         public long Numel
         {
-            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_numel, a.Ptr); }
+            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_numel(a.Ptr, out r)); return r; } }
         }
 
         /// <summary>tensor.storage_offset().</summary>
         public long StorageOffset
         {
-            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_storage_offset, a.Ptr); }
+            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_storage_offset(a.Ptr, out r)); return r; } }
         }
 
         /// <summary>tensor.data_ptr(): the address of the first element, in host or device memory,
@@ -124,13 +125,13 @@ namespace Ctorch
         /// while the address is in use).</summary>
         public long DataPtr
         {
-            get { using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_data_ptr, a.Ptr); }
+            get { using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_data_ptr(a.Ptr, out r)); return r; } }
         }
 
         /// <summary>tensor.dtype.</summary>
         public DType DType
         {
-            get { using (var a = Use()) return (DType)Out.Get<int>(ctorch.ct_tensor_dtype, a.Ptr); }
+            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_dtype(a.Ptr, out r)); return (DType)r; } }
         }
 
         /// <summary>tensor.element_size().</summary>
@@ -139,8 +140,12 @@ namespace Ctorch
         /// <summary>tensor.device (CPU tensors report "cpu", CUDA tensors a concrete index).</summary>
         public Device Device
         {
-            get { using (var a = Use()) return Ctorch.Device.Of(ctorch.ct_tensor_device, a.Ptr); }
+            get { using (var a = Use()) return Ctorch.Device.Of(TensorDevice, a.Ptr); }
         }
+
+        // One delegate for all calls (mcs does not cache a method group's delegate: a getter
+        // would allocate one per call).
+        private static readonly Device.DeviceCall TensorDevice = ctorch.ct_tensor_device;
 
         /// <summary>tensor.is_cuda.</summary>
         public bool IsCuda => Device.IsCuda;
@@ -148,7 +153,7 @@ namespace Ctorch
         /// <summary>tensor.is_contiguous().</summary>
         public bool IsContiguous
         {
-            get { using (var a = Use()) return Out.Get<int>(ctorch.ct_tensor_is_contiguous, a.Ptr) != 0; }
+            get { using (var a = Use()) { int r; Native.Check(ctorch.ct_tensor_is_contiguous(a.Ptr, out r)); return r != 0; } }
         }
 
         /// <summary>True when both tensors use the same storage (a view and its base).</summary>
@@ -266,7 +271,7 @@ namespace Ctorch
         /// <summary>int(tensor.item()): floating values are truncated toward zero.</summary>
         public long ItemLong()
         {
-            using (var a = Use()) return Out.Get<long>(ctorch.ct_tensor_item_int64, a.Ptr);
+            using (var a = Use()) { long r; Native.Check(ctorch.ct_tensor_item_int64(a.Ptr, out r)); return r; }
         }
 
         /// <summary>complex(tensor.item()).</summary>

@@ -7,7 +7,7 @@
 #   share/nuget/ctorch/<ver>/            the same, expanded as in a NuGet global-packages folder
 #                                         (ctorch.nuspec, ctorch.<ver>.nupkg.sha512,
 #                                         .nupkg.metadata, lib/, runtimes/)
-# Both hold lib/net45/Ctorch.dll (+ Ctorch.xml, its doc comments, and Ctorch.dll.config, whose
+# Both hold lib/net47/Ctorch.dll (+ Ctorch.xml, its doc comments, and Ctorch.dll.config, whose
 # dllmap sends Mono to ../../runtimes/linux-x64/native/libctorch_csharp.so) and
 # runtimes/linux-x64/native/{libctorch.so,libctorch_csharp.so}; the glue's copy gets RUNPATH
 # $ORIGIN, so its DT_NEEDED libctorch.so is the one beside it (Note [Native library

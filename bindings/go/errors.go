@@ -79,8 +79,11 @@ func call(op string, f func() int) error {
 	return nil
 }
 
-// failed is the error of a failure that internal/capi's direct calls report.
+// failed is the error of a failure that internal/capi's direct calls report (nil for none).
 func failed(op string, f *capi.Failure) error {
+	if f == nil {
+		return nil
+	}
 	return &Error{Code: f.Code, Name: f.Name, Message: f.Message, Op: op}
 }
 

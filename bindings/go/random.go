@@ -90,7 +90,7 @@ func (g *Generator) Close() error {
 	if g == nil {
 		return nil
 	}
-	return check("generator_release", g.o.Release(g, capi.GeneratorRelease))
+	return failed("generator_release", g.o.Release(g, capi.GeneratorRelease))
 }
 
 // Closed reports whether g is nil or has been closed.

@@ -76,21 +76,13 @@ func (t *Tensor) Handle() int64 {
 // handle returns t's handle or an ErrInvalidHandle error for a nil or closed tensor.
 func (t *Tensor) handle(op string) (int64, error) {
 	if t == nil {
-		return 0, goError(op, CodeInvalidHandle, "nil *Tensor")
+		return 0, failed(op, capi.Unusable(true, "Tensor"))
 	}
 	h := t.h.Load()
 	if h == 0 {
-		return 0, goError(op, CodeInvalidHandle, "use of a closed Tensor")
+		return 0, failed(op, capi.Unusable(false, "Tensor"))
 	}
 	return h, nil
-}
-
-// check is failed for a failure that may be nil (no error then).
-func check(op string, f *capi.Failure) error {
-	if f == nil {
-		return nil
-	}
-	return failed(op, f)
 }
 
 func handles(op string, ts ...*Tensor) ([]int64, error) {

@@ -2,9 +2,9 @@
 # The release archive as a C user meets it, outside the workspace and without Bazel
 # (tests/dist/BUILD, docs/install.md):
 #
-#   c_test.sh archive   ARCHIVE.tar.gz SRC_DIR   layout, links, soname, exports, install.sh
-#   c_test.sh cmake     ARCHIVE.tar.gz SRC_DIR PROGRAM.c   PROGRAM with find_package(ctorch), unpacked tree
-#   c_test.sh pkgconfig ARCHIVE.tar.gz SRC_DIR PROGRAM.c   PROGRAM with pkg-config, after install.sh --prefix
+#   c_test.sh archive   ARCHIVE.tar.gz SRC_DIR PROGRAM.c VERSION_PY   layout, links, soname, exports, install.sh
+#   c_test.sh cmake     ARCHIVE.tar.gz SRC_DIR PROGRAM.c VERSION_PY   PROGRAM with find_package(ctorch), unpacked tree
+#   c_test.sh pkgconfig ARCHIVE.tar.gz SRC_DIR PROGRAM.c VERSION_PY   PROGRAM with pkg-config, after install.sh --prefix
 #
 # SRC_DIR holds CMakeLists.txt; PROGRAM.c (the C quickstart, examples/c/quickstart.c: a user's
 # program that checks the library's version against the header's and every value it prints) is
@@ -12,8 +12,8 @@
 # programs run with LD_LIBRARY_PATH unset. Last line: "N passed, N failed".
 set -uo pipefail
 
-[ $# -eq 4 ] || { echo "usage: c_test.sh archive|cmake|pkgconfig ARCHIVE.tar.gz SRC_DIR PROGRAM.c" >&2; exit 2; }
-mode=$1 archive=$2 src=$3 prog=$4
+[ $# -eq 5 ] || { echo "usage: c_test.sh archive|cmake|pkgconfig ARCHIVE.tar.gz SRC_DIR PROGRAM.c version.py" >&2; exit 2; }
+mode=$1 archive=$2 src=$3 prog=$4 version_py=$5
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH
 
 pass=0 fail=0
@@ -50,7 +50,7 @@ root="$tmp/unpacked/$tops"
 ver=${tops#ctorch-}; ver=${ver%-linux-x86_64}
 major=${ver%%.*}
 minor=${ver#*.}; minor=${minor%%.*}
-hver=$(for p in MAJOR MINOR PATCH; do sed -nE "s/^#define CT_VERSION_$p ([0-9]+)$/\1/p" "$root/include/ctorch.h"; done | paste -sd.)
+hver=$(python3 "$version_py" "$root/include/ctorch.h")
 same "folder version is the header's CT_VERSION_*" "$ver" "$hver"
 
 # run_consumer PROGRAM: runs it (its output shown), passes when it exits 0.

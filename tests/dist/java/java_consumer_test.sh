@@ -3,11 +3,10 @@
 # Bazel, with only what a user has: the archive and a JDK.
 #
 # usage: java_consumer_test.sh <archive.tar[.gz]> <the jar's path in it> <App.java>
-#            <libctorch.so> <libctorch_jni.so>
 #   <the jar's path in it>  a path or shell pattern matching one member, e.g.
 #                           'share/java/ctorch-[0-9]*[0-9].jar' (the version is in the name)
-#   <libctorch.so> <libctorch_jni.so>  the workspace's libraries, copied into a directory for
-#                           the ctorch.library.path / CTORCH_LIBRARY_PATH cases
+# The ctorch.library.path / CTORCH_LIBRARY_PATH cases use a directory holding copies of the
+# jar's own libraries (the JNI library's RUNPATH $ORIGIN finds libctorch.so beside it).
 # Unpacks the archive into $TEST_TMPDIR (or mktemp -d), compiles App.java there with
 # `javac -cp <jar>` and runs `java -cp <jar>:. App` with an empty environment but PATH and
 # HOME (no LD_LIBRARY_PATH, no java.library.path): App prints a tensor and exits 1 on a wrong
@@ -15,9 +14,8 @@
 # (reused, safe with concurrent JVMs, a temporary directory when unusable), the override
 # (property over variable) and the errors of a wrong override and of a jar without natives.
 set -euo pipefail
-[ $# -eq 5 ] || { echo "usage: $0 <archive> <jar path in it> <App.java> <libctorch.so> <libctorch_jni.so>" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: $0 <archive> <jar path in it> <App.java>" >&2; exit 2; }
 archive="$(realpath "$1")"; member="$2"; app="$(realpath "$3")"
-core="$(realpath "$4")"; glue="$(realpath "$5")"
 T="$(mktemp -d "${TEST_TMPDIR:-/tmp}/java_consumer.XXXXXX")"
 failures=0; passes=0
 ok() { echo "ok: $*"; passes=$((passes + 1)); }
@@ -124,7 +122,7 @@ run "$T/notadir" -- -Djava.io.tmpdir="$T/jtmp" >"$T/tmpdir.log" 2>&1 && grep -q 
   || fail "temporary directory fallback: $(cat "$T/tmpdir.log"; ls -la "$T/jtmp")"
 
 # --- the override -----------------------------------------------------------------------------
-mkdir "$T/override" && cp "$core" "$T/override/libctorch.so" && cp "$glue" "$T/override/libctorch_jni.so"
+mkdir "$T/override" && cp "$N/libctorch.so" "$N/libctorch_jni.so" "$T/override/"
 out="$(run "$T/home3" -- -Dctorch.library.path="$T/override" 2>&1)" && grep -q "^sum 36.0$" <<<"$out" \
   && [ ! -e "$T/home3/.cache/ctorch" ] && ok "-Dctorch.library.path=DIR loads DIR's libraries (the jar's not extracted)" \
   || fail "-Dctorch.library.path: $out; $(ls -R "$T/home3" 2>&1)"
@@ -146,7 +144,7 @@ expect_error() {  # expect_error <what> <message pattern> <run arguments...>
 expect_error "a missing override directory" \
   "the environment variable CTORCH_LIBRARY_PATH names $T/nowhere, which is not a directory" \
   "$T/home3" CTORCH_LIBRARY_PATH="$T/nowhere" --
-mkdir "$T/half" && cp "$core" "$T/half/libctorch.so"
+mkdir "$T/half" && cp "$N/libctorch.so" "$T/half/"
 expect_error "an override directory without the JNI library" \
   "the system property ctorch.library.path names $T/half, which holds no libctorch_jni.so" \
   "$T/home3" -- -Dctorch.library.path="$T/half"

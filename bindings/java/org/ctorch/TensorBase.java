@@ -78,9 +78,7 @@ abstract class TensorBase implements AutoCloseable {
   long handle() {
     long h = releaser.handle;
     if (h == 0) {
-      throw new CtorchException(CtorchException.INVALID_HANDLE,
-          CtorchException.statusName(CtorchException.INVALID_HANDLE),
-          "the Tensor is closed");
+      throw Native.closed("Tensor");
     }
     return h;
   }
