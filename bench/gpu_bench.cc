@@ -16,7 +16,7 @@
 //  - The matrix of issue 12, rows named op/dtype/layout (every name has a '/', so the filter
 //    "/" runs the matrix alone, "add/" every add row, "/f16/" the float16 rows, "cpu/" the CPU
 //    rows):
-//      op      add mul div pow eq lt where clamp exp sigmoid cast copy contiguous fill_
+//      op      add mul div pow atan2 remainder floor_divide eq lt where clamp exp sigmoid cast copy contiguous fill_
 //              sum mean amax argmax (a _dimK suffix: over dim K, else over all elements)
 //              cat_dimK stack_dimK
 //      dtype   f32 f16 bf16 f64 i32 i64 u8 i8 bool; "a+b": two operands of dtypes a and b
@@ -444,7 +444,11 @@ struct BinOp {
       [](const at::Tensor& x, const at::Scalar& s) { return at::f(x, s); }
 const BinOp kAdd{"add", CT_ADD, AT_BINARY(add)}, kMul{"mul", CT_MUL, AT_BINARY(mul)},
     kDiv{"div", CT_DIV, AT_BINARY(div)}, kPow{"pow", CT_POW, AT_BINARY(pow)}, kEq{"eq", CT_EQ, AT_BINARY(eq)},
-    kLt{"lt", CT_LT, AT_BINARY(lt)};
+    kLt{"lt", CT_LT, AT_BINARY(lt)}, kRemainder{"remainder", CT_REMAINDER, AT_BINARY(remainder)},
+    kFloorDivide{"floor_divide", CT_FLOOR_DIVIDE, AT_BINARY(floor_divide)},
+    // torch.atan2 has no Python-scalar form: no kScalar rows
+    kAtan2{"atan2", CT_ATAN2, [](const at::Tensor& x, const at::Tensor& y) { return at::atan2(x, y); },
+           [](const at::Tensor&, const at::Scalar&) -> at::Tensor { throw std::runtime_error("atan2: no scalar form"); }};
 
 void binary(const Dev& d, const BinOp& f, const Dts& dts, const Lays& lays) {
   each(d, f.name, dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
@@ -622,6 +626,13 @@ void gpu_matrix(const Dev& g) {
   binary(g, kDiv, {"f16"}, {kScalar});
   binary(g, kPow, {"f32", "f16"}, {kContig, kScalar});
   binary(g, kPow, {"f32"}, {kRow, kCpu0d});
+  // division by a CPU scalar is a multiplication by its reciprocal (Note [Division by a CPU
+  // scalar]); the heavy ops have kernels of their own (Note [Heavy binary ops])
+  binary(g, kDiv, {"bf16", "f64", "i32"}, {kScalar, kCpu0d});
+  binary(g, kAtan2, {"f32", "f16", "f64"}, {kContig});
+  binary(g, kAtan2, {"f32"}, {kRow, kT});
+  binary(g, kRemainder, {"f32", "i32"}, {kContig, kScalar});
+  binary(g, kFloorDivide, {"f32", "i64"}, {kContig, kScalar});
   binary(g, kEq, {"f32", "f16", "bf16", "i32", "i64", "u8", "bool", "f32+f16"}, {kContig});
   binary(g, kEq, {"f32"}, {kRow, kScalar, kT});
   binary(g, kLt, {"f32", "f16", "bf16", "f64", "i64", "u8"}, {kContig});
