@@ -46,12 +46,11 @@ public final class Event extends NativeObject {
   /** {@code torch.cuda.Event(enable_timing=enableTiming, blocking=blocking)}. */
   public static Event create(boolean enableTiming, boolean blocking) {
     int flags = (enableTiming ? Cuda.EVENT_ENABLE_TIMING : 0) | (blocking ? Cuda.EVENT_BLOCKING : 0);
-    long[] out = {0};
-    Native.check(ctorch.ct_event_create(flags, out));
+    long h = Native.longOut(out -> ctorch.ct_event_create(flags, out));
     try {
-      return new Event(out[0], enableTiming, blocking);
+      return new Event(h, enableTiming, blocking);
     } catch (Throwable e) {
-      ctorch.ct_event_release(out[0]);
+      ctorch.ct_event_release(h);
       throw e;
     }
   }

@@ -69,15 +69,8 @@ public final class Stream extends NativeObject {
     return new Stream(handle, deviceIndex, cudaHandle);
   }
 
-  @FunctionalInterface
-  private interface OutCall {
-    int call(long[] out);
-  }
-
-  private static Stream create(OutCall c) {
-    long[] out = {0};
-    Native.check(c.call(out));
-    return wrap(out[0]);
+  private static Stream create(Native.LongOutCall c) {
+    return wrap(Native.longOut(c));
   }
 
   /* ============================================================================================

@@ -102,34 +102,18 @@ abstract class TensorBase implements AutoCloseable {
    * (Reference.reachabilityFence), so the Cleaner cannot release a handle in use.
    * ========================================================================================== */
 
-  @FunctionalInterface
-  interface OutCall {
-    int call(long[] out);
-  }
-
-  @FunctionalInterface
-  interface StatusCall {
-    int call();
-  }
-
   /** Runs a call that produces one [new reference] and wraps it. */
-  static Tensor create(OutCall c) {
-    long[] out = {0};
-    Native.check(c.call(out));
-    return wrap(out[0]);
+  static Tensor create(Native.LongOutCall c) {
+    return wrap(Native.longOut(c));
   }
 
   /** create(c), keeping this tensor reachable. */
-  Tensor make(OutCall c) {
-    try {
-      return create(c);
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+  Tensor make(Native.LongOutCall c) {
+    return wrap(Native.longOut(this, c));
   }
 
   /** create(c), keeping this tensor and other reachable. */
-  Tensor make(Tensor other, OutCall c) {
+  Tensor make(Tensor other, Native.LongOutCall c) {
     Objects.requireNonNull(other, "other");
     try {
       return create(c);
@@ -140,23 +124,13 @@ abstract class TensorBase implements AutoCloseable {
   }
 
   /** Runs a call with no tensor result, keeping this tensor reachable. */
-  void run(StatusCall c) {
-    try {
-      Native.check(c.call());
-    } finally {
-      Reference.reachabilityFence(this);
-    }
+  void run(Native.StatusCall c) {
+    Native.run(this, c);
   }
 
   /** Runs a call with no tensor result, keeping this tensor and other reachable. */
-  void run(Tensor other, StatusCall c) {
-    Objects.requireNonNull(other, "other");
-    try {
-      Native.check(c.call());
-    } finally {
-      Reference.reachabilityFence(this);
-      Reference.reachabilityFence(other);
-    }
+  void run(Tensor other, Native.StatusCall c) {
+    Native.run(this, Objects.requireNonNull(other, "other"), c);
   }
 
   static int dtypeCode(DType dtype) {
