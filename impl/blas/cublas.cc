@@ -49,7 +49,7 @@ const Cublas& cublas() {
 
 void check(cublasStatus_t s, const char* what) {
   if (s == CUBLAS_STATUS_SUCCESS) return;
-  const char* msg = cublas().status_string(s);  // every symbol of the table is bound (LazyLibrary)
+  const char* msg = cublas().status_string ? cublas().status_string(s) : "";
   CT_CHECK(s != CUBLAS_STATUS_ALLOC_FAILED, Status::OutOfMemory, "CUDA out of memory in cuBLAS (", what, "): ", msg);
   fail(Status::Cuda, "cuBLAS error: ", msg, " (", static_cast<int>(s), " in ", what, ")");
 }
