@@ -188,6 +188,9 @@ typedef struct ct_stream_s* ct_stream;
 typedef struct ct_event_s* ct_event;
 /** A random number generator (section 16). */
 typedef struct ct_generator_s* ct_generator;
+/** A CUDA graph and a graphed callable (section 19). */
+typedef struct ct_cuda_graph_s* ct_cuda_graph;
+typedef struct ct_cuda_graphed_s* ct_cuda_graphed;
 
 /* ============================================================================================
  * 4. CUDA devices
@@ -991,6 +994,130 @@ CT_API ct_status ct_cufft_plan_cache_bytes(int32_t device, int64_t* out);
  *  counters; they make the cache's behaviour observable. device -1: current. */
 CT_API ct_status ct_cufft_plan_cache_hits(int32_t device, int64_t* out);
 CT_API ct_status ct_cufft_plan_cache_misses(int32_t device, int64_t* out);
+
+/* ============================================================================================
+ * 19. CUDA graphs (torch.cuda.CUDAGraph, torch.cuda.graph, graph_pool_handle,
+ *     is_current_stream_capturing, make_graphed_callables)
+ *
+ * A graph records the kernels and copies queued on a stream between capture_begin and
+ * capture_end, without running them; replay then runs all of them with one launch, on the
+ * current stream, as often as wanted (docs/graphs.md). Captures happen on a stream other than
+ * the default stream (CT_ERR_STATE otherwise, with PyTorch's message).
+ *
+ * Memory: tensors created while capturing come from the graph's private memory pool; they and
+ * the pool's memory stay valid until the graph is reset or released and no tensor uses them, so
+ * a replay writes into the very tensors the capture created (the "static" outputs). Blocks freed
+ * during a capture go back to that pool only. A pool id (an int64, never 0) names a pool: pass
+ * 0 to capture_begin for a new pool, or ct_cuda_graph_pool_handle's or another graph's
+ * ct_cuda_graph_pool to share one between graphs that are captured, and then replayed, in the
+ * same order. Private pools count in the memory statistics like any memory of the caching
+ * allocator, and ct_cuda_empty_cache never frees a live graph's pool.
+ *
+ * Random numbers: a random op captured into a graph draws, at each replay, what the same op
+ * would draw eagerly at the generator's offset of that moment, and each replay advances the
+ * generator's offset by the graph's total increment (PyTorch's graph-safe Philox): consecutive
+ * replays draw new numbers, bit-identical to eager draws and to torch.cuda's graphs.
+ *
+ * Operations CUDA forbids during a capture fail with CT_ERR_STATE and a message naming the
+ * operation and the capture, and they invalidate that capture (its capture_end then fails and
+ * ends it cleanly): synchronizing with the host (ct_tensor_item, copies to the host, stream,
+ * event and device synchronize), stream and event queries, ct_cuda_empty_cache, and allocations
+ * that cannot come from the graph's pool (pinned host memory, a pluggable allocator). Which
+ * threads are affected follows the capture mode: CT_CAPTURE_MODE_GLOBAL every thread,
+ * CT_CAPTURE_MODE_THREAD_LOCAL the capturing thread, CT_CAPTURE_MODE_RELAXED only operations on
+ * a stream that is capturing. Without CUDA every function here fails with
+ * CT_ERR_CUDA_UNAVAILABLE, except ct_cuda_graph_create/retain/release, the live count and
+ * ct_cuda_is_current_stream_capturing (0).
+ * ========================================================================================== */
+
+typedef int32_t ct_capture_mode;
+/* BEGIN GENERATED: capture_mode */
+enum {
+  CT_CAPTURE_MODE_GLOBAL = 0,       /* torch's default: unsafe calls fail in any thread while the capture runs */
+  CT_CAPTURE_MODE_THREAD_LOCAL = 1, /* unsafe calls fail only in the capturing thread */
+  CT_CAPTURE_MODE_RELAXED = 2       /* only calls on the capturing streams fail */
+};
+/* END GENERATED: capture_mode */
+
+/** A new, empty graph (torch.cuda.CUDAGraph()). [new reference] */
+CT_API ct_status ct_cuda_graph_create(ct_cuda_graph* out);
+/** Adds / drops one reference. The last release resets the graph (ct_cuda_graph_reset); when a
+ *  capture is still under way it is ended and discarded first. */
+CT_API ct_status ct_cuda_graph_retain(ct_cuda_graph g);
+CT_API ct_status ct_cuda_graph_release(ct_cuda_graph g);
+/** Number of live graph handles (leak checks). */
+CT_API ct_status ct_live_cuda_graph_count(int64_t* out);
+/** capture_begin(pool, capture_error_mode): starts capturing the work queued on the calling
+ *  thread's current stream of the current device. pool: 0 for a new private pool, else a pool
+ *  id to share. Errors: CT_ERR_STATE when the current stream is the default stream, when g
+ *  holds a capture already (reset it first) or when the stream is capturing already;
+ *  CT_ERR_ARGUMENT for an unknown mode or a pool id that names no pool. */
+CT_API ct_status ct_cuda_graph_capture_begin(ct_cuda_graph g, int64_t pool, ct_capture_mode mode);
+/** capture_end: ends the capture on the stream it began on (which must be the current stream
+ *  again) and makes the graph ready to replay. Errors: CT_ERR_STATE when g is not capturing,
+ *  when called on another stream, or when an illegal operation invalidated the capture (the
+ *  message names it; the capture is over and g is as after reset). */
+CT_API ct_status ct_cuda_graph_capture_end(ct_cuda_graph g);
+/** replay: runs the captured work on the current stream (of the capture's device) and
+ *  advances the generators it drew from. Errors: CT_ERR_STATE without a finished capture. */
+CT_API ct_status ct_cuda_graph_replay(ct_cuda_graph g);
+/** reset: drops the captured graph and gives its pool back (its memory is returned to CUDA by
+ *  ct_cuda_empty_cache once no tensor uses it); g can capture again. A capture still under way
+ *  is ended and discarded. */
+CT_API ct_status ct_cuda_graph_reset(ct_cuda_graph g);
+/** pool(): the id of the graph's private pool, for another graph's capture_begin. Errors:
+ *  CT_ERR_STATE before a successful capture. */
+CT_API ct_status ct_cuda_graph_pool(ct_cuda_graph g, int64_t* out);
+/** enable_debug_mode: keeps the captured graph (not only its executable form) so that
+ *  ct_cuda_graph_debug_dump can write it. Call it before capture_end. Unlike PyTorch's, it
+ *  applies to this graph, not to every graph of the process. */
+CT_API ct_status ct_cuda_graph_enable_debug_mode(ct_cuda_graph g);
+/** debug_dump(path): writes the captured graph as Graphviz DOT (cudaGraphDebugDotPrint, verbose)
+ *  to path. Errors: CT_ERR_STATE when debug mode was not enabled before capture_end or nothing
+ *  was captured; CT_ERR_CUDA when the file cannot be written. */
+CT_API ct_status ct_cuda_graph_debug_dump(ct_cuda_graph g, const char* path);
+/** torch.cuda.graph_pool_handle(): a new pool id that graphs can share. */
+CT_API ct_status ct_cuda_graph_pool_handle(int64_t* out);
+/** torch.cuda.is_current_stream_capturing(): *out = 1 when the calling thread's current stream
+ *  of the current device is capturing (0 without CUDA). */
+CT_API ct_status ct_cuda_is_current_stream_capturing(int32_t* out);
+
+/** The capture scope (`with torch.cuda.graph(g, pool, stream, capture_error_mode):`) as two
+ *  calls, like ct_stream_guard_enter/exit: enter waits for the device (torch.cuda.synchronize),
+ *  makes stream current (NULL: one side stream that ctorch keeps per device for captures,
+ *  torch's default capture stream) and begins the capture; *prev_stream ([new reference]) and
+ *  *prev_device say what exit restores. exit ends the capture, restores the stream and device,
+ *  and always releases prev_stream; it reports capture_end's error, if any, after restoring.
+ *  When enter fails nothing is changed. */
+CT_API ct_status ct_cuda_graph_capture_enter(ct_cuda_graph g, int64_t pool, ct_capture_mode mode, ct_stream stream,
+                                             ct_stream* prev_stream, int32_t* prev_device);
+CT_API ct_status ct_cuda_graph_capture_exit(ct_cuda_graph g, ct_stream prev_stream, int32_t prev_device);
+
+/** The function a graphed callable runs: it reads the static input tensors and writes its
+ *  results into tensors the caller keeps (usually new tensors it creates, which then live in
+ *  the graph's pool). ctx is passed through. A status other than CT_OK stops
+ *  ct_cuda_make_graphed_callable with that status. */
+typedef ct_status (*ct_graph_fn)(void* ctx);
+/** torch.cuda.make_graphed_callables for one function: on a side stream, runs fn
+ *  num_warmup_iters times (PyTorch's default is 3; 0 allowed), then captures one more call into a
+ *  graph with a private pool (pool: 0, or an id to share), and waits for the warm-up on the
+ *  current stream. static_inputs (n_inputs >= 0 CUDA tensors, retained) are the tensors fn reads;
+ *  ct_cuda_graphed_run copies new values into them. fn is called only during this call.
+ *  [new reference] Errors: fn's status (the capture is discarded), and those of capture_begin. */
+CT_API ct_status ct_cuda_make_graphed_callable(ct_graph_fn fn, void* ctx, const ct_tensor* static_inputs,
+                                               int32_t n_inputs, int32_t num_warmup_iters, int64_t pool,
+                                               ct_cuda_graphed* out);
+/** Runs a graphed callable: copies inputs[i] into static input i (n_inputs must be the number
+ *  given at creation, or 0 to keep the static inputs as they are), then replays the graph, all
+ *  on the current stream. Each input must have its static input's shape, dtype and device
+ *  (CT_ERR_SHAPE, CT_ERR_DTYPE, CT_ERR_DEVICE). */
+CT_API ct_status ct_cuda_graphed_run(ct_cuda_graphed c, const ct_tensor* inputs, int32_t n_inputs);
+/** The callable's graph (for its pool id or a replay of its own). [new reference] */
+CT_API ct_status ct_cuda_graphed_graph(ct_cuda_graphed c, ct_cuda_graph* out);
+CT_API ct_status ct_cuda_graphed_retain(ct_cuda_graphed c);
+CT_API ct_status ct_cuda_graphed_release(ct_cuda_graphed c);
+/** Number of live graphed-callable handles (leak checks). */
+CT_API ct_status ct_live_cuda_graphed_count(int64_t* out);
 
 #ifdef __cplusplus
 } /* extern "C" */

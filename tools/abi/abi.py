@@ -28,6 +28,7 @@ TABLES = {
     "reduce_op": ("ct_reduce_op", "CT_", ("torch",), {"camel": None, "go": None, "doc": ""}),
     "event_flag": ("ct_event_flags", "CT_EVENT_", (), {"camel": None, "go": None, "doc": ""}),
     "fft_norm": ("ct_fft_norm", "CT_FFT_NORM_", ("torch",), {"camel": None, "go": None, "doc": ""}),
+    "capture_mode": ("ct_capture_mode", "CT_CAPTURE_MODE_", ("torch",), {"camel": None, "go": None, "doc": ""}),
 }
 KINDS = ("arith", "compare", "logical")
 PROMOTES = ("", "int_to_float")

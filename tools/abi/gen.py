@@ -110,6 +110,7 @@ def gen_impl(a):
     enum("BinaryOp", "binary_op", "Elementwise binary ops")
     enum("ReduceOp", "reduce_op", "Reductions")
     enum("FftNorm", "fft_norm", "FFT normalizations")
+    enum("CaptureMode", "capture_mode", "CUDA graph capture modes (cudaStreamCaptureMode's numbers)")
     o.append("// Event flags (bits, ORed)")
     o.append("namespace event_flags {")
     for r in a["event_flag"]:
@@ -177,6 +178,8 @@ def gen_impl(a):
              ", ".join(f"\"{r['torch']}\"" for r in a["reduce_op"]) + "};")
     o.append("inline constexpr const char* kDeviceTypeNames[] = {" +
              ", ".join(f"\"{r['torch']}\"" for r in a["device_type"]) + "};")
+    o.append("inline constexpr const char* kCaptureModeNames[] = {" +
+             ", ".join(f"\"{r['torch']}\"" for r in a["capture_mode"]) + "};")
     o.append("")
     o.append("// The DType's facts; nullptr for a value that is no dtype.")
     o.append("inline const DTypeInfo* dtype_info(int32_t v) {")
@@ -213,7 +216,7 @@ def gen_capi(a):
          "#include \"impl/core/error.h\"", ""]
     pairs = [("status", "Status"), ("dtype", "DType"), ("device_type", "DeviceType"),
              ("device_property", "DeviceProperty"), ("unary_op", "UnaryOp"), ("binary_op", "BinaryOp"),
-             ("reduce_op", "ReduceOp"), ("fft_norm", "FftNorm")]
+             ("reduce_op", "ReduceOp"), ("fft_norm", "FftNorm"), ("capture_mode", "CaptureMode")]
     for table, cls in pairs:
         for r in a[table]:
             o.append(f"static_assert({r['name']} == static_cast<int32_t>(::ct::{cls}::{r['camel']}), "
@@ -245,6 +248,7 @@ def gen_capi(a):
     o.append("")
     for table, cls, what in (("unary_op", "UnaryOp", "unary op"), ("binary_op", "BinaryOp", "binary op"),
                              ("reduce_op", "ReduceOp", "reduction op"),
+                             ("capture_mode", "CaptureMode", "capture error mode"),
                              ("device_property", "DeviceProperty", "device property")):
         rows = a[table]
         fn = table + "_arg"
