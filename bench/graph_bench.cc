@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/gpu_timer.h"   // gpu_ms
 #include "bench/host_timer.h"  // bench_now_ns, bench_median (its CK is not used: failures throw here)
 #include "capi/ctorch.h"
 
@@ -126,19 +127,6 @@ at::Tensor th_chain(const at::Tensor& x, const at::Tensor& y) {
 }
 
 // ---- timing ------------------------------------------------------------------------------------
-
-cudaEvent_t g_e0, g_e1;
-
-// GPU time (ms) per call of `iters` calls of fn between two events on the legacy default stream.
-double gpu_ms_per_call(const std::function<void()>& fn, int iters) {
-  cudaEventRecord(g_e0, nullptr);
-  for (int i = 0; i < iters; ++i) fn();
-  cudaEventRecord(g_e1, nullptr);
-  cudaEventSynchronize(g_e1);
-  float ms = 0;
-  cudaEventElapsedTime(&ms, g_e0, g_e1);
-  return ms / iters;
-}
 
 // Host time (us) per call of fn: each call timed alone, issued to an idle device (the
 // synchronization is outside the timed region).
@@ -302,7 +290,7 @@ void size_class(const std::string& tag, int64_t n) {
       return [iters](const std::function<void()>& fn) { return issue_us_per_call(fn, iters) / kOps; };
     };
     auto gpu = [](int iters) {
-      return [iters](const std::function<void()>& fn) { return gpu_ms_per_call(fn, iters); };
+      return [iters](const std::function<void()>& fn) { return gpu_ms(fn, iters); };
     };
     if (wanted(eager_host)) row(eager_host, alternate(issue(50), ct_eager, th_eager, 21), "us");
     if (wanted(replay_host)) row(replay_host, alternate(issue(200), ct_replay, th_replay, 21), "us");
@@ -321,8 +309,6 @@ void size_class(const std::string& tag, int64_t n) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && argv[1][0]) g_filter = argv[1];
-  cudaEventCreate(&g_e0);
-  cudaEventCreate(&g_e1);
   size_class("4K", 4096);
   size_class("1M", 1 << 20);
   int64_t graphs = -1, tensors = -1;

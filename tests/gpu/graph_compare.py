@@ -8,6 +8,7 @@
 #     the eager chain (ctorch, bit for bit) and torch's result.
 # Prints PASS/FAIL lines and "graph_compare: N passed, N failed"; exits 1 on any failure.
 #   python3 tests/gpu/graph_compare.py gpu_artifacts/libctorch.so
+import contextlib
 import ctypes as C
 import sys
 import traceback
@@ -303,7 +304,34 @@ def ct_stat_keys():
     return set(buf.value.decode().split())
 
 
-class CtSide:
+class Side:
+    """what the capture sequences do, written once over each library's operations (below)"""
+
+    def start(self, dump):
+        """each sequence starts with the device idle, no cached memory and the peaks reset"""
+        self.sync()
+        self.empty_cache()
+        self.reset_peaks()
+        dump("start")
+
+    @contextlib.contextmanager
+    def capture(self, g, pool=0):
+        """`with S.capture(g, pool):` captures into g on the side stream (pool 0: a new one)"""
+        saved = self.stream_enter()
+        try:
+            self.begin(g, pool)
+            try:
+                yield
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    self.end(g)
+                raise
+            self.end(g)
+        finally:
+            self.stream_exit(saved)
+
+
+class CtSide(Side):
     """the capture sequences' operations in ctorch"""
     name = "ctorch"
 
@@ -373,7 +401,7 @@ class CtSide:
         ck(lib.ct_binary_scalar_f_(BINARY["CT_ADD"], t, 1.0), "ct_binary_scalar_f_")
 
 
-class TorchSide:
+class TorchSide(Side):
     """the same operations in torch"""
     name = "torch"
 
@@ -440,24 +468,18 @@ class TorchSide:
 
 def seq_reset_first(S, dump):
     """blocks allocated and freed during a capture, the graph reset before its outputs are freed"""
-    S.sync()
-    S.empty_cache()
-    S.reset_peaks()
-    dump("start")
+    S.start(dump)
     g = S.graph()
-    saved = S.stream_enter()
-    S.begin(g, 0)
-    a = S.full(1000)           # small pool
-    b = S.full(3 * MiB)        # large: a 20 MiB segment
-    c = S.full(200 * 1024)     # small
-    d = S.full(12 * MiB + 1)   # large: a segment of its own
-    S.free(a, d)               # back to this graph's pool only
-    del a, d
-    e = S.full(500)            # small, from a's block
-    f = S.full(10 * MiB)       # large, from d's
-    dump("during the capture")
-    S.end(g)
-    S.stream_exit(saved)
+    with S.capture(g):
+        a = S.full(1000)           # small pool
+        b = S.full(3 * MiB)        # large: a 20 MiB segment
+        c = S.full(200 * 1024)     # small
+        d = S.full(12 * MiB + 1)   # large: a segment of its own
+        S.free(a, d)               # back to this graph's pool only
+        del a, d
+        e = S.full(500)            # small, from a's block
+        f = S.full(10 * MiB)       # large, from d's
+        dump("during the capture")
     dump("after capture_end")
     S.replay(g)
     S.sync()
@@ -478,20 +500,14 @@ def seq_reset_first(S, dump):
 
 def seq_outputs_first(S, dump):
     """the outputs freed while the graph lives: empty_cache keeps its pool until it goes"""
-    S.sync()
-    S.empty_cache()
-    S.reset_peaks()
-    dump("start")
+    S.start(dump)
     g = S.graph()
-    saved = S.stream_enter()
-    S.begin(g, 0)
-    t = S.full(6 * MiB)
-    x = S.full(2 * MiB)
-    y = S.full(4096)
-    S.free(t)
-    del t
-    S.end(g)
-    S.stream_exit(saved)
+    with S.capture(g):
+        t = S.full(6 * MiB)
+        x = S.full(2 * MiB)
+        y = S.full(4096)
+        S.free(t)
+        del t
     S.replay(g)
     S.sync()
     dump("after capture and replay")
@@ -509,24 +525,17 @@ def seq_outputs_first(S, dump):
 
 def seq_shared_pool(S, dump, via_handle):
     """two graphs captured in order into one pool: the second reuses the first's freed block"""
-    S.sync()
-    S.empty_cache()
-    S.reset_peaks()
-    dump("start")
+    S.start(dump)
     g1, g2 = S.graph(), S.graph()
-    saved = S.stream_enter()
     pool = S.pool_handle() if via_handle else 0
-    S.begin(g1, pool)
-    t = S.full(6 * MiB)
-    o1 = S.full(2 * MiB)
-    S.free(t)
-    del t
-    S.end(g1)
+    with S.capture(g1, pool):
+        t = S.full(6 * MiB)
+        o1 = S.full(2 * MiB)
+        S.free(t)
+        del t
     dump("first graph captured")
-    S.begin(g2, pool if via_handle else S.pool(g1))
-    o2 = S.full(4 * MiB)      # fits the 6 MiB block freed in the first capture
-    S.end(g2)
-    S.stream_exit(saved)
+    with S.capture(g2, pool if via_handle else S.pool(g1)):
+        o2 = S.full(4 * MiB)   # fits the 6 MiB block freed in the first capture
     dump("second graph captured")
     S.replay(g1)
     S.replay(g2)
@@ -587,11 +596,8 @@ def memory_statistics():
     try:
         for S in (ct_side, th_side):
             anchors.append((S, S.graph(), S.full(512)))
-            saved = S.stream_enter()
-            S.begin(anchors[-1][1], 0)
-            S.inplace(anchors[-1][2])
-            S.end(anchors[-1][1])
-            S.stream_exit(saved)
+            with S.capture(anchors[-1][1]):
+                S.inplace(anchors[-1][2])
         for name, seq in (("reset first", seq_reset_first), ("outputs first", seq_outputs_first),
                           ("shared pool (graph_pool_handle)", lambda S, d: seq_shared_pool(S, d, True)),
                           ("shared pool (first graph's pool)", lambda S, d: seq_shared_pool(S, d, False))):
