@@ -2,8 +2,8 @@
 #  a. random numbers drawn in a graph: every replay's bits equal torch's replay's and what the
 #     same ops draw eagerly at the offset of that replay; the generator offsets move alike;
 #  b. memory statistics of the same capture sequences (deltas from each sequence's start, as
-#     the two allocators hold different memory when it begins), pool sharing, empty_cache with
-#     live graphs;
+#     the two allocators may hold different memory when it begins; memory_summary too when they
+#     start alike), pool sharing, empty_cache with live graphs;
 #  c. a replayed chain of elementwise ops, with new values copied into its static inputs, equals
 #     the eager chain (ctorch, bit for bit) and torch's result.
 # Prints PASS/FAIL lines and "graph_compare: N passed, N failed"; exits 1 on any failure.
@@ -29,6 +29,7 @@ ct = Ctorch(sys.argv[1], {
     "ct_stream_guard_enter": [vp, P(vp), P(i32)], "ct_stream_guard_exit": [vp, i32],
     "ct_cuda_synchronize": [i32], "ct_cuda_empty_cache": [], "ct_cuda_reset_peak_memory_stats": [i32],
     "ct_cuda_memory_stat": [i32, C.c_char_p, P(i64)], "ct_cuda_memory_stats_keys": [i32, vp, i64, P(i64)],
+    "ct_cuda_reset_accumulated_memory_stats": [i32], "ct_cuda_memory_summary": [i32, i32, vp, i64, P(i64)],
     "ct_cuda_manual_seed": [i64], "ct_default_generator": [i32, i32, P(vp)], "ct_generator_release": [vp],
     "ct_generator_offset": [vp, P(i64)],
     "ct_cuda_get_rng_state": [i32, vp, i64, P(i64)], "ct_cuda_set_rng_state": [vp, i64, i32],
@@ -294,6 +295,7 @@ STATS = ("allocated_bytes", "reserved_bytes", "active_bytes", "requested_bytes",
 POOLS = ("all", "small_pool", "large_pool")
 CURRENT = [f"{s}.{p}.current" for s in STATS for p in POOLS]
 PEAKS = [f"{s}.all.peak" for s in ("allocated_bytes", "reserved_bytes", "active_bytes")]
+COUNTERS = ["num_device_alloc", "num_device_free"]  # cudaMalloc / cudaFree calls (deltas too)
 
 
 def ct_stat_keys():
@@ -308,10 +310,11 @@ class Side:
     """what the capture sequences do, written once over each library's operations (below)"""
 
     def start(self, dump):
-        """each sequence starts with the device idle, no cached memory and the peaks reset"""
+        """each sequence starts with the device idle, no cached memory, the peaks and totals reset"""
         self.sync()
         self.empty_cache()
         self.reset_peaks()
+        self.reset_totals()
         dump("start")
 
     @contextlib.contextmanager
@@ -341,6 +344,13 @@ class CtSide(Side):
     def stats(self):
         return {k: ct_int(lib.ct_cuda_memory_stat, 0, k.encode()) for k in self.keys}
 
+    def summary(self):  # memory_summary, with torch's title (alloc_compare.py does the same)
+        need = i64()
+        lib.ct_cuda_memory_summary(0, 0, None, 0, C.byref(need))
+        buf = C.create_string_buffer(need.value + 1)
+        ck(lib.ct_cuda_memory_summary(0, 0, buf, len(buf), C.byref(need)), "ct_cuda_memory_summary")
+        return buf.value.decode().replace(" ctorch CUDA memory summary", "PyTorch CUDA memory summary")
+
     def full(self, nbytes):  # a uint8 tensor of nbytes (one fill kernel)
         return new(lib.ct_full, shape(nbytes), 1, 1.0, DT[torch.uint8], CUDA, 0)
 
@@ -355,6 +365,9 @@ class CtSide(Side):
 
     def reset_peaks(self):
         ck(lib.ct_cuda_reset_peak_memory_stats(0), "ct_cuda_reset_peak_memory_stats")
+
+    def reset_totals(self):
+        ck(lib.ct_cuda_reset_accumulated_memory_stats(0), "ct_cuda_reset_accumulated_memory_stats")
 
     def graph(self):
         return ct_graph()
@@ -412,6 +425,9 @@ class TorchSide(Side):
         m = torch.cuda.memory_stats(0)
         return {k: m.get(k) for k in self.keys}
 
+    def summary(self):
+        return torch.cuda.memory_summary(0, abbreviated=False)
+
     def full(self, nbytes):
         return torch.full((nbytes,), 1, dtype=torch.uint8, device="cuda")
 
@@ -426,6 +442,9 @@ class TorchSide(Side):
 
     def reset_peaks(self):
         torch.cuda.reset_peak_memory_stats(0)
+
+    def reset_totals(self):
+        torch.cuda.reset_accumulated_memory_stats(0)
 
     def graph(self):
         return torch.cuda.CUDAGraph()
@@ -556,11 +575,15 @@ def seq_shared_pool(S, dump, via_handle):
 def run_sequence(name, seq):
     """runs seq in both libraries and compares every step's statistics, as deltas from "start"
     (peaks: from the start's current value, the peaks being reset there)"""
-    results = {}
+    results, summaries = {}, {}
     for S in (ct_side, th_side):
-        steps = {}
-        seq(S, lambda label, S=S, steps=steps: steps.__setitem__(label, S.stats()))
-        results[S.name] = steps
+        steps, texts = {}, {}
+
+        def dump(label, S=S, steps=steps, texts=texts):
+            steps[label] = S.stats()
+            texts[label] = S.summary()
+        seq(S, dump)
+        results[S.name], summaries[S.name] = steps, texts
     mine, theirs = results["ctorch"], results["torch"]
     base_c, base_t = mine["start"], theirs["start"]
 
@@ -579,14 +602,26 @@ def run_sequence(name, seq):
                 bad.append(f"{k}: ctorch {dc:+}, torch {dt:+}" if None not in (dc, dt) else f"{k}: ctorch {dc}, torch {dt}")
         check(not bad, f"memory {name}, {label}: {len(keys)} statistics equal torch's"
               + ("".join(f"\n    {b}" for b in bad)))
+    # memory_summary shows absolute figures: comparable when both allocators start alike (the
+    # same current figures at "start"; peaks and totals were reset there)
+    alike = all(base_c[k] == base_t[k] for k in keys if k.endswith(".current"))
+    if not alike:
+        print(f"SKIP memory {name}: memory_summary not compared (the allocators start from different states: "
+              + ", ".join(f"{k} {base_c[k]} vs {base_t[k]}" for k in keys
+                          if k.endswith(".current") and base_c[k] != base_t[k]) + ")")
+    else:
+        for label in mine:
+            a, b = summaries["ctorch"][label], summaries["torch"][label]
+            check(a == b, f"memory {name}, {label}: memory_summary equals torch's"
+                  + ("" if a == b else f"\n--- torch\n{b}\n--- ctorch\n{a}"))
     return mine, base_c
 
 
 def memory_statistics():
     global ct_side, th_side, keys
     have = ct_stat_keys()
-    keys = [k for k in CURRENT + PEAKS if k in have and k.replace(".peak", ".current") in have]
-    missing = [k for k in CURRENT + PEAKS if k not in keys]
+    keys = [k for k in CURRENT + PEAKS + COUNTERS if k in have and k.replace(".peak", ".current") in have]
+    missing = [k for k in CURRENT + PEAKS + COUNTERS if k not in keys]
     check(not missing, f"ctorch has the memory_stats keys compared{f' (missing: {missing})' if missing else ''}")
     ct_side, th_side = CtSide(keys), TorchSide(keys)
     # torch keeps its generator's graph state (two small tensors) while any graph that captured
