@@ -79,7 +79,7 @@ static_assert(kOps % kPatternLen == 0, "the chain repeats the pattern a whole nu
 
 const Step& step(int i) { return kPattern[i % kPatternLen]; }
 
-ct_tensor ct_step(const Step& st, ct_tensor a, ct_tensor y) {
+ct_tensor ctorch_step(const Step& st, ct_tensor a, ct_tensor y) {
   ct_tensor o = nullptr;
   switch (st.kind) {
     case kScalar: ok(ct_binary_scalar_f(st.op, a, st.s, 0, &o), "ct_binary_scalar_f"); break;
@@ -90,17 +90,17 @@ ct_tensor ct_step(const Step& st, ct_tensor a, ct_tensor y) {
 }
 
 // The chain in ctorch: a new tensor [new reference]; each intermediate is released once used.
-ct_tensor ct_chain(ct_tensor x, ct_tensor y) {
+ct_tensor ctorch_chain(ct_tensor x, ct_tensor y) {
   ct_tensor cur = x;
   for (int i = 0; i < kOps; ++i) {
-    ct_tensor next = ct_step(step(i), cur, y);
+    ct_tensor next = ctorch_step(step(i), cur, y);
     if (cur != x) ok(ct_tensor_release(cur), "ct_tensor_release");
     cur = next;
   }
   return cur;
 }
 
-at::Tensor th_step(const Step& st, const at::Tensor& a, const at::Tensor& y) {
+at::Tensor torch_step(const Step& st, const at::Tensor& a, const at::Tensor& y) {
   if (st.kind == kUnary) {
     switch (st.op) {
       case CT_TANH: return at::tanh(a);
@@ -117,12 +117,12 @@ at::Tensor th_step(const Step& st, const at::Tensor& a, const at::Tensor& y) {
       case CT_MUL: return t ? at::mul(a, y) : at::mul(a, st.s);
     }
   }
-  throw std::logic_error("graph_bench: an op of kPattern without its torch twin in th_step");
+  throw std::logic_error("graph_bench: an op of kPattern without its torch twin in torch_step");
 }
 
-at::Tensor th_chain(const at::Tensor& x, const at::Tensor& y) {
+at::Tensor torch_chain(const at::Tensor& x, const at::Tensor& y) {
   at::Tensor cur = x;
-  for (int i = 0; i < kOps; ++i) cur = th_step(step(i), cur, y);
+  for (int i = 0; i < kOps; ++i) cur = torch_step(step(i), cur, y);
   return cur;
 }
 
@@ -176,19 +176,19 @@ std::vector<float> random_values(int64_t n, unsigned seed) {
   return v;
 }
 
-ct_tensor ct_cuda_from(const std::vector<float>& v) {
+ct_tensor ctorch_from(const std::vector<float>& v) {
   const int64_t n = static_cast<int64_t>(v.size());
   ct_tensor t = nullptr;
   ok(ct_from_buffer(v.data(), n * 4, &n, 1, CT_FLOAT32, CT_CUDA, 0, &t), "ct_from_buffer");
   return t;
 }
 
-at::Tensor th_cuda_from(const std::vector<float>& v) {
+at::Tensor torch_from(const std::vector<float>& v) {
   return at::from_blob(const_cast<float*>(v.data()), {static_cast<int64_t>(v.size())}, at::kFloat)
       .to(at::Device(at::kCUDA, 0));
 }
 
-std::vector<float> ct_values(ct_tensor t, int64_t n) {
+std::vector<float> ctorch_values(ct_tensor t, int64_t n) {
   std::vector<float> v(static_cast<size_t>(n));
   ok(ct_tensor_copy_to_buffer(t, v.data(), n * 4), "ct_tensor_copy_to_buffer");
   return v;
@@ -209,23 +209,23 @@ struct CtState {
 void check_values(const std::string& tag, int64_t n, CtState& c, at::cuda::CUDAGraph& tg, const at::Tensor& tx,
                   const at::Tensor& ty, const at::Tensor& tout) {
   const std::vector<float> nx = random_values(n, 7), ny = random_values(n, 8);
-  ct_tensor hx = ct_cuda_from(nx), hy = ct_cuda_from(ny), eager = nullptr;
+  ct_tensor hx = ctorch_from(nx), hy = ctorch_from(ny), eager = nullptr;
   std::vector<float> mine, want;
   try {
     ok(ct_tensor_copy_(c.x, hx, 0), "ct_tensor_copy_");
     ok(ct_tensor_copy_(c.y, hy, 0), "ct_tensor_copy_");
     ok(ct_cuda_graph_replay(c.g), "ct_cuda_graph_replay");
-    mine = ct_values(c.out, n);
-    eager = ct_chain(hx, hy);
-    want = ct_values(eager, n);
+    mine = ctorch_values(c.out, n);
+    eager = ctorch_chain(hx, hy);
+    want = ctorch_values(eager, n);
   } catch (...) {
     for (ct_tensor t : {hx, hy, eager})
       if (t) ct_tensor_release(t);
     throw;
   }
   for (ct_tensor t : {hx, hy, eager}) ok(ct_tensor_release(t), "ct_tensor_release");
-  tx.copy_(th_cuda_from(nx));
-  ty.copy_(th_cuda_from(ny));
+  tx.copy_(torch_from(nx));
+  ty.copy_(torch_from(ny));
   tg.replay();
   const at::Tensor theirs = tout.cpu();
   const float* tv = theirs.data_ptr<float>();
@@ -246,13 +246,13 @@ void size_class(const std::string& tag, int64_t n) {
   try {
     const std::vector<float> vx = random_values(n, 1), vy = random_values(n, 2);
     CtState c;
-    c.x = ct_cuda_from(vx);
-    c.y = ct_cuda_from(vy);
-    const at::Tensor tx = th_cuda_from(vx), ty = th_cuda_from(vy);
+    c.x = ctorch_from(vx);
+    c.y = ctorch_from(vy);
+    const at::Tensor tx = torch_from(vx), ty = torch_from(vy);
     // warm-up: kernels loaded, memory cached
     for (int i = 0; i < 3; ++i) {
-      ok(ct_tensor_release(ct_chain(c.x, c.y)), "ct_tensor_release");
-      th_chain(tx, ty);
+      ok(ct_tensor_release(ctorch_chain(c.x, c.y)), "ct_tensor_release");
+      torch_chain(tx, ty);
     }
     // ctorch's graph
     ok(ct_cuda_graph_create(&c.g), "ct_cuda_graph_create");
@@ -261,7 +261,7 @@ void size_class(const std::string& tag, int64_t n) {
     ok(ct_cuda_graph_capture_enter(c.g, 0, CT_CAPTURE_MODE_GLOBAL, nullptr, &prev, &prev_device),
        "ct_cuda_graph_capture_enter");
     try {
-      c.out = ct_chain(c.x, c.y);
+      c.out = ctorch_chain(c.x, c.y);
     } catch (...) {
       ct_cuda_graph_capture_exit(c.g, prev, prev_device);
       throw;
@@ -274,15 +274,15 @@ void size_class(const std::string& tag, int64_t n) {
     {
       c10::cuda::CUDAStreamGuard side(c10::cuda::getStreamFromPool());
       tg.capture_begin();
-      tout = th_chain(tx, ty);
+      tout = torch_chain(tx, ty);
       tg.capture_end();
     }
     check_values(tag, n, c, tg, tx, ty, tout);
 
     const ct_tensor x = c.x, y = c.y;
     const ct_cuda_graph g = c.g;
-    auto ct_eager = [=] { ok(ct_tensor_release(ct_chain(x, y)), "ct_tensor_release"); };
-    auto th_eager = [&] { at::Tensor o = th_chain(tx, ty); };
+    auto ct_eager = [=] { ok(ct_tensor_release(ctorch_chain(x, y)), "ct_tensor_release"); };
+    auto th_eager = [&] { at::Tensor o = torch_chain(tx, ty); };
     auto ct_replay = [=] { ok(ct_cuda_graph_replay(g), "ct_cuda_graph_replay"); };
     auto th_replay = [&] { tg.replay(); };
     const bool small = n <= 65536;
