@@ -17,7 +17,8 @@
 # runs issue 15's benchmark alone instead: bench/graph_bench.cc, built the same way (a chain of 100
 # small elementwise ops, eager and as a CUDA graph, ctorch's graphs against torch's; rows graph_*,
 # listed in that file). Targets: ctorch's replay >= 10x cheaper on the host per op than its eager
-# chain (graph_replay_host_*), and its replay's GPU time <= 1.05x torch's (graph_replay_gpu_*).
+# chain (graph_replay_host_*), and its replay's GPU time <= 1.05x torch's (graph_replay_gpu_*);
+# the last lines then say "graphs: N rows with a target, M met, K missed".
 set -uo pipefail
 FILTER="${2:-}"
 source "$(dirname "$0")/../tools/gpu_env.sh" "${1:-gpu_artifacts}" || exit 1  # A, LD_LIBRARY_PATH
