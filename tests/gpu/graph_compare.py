@@ -318,10 +318,13 @@ class Side:
         dump("start")
 
     @contextlib.contextmanager
-    def capture(self, g, pool=0):
-        """`with S.capture(g, pool):` captures into g on the side stream (pool 0: a new one)"""
+    def capture(self, g, pool=0, before_begin=None):
+        """`with S.capture(g, pool):` captures into g on the side stream (pool 0: a new one);
+        before_begin() runs on that stream just before capture_begin"""
         saved = self.stream_enter()
         try:
+            if before_begin:
+                before_begin()
             self.begin(g, pool)
             try:
                 yield
@@ -339,7 +342,15 @@ class CtSide(Side):
     name = "ctorch"
 
     def __init__(self, keys):
-        self.keys, self.stream = keys, None
+        self.keys, self.stream, self.twins = keys, None, []
+
+    def generator_graph_state(self):
+        """torch's default generator keeps two 8-byte tensors (its seed and offset for graphs),
+        allocated on the capturing stream by the first capture_begin and kept while any graph
+        that captured exists; ctorch keeps that state per capture, in the graph's pool, and only
+        for captures that draw. Made before the first capture (the anchor's), these twins give
+        both allocators the same blocks when the sequences start (so memory_summary compares)."""
+        self.twins = [new(lib.ct_empty, shape(1), 1, DT[torch.int64], CUDA, 0) for _ in range(2)]
 
     def stats(self):
         return {k: ct_int(lib.ct_cuda_memory_stat, 0, k.encode()) for k in self.keys}
@@ -406,6 +417,8 @@ class CtSide(Side):
         ck(lib.ct_stream_guard_exit(*saved), "ct_stream_guard_exit")
 
     def close(self):
+        release(*self.twins)
+        self.twins = []
         if self.stream is not None:
             ck(lib.ct_stream_release(self.stream), "ct_stream_release")
             self.stream = None
@@ -420,6 +433,9 @@ class TorchSide(Side):
 
     def __init__(self, keys):
         self.keys, self.stream = keys, torch.cuda.Stream()
+
+    def generator_graph_state(self):
+        pass  # capture_begin makes it
 
     def stats(self):
         m = torch.cuda.memory_stats(0)
@@ -629,12 +645,13 @@ def memory_statistics():
     ct_side, th_side = CtSide(keys), TorchSide(keys)
     # torch keeps its generator's graph state (two small tensors) while any graph that captured
     # on the device exists; an "anchor" graph in each library, captured before the sequences and
-    # kept until after them, keeps such per-device state out of the deltas.
+    # kept until after them, keeps such per-device state out of the deltas (and ctorch's twins of
+    # it, CtSide.generator_graph_state, out of the memory_summary comparison).
     anchors = []
     try:
         for S in (ct_side, th_side):
             anchors.append((S, S.graph(), S.full(512)))
-            with S.capture(anchors[-1][1]):
+            with S.capture(anchors[-1][1], before_begin=S.generator_graph_state):
                 S.inplace(anchors[-1][2])
         for name, seq in (("reset first", seq_reset_first), ("outputs first", seq_outputs_first),
                           ("shared pool (graph_pool_handle)", lambda S, d: seq_shared_pool(S, d, True)),
