@@ -38,7 +38,7 @@ ct = Ctorch(sys.argv[1], {
     "ct_randint": [i64, i64, P(i64), i32, i32, i32, i32, vp, P(vp)],
     "ct_tensor_normal_": [vp, D, D, vp], "ct_tensor_bernoulli_": [vp, D, vp],
     "ct_unary": [i32, vp, P(vp)], "ct_binary": [i32, vp, vp, P(vp)], "ct_binary_scalar_f": [i32, vp, D, i32, P(vp)],
-    "ct_binary_scalar_f_": [i32, vp, D], "ct_tensor_copy_": [vp, vp, i32],
+    "ct_binary_scalar_f_": [i32, vp, D], "ct_binary_scalar_i_": [i32, vp, i64], "ct_tensor_copy_": [vp, vp, i32],
 })
 lib, ck, DT = ct.lib, ct.ck, ct.dt
 UNARY, BINARY, MODE = abi_enum("unary_op"), abi_enum("binary_op"), abi_enum("capture_mode")
@@ -424,7 +424,7 @@ class CtSide(Side):
             self.stream = None
 
     def inplace(self, t):  # one kernel that allocates nothing
-        ck(lib.ct_binary_scalar_f_(BINARY["CT_ADD"], t, 1.0), "ct_binary_scalar_f_")
+        ck(lib.ct_binary_scalar_i_(BINARY["CT_ADD"], t, 1), "ct_binary_scalar_i_")
 
 
 class TorchSide(Side):
@@ -498,7 +498,7 @@ class TorchSide(Side):
         pass
 
     def inplace(self, t):
-        t.add_(1.0)
+        t.add_(1)
 
 
 def seq_reset_first(S, dump):
