@@ -195,13 +195,17 @@ CT_HANDLE(ct_tensor)
 CT_HANDLE(ct_stream)
 CT_HANDLE(ct_event)
 CT_HANDLE(ct_generator)
+CT_HANDLE(ct_cuda_graph)
+CT_HANDLE(ct_cuda_graphed)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
 %apply ct_stream* OUT { ct_stream* out, ct_stream* prev_stream };
 %apply ct_event* OUT { ct_event* out };
 %apply ct_generator* OUT { ct_generator* out };
-%apply const ct_tensor* ARRAY { const ct_tensor* tensors };
+%apply ct_cuda_graph* OUT { ct_cuda_graph* out };
+%apply ct_cuda_graphed* OUT { ct_cuda_graphed* out };
+%apply const ct_tensor* ARRAY { const ct_tensor* tensors, const ct_tensor* inputs, const ct_tensor* static_inputs };
 %apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims, const int64_t* s };
 %apply int64_t* ARRAYOUT { int64_t* dst };
 %apply void* BUFFER { void* buf, void* data, const void* data };
@@ -215,5 +219,8 @@ CT_HANDLE(ct_generator)
 /* Out-of-memory hooks take a C function pointer that calls back into the language: each
  * binding registers its own hook in hand-written native code (JNI, a C# delegate, cgo). */
 %ignore ct_cuda_add_oom_hook;
+/* ct_cuda_make_graphed_callable takes a ct_graph_fn for the same reason: each binding calls it
+ * from its own native code with a trampoline into the language. */
+%ignore ct_cuda_make_graphed_callable;
 
 %include "capi/ctorch.h"
