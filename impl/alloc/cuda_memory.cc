@@ -14,6 +14,7 @@
 
 #include "impl/core/dynlib.h"
 #include "impl/core/error.h"
+#include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 
@@ -54,13 +55,7 @@ class CudaBackend final : public DeviceBackend {
     } restore{mode};
     return malloc(device, size);
   }
-  uint64_t capture_id(void* stream) override {
-    if (stream == nullptr) return 0;  // the legacy default stream never captures
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    unsigned long long id = 0;
-    cuda::check(cudaStreamGetCaptureInfo(static_cast<cudaStream_t>(stream), &status, &id), "cudaStreamGetCaptureInfo");
-    return status == cudaStreamCaptureStatusActive ? static_cast<uint64_t>(id) : 0;
-  }
+  uint64_t capture_id(void* stream) override { return cuda::stream_capture_id(static_cast<cudaStream_t>(stream)); }
   void free(int device, void* p) override {
     if (device < 0) {
       cuda::check(cudaFreeHost(p), "cudaFreeHost");
