@@ -46,7 +46,9 @@
 //    a block freed during the capture is reused only by allocations into that pool.
 //  - A new segment for a private pool comes from DeviceBackend::malloc_for_capture (the real
 //    backend allows the cudaMalloc in relaxed capture mode, as PyTorch's
-//    cudaMallocMaybeCapturing).
+//    cudaMallocMaybeCapturing). A new segment outside the pools comes from malloc, which the
+//    real backend refuses with Status::State while a capture forbids cudaMalloc to the thread
+//    (Note [Illegal operations during capture], impl/cuda/capture.h).
 //  - While any capture is under way on the device (captures_underway_ not empty):
 //    . malloc polls no event (cudaEventQuery is illegal during a capture);
 //    . free() of a block with record_stream uses records no event: the block waits until no

@@ -37,23 +37,22 @@ class CudaBackend final : public DeviceBackend {
       return p;
     }
     cuda::DeviceGuard g(device);
-    cudaError_t err = cudaMalloc(&p, size);
-    if (err == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      return nullptr;
-    }
-    cuda::check(err, "cudaMalloc");
-    return p;
+    // A segment outside every graph's pool: cudaMalloc is a call that a capture may forbid
+    // (Note [Illegal operations during capture]); then a clear error, and that capture ends
+    // invalid instead of CUDA's error. No CUDA call while no capture is under way.
+    cuda::check_capture_safe("an allocation outside the graph's private pool (cudaMalloc)");
+    return device_malloc(size);
   }
   // Note [Graph private pools]: a segment for a private pool, allocated during its capture.
   void* malloc_for_capture(int device, size_t size) override {
+    cuda::DeviceGuard g(device);
     cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     cuda::check(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
     struct Restore {
       cudaStreamCaptureMode mode;
       ~Restore() { (void)cudaThreadExchangeStreamCaptureMode(&mode); }
     } restore{mode};
-    return malloc(device, size);
+    return device_malloc(size);
   }
   uint64_t capture_id(void* stream) override { return cuda::stream_capture_id(static_cast<cudaStream_t>(stream)); }
   void free(int device, void* p) override {
@@ -186,6 +185,17 @@ class CudaBackend final : public DeviceBackend {
       return x;
     }();
     return v;
+  }
+  // cudaMalloc on the current device; nullptr when out of memory.
+  static void* device_malloc(size_t size) {
+    void* p = nullptr;
+    cudaError_t err = cudaMalloc(&p, size);
+    if (err == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    cuda::check(err, "cudaMalloc");
+    return p;
   }
   static void drv(CUresult r, const char* what) {
     if (r == CUDA_SUCCESS) return;
