@@ -881,8 +881,9 @@ void DeviceCachingAllocator::free_block(CBlock* b) {
 void DeviceCachingAllocator::empty_cache() {
   std::vector<std::shared_ptr<void>> dead;  // dropped after the lock (Note [Stream references])
   std::lock_guard<SpinMutex> g(mu_);
-  CT_CHECK(captures_underway_.empty(), Status::State, "empty_cache is not allowed while a CUDA graph capture is under way on device ",
-           device_, " (it would synchronize and cudaFree during the capture)");
+  CT_CHECK(captures_underway_.empty(), Status::State,
+           "empty_cache is not allowed while a CUDA graph capture is under way on device ", device_,
+           " (it would synchronize and cudaFree during the capture)");
   release_cached_blocks();
   dead.swap(graveyard_);
 }

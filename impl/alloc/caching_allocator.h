@@ -44,15 +44,24 @@
 //    expandable segments. A block returns to its own pool when freed, during the capture or
 //    after it (tensors the capture created keep the pool's memory until they are freed), and
 //    a block freed during the capture is reused only by allocations into that pool.
-//  - While any capture is under way on the device (captures_underway_ not empty): malloc does
-//    not poll events (cudaEventQuery is illegal in a capture); free() of a block with
-//    record_stream uses records no event but defers the block until no capture is under way,
-//    when its events are recorded (on the streams recorded before the capture only: work on
-//    streams recorded during it was captured, not run) and polled as usual; and running out of
-//    memory frees no cached segment (no cudaFree during a capture; unlike PyTorch, which
-//    still frees oversize blocks with max_split_size, neither does the garbage collection
-//    threshold). empty_cache then fails with Status::State. Only with no capture under way is
-//    the stream's capture id asked for nothing: malloc and free make no extra call then.
+//  - A new segment for a private pool comes from DeviceBackend::malloc_for_capture (the real
+//    backend allows the cudaMalloc in relaxed capture mode, as PyTorch's
+//    cudaMallocMaybeCapturing). A new segment outside the pools comes from malloc, which the
+//    real backend refuses with Status::State while a capture forbids cudaMalloc to the thread
+//    (Note [Illegal operations during capture], impl/cuda/capture.h).
+//  - While any capture is under way on the device (captures_underway_ not empty):
+//    . malloc polls no event (cudaEventQuery is illegal during a capture);
+//    . free() of a block with record_stream uses records no event: the block waits until no
+//      capture is under way, when the next malloc or empty_cache records its events and polls
+//      them as usual; only on the streams recorded before the capture, since the work queued
+//      during it on streams recorded then was captured, not run (unlike PyTorch, a stream
+//      recorded both before and during the capture keeps its event);
+//    . nothing goes back to the device (no cudaFree during a capture): running out of memory
+//      frees no cached segment (PyTorch still frees oversize blocks with max_split_size) and
+//      the garbage collection threshold collects nothing (PyTorch's still collects), though
+//      the out-of-memory hooks run (freeing is allowed); empty_cache fails with Status::State.
+//    Malloc asks the backend for the stream's capture id only then: with no capture under way,
+//    malloc and free make no extra call.
 //  - release_pool(pool) takes one use away (graph reset or destroyed). At 0 uses the pool is
 //    freeable: empty_cache and the out-of-memory retry return its free, unsplit segments to the
 //    device, and the pool object goes away once it holds no segment (at once if it holds none).

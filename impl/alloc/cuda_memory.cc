@@ -14,6 +14,7 @@
 
 #include "impl/core/dynlib.h"
 #include "impl/core/error.h"
+#include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 
@@ -36,31 +37,24 @@ class CudaBackend final : public DeviceBackend {
       return p;
     }
     cuda::DeviceGuard g(device);
-    cudaError_t err = cudaMalloc(&p, size);
-    if (err == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      return nullptr;
-    }
-    cuda::check(err, "cudaMalloc");
-    return p;
+    // A segment outside every graph's pool: cudaMalloc is a call that a capture may forbid
+    // (Note [Illegal operations during capture]); then a clear error, and that capture ends
+    // invalid instead of CUDA's error. No CUDA call while no capture is under way.
+    cuda::check_capture_safe("an allocation outside the graph's private pool (cudaMalloc)");
+    return device_malloc(size);
   }
   // Note [Graph private pools]: a segment for a private pool, allocated during its capture.
   void* malloc_for_capture(int device, size_t size) override {
+    cuda::DeviceGuard g(device);
     cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     cuda::check(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
     struct Restore {
       cudaStreamCaptureMode mode;
       ~Restore() { (void)cudaThreadExchangeStreamCaptureMode(&mode); }
     } restore{mode};
-    return malloc(device, size);
+    return device_malloc(size);
   }
-  uint64_t capture_id(void* stream) override {
-    if (stream == nullptr) return 0;  // the legacy default stream never captures
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    unsigned long long id = 0;
-    cuda::check(cudaStreamGetCaptureInfo(static_cast<cudaStream_t>(stream), &status, &id), "cudaStreamGetCaptureInfo");
-    return status == cudaStreamCaptureStatusActive ? static_cast<uint64_t>(id) : 0;
-  }
+  uint64_t capture_id(void* stream) override { return cuda::stream_capture_id(static_cast<cudaStream_t>(stream)); }
   void free(int device, void* p) override {
     if (device < 0) {
       cuda::check(cudaFreeHost(p), "cudaFreeHost");
@@ -191,6 +185,17 @@ class CudaBackend final : public DeviceBackend {
       return x;
     }();
     return v;
+  }
+  // cudaMalloc on the current device; nullptr when out of memory.
+  static void* device_malloc(size_t size) {
+    void* p = nullptr;
+    cudaError_t err = cudaMalloc(&p, size);
+    if (err == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    cuda::check(err, "cudaMalloc");
+    return p;
   }
   static void drv(CUresult r, const char* what) {
     if (r == CUDA_SUCCESS) return;

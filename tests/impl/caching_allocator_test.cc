@@ -741,7 +741,8 @@ TEST_F(Fixture, PoolCallsOutOfTurnFailWithClearErrors) {
   check(error_of([&] { a->begin_allocate_to_pool(1, 0); }), Status::Argument, "capture id 0 names no capture");
   EXPECT_FALSE(a->capture_underway());
   a->begin_allocate_to_pool(1, 7);
-  check(error_of([&] { a->begin_allocate_to_pool(1, 8); }), Status::State, "a capture already allocates to pool 1 on device 0");
+  check(error_of([&] { a->begin_allocate_to_pool(1, 8); }), Status::State,
+        "a capture already allocates to pool 1 on device 0");
   check(error_of([&] { a->begin_allocate_to_pool(2, 7); }), Status::State, "capture 7 already allocates to pool 1");
   check(error_of([&] { a->end_allocate_to_pool(2); }), Status::State, "no capture allocates to pool 2 on device 0");
   check(error_of([&] { a->release_pool(2); }), Status::State, "pool 2 is not in use on device 0");
