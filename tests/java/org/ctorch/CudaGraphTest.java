@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -29,7 +31,8 @@ import org.junit.function.ThrowingRunnable;
  * every graph call, argument marshalling (null and closed arguments, arrays of tensors), the
  * JNI trampoline that calls the lambda (graph_jni.c, also from a thread the JVM never saw) and
  * the way a lambda's exception comes back. "gpu" tests (skipped visibly here) check capture
- * scopes, replays, graphed lambdas with new inputs, exceptions inside captures and shared pools.
+ * scopes, replays, graphed lambdas with new inputs, exceptions inside captures, shared pools and
+ * two threads capturing at once.
  */
 public class CudaGraphTest extends CtorchTestCase {
 
@@ -520,6 +523,54 @@ public class CudaGraphTest extends CtorchTestCase {
         }
       }
     }
+  }
+
+  /**
+   * Two Java threads capture at the same time, each on its own stream in thread_local mode (the
+   * captures overlap: both have begun before either records its op); each replays its own
+   * graph and gets its own result.
+   */
+  @Test
+  public void gpuTwoThreadsCaptureInThreadLocalMode() throws InterruptedException {
+    assumeCuda();
+    CyclicBarrier step = new CyclicBarrier(2);
+    float[][] results = new float[2][];
+    Throwable[] errors = new Throwable[2];
+    Thread[] threads = new Thread[2];
+    for (int k = 0; k < 2; k++) {
+      final int id = k;
+      threads[k] = new Thread(() -> {
+        try (Tensor x = cuda(1, 2, 3); CudaGraph g = CudaGraph.create(); Stream s = Stream.create()) {
+          Cuda.synchronize();
+          step.await(30, TimeUnit.SECONDS); // both set up, no capture yet
+          Tensor y;
+          try (Cuda.StreamGuard guard = Cuda.stream(s)) {
+            g.captureBegin(0, CudaGraph.CaptureMode.THREAD_LOCAL);
+            step.await(30, TimeUnit.SECONDS); // both capturing
+            y = x.mul(id + 2);
+            step.await(30, TimeUnit.SECONDS);
+            g.captureEnd();
+          }
+          try (y) {
+            g.replay();
+            results[id] = y.toFloatArray();
+          }
+        } catch (Throwable e) {
+          errors[id] = e;
+        }
+      });
+      threads[k].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    for (Throwable e : errors) {
+      if (e != null) {
+        throw new AssertionError("a capturing thread failed", e);
+      }
+    }
+    assertArrayEquals(new float[] {2, 4, 6}, results[0], 0f);
+    assertArrayEquals(new float[] {3, 6, 9}, results[1], 0f);
   }
 
   /** debugDump writes the captured graph (Graphviz DOT) to the path given. */
