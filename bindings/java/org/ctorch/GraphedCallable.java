@@ -141,7 +141,7 @@ public final class GraphedCallable extends NativeObject {
   /**
    * Runs the graphed lambda: copies inputs[i] into static input i, then replays the graph, all
    * on the current stream. Pass as many inputs as static inputs were given, or none to keep the
-   * static inputs as they are. Each input must have its static input's shape, dtype and device
+   * static inputs as they are (another count: code 100). Each input must have its static input's shape, dtype and device
    * (codes 103, 104, 201); a null input throws {@link NullPointerException}, a closed one code
    * 102.
    */
