@@ -11,7 +11,7 @@
  *
  * The allocating thread may be a Java thread inside a native call (the usual case), or a
  * thread the JVM has never seen (C code sharing the process): that one is attached for the
- * call (as a daemon, so it never holds up the JVM's exit) and detached again afterwards.
+ * call and detached again afterwards (jni_env.h).
  * A Java exception thrown by the hook is printed to stderr and cleared; an exception already
  * pending on the thread when the hook starts is set aside and raised again at the end. */
 #include <jni.h>
@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bindings/java/jni_env.h"
 #include "capi/ctorch.h"
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -30,20 +31,9 @@ static int64_t g_hook_id = -1; /* the id ct_cuda_add_oom_hook gave; -1: not regi
 static void oom_hook(int32_t device, int64_t requested_bytes, void* ctx) {
   (void)ctx;
   JavaVM* vm = g_vm;
-  if (vm == NULL) return;
-  JNIEnv* env = NULL;
   int attached = 0;
-  jint rc = (*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8);
-  if (rc == JNI_EDETACHED) {
-    JavaVMAttachArgs args = {JNI_VERSION_1_8, (char*)"ctorch-oom-hook", NULL};
-    if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void**)&env, &args) != JNI_OK) {
-      fprintf(stderr, "ctorch: the Java out-of-memory hook could not attach the thread to the JVM\n");
-      return;
-    }
-    attached = 1;
-  } else if (rc != JNI_OK) {
-    return; /* e.g. the JVM is shutting down */
-  }
+  JNIEnv* env = ctj_get_env(vm, "ctorch-oom-hook", &attached);
+  if (env == NULL) return; /* e.g. the JVM is shutting down */
   jthrowable pending = NULL;
   if ((*env)->ExceptionCheck(env)) { /* never call Java with an exception pending */
     pending = (*env)->ExceptionOccurred(env);
@@ -58,7 +48,7 @@ static void oom_hook(int32_t device, int64_t requested_bytes, void* ctx) {
     (*env)->Throw(env, pending);
     (*env)->DeleteLocalRef(env, pending);
   }
-  if (attached) (*vm)->DetachCurrentThread(vm);
+  ctj_release_env(vm, attached);
 }
 
 /* private static native int install0(long[] id): registers the hook unless it is registered
@@ -128,8 +118,5 @@ JNIEXPORT jint JNICALL Java_org_ctorch_OutOfMemoryHook_runHookForTest0(JNIEnv* e
     oom_hook(c.device, c.bytes, NULL);
     return 0;
   }
-  pthread_t t;
-  if (pthread_create(&t, NULL, hook_thread, &c) != 0) return -1;
-  pthread_join(t, NULL);
-  return 0;
+  return ctj_run_on_new_thread(hook_thread, &c);
 }

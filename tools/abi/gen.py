@@ -565,6 +565,11 @@ def java_block(a, table):
         o += indented(java_coded_enum(
             a, "Norm", "fft_norm", "{@code norm=}: which direction of a transform pair is scaled, and by how much.",
             lambda r: f"{{@code \"{r['torch']}\"}}: {jdoc(r['doc'])}.", named=True))
+    elif table == "capture_mode":  # the whole nested enum CudaGraph.CaptureMode
+        o += indented(java_coded_enum(
+            a, "CaptureMode", "capture_mode",
+            "{@code capture_error_mode=}: which threads' unsafe CUDA calls fail while a capture runs.",
+            lambda r: f"{{@code \"{r['torch']}\"}}: {jdoc(r['doc'])}.", named=True))
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
     return o

@@ -8,8 +8,8 @@ package org.ctorch;
  * generators, the build's architectures, the sync debug mode, the switches of
  * {@code torch.backends.cuda.matmul} ({@link #setAllowTf32}, ...), the cuBLAS handle
  * ({@link #currentBlasHandle()}), the cuFFT plan caches ({@link #cufftPlanCache(int)}), and
- * the {@code torch.cuda.*} functions about streams
- * ({@link Stream} and {@link Event} are their own classes). On a machine without a GPU or driver {@link #isAvailable()} is false,
+ * the {@code torch.cuda.*} functions about streams and {@link #isCurrentStreamCapturing()}
+ * ({@link Stream}, {@link Event} and {@link CudaGraph} are their own classes). On a machine without a GPU or driver {@link #isAvailable()} is false,
  * {@link #deviceCount()} is 0, and everything that needs a GPU throws a
  * {@link CtorchException} with code 301 (CT_ERR_CUDA_UNAVAILABLE) saying why;
  * {@link #archList()}, {@link #gencodeFlags()}, the sync debug mode, the matmul switches,

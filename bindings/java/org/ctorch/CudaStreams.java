@@ -5,7 +5,8 @@ import java.lang.ref.Cleaner;
 import org.ctorch.swig.ctorch;
 
 /**
- * {@link Cuda}'s stream functions and the stream guard.
+ * {@link Cuda}'s stream functions (with {@link #isCurrentStreamCapturing()}, see {@link CudaGraph})
+ * and the stream guard.
  */
 abstract class CudaStreams extends CudaPlanCache {
   /* ============================================================================================
@@ -35,6 +36,14 @@ abstract class CudaStreams extends CudaPlanCache {
   /** {@code torch.cuda.set_stream(s)}; see {@link Stream#setCurrent(Stream)}. */
   public static void setStream(Stream s) {
     Stream.setCurrent(s);
+  }
+
+  /**
+   * {@code torch.cuda.is_current_stream_capturing()}: true while this thread's current stream
+   * of the current device is capturing a {@link CudaGraph} (false without a GPU).
+   */
+  public static boolean isCurrentStreamCapturing() {
+    return Native.intOut(ctorch::ct_cuda_is_current_stream_capturing) != 0;
   }
 
   /**

@@ -102,6 +102,20 @@ abstract class TensorBase implements AutoCloseable {
    * (Reference.reachabilityFence), so the Cleaner cannot release a handle in use.
    * ========================================================================================== */
 
+  /**
+   * The handles of a list of tensors, for the C calls that take an array: a null list or
+   * element throws NullPointerException naming it ({@code what[i]}), a closed tensor code 102.
+   * The caller keeps the tensors reachable until the call returns.
+   */
+  static long[] handles(java.util.List<Tensor> tensors, String what) {
+    Objects.requireNonNull(tensors, what);
+    long[] hs = new long[tensors.size()];
+    for (int i = 0; i < hs.length; i++) {
+      hs[i] = Objects.requireNonNull(tensors.get(i), what + "[" + i + "]").handle();
+    }
+    return hs;
+  }
+
   /** Runs a call that produces one [new reference] and wraps it. */
   static Tensor create(Native.LongOutCall c) {
     return wrap(Native.longOut(c));

@@ -3,7 +3,6 @@ package org.ctorch;
 import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 import org.ctorch.swig.ctorch;
 
@@ -106,11 +105,7 @@ abstract class TensorViews extends TensorData {
   }
 
   private static Tensor join(List<Tensor> tensors, int dim, JoinCall call) {
-    Objects.requireNonNull(tensors, "tensors");
-    long[] hs = new long[tensors.size()];
-    for (int i = 0; i < hs.length; i++) {
-      hs[i] = Objects.requireNonNull(tensors.get(i), "tensors[" + i + "]").handle();
-    }
+    long[] hs = handles(tensors, "tensors");
     try {
       return create(out -> call.call(hs, hs.length, dim, out));
     } finally {

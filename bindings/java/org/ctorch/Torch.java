@@ -95,6 +95,19 @@ public final class Torch {
     return Native.longOut(ctorch::ct_live_event_count);
   }
 
+  /**
+   * Number of live CUDA graph handles, for leak checks: every open {@link CudaGraph} holds one,
+   * and so does every open {@link CudaGraph.CaptureScope} (the graph it captures into).
+   */
+  public static long liveCudaGraphCount() {
+    return Native.longOut(ctorch::ct_live_cuda_graph_count);
+  }
+
+  /** Number of live graphed-callable handles, for leak checks: every open {@link GraphedCallable} holds one. */
+  public static long liveGraphedCallableCount() {
+    return Native.longOut(ctorch::ct_live_cuda_graphed_count);
+  }
+
   /** {@code torch.promote_types(a, b)}. */
   public static DType promoteTypes(DType a, DType b) {
     return a.promoteTypes(b);

@@ -15,8 +15,9 @@ import org.junit.rules.TestWatcher;
 import org.junit.runner.Description;
 
 /**
- * Base of the suites: each test must close every tensor, stream, event and generator it makes, so the
- * numbers of live native handles are back to their starting values when the test ends.
+ * Base of the suites: each test must close every tensor, stream, event, generator, CUDA graph and
+ * graphed callable it makes, so the numbers of live native handles are back to their starting
+ * values when the test ends.
  * Tests that need a GPU call {@link #assumeCuda()}; on a machine without one they are skipped,
  * and the skip is printed ("SKIPPED ...: reason") because JUnit's text runner counts a skipped
  * test as run without saying so.
@@ -27,6 +28,8 @@ public abstract class CtorchTestCase {
   private long streamsBefore;
   private long eventsBefore;
   private long generatorsBefore;
+  private long graphsBefore;
+  private long graphedBefore;
 
   /** Prints every skipped test with its reason (JUnitCore's own output does not). */
   @Rule
@@ -44,6 +47,8 @@ public abstract class CtorchTestCase {
     streamsBefore = Torch.liveStreamCount();
     eventsBefore = Torch.liveEventCount();
     generatorsBefore = Torch.liveGeneratorCount();
+    graphsBefore = Torch.liveCudaGraphCount();
+    graphedBefore = Torch.liveGraphedCallableCount();
   }
 
   @After
@@ -53,6 +58,9 @@ public abstract class CtorchTestCase {
     assertEquals("live event handles after the test", eventsBefore, Torch.liveEventCount());
     assertEquals("live generator handles after the test", generatorsBefore,
         Torch.liveGeneratorCount());
+    assertEquals("live CUDA graph handles after the test", graphsBefore, Torch.liveCudaGraphCount());
+    assertEquals("live graphed-callable handles after the test", graphedBefore,
+        Torch.liveGraphedCallableCount());
   }
 
   /** Waits (running System.gc()) until count is back to base, at most 30 s; returns the count. */
