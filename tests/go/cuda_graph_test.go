@@ -326,6 +326,9 @@ func TestRawGraphHandles(t *testing.T) {
 		"graph_retain(tensor)":   func() int { return capi.Ct_cuda_graph_retain(x) },
 		"graph_release(tensor)":  func() int { return capi.Ct_cuda_graph_release(x) },
 		"tensor_dim(graph)":      func() int { return capi.Ct_tensor_dim(gh, i32) },
+		// exit takes the previous stream's reference: a NULL one is refused, whatever the graph
+		"graph_capture_exit(NULL)":           func() int { return capi.Ct_cuda_graph_capture_exit(0, 0, -1) },
+		"graph_capture_exit(g, NULL stream)": func() int { return capi.Ct_cuda_graph_capture_exit(gh, 0, -1) },
 	}
 	for name, f := range bad {
 		fl := capi.Call(f)
@@ -697,35 +700,38 @@ func TestGPUGraphDebugDump(t *testing.T) {
 	wantErr(t, plain.DebugDump(filepath.Join(t.TempDir(), "plain.dot")), ctorch.ErrState)
 }
 
-// Two goroutines capture at the same time in thread-local mode, each on its own OS thread and
-// capture stream; each graph replays its own chain.
+// Two goroutines capture at the same time in thread-local mode, each under WithStream on its
+// own OS thread and side stream (both captures are open before either adds work: a barrier);
+// each graph replays its own chain.
 func TestGPUGraphCapturesFromTwoGoroutines(t *testing.T) {
 	s := gpuGraphTest(t)
-	var wg sync.WaitGroup
+	var done, begun sync.WaitGroup
+	begun.Add(2)
 	ys := make([]*ctorch.Tensor, 2)
 	xs := []*ctorch.Tensor{cudaFrom(t, s, 1, 2), cudaFrom(t, s, -3, 0.5)}
 	gs := []*cuda.Graph{newGraph(t), newGraph(t)}
+	sides := []*cuda.Stream{newStream(t, -1, 0), newStream(t, -1, 0)}
 	errs := make([]error, 2)
 	for i := range gs {
-		wg.Add(1)
+		done.Add(1)
 		go func(i int) {
-			defer wg.Done()
-			side, err := cuda.NewStream(-1, 0)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			defer side.Close()
-			errs[i] = gs[i].Capture(func() (err error) {
-				for k := 0; k < 20 && err == nil; k++ { // long enough to overlap
-					ys[i].Close()
-					ys[i], err = chain(xs[i])
+			defer done.Done()
+			errs[i] = cuda.WithStream(sides[i], func() (err error) {
+				err = gs[i].CaptureBegin(0, cuda.CaptureModeThreadLocal)
+				begun.Done()
+				if err != nil {
+					return err
+				}
+				begun.Wait()
+				ys[i], err = chain(xs[i])
+				if eerr := gs[i].CaptureEnd(); err == nil {
+					err = eerr
 				}
 				return err
-			}, cuda.CaptureModeThreadLocal, side)
+			})
 		}(i)
 	}
-	wg.Wait()
+	done.Wait()
 	s.keep(ys...)
 	for i := range gs {
 		noErr(t, errs[i])
