@@ -6,9 +6,9 @@ package ctorch_test
 // come back, nothing is left lent), the raw handles, and without a GPU the
 // CT_ERR_CUDA_UNAVAILABLE errors. On a GPU (TestGPU*, skipped here with the reason): capture
 // and replay against eager results, the scope's restore when the body fails or panics, graphed
-// callables with new inputs and failing functions, shared pools, the debug dump, and captures
-// from two goroutines at once in thread-local mode. The graphs' own semantics (memory, random
-// numbers, illegal operations) are the C suite's.
+// callables with new inputs and failing functions and their finalizers, shared pools, the debug
+// dump, and captures from two goroutines at once in thread-local mode. The graphs' own
+// semantics (memory, random numbers, illegal operations) are the C suite's.
 
 import (
 	"errors"
@@ -742,4 +742,18 @@ func TestGPUGraphCapturesFromTwoGoroutines(t *testing.T) {
 			t.Errorf("graph %d: %v, want %v", i, got, want)
 		}
 	}
+}
+
+// Graphed callables dropped without Close are released by their finalizers.
+func TestGPUGarbageCollectorReleasesGraphed(t *testing.T) {
+	s := gpuGraphTest(t)
+	x := cudaFrom(t, s, 1, 2)
+	start := liveGrapheds(t)
+	for i := 0; i < 20; i++ {
+		var y *ctorch.Tensor
+		_, err := cuda.MakeGraphed(func() (err error) { y, err = x.Neg(); return err }, []*ctorch.Tensor{x}, cuda.WarmupIters(0))
+		noErr(t, err)
+		s.keep(y)
+	}
+	collectUntil(t, "graphed callables", liveGrapheds, start)
 }
