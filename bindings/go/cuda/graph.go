@@ -274,27 +274,24 @@ func (g *Graph) EnterCapture(opts ...CaptureOption) (*CaptureScope, error) {
 		return nil, err
 	}
 	runtime.LockOSThread()
-	sc := &CaptureScope{}
+	// The scope's own reference, given back when the capture does not begin.
+	err = call("cuda_graph_retain", func() int { return capi.Ct_cuda_graph_retain(h) })
 	prevStream, prevDevice := []int64{0}, []int32{0}
-	err = call(op, func() int {
-		if st := capi.Ct_cuda_graph_retain(h); st != 0 {
-			return st
+	if err == nil {
+		err = call(op, func() int {
+			return capi.Ct_cuda_graph_capture_enter(h, int64(o.pool), int(o.mode), sh, prevStream, prevDevice)
+		})
+		if err != nil {
+			capi.GraphRelease(h)
 		}
-		st := capi.Ct_cuda_graph_capture_enter(h, int64(o.pool), int(o.mode), sh, prevStream, prevDevice)
-		if st != 0 {
-			// keep enter's message: a release of a handle we hold cannot fail
-			capi.Ct_cuda_graph_release(h)
-		}
-		return st
-	})
+	}
 	runtime.KeepAlive(g)
 	runtime.KeepAlive(o.stream)
 	if err != nil {
 		runtime.UnlockOSThread()
 		return nil, err
 	}
-	sc.graph, sc.prevStream, sc.prevDevice = h, prevStream[0], prevDevice[0]
-	return sc, nil
+	return &CaptureScope{graph: h, prevStream: prevStream[0], prevDevice: prevDevice[0]}, nil
 }
 
 // Exit ends the capture (torch.cuda.graph's __exit__: capture_end), restores the stream and
