@@ -542,7 +542,12 @@ func TestGPUGraphCaptureBodyFails(t *testing.T) {
 				t.Errorf("recovered %v", r)
 			}
 		}()
-		g.Capture(func() error { panic("body panic") })
+		g.Capture(func() error {
+			y, err := x.Neg() // something captured before the panic
+			s.keep(y)
+			noErr(t, err)
+			panic("body panic")
+		})
 	}()
 	check("after a panic")
 
