@@ -299,6 +299,16 @@ func TestGraphFunctionTrampoline(t *testing.T) {
 		capi.RunGraphFnForTest(func() error { panic(boom{7}) }, 2)
 		t.Error("no panic")
 	}()
+	// Even panic(nil), which recover() does not tell from no panic before Go 1.21.
+	reached := false
+	func() {
+		defer func() { recover() }()
+		capi.RunGraphFnForTest(func() error { panic(nil) }, 1)
+		reached = true
+	}()
+	if reached {
+		t.Error("panic(nil) in the function was swallowed")
+	}
 }
 
 // Raw handles: NULL and handles of another kind are CT_ERR_INVALID_HANDLE for the calls that

@@ -107,13 +107,16 @@ func runGraphFn(token uintptr) (st int32) {
 	if g.err != nil || g.panicked {
 		return int32(GraphFnFailed)
 	}
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
-			g.panicked, g.panicVal = true, r
+		if !returned { // a panic, also panic(nil), whose recover() is nil before Go 1.21
+			g.panicked, g.panicVal = true, recover()
 			st = int32(GraphFnFailed)
 		}
 	}()
-	if err := g.fn(); err != nil {
+	err := g.fn()
+	returned = true
+	if err != nil {
 		g.err = err
 		return int32(GraphFnFailed)
 	}
