@@ -2,7 +2,8 @@
 // properties, the current device and its guards, streams, events, synchronization, memory
 // information, the caching allocator's statistics and controls (MemoryAllocated, MemoryStats,
 // EmptyCache, ...), per-stream memory figures (Stream.MemoryStat), out-of-memory hooks
-// (AddOOMHook, OOMHookRuns), the sync debug mode, the seeds and states of the devices'
+// (AddOOMHook, OOMHookRuns), CUDA graphs (Graph, Graph.Capture, GraphPoolHandle,
+// IsCurrentStreamCapturing, MakeGraphed), the sync debug mode, the seeds and states of the devices'
 // default random number generators (ManualSeed, ManualSeedAll, Seed, SeedAll, InitialSeed,
 // GetRngState, SetRngState, GetRngStateAll, SetRngStateAll), the matrix product switches of
 // torch.backends.cuda.matmul (SetAllowTF32, SetAllowFP16ReducedPrecisionReduction,
@@ -17,9 +18,10 @@
 // call that needs a GPU fails with an error matching ctorch.ErrCUDAUnavailable whose message
 // gives the reason. CUDA_VISIBLE_DEVICES decides which GPUs exist and their order.
 //
-// Streams (Stream, torch.cuda.Stream) and events (Event, torch.cuda.Event) own a native handle
-// each, like ctorch.Tensor: Close them (a finalizer is only a safety net). Using a nil or
-// closed Stream or Event returns an error matching ctorch.ErrInvalidHandle.
+// Streams (Stream, torch.cuda.Stream), events (Event, torch.cuda.Event), graphs (Graph,
+// torch.cuda.CUDAGraph) and graphed callables (Graphed) own a native handle each, like
+// ctorch.Tensor: Close them (a finalizer is only a safety net). Using a nil or closed one
+// returns an error matching ctorch.ErrInvalidHandle.
 //
 // # OS threads
 //

@@ -7,9 +7,10 @@
 // too: it says where the C header and libctorch come from (`#cgo pkg-config: ctorch` in the
 // released module, the workspace's copies in the one the tests use; docs/go.md, "Where cgo
 // finds libctorch"). The C files include the header as "ctorch.h". Only this file,
-// call.go (the locked-thread call helper), direct.go (cgo shims for the hot calls) and oomhook.go
-// with oomhook_export.go (the out-of-memory hooks, which SWIG cannot wrap: they take a C
-// function pointer) are written by hand.
+// call.go (the locked-thread call helper), direct.go (cgo shims for the hot calls), oomhook.go
+// with oomhook_export.go (the out-of-memory hooks) and graphfn.go with graphfn_export.go
+// (ct_cuda_make_graphed_callable), which SWIG cannot wrap because they take a C function
+// pointer, are written by hand.
 //
 // Handles are int64, scalar out-parameters are one-element slices, host buffers are []byte.
 // Nothing here owns anything: the idiomatic package ctorch.dev/ctorch does.

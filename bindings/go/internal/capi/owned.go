@@ -6,7 +6,7 @@ import (
 )
 
 // Owned is one owned reference to a library handle: the whole state of ctorch.Generator,
-// cuda.Stream and cuda.Event, each a struct of one Owned. (ctorch.Tensor keeps the same two
+// cuda.Stream, cuda.Event, cuda.Graph and cuda.Graphed, each a struct of one Owned. (ctorch.Tensor keeps the same two
 // fields itself, on the hot path of every operation.) The owner sets a finalizer of its own (a
 // method expression, so that no closure is allocated per object) that calls Finalize, gives
 // the reference back with Release (its Close), and reads the handle with Get. Padded to 16
@@ -57,3 +57,5 @@ func Unusable(isNil bool, typ string) *Failure {
 func GeneratorRelease(h int64) *Failure { return Call(func() int { return Ct_generator_release(h) }) }
 func StreamRelease(h int64) *Failure    { return Call(func() int { return Ct_stream_release(h) }) }
 func EventRelease(h int64) *Failure     { return Call(func() int { return Ct_event_release(h) }) }
+func GraphRelease(h int64) *Failure     { return Call(func() int { return Ct_cuda_graph_release(h) }) }
+func GraphedRelease(h int64) *Failure   { return Call(func() int { return Ct_cuda_graphed_release(h) }) }
