@@ -85,6 +85,16 @@ static void test_handles_and_errors(void) {
   FAILS(ct_cuda_make_graphed_callable(noop_fn, NULL, NULL, 0, 3, 0, NULL), CT_ERR_NULL_POINTER, "out");
   FAILS(ct_cuda_graphed_run(NULL, NULL, 0), CT_ERR_INVALID_HANDLE, "NULL graphed callable");
   FAILS(ct_cuda_graph_debug_dump(g, NULL), CT_ERR_NULL_POINTER, "path");
+  FAILS(ct_cuda_graph_capture_exit(g, NULL, 0), CT_ERR_INVALID_HANDLE, "NULL stream");
+  ct_cuda_graph gg = NULL;
+  FAILS(ct_cuda_graphed_graph(NULL, &gg), CT_ERR_INVALID_HANDLE, "NULL graphed callable");
+  FAILS(ct_cuda_graphed_graph((ct_cuda_graphed)g, &gg), CT_ERR_INVALID_HANDLE, "not a ctorch graphed callable");
+  FAILS(ct_cuda_graphed_retain(NULL), CT_ERR_INVALID_HANDLE, "NULL graphed callable");
+  FAILS(ct_cuda_graphed_release(NULL), CT_ERR_INVALID_HANDLE, "NULL graphed callable");
+  EXPECT(gg == NULL);
+  int64_t live_c = -1;
+  OK(ct_live_cuda_graphed_count(&live_c));
+  EXPECT_EQ_I(live_c, 0);
   int32_t capturing = -1;
   OK(ct_cuda_is_current_stream_capturing(&capturing));
   EXPECT_EQ_I(capturing, 0);
