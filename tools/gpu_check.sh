@@ -41,10 +41,11 @@ if [ "${SANITIZE:-1}" = 1 ]; then
     local r=$?
     tail -3 "/tmp/cs_$1_$2.txt"; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" "/tmp/cs_$1_$2.txt"; }
   }
-  for t in device_test cuda_test random_test layout_test; do sanitize memcheck $t; done
+  for t in device_test cuda_test random_test layout_test graph_test; do sanitize memcheck $t; done
   for t in device_test layout_test; do sanitize racecheck $t; done
 fi
 echo "== quickstart"; "$A/quickstart" || rc=1
+echo "== graphs example"; "$A/graphs" || rc=1
 if [ -x "$A/go_ctorch.test" ]; then
   echo "== Go binding suite on the GPU"
   "$A/go_ctorch.test" -test.v -test.count=1 > /tmp/go_gpu.txt 2>&1 || rc=1
