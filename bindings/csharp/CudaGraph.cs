@@ -236,29 +236,17 @@ namespace Ctorch
         {
             if (_disposed) return;
             _disposed = true;
-            if (Thread.CurrentThread.ManagedThreadId != _threadId)
-            {
-                _prevStream.Dispose();
-                _graph.Dispose();
-                throw new InvalidOperationException("a GraphCapture must be disposed on the thread that created it " +
-                                                    "(the capturing stream is that thread's current stream)");
-            }
-            CtorchException error = null;
-            bool added = false;
             try
             {
-                _prevStream.DangerousAddRef(ref added);
                 // ct_cuda_graph_capture_exit always releases the previous stream's reference.
-                int st = ctorch.ct_cuda_graph_capture_exit(_graph.Ptr, _prevStream.DangerousGetHandle(), _prevDevice);
-                _prevStream.SetHandleAsInvalid();
-                if (st != 0) error = CtorchException.FromStatus(st);
+                PreviousStream.Restore(_prevStream, _threadId, "a GraphCapture",
+                                       "the capturing stream is that thread's current stream",
+                                       prev => ctorch.ct_cuda_graph_capture_exit(_graph.Ptr, prev, _prevDevice), true);
             }
             finally
             {
-                if (added) _prevStream.DangerousRelease();
                 _graph.Dispose();
             }
-            if (error != null) throw error;
         }
     }
 }

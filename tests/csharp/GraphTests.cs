@@ -1,6 +1,6 @@
 // CUDA graphs through the C# binding (CudaGraph, GraphCapture, GraphedCallable; ctorch.h
 // section 19). On any machine: lifetimes (Dispose twice, use after Dispose, NewReference, live
-// counts back at their start, finalizers in GraphGcTests), released and foreign handles (102),
+// counts back at their start; the finalizer in GcTests.cs), released and foreign handles (102),
 // argument checks of the binding (null and disposed arguments, arrays of tensors, strings), the
 // generated CaptureMode against the C constants, and without a GPU the CT_ERR_CUDA_UNAVAILABLE of
 // every graph call as CtorchException (CudaUnavailable), with nothing changed by the failed call.
@@ -14,8 +14,6 @@
 // tested in tests/capi.
 using System;
 using System.IO;
-using System.Runtime.CompilerServices;
-using System.Threading;
 using Ctorch;
 using Ctorch.Swig;
 using NUnit.Framework;
@@ -578,33 +576,6 @@ namespace Ctorch.Tests
                 Assert.IsFalse(Cuda.IsCurrentStreamCapturing);
                 Assert.IsFalse(x.IsDisposed);
             }
-        }
-    }
-
-    /// <summary>Graphs dropped without Dispose are released by the finalizer (category "gc": the
-    /// process of its own, see GcFixture).</summary>
-    [TestFixture]
-    [Category("gc")]
-    public class GraphGcTests : GcFixture
-    {
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private static void ChurnGraphs(int n)
-        {
-            for (int i = 0; i < n; i++)
-            {
-                var g = new CudaGraph();
-                if (i % 3 == 0) g.NewReference().Dispose();
-                if (i % 3 == 1) g.Dispose();      // the rest are left to the GC
-            }
-        }
-
-        [Test]
-        public void DroppedGraphsAreReleasedByTheGC()
-        {
-            long start = Torch.LiveCudaGraphCount;
-            OnOwnThread(() => ChurnGraphs(3000));
-            long left = WaitForCount(start, () => Torch.LiveCudaGraphCount) - start;
-            Assert.That(left, Is.InRange(0L, Residue), "graphs still alive after GC");
         }
     }
 
