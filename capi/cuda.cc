@@ -1,6 +1,7 @@
 // Section 4 of ctorch.h: CUDA device enumeration and properties.
 #include "capi/api.h"
 #include "impl/cuda/exchange.h"
+#include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
 
 using namespace ct;
@@ -87,6 +88,7 @@ CT_API ct_status ct_cuda_exchange_device_of(ct_tensor t, int32_t* prev) {
 
 CT_API ct_status ct_cuda_synchronize(int32_t device) {
   CT_API_BEGIN
+  cuda::check_capture_safe("torch.cuda.synchronize");
   cuda::synchronize(device);
   CT_API_END
 }

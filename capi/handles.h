@@ -18,12 +18,14 @@
 #include "impl/core/spin_mutex.h"
 #include "impl/core/tensor.h"
 #include "impl/cuda/stream.h"
+#include "impl/graph/graph.h"
 #include "impl/rng/generator.h"
 
 namespace ct::capi {
 
 // The kind tags of the handle values (one per handle type of ctorch.h).
-constexpr uint64_t kTensorTag = 0x5, kStreamTag = 0x6, kEventTag = 0x7, kGeneratorTag = 0x8;
+constexpr uint64_t kTensorTag = 0x5, kStreamTag = 0x6, kEventTag = 0x7, kGeneratorTag = 0x8, kGraphTag = 0x9,
+                   kGraphedTag = 0xa;
 
 template <typename Obj, typename Handle, uint64_t Tag>
 class HandleTable {
@@ -88,7 +90,15 @@ class HandleTable {
   };
 
   static const char* kind_name() {
-    return Tag == kTensorTag ? "tensor" : Tag == kStreamTag ? "stream" : Tag == kEventTag ? "event" : Tag == kGeneratorTag ? "generator" : "object";
+    switch (Tag) {
+      case kTensorTag: return "tensor";
+      case kStreamTag: return "stream";
+      case kEventTag: return "event";
+      case kGeneratorTag: return "generator";
+      case kGraphTag: return "CUDA graph";
+      case kGraphedTag: return "graphed callable";
+      default: return "object";
+    }
   }
 
   Slot& find(Handle h, const char* arg) {
@@ -115,5 +125,7 @@ using TensorTable = HandleTable<Tensor, ct_tensor, kTensorTag>;
 using StreamTable = HandleTable<cuda::Stream, ct_stream, kStreamTag>;
 using EventTable = HandleTable<cuda::Event, ct_event, kEventTag>;
 using GeneratorTable = HandleTable<rng::GeneratorPtr, ct_generator, kGeneratorTag>;
+using GraphTable = HandleTable<graph::GraphPtr, ct_cuda_graph, kGraphTag>;
+using GraphedTable = HandleTable<graph::GraphedPtr, ct_cuda_graphed, kGraphedTag>;
 
 }  // namespace ct::capi

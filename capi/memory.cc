@@ -107,11 +107,7 @@ CT_API ct_status ct_cuda_memory_summary(int32_t device, int32_t abbreviated, voi
 
 CT_API ct_status ct_cuda_empty_cache(void) {
   CT_API_BEGIN
-  cuda::check_available();
-  for (int d = 0; d < cuda::device_count(); ++d) {
-    if (DeviceCachingAllocator* a = alloc::caching_allocator(d)) a->empty_cache();
-  }
-  alloc::host_allocator().empty_cache();  // and the cached pinned host blocks whose copies are done
+  alloc::empty_cache();
   CT_API_END
 }
 

@@ -12,6 +12,7 @@
 
 #include "impl/alloc/cuda_memory.h"
 #include "impl/core/error.h"
+#include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/stream.h"
 
@@ -157,6 +158,8 @@ DataPtr allocate_cuda(int64_t nbytes, Device device) {
   }
   cuda::DeviceGuard g(device.index);
   if (const PluggableAllocator* p = pluggable_allocator()) {
+    // Its memory cannot be kept in a graph's pool (Note [Illegal operations during capture]).
+    cuda::check_capture_safe("an allocation from the pluggable CUDA allocator", s->stream);
     int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(s->stream));
     void* ptr = p->alloc ? p->alloc(nbytes, device.index, st, p->ctx)
                          : p->torch_alloc(static_cast<size_t>(nbytes), device.index, s->stream);
@@ -183,6 +186,7 @@ DataPtr allocate(int64_t nbytes, Device device, bool pinned) {
     return DataPtr(p, p, &free_host, device);
   }
   cuda::check_available();
+  cuda::check_capture_safe("a pinned host memory allocation (cudaHostAlloc)");
   void* p = nbytes > 0 ? host_allocator().malloc(static_cast<size_t>(nbytes)) : nullptr;
   return DataPtr(p, p, &free_pinned, device);  // an empty one has no memory but is pinned (as PyTorch's)
 }
@@ -201,6 +205,15 @@ void record_stream(const DataPtr& p, const cuda::Stream& s) {
 }
 
 bool is_pinned(const DataPtr& p) { return p.deleter() == &free_pinned; }
+
+void empty_cache() {
+  cuda::check_available();
+  cuda::check_capture_safe("empty_cache");  // it would cudaFree and wait for events
+  for (int d = 0; d < cuda::device_count(); ++d) {
+    if (DeviceCachingAllocator* a = caching_allocator(d)) a->empty_cache();
+  }
+  host_allocator().empty_cache();
+}
 
 DataPtr allocate_on_stream(int64_t nbytes, const cuda::Stream& s) {
   DeviceCachingAllocator& a = native_allocator(s->device);

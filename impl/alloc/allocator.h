@@ -30,5 +30,9 @@ bool is_pinned(const DataPtr& p);  // host memory from the pinned allocator
 // nbytes from the native caching allocator of s's device, on s (not the current stream);
 // Status::NotSupported with another backend.
 DataPtr allocate_on_stream(int64_t nbytes, const cuda::Stream& s);
+// torch.cuda.empty_cache: every device's cached, unused segments go back to CUDA (never a live
+// graph's pool), and the cached pinned host blocks whose copies are done. Refused during a
+// capture that forbids it (Note [Illegal operations during capture]).
+void empty_cache();
 
 }  // namespace ct::alloc

@@ -82,6 +82,7 @@ struct CBlock {
   size_t requested = 0;
   void* ptr;
   bool small;
+  DeviceCachingAllocator::Pool* pool = nullptr;  // the pool it belongs to (default or private)
   StreamStats* ss;  // the figures of the block's stream
   bool allocated = false;
   bool mapped = true;                          // false: unmapped space of an expandable segment
@@ -152,11 +153,22 @@ struct DeviceCachingAllocator::Pool {
       return reinterpret_cast<uintptr_t>(a->ptr) < reinterpret_cast<uintptr_t>(b->ptr);
     }
   };
-  explicit Pool(bool s) : small(s), blocks(Less(), NodeAlloc<CBlock*>(&nodes)), unmapped(Less(), NodeAlloc<CBlock*>(&nodes)) {}
+  explicit Pool(bool s, PrivatePool* o = nullptr)
+      : small(s), owner(o), blocks(Less(), NodeAlloc<CBlock*>(&nodes)), unmapped(Less(), NodeAlloc<CBlock*>(&nodes)) {}
   bool small;
+  PrivatePool* owner;  // the graph's pool it belongs to; nullptr: a default pool
   FreeList nodes;  // declared before the sets: destroyed after them
   std::set<CBlock*, Less, NodeAlloc<CBlock*>> blocks;
   std::set<CBlock*, Less, NodeAlloc<CBlock*>> unmapped;  // unmapped space of expandable segments
+};
+
+// Note [Graph private pools]
+struct DeviceCachingAllocator::PrivatePool {
+  explicit PrivatePool(int64_t i) : id(i), small(true, this), large(false, this) {}
+  int64_t id;
+  int use_count = 1;     // graphs using it; 0: freeable
+  int64_t segments = 0;  // segments allocated for it and not yet freed
+  Pool small, large;
 };
 
 struct DeviceCachingAllocator::ExpSeg {
@@ -168,7 +180,8 @@ struct DeviceCachingAllocator::ExpSeg {
 };
 
 CBlock* DeviceCachingAllocator::new_block(void* stream, const std::shared_ptr<void>& ref, size_t size, void* ptr,
-                                          bool small, StreamStats* ss) {
+                                          Pool& pool, StreamStats* ss) {
+  const bool small = pool.small;
   CBlock* b;
   if (!free_blocks_.empty()) {
     b = free_blocks_.back();
@@ -188,6 +201,7 @@ CBlock* DeviceCachingAllocator::new_block(void* stream, const std::shared_ptr<vo
   } else {
     b = new CBlock(device_, stream, ref, size, ptr, small, ss);
   }
+  b->pool = &pool;
   b->all_prev = nullptr;
   b->all_next = all_blocks_;
   if (all_blocks_) all_blocks_->all_prev = b;
@@ -289,7 +303,15 @@ size_t DeviceCachingAllocator::allocation_size(size_t size) {
   return kRoundLarge * ((size + kRoundLarge - 1) / kRoundLarge);
 }
 
-DeviceCachingAllocator::Pool& DeviceCachingAllocator::pool_for(size_t size) {
+DeviceCachingAllocator::Pool& DeviceCachingAllocator::pool_for(size_t size, void* stream) {
+  // Only while a capture is under way is the stream asked which capture it takes part in
+  // (Note [Graph private pools]): the usual path makes no extra call.
+  if (__builtin_expect(!captures_underway_.empty(), 0)) {
+    uint64_t id = backend_->capture_id(stream);
+    if (id != 0)
+      for (auto& [capture, pp] : captures_underway_)
+        if (capture == id) return size <= kSmallSize ? pp->small : pp->large;
+  }
   return size <= kSmallSize ? *small_ : *large_;
 }
 
@@ -303,7 +325,7 @@ __attribute__((always_inline)) inline void update(StatArray& a, bool small, int6
 int64_t DeviceCachingAllocator::total_reserved() const { return stats_.reserved_bytes[kAll].current; }
 
 bool DeviceCachingAllocator::get_free_block(size_t size, void* stream, Pool& pool, CBlock** out) {
-  if (config_.garbage_collection_threshold > 0 && set_fraction_ &&
+  if (config_.garbage_collection_threshold > 0 && set_fraction_ && captures_underway_.empty() &&
       static_cast<double>(total_reserved()) > config_.garbage_collection_threshold * static_cast<double>(allowed_max_)) {
     garbage_collect();
   }
@@ -334,18 +356,19 @@ CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void
     *oom = true;
     return nullptr;
   }
-  if (config_.expandable_segments) {
+  if (config_.expandable_segments && !pool.owner) {  // private pools: plain segments
     CBlock* b = try_allocate_expandable(size, stream, ref, pool);
     if (!b) *oom = true;
     return b;
   }
-  void* p = backend_->malloc(device_, alloc_size);
+  void* p = pool.owner ? backend_->malloc_for_capture(device_, alloc_size) : backend_->malloc(device_, alloc_size);
   if (!p) {
     *oom = true;
     return nullptr;
   }
+  if (pool.owner) pool.owner->segments++;
   stats_.num_device_alloc++;
-  CBlock* b = new_block(stream, ref, alloc_size, p, pool.small, stream_stats_for(stream));
+  CBlock* b = new_block(stream, ref, alloc_size, p, pool, stream_stats_for(stream));
   b->ss->segment.add(1);
   b->ss->reserved_bytes.add(static_cast<int64_t>(alloc_size));
   update(stats_.segment, pool.small, 1);
@@ -357,8 +380,9 @@ CBlock* DeviceCachingAllocator::alloc_block(size_t size, size_t alloc_size, void
 void DeviceCachingAllocator::release_block(CBlock* b) {
   backend_->free(device_, b->ptr);
   stats_.num_device_free++;
-  Pool& pool = b->small ? *small_ : *large_;
+  Pool& pool = *b->pool;
   pool.blocks.erase(b);
+  if (pool.owner) pool.owner->segments--;
   update(stats_.segment, b->small, -1);
   update(stats_.reserved_bytes, b->small, -static_cast<int64_t>(b->size));
   b->ss->segment.add(-1);
@@ -394,20 +418,36 @@ bool DeviceCachingAllocator::release_available_cached_blocks(size_t size, void* 
 
 void DeviceCachingAllocator::release_cached_blocks() {
   synchronize_and_free_events();
-  for (Pool* pool : {large_.get(), small_.get()}) {
-    std::vector<CBlock*> whole, to_unmap;
-    for (CBlock* b : pool->blocks) {
-      if (b->es) to_unmap.push_back(b);
-      else if (!b->is_split()) whole.push_back(b);
+  release_pool_segments(*large_);
+  release_pool_segments(*small_);
+  // Private pools only once freeable (no graph uses them); one holding no segment goes.
+  for (auto it = graph_pools_.begin(); it != graph_pools_.end();) {
+    PrivatePool& pp = *it->second;
+    if (pp.use_count == 0) {
+      release_pool_segments(pp.small);
+      release_pool_segments(pp.large);
+      if (pp.segments == 0) {
+        it = graph_pools_.erase(it);
+        continue;
+      }
     }
-    for (CBlock* b : whole) release_block(b);
-    for (CBlock* b : to_unmap) unmap_block(b, *pool);
-    // Address ranges with nothing mapped go back too (also one whose first mapping failed).
-    std::vector<CBlock*> empty;
-    for (CBlock* b : pool->unmapped)
-      if (!b->prev && !b->next) empty.push_back(b);
-    for (CBlock* b : empty) release_expandable_segment(b, *pool);
+    ++it;
   }
+}
+
+void DeviceCachingAllocator::release_pool_segments(Pool& pool) {
+  std::vector<CBlock*> whole, to_unmap;
+  for (CBlock* b : pool.blocks) {
+    if (b->es) to_unmap.push_back(b);
+    else if (!b->is_split()) whole.push_back(b);
+  }
+  for (CBlock* b : whole) release_block(b);
+  for (CBlock* b : to_unmap) unmap_block(b, pool);
+  // Address ranges with nothing mapped go back too (also one whose first mapping failed).
+  std::vector<CBlock*> empty;
+  for (CBlock* b : pool.unmapped)
+    if (!b->prev && !b->next) empty.push_back(b);
+  for (CBlock* b : empty) release_expandable_segment(b, pool);
 }
 
 void DeviceCachingAllocator::garbage_collect() {
@@ -464,7 +504,7 @@ CBlock* DeviceCachingAllocator::find_expandable_block(size_t size, void* stream,
            " of virtual address space on device ", device_, " (CTORCH_CUDA_ALLOC_CONF)");
   expandable_.emplace_back(new ExpSeg{static_cast<char*>(base), page, npages, std::vector<bool>(npages, false)});
   ExpSeg* es = expandable_.back().get();
-  CBlock* c = new_block(stream, ref, es->size(), base, pool.small, stream_stats_for(stream));
+  CBlock* c = new_block(stream, ref, es->size(), base, pool, stream_stats_for(stream));
   c->mapped = false;
   c->es = es;
   pool.unmapped.insert(c);
@@ -488,7 +528,7 @@ bool DeviceCachingAllocator::map_block(CBlock* b, size_t size, Pool& pool) {
   if (mapped_size < b->size) {
     // b -> rest (unmapped) -> b->next
     CBlock* rest = new_block(b->stream, nullptr, b->size - mapped_size, static_cast<char*>(b->ptr) + mapped_size,
-                             pool.small, b->ss);
+                             pool, b->ss);
     rest->mapped = false;
     rest->es = es;
     splice(rest, b, b->next);
@@ -529,14 +569,14 @@ void DeviceCachingAllocator::unmap_block(CBlock* b, Pool& pool) {
   size_t usize = (last - first) * es->page;
   size_t before = static_cast<size_t>(uptr - static_cast<char*>(b->ptr));
   if (before > 0) {  // prev -> before -> b
-    CBlock* bf = new_block(b->stream, nullptr, before, b->ptr, pool.small, b->ss);
+    CBlock* bf = new_block(b->stream, nullptr, before, b->ptr, pool, b->ss);
     bf->es = es;
     splice(bf, b->prev, b);
     pool.blocks.insert(bf);
   }
   size_t after = b->size - before - usize;
   if (after > 0) {  // b -> after -> next
-    CBlock* af = new_block(b->stream, nullptr, after, uptr + usize, pool.small, b->ss);
+    CBlock* af = new_block(b->stream, nullptr, after, uptr + usize, pool, b->ss);
     af->es = es;
     splice(af, b, b->next);
     pool.blocks.insert(af);
@@ -572,11 +612,12 @@ void DeviceCachingAllocator::release_expandable_segment(CBlock* b, Pool& pool) {
 
 bool DeviceCachingAllocator::should_split(const CBlock* b, size_t size) const {
   size_t remaining = b->size - size;
-  if (b->small || config_.expandable_segments) return remaining >= kMinBlockSize;
+  if (b->small || (config_.expandable_segments && !b->pool->owner)) return remaining >= kMinBlockSize;
   return size < config_.max_split_size && remaining > kSmallSize;
 }
 
 void DeviceCachingAllocator::process_events() {
+  insert_deferred_events();
   while (!events_.empty()) {
     auto& [ev, block] = events_.front();
     if (!backend_->event_done(ev)) break;  // events complete in order per stream: good enough
@@ -589,6 +630,7 @@ void DeviceCachingAllocator::process_events() {
 
 void DeviceCachingAllocator::synchronize_and_free_events() {
   stats_.num_sync_all_streams++;
+  insert_deferred_events();
   for (auto& [ev, b] : events_) {
     backend_->event_wait(ev);
     backend_->event_destroy(ev);
@@ -600,25 +642,26 @@ void DeviceCachingAllocator::synchronize_and_free_events() {
 CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std::shared_ptr<void>& stream_ref) {
   std::vector<std::shared_ptr<void>> dead;  // dropped after the lock (Note [Stream references])
   std::unique_lock<SpinMutex> g(mu_);
-  process_events();
+  // While a capture is under way: no event queries, no cudaFree (Note [Graph private pools]).
+  if (captures_underway_.empty()) process_events();
   size_t size = round_size(orig_size, config_);
-  Pool& pool = pool_for(size);
+  Pool* from = &pool_for(size, stream);
   size_t alloc_size = allocation_size(size);
   CBlock* block = nullptr;
   bool oom = false;
-  bool found = get_free_block(size, stream, pool, &block);
-  if (!found) block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom), found = block != nullptr;
-  if (!found) {
+  bool found = get_free_block(size, stream, *from, &block);
+  if (!found) block = alloc_block(size, alloc_size, stream, stream_ref, *from, &oom), found = block != nullptr;
+  if (!found && captures_underway_.empty()) {
     oom = false;
-    if (release_available_cached_blocks(size, stream, pool)) {
-      block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom);
+    if (release_available_cached_blocks(size, stream, *from)) {
+      block = alloc_block(size, alloc_size, stream, stream_ref, *from, &oom);
       found = block != nullptr;
     }
   }
-  if (!found) {
+  if (!found && captures_underway_.empty()) {
     release_cached_blocks();
     stats_.num_alloc_retries++;
-    block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom);
+    block = alloc_block(size, alloc_size, stream, stream_ref, *from, &oom);
     found = block != nullptr;
   }
   if (!found) {
@@ -629,11 +672,14 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
     bool ran = run_oom_hooks(device_, orig_size);
     g.lock();
     if (ran) {
-      process_events();
-      found = get_free_block(size, stream, pool, &block);
+      // Captures may have begun or ended meanwhile (and a private pool gone): ask again.
+      const bool capturing = !captures_underway_.empty();
+      if (!capturing) process_events();
+      from = &pool_for(size, stream);
+      found = get_free_block(size, stream, *from, &block);
       if (!found) {
-        release_cached_blocks();
-        block = alloc_block(size, alloc_size, stream, stream_ref, pool, &oom);
+        if (!capturing) release_cached_blocks();
+        block = alloc_block(size, alloc_size, stream, stream_ref, *from, &oom);
         found = block != nullptr;
       }
     }
@@ -645,17 +691,26 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
     std::string allowed = set_fraction_ ? format_size(static_cast<int64_t>(allowed_max_)) + " allowed; " : "";
     int64_t allocated = stats_.allocated_bytes[kAll].current;
     int64_t reserved = stats_.reserved_bytes[kAll].current;
+    // As PyTorch's message: the bytes of the free blocks cached in private pools count as
+    // allocated (they cannot serve other allocations), and are named.
+    int64_t in_private = 0;
+    for (auto& [id, pp] : graph_pools_)
+      for (Pool* p : {&pp->small, &pp->large})
+        for (CBlock* b : p->blocks) in_private += static_cast<int64_t>(b->size);
+    std::string private_msg =
+        in_private > 0 ? "with " + format_size(in_private) + " allocated in private pools (e.g., CUDA Graphs), " : "";
     fail(Status::OutOfMemory, "CUDA out of memory. Tried to allocate ", format_size(static_cast<int64_t>(alloc_size)),
          ". GPU ", device_, " has a total capacity of ", format_size(static_cast<int64_t>(dev_total)), " of which ",
          format_size(static_cast<int64_t>(dev_free)), " is free. ", allowed, "Of the allocated memory ",
-         format_size(allocated), " is allocated by ctorch, and ", format_size(reserved - allocated),
-         " is reserved by ctorch but unallocated.");
+         format_size(allocated + in_private), " is allocated by ctorch, ", private_msg, "and ",
+         format_size(reserved - allocated - in_private), " is reserved by ctorch but unallocated.");
   }
+  Pool& pool = *from;
 
   const bool already_split = block->is_split();
   if (should_split(block, size)) {
     CBlock* remaining = block;
-    block = new_block(stream, nullptr, size, remaining->ptr, pool.small, remaining->ss);
+    block = new_block(stream, nullptr, size, remaining->ptr, pool, remaining->ss);
     block->prev = remaining->prev;
     if (block->prev) block->prev->next = block;
     block->next = remaining;
@@ -697,9 +752,15 @@ CBlock* DeviceCachingAllocator::malloc(size_t orig_size, void* stream, const std
 void DeviceCachingAllocator::free(CBlock* b) {
   std::vector<std::shared_ptr<void>> dead;  // dropped after the lock (Note [Stream references])
   std::lock_guard<SpinMutex> g(mu_);
+  // During a capture, a block used on other streams records no event: it waits until no
+  // capture is under way (Note [Graph private pools]).
+  const bool defer = !b->stream_uses.empty() && !captures_underway_.empty();
   // Record the events first: if that fails, the block is left as it was.
   std::vector<void*> evs;
-  for (auto& [s, ref] : b->stream_uses) evs.push_back(backend_->record_event(device_, s));
+  if (!defer && !b->stream_uses.empty()) {
+    evs = record_events(b);
+    capture_stream_uses_.erase(b);  // freed after the capture: every use counts
+  }
   b->allocated = false;
   update(stats_.allocation, b->small, -1);
   update(stats_.allocated_bytes, b->small, -static_cast<int64_t>(b->size));
@@ -708,17 +769,57 @@ void DeviceCachingAllocator::free(CBlock* b) {
   b->ss->allocation.add(-1);
   b->ss->allocated_bytes.add(-static_cast<int64_t>(b->size));
   b->ss->requested_bytes.add(-static_cast<int64_t>(b->requested));
-  if (!evs.empty()) {
-    for (void* ev : evs) {
-      events_.emplace_back(ev, b);
-      b->event_count++;
-    }
-    for (auto& u : b->stream_uses) graveyard_.push_back(std::move(u.second));  // the events are recorded:
-    b->stream_uses.clear();                                                    // the streams may go now
-  } else {
-    free_block(b);
-  }
+  if (defer) deferred_frees_.push_back(b);
+  else insert_events(b, evs);
   if (!graveyard_.empty()) dead.swap(graveyard_);
+}
+
+std::vector<void*> DeviceCachingAllocator::record_events(CBlock* b) {
+  std::vector<void*> evs;
+  try {
+    for (auto& [s, ref] : b->stream_uses) evs.push_back(backend_->record_event(device_, s));
+  } catch (...) {
+    for (void* ev : evs) backend_->event_destroy(ev);
+    throw;
+  }
+  return evs;
+}
+
+void DeviceCachingAllocator::insert_events(CBlock* b, const std::vector<void*>& evs) {
+  if (evs.empty()) {
+    free_block(b);
+    return;
+  }
+  for (void* ev : evs) {
+    events_.emplace_back(ev, b);
+    b->event_count++;
+  }
+  for (auto& u : b->stream_uses) graveyard_.push_back(std::move(u.second));  // the events are recorded:
+  b->stream_uses.clear();                                                    // the streams may go now
+}
+
+void DeviceCachingAllocator::insert_deferred_events() {
+  while (__builtin_expect(!deferred_frees_.empty(), 0)) {
+    CBlock* b = deferred_frees_.front();
+    // As PyTorch: events only on the streams recorded before the capture; the work queued
+    // during it on streams recorded then was captured, not run.
+    auto it = capture_stream_uses_.find(b);
+    if (it != capture_stream_uses_.end()) {
+      for (void* st : it->second) {
+        for (auto u = b->stream_uses.begin(); u != b->stream_uses.end(); ++u) {
+          if (u->first == st) {
+            graveyard_.push_back(std::move(u->second));
+            b->stream_uses.erase(u);
+            break;
+          }
+        }
+      }
+      capture_stream_uses_.erase(it);
+    }
+    std::vector<void*> evs = record_events(b);  // throws: b stays deferred
+    deferred_frees_.erase(deferred_frees_.begin());
+    insert_events(b, evs);
+  }
 }
 
 void DeviceCachingAllocator::record_stream(CBlock* b, void* stream, std::shared_ptr<void> stream_ref) {
@@ -727,6 +828,9 @@ void DeviceCachingAllocator::record_stream(CBlock* b, void* stream, std::shared_
   for (auto& [s, ref] : b->stream_uses)
     if (s == stream) return;
   b->stream_uses.emplace_back(stream, std::move(stream_ref));
+  // A stream first used during a capture (Note [Graph private pools]; unlike PyTorch, a stream
+  // recorded before the capture too keeps its event).
+  if (!captures_underway_.empty()) capture_stream_uses_[b].push_back(stream);
 }
 
 size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
@@ -749,7 +853,7 @@ size_t DeviceCachingAllocator::try_merge(CBlock* dst, CBlock* src, Pool& pool) {
 }
 
 void DeviceCachingAllocator::free_block(CBlock* b) {
-  Pool& pool = b->small ? *small_ : *large_;
+  Pool& pool = *b->pool;
   size_t original = b->size;
   int64_t d_blocks = 0, d_bytes = 0;
   for (CBlock* cand : {b->prev, b->next}) {
@@ -777,8 +881,57 @@ void DeviceCachingAllocator::free_block(CBlock* b) {
 void DeviceCachingAllocator::empty_cache() {
   std::vector<std::shared_ptr<void>> dead;  // dropped after the lock (Note [Stream references])
   std::lock_guard<SpinMutex> g(mu_);
+  CT_CHECK(captures_underway_.empty(), Status::State, "empty_cache is not allowed while a CUDA graph capture is under way on device ",
+           device_, " (it would synchronize and cudaFree during the capture)");
   release_cached_blocks();
   dead.swap(graveyard_);
+}
+
+// ---- CUDA graphs (Note [Graph private pools])
+
+void DeviceCachingAllocator::begin_allocate_to_pool(int64_t pool, uint64_t capture_id) {
+  CT_CHECK(pool > 0, Status::Argument, "begin_allocate_to_pool: pool ids are positive (got ", pool, ")");
+  CT_CHECK(capture_id != 0, Status::Argument, "begin_allocate_to_pool: capture id 0 names no capture");
+  std::lock_guard<SpinMutex> g(mu_);
+  for (auto& [capture, pp] : captures_underway_) {
+    CT_CHECK(pp->id != pool, Status::State, "begin_allocate_to_pool: a capture already allocates to pool ", pool,
+             " on device ", device_);
+    CT_CHECK(capture != capture_id, Status::State, "begin_allocate_to_pool: capture ", capture_id,
+             " already allocates to pool ", pp->id, " on device ", device_);
+  }
+  std::unique_ptr<PrivatePool>& pp = graph_pools_[pool];
+  if (!pp) pp.reset(new PrivatePool(pool));
+  else pp->use_count++;  // shared with earlier graphs (or in use again once freeable)
+  captures_underway_.emplace_back(capture_id, pp.get());
+}
+
+void DeviceCachingAllocator::end_allocate_to_pool(int64_t pool) {
+  std::lock_guard<SpinMutex> g(mu_);
+  for (auto it = captures_underway_.begin(); it != captures_underway_.end(); ++it) {
+    if (it->second->id == pool) {
+      captures_underway_.erase(it);
+      return;
+    }
+  }
+  fail(Status::State, "end_allocate_to_pool: no capture allocates to pool ", pool, " on device ", device_);
+}
+
+void DeviceCachingAllocator::release_pool(int64_t pool) {
+  std::lock_guard<SpinMutex> g(mu_);
+  auto it = graph_pools_.find(pool);
+  CT_CHECK(it != graph_pools_.end() && it->second->use_count > 0, Status::State, "release_pool: pool ", pool,
+           " is not in use on device ", device_);
+  PrivatePool& pp = *it->second;
+  if (pp.use_count == 1)
+    for (auto& [capture, p] : captures_underway_)
+      CT_CHECK(p != &pp, Status::State, "release_pool: pool ", pool, " on device ", device_,
+               " is still being captured into (end_allocate_to_pool first)");
+  if (--pp.use_count == 0 && pp.segments == 0) graph_pools_.erase(it);
+}
+
+bool DeviceCachingAllocator::capture_underway() {
+  std::lock_guard<SpinMutex> g(mu_);
+  return !captures_underway_.empty();
 }
 
 void DeviceCachingAllocator::set_memory_fraction(double fraction) {
@@ -827,7 +980,7 @@ std::vector<DeviceCachingAllocator::SegmentInfo> DeviceCachingAllocator::snapsho
     // A segment starts at a block with no mapped predecessor: the head of a cudaMalloc'd
     // segment, or the first mapped block of a run inside an expandable segment.
     if (!head->mapped || (head->prev && head->prev->mapped)) continue;
-    SegmentInfo s{head->ptr, 0, 0, 0, !head->small, head->stream, {}};
+    SegmentInfo s{head->ptr, 0, 0, 0, !head->small, head->stream, head->pool->owner ? head->pool->owner->id : 0, {}};
     for (CBlock* b = head; b && b->mapped; b = b->next) {
       bool active = b->allocated || b->event_count > 0 || !b->stream_uses.empty();
       s.blocks.push_back({b->size, b->allocated, active, b->ptr});
@@ -851,7 +1004,8 @@ std::string DeviceCachingAllocator::snapshot_json() {
     os << (first ? "" : ", ") << "{\"address\": " << reinterpret_cast<uintptr_t>(s.address)
        << ", \"total_size\": " << s.total_size << ", \"allocated_size\": " << s.allocated_size
        << ", \"active_size\": " << s.active_size << ", \"segment_type\": \"" << (s.is_large ? "large" : "small")
-       << "\", \"stream\": " << reinterpret_cast<uintptr_t>(s.stream) << ", \"blocks\": [";
+       << "\", \"stream\": " << reinterpret_cast<uintptr_t>(s.stream) << ", \"segment_pool_id\": " << s.pool_id
+       << ", \"blocks\": [";
     first = false;
     bool fb = true;
     for (const BlockInfo& b : s.blocks) {

@@ -30,6 +30,39 @@
 // blocks. As in PyTorch, mapping counts in reserved_bytes and num_device_alloc but not in
 // "segment", and expandable blocks are left out of inactive_split.
 //
+// Note [Graph private pools] (PyTorch's Note [Interaction with CUDA graph capture]): a CUDA
+// graph bakes the addresses its kernels used into the graph, so that memory must stay the
+// graph's for as long as the graph can replay. While a capture runs, allocations on the streams
+// taking part in it (DeviceBackend::capture_id(stream) == the capture's id) come from the
+// graph's private pool, named by a pool id (int64 > 0) that the graph code hands out:
+//  - begin_allocate_to_pool(pool, capture) creates the pool with one use, or adds a use to an
+//    existing one (graphs sharing a pool, captured in order: one use per graph); until
+//    end_allocate_to_pool(pool), that capture's allocations come from it. A pool gets one
+//    capture at a time, a capture one pool.
+//  - A private pool has its own small and large block pools with the policy above (sizes,
+//    segments, best fit, splits), on plain segments: unlike PyTorch, private pools never use
+//    expandable segments. A block returns to its own pool when freed, during the capture or
+//    after it (tensors the capture created keep the pool's memory until they are freed), and
+//    a block freed during the capture is reused only by allocations into that pool.
+//  - While any capture is under way on the device (captures_underway_ not empty): malloc does
+//    not poll events (cudaEventQuery is illegal in a capture); free() of a block with
+//    record_stream uses records no event but defers the block until no capture is under way,
+//    when its events are recorded (on the streams recorded before the capture only: work on
+//    streams recorded during it was captured, not run) and polled as usual; and running out of
+//    memory frees no cached segment (no cudaFree during a capture; unlike PyTorch, which
+//    still frees oversize blocks with max_split_size, neither does the garbage collection
+//    threshold). empty_cache then fails with Status::State. Only with no capture under way is
+//    the stream's capture id asked for nothing: malloc and free make no extra call then.
+//  - release_pool(pool) takes one use away (graph reset or destroyed). At 0 uses the pool is
+//    freeable: empty_cache and the out-of-memory retry return its free, unsplit segments to the
+//    device, and the pool object goes away once it holds no segment (at once if it holds none).
+//    Segments of a pool in use are never freed. A freeable pool that a new capture begins on
+//    again is in use again (PyTorch asserts there).
+//  - Statistics count private-pool blocks and segments exactly like any other (memory_stats
+//    keys and per-stream figures; small or large by the block's size class), as PyTorch's do;
+//    snapshot_json gives each segment its "segment_pool_id" (0: the default pools); the
+//    out-of-memory message, as PyTorch's, names the bytes cached free in private pools.
+//
 // Note [Out-of-memory hooks]: the bindings register hooks that run their language's garbage
 // collector and wait for its finalizers, so tensors a program dropped without closing give
 // their memory back. The hooks run on the allocating thread with the allocator's lock released
@@ -71,6 +104,16 @@ class DeviceBackend {
   virtual void vm_unmap(int device, void* ptr, size_t page) { (void)device, (void)ptr, (void)page; }
   virtual void vm_release(int device, void* ptr, size_t size) { (void)device, (void)ptr, (void)size; }
   virtual void synchronize(int device) { (void)device; }  // before pages are unmapped
+  // The id of the CUDA stream capture that `stream` takes part in, 0 when it is not capturing
+  // (cudaStreamGetCaptureInfo; the legacy default stream nullptr: 0 without asking CUDA).
+  // Asked only while a capture is under way on the device (Note [Graph private pools]).
+  virtual uint64_t capture_id(void* stream) { (void)stream; return 0; }
+  // A new segment for a private pool, allocated while its capture runs: the real backend lets
+  // this thread make the call in cudaStreamCaptureModeRelaxed (as PyTorch's
+  // cudaMallocMaybeCapturing), since a global or thread-local capture forbids cudaMalloc; a
+  // captured cudaMalloc gives the graph new addresses and is not replayed. nullptr when out of
+  // memory.
+  virtual void* malloc_for_capture(int device, size_t size) { return malloc(device, size); }
 };
 
 struct Stat {
@@ -158,9 +201,28 @@ class DeviceCachingAllocator {
     size_t total_size, allocated_size, active_size;
     bool is_large;
     void* stream;
+    int64_t pool_id;  // the private pool it belongs to; 0: the default pools
     std::vector<BlockInfo> blocks;
   };
   std::vector<SegmentInfo> snapshot();
+
+  // CUDA graphs (Note [Graph private pools]). Pool ids are int64 > 0, handed out by the graph
+  // code; capture ids are DeviceBackend::capture_id's (never 0). Errors: Status::Argument for a
+  // pool id <= 0 or capture id 0, Status::State for a call out of turn (each says which).
+  // Creates the private pool `pool` with one use, or adds a use to an existing one; from now
+  // on allocations on streams whose backend capture_id(stream) == capture_id come from it.
+  // State: the pool or the capture is already allocating to a pool.
+  void begin_allocate_to_pool(int64_t pool, uint64_t capture_id);
+  // Allocations stop going to `pool` (its capture ended or was discarded). State: no capture
+  // allocates to it.
+  void end_allocate_to_pool(int64_t pool);
+  // One use fewer (a graph using the pool was reset or destroyed). At 0 uses the pool becomes
+  // freeable: its free, unsplit segments go back to the device at the next empty_cache or
+  // out-of-memory retry, and the pool object goes away when it holds no segment. State: the
+  // pool has no use, or its last use is still being captured into (end it first).
+  void release_pool(int64_t pool);
+  // Whether a capture allocates to a pool on this device (a begin without its end).
+  bool capture_underway();
   // The figures of one stream (zero for a stream that never allocated).
   StreamStats stream_stats(void* stream);
   // An owned stream was destroyed (no block can be cached on it): its figures go.
@@ -168,21 +230,26 @@ class DeviceCachingAllocator {
 
   const CachingConfig& config() const { return config_; }
   struct ExpSeg;  // an expandable segment (Note [Expandable segments])
+  struct Pool;     // the cached free blocks of one size class (small or large)
+  struct PrivatePool;  // a graph's pool (Note [Graph private pools])
   static size_t round_size(size_t size, const CachingConfig& config);
   static size_t allocation_size(size_t size);
 
  private:
-  struct Pool;
-  Pool& pool_for(size_t size);
+  Pool& pool_for(size_t size, void* stream);
   bool get_free_block(size_t size, void* stream, Pool& pool, CBlock** out);
   CBlock* alloc_block(size_t size, size_t alloc_size, void* stream, const std::shared_ptr<void>& ref, Pool& pool,
                       bool* oom);
-  CBlock* new_block(void* stream, const std::shared_ptr<void>& ref, size_t size, void* ptr, bool small,
+  CBlock* new_block(void* stream, const std::shared_ptr<void>& ref, size_t size, void* ptr, Pool& pool,
                     StreamStats* ss);
   void delete_block(CBlock* b);
   void release_block(CBlock* b);
   bool release_available_cached_blocks(size_t size, void* stream, Pool& pool);
   void release_cached_blocks();
+  void release_pool_segments(Pool& pool);  // its free, unsplit segments (or free pages)
+  std::vector<void*> record_events(CBlock* b);  // one per stream use (throws: none left recorded)
+  void insert_events(CBlock* b, const std::vector<void*>& evs);  // b waits for evs; none: free_block
+  void insert_deferred_events();  // the frees deferred by captures (Note [Graph private pools])
   void free_block(CBlock* b);
   size_t try_merge(CBlock* dst, CBlock* src, Pool& pool);
   bool should_split(const CBlock* b, size_t size) const;
@@ -214,6 +281,11 @@ class DeviceCachingAllocator {
   bool set_fraction_ = false;
   size_t allowed_max_ = SIZE_MAX;
   uint64_t gc_clock_ = 0;
+  // CUDA graphs (Note [Graph private pools])
+  std::map<int64_t, std::unique_ptr<PrivatePool>> graph_pools_;
+  std::vector<std::pair<uint64_t, PrivatePool*>> captures_underway_;  // (capture id, its pool)
+  std::vector<CBlock*> deferred_frees_;  // freed during a capture with stream uses: no event yet
+  std::unordered_map<CBlock*, std::vector<void*>> capture_stream_uses_;  // recorded during a capture
 };
 
 // Parses PyTorch's allocator configuration syntax ("max_split_size_mb:128,

@@ -44,6 +44,23 @@ class CudaBackend final : public DeviceBackend {
     cuda::check(err, "cudaMalloc");
     return p;
   }
+  // Note [Graph private pools]: a segment for a private pool, allocated during its capture.
+  void* malloc_for_capture(int device, size_t size) override {
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    cuda::check(cudaThreadExchangeStreamCaptureMode(&mode), "cudaThreadExchangeStreamCaptureMode");
+    struct Restore {
+      cudaStreamCaptureMode mode;
+      ~Restore() { (void)cudaThreadExchangeStreamCaptureMode(&mode); }
+    } restore{mode};
+    return malloc(device, size);
+  }
+  uint64_t capture_id(void* stream) override {
+    if (stream == nullptr) return 0;  // the legacy default stream never captures
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    unsigned long long id = 0;
+    cuda::check(cudaStreamGetCaptureInfo(static_cast<cudaStream_t>(stream), &status, &id), "cudaStreamGetCaptureInfo");
+    return status == cudaStreamCaptureStatusActive ? static_cast<uint64_t>(id) : 0;
+  }
   void free(int device, void* p) override {
     if (device < 0) {
       cuda::check(cudaFreeHost(p), "cudaFreeHost");

@@ -69,7 +69,12 @@ bool launch_blocking() {
 
 void check_launch(const char* what, cudaStream_t stream) {
   check(cudaGetLastError(), what);
-  if (launch_blocking()) check(cudaStreamSynchronize(stream), what);
+  if (!launch_blocking()) return;
+  // A kernel captured into a graph does not run now: nothing to wait for (and waiting on a
+  // capturing stream is illegal, Note [Illegal operations during capture] in capture.h).
+  cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+  if (stream && cudaStreamIsCapturing(stream, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) return;
+  check(cudaStreamSynchronize(stream), what);
 }
 
 bool is_available() { return state().count > 0; }

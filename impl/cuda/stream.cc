@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "impl/core/error.h"
+#include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
 
 namespace ct::cuda {
@@ -144,11 +145,13 @@ void priority_range(int* least, int* greatest) {
 }
 
 bool stream_query(const Stream& s) {
+  check_capture_safe("Stream.query", s->stream);
   DeviceGuard g(s->device);
   return done(cudaStreamQuery(s->stream), "cudaStreamQuery");
 }
 
 void stream_synchronize(const Stream& s) {
+  check_capture_safe("Stream.synchronize", s->stream);
   on_host_sync("Stream.synchronize");
   DeviceGuard g(s->device);
   check(cudaStreamSynchronize(s->stream), "cudaStreamSynchronize");
@@ -188,12 +191,14 @@ void event_wait(const Event& e, const Stream& s) {
 
 bool event_query(const Event& e) {
   if (!e->event) return true;
+  check_capture_safe("Event.query");
   DeviceGuard g(e->device);
   return done(cudaEventQuery(e->event), "cudaEventQuery");
 }
 
 void event_synchronize(const Event& e) {
   if (!e->event) return;
+  check_capture_safe("Event.synchronize");
   DeviceGuard g(e->device);
   check(cudaEventSynchronize(e->event), "cudaEventSynchronize");
 }
@@ -203,6 +208,7 @@ double event_elapsed_ms(const Event& start, const Event& end) {
            "Both events must be created with argument 'enable_timing=True'.");
   CT_CHECK(start->event && end->event, Status::State, "Both events must be recorded before calculating elapsed time.");
   CT_CHECK(start->device == end->device, Status::Device, "Both events must be recorded on the same device");
+  check_capture_safe("Event.elapsed_time");
   DeviceGuard g(start->device);
   float ms = 0;
   cudaError_t err = cudaEventElapsedTime(&ms, start->event, end->event);

@@ -8,6 +8,7 @@
 #include "impl/ops/cpu/simd.h"
 #include "impl/alloc/allocator.h"
 #include "impl/alloc/cuda_memory.h"
+#include "impl/cuda/capture.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
@@ -97,11 +98,17 @@ void memcpy_host_device(const Tensor& dst, const Tensor& src, bool to_device, bo
   const Tensor& host = to_device ? src : dst;
   const Device& dev = to_device ? dst->device() : src->device();
   CudaScope sc(dev);
+  const bool async = non_blocking && alloc::is_pinned(host->storage->data_ptr);
+  const char* what = to_device ? "copy from host to device" : "copy from device to host";
+  // Only an asynchronous copy from or to pinned memory can be captured into a graph
+  // (Note [Illegal operations during capture]); the pinned tensor then lives as long as the
+  // graph uses it, so its block records no event.
+  if (!async) cuda::check_capture_safe(what, static_cast<cudaStream_t>(sc.stream));
   memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(),
                to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, sc);
-  if (!non_blocking || !alloc::is_pinned(host->storage->data_ptr)) {
-    sync_stream(sc, to_device ? "copy from host to device" : "copy from device to host");
-  } else {
+  if (!async) {
+    sync_stream(sc, what);
+  } else if (!cuda::captures_underway() || !cuda::stream_capture_id(static_cast<cudaStream_t>(sc.stream))) {
     alloc::host_allocator().record_event(host->storage->data(), dev.index, sc.stream);
   }
 }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "impl/core/error.h"
+#include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
@@ -34,12 +35,15 @@ void fill(const Tensor& t, int draw, const rng::Params& p, const GeneratorPtr& g
   Tensor out = t->is_contiguous() ? t : empty(t->sizes, t->dtype, t->device());
   Device d = t->device();
   rng::Geometry geo = rng::geometry(n, rng::unroll_of(draw), d.is_cuda() ? d.index : -1);
-  rng::PhiloxArgs a = g.philox(geo.counter_offset);
   if (d.is_cuda()) {
     CudaScope sc(d);
-    rng::cuda_fill(out->data(), n, static_cast<int32_t>(t->dtype), draw, p, a.seed, a.offset, geo.grid, sc.stream);
+    uint64_t capture = cuda::captures_underway() ? cuda::stream_capture_id(static_cast<cudaStream_t>(sc.stream)) : 0;
+    rng::PhiloxArgs a = g.philox(geo.counter_offset, capture);  // Note [Graph-safe Philox]
+    rng::cuda_fill(out->data(), n, static_cast<int32_t>(t->dtype), draw, p, a.seed, a.offset, a.state, geo.grid,
+                   sc.stream);
     cuda::check_launch(op, static_cast<cudaStream_t>(sc.stream));
   } else {
+    rng::PhiloxArgs a = g.philox(geo.counter_offset);
     rng::cpu_fill(out->data(), n, static_cast<int32_t>(t->dtype), draw, p, a.seed, a.offset, geo.threads);
   }
   if (out.get() != t.get()) copy_(t, out);

@@ -2,12 +2,15 @@
 
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "impl/abi/tables.h"
+#include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
 #include "impl/core/locked.h"
 #include "impl/cuda/runtime.h"
+#include "impl/rng/params.h"
 
 namespace ct::rng {
 
@@ -61,12 +64,75 @@ void Generator::set_state(const uint8_t* state, int64_t size) {
   offset_ = static_cast<uint64_t>(off);
 }
 
-PhiloxArgs Generator::philox(uint64_t increment) {
+namespace {
+std::mutex g_capture_mu;
+std::map<uint64_t, std::vector<GeneratorPtr>>& capture_generators() {
+  static auto* m = new std::map<uint64_t, std::vector<GeneratorPtr>>();  // never destroyed
+  return *m;
+}
+}  // namespace
+
+PhiloxArgs Generator::philox(uint64_t increment, uint64_t capture_id) {
   increment = (increment + 3) / 4 * 4;
-  std::lock_guard<std::mutex> g(mu_);
-  PhiloxArgs a{seed_, offset_};
-  offset_ += increment;
+  if (capture_id == 0) {
+    std::lock_guard<std::mutex> g(mu_);
+    PhiloxArgs a{seed_, offset_};
+    offset_ += increment;
+    return a;
+  }
+  std::unique_lock<std::mutex> g(mu_);
+  auto it = captures_.find(capture_id);
+  if (it == captures_.end()) {
+    g.unlock();  // allocating may run out-of-memory hooks
+    DataPtr state = alloc::allocate(2 * sizeof(int64_t), device_);
+    g.lock();
+    bool inserted;
+    std::tie(it, inserted) = captures_.emplace(capture_id, CaptureState{0, std::move(state)});
+    if (inserted) {  // (another thread of the same capture may have been first)
+      std::lock_guard<std::mutex> r(g_capture_mu);
+      capture_generators()[capture_id].push_back(shared_from_this());
+    }
+  }
+  CaptureState& c = it->second;
+  CT_CHECK(c.intragraph <= UINT32_MAX - increment, Status::Argument,
+           "the random ops of one CUDA graph draw more than 2^32 Philox offsets from one generator");
+  PhiloxArgs a{0, c.intragraph, static_cast<const int64_t*>(c.state.get())};
+  c.intragraph += increment;
   return a;
+}
+
+uint64_t Generator::capture_epilogue(uint64_t capture_id) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = captures_.find(capture_id);
+  return it == captures_.end() ? 0 : it->second.intragraph;
+}
+
+void Generator::replay_prologue(uint64_t capture_id, uint64_t wholegraph_increment, void* stream) {
+  if (wholegraph_increment == 0) return;
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = captures_.find(capture_id);
+  CT_CHECK(it != captures_.end(), Status::Internal, "replay: the generator has no state for capture ", capture_id);
+  cuda_set_state(static_cast<int64_t*>(it->second.state.get()), seed_, offset_, stream);
+  offset_ += wholegraph_increment;
+}
+
+void Generator::remove_capture_state(uint64_t capture_id) {
+  DataPtr drop;  // freed after the lock
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = captures_.find(capture_id);
+  if (it == captures_.end()) return;
+  drop = std::move(it->second.state);
+  captures_.erase(it);
+}
+
+std::vector<GeneratorPtr> take_capture_generators(uint64_t capture_id) {
+  std::lock_guard<std::mutex> g(g_capture_mu);
+  auto& m = capture_generators();
+  auto it = m.find(capture_id);
+  if (it == m.end()) return {};
+  std::vector<GeneratorPtr> v = std::move(it->second);
+  m.erase(it);
+  return v;
 }
 
 const GeneratorPtr& default_generator(Device d) {

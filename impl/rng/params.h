@@ -31,7 +31,11 @@ struct Params {
 // dtype. cuda_fill launches on `stream` of the current device.
 void cpu_fill(void* out, int64_t numel, int32_t dtype, int draw, const Params& p, uint64_t seed, uint64_t offset,
               int64_t threads);
+// state: nullptr, or in a graph the device memory {seed, offset} each replay writes (then offset
+// is the launch's offset within the graph; Note [Graph-safe Philox] in generator.h).
 void cuda_fill(void* out, int64_t numel, int32_t dtype, int draw, const Params& p, uint64_t seed, uint64_t offset,
-               uint32_t grid, void* stream);
+               const int64_t* state, uint32_t grid, void* stream);
+// Writes {seed, offset} into a graph's state on stream (before a replay).
+void cuda_set_state(int64_t* state, uint64_t seed, uint64_t offset, void* stream);
 
 }  // namespace ct::rng

@@ -7,6 +7,7 @@
 
 #include "impl/alloc/caching_allocator.h"
 #include "impl/core/error.h"
+#include "tests/impl/error_of.h"
 
 using namespace ct;
 using namespace ct::alloc;
@@ -40,8 +41,22 @@ class FakeDevice : public DeviceBackend {
   void* record_event(int, void* stream) override {
     auto* e = new Ev{stream, false};
     live_events.insert(e);
+    recorded_on.push_back(stream);
     return e;
   }
+  // Captures (Note [Graph private pools]): the test says which stream takes part in which one.
+  uint64_t capture_id(void* stream) override {
+    ++capture_queries;
+    auto it = capturing.find(stream);
+    return it == capturing.end() ? 0 : it->second;
+  }
+  void* malloc_for_capture(int device, size_t size) override {
+    ++capture_mallocs;
+    return malloc(device, size);
+  }
+  std::map<void*, uint64_t> capturing;  // stream -> capture id
+  int capture_queries = 0, capture_mallocs = 0, event_queries = 0;
+  std::vector<void*> recorded_on;  // the stream of each recorded event
   void* vm_reserve(int, size_t size) override {
     char* p = reinterpret_cast<char*>(next_);
     next_ += size + (1 << 24);
@@ -68,7 +83,10 @@ class FakeDevice : public DeviceBackend {
   std::map<void*, size_t> reserved_ranges;
   bool synced = false;
   int syncs_before_unmap = 0;
-  bool event_done(void* e) override { return static_cast<Ev*>(e)->done || finished.count(static_cast<Ev*>(e)->stream); }
+  bool event_done(void* e) override {
+    ++event_queries;
+    return static_cast<Ev*>(e)->done || finished.count(static_cast<Ev*>(e)->stream);
+  }
   void event_wait(void* e) override { static_cast<Ev*>(e)->done = true; }
   void event_destroy(void* e) override {
     live_events.erase(static_cast<Ev*>(e));
@@ -91,6 +109,8 @@ class FakeDevice : public DeviceBackend {
 
 void* const S1 = reinterpret_cast<void*>(0x100);
 void* const S2 = reinterpret_cast<void*>(0x200);
+void* const S3 = reinterpret_cast<void*>(0x300);
+void* const S4 = reinterpret_cast<void*>(0x400);
 
 struct Fixture : ::testing::Test {
   FakeDevice dev{1024 * MiB};
@@ -102,6 +122,7 @@ struct Fixture : ::testing::Test {
     a.reset(new DeviceCachingAllocator(0, &dev, c));
   }
   DeviceStats st() { return a->stats(); }
+  int64_t stat(const std::string& key) { return stats_map(a->stats(), a->config()).at(key); }
   void TearDown() override { clear_oom_hooks(); }
 };
 
@@ -534,6 +555,445 @@ TEST_F(Fixture, MemorySummaryTableAsPyTorchs) {
   std::string ab = memory_summary(stats_map(a->stats(), a->config()), 0, true);
   EXPECT_EQ(ab.find("from large pool"), std::string::npos);
   a->free(b);
+}
+
+// ---- CUDA graphs' private pools (Note [Graph private pools])
+
+namespace {
+// The pool id of the segment that starts at p (-1: no such segment).
+int64_t pool_of_segment(DeviceCachingAllocator& a, void* p) {
+  for (const auto& seg : a.snapshot())
+    if (seg.address == p) return seg.pool_id;
+  return -1;
+}
+}  // namespace
+
+TEST_F(Fixture, CaptureAllocatesFromThePrivatePoolOnItsStreamsOnly) {
+  CBlock* z = a->malloc(1000, S1, nullptr);  // default pool: a 2 MiB segment on S1, then cached
+  void* pz = block_ptr(z);
+  a->free(z);
+  EXPECT_EQ(dev.capture_queries, 0);  // no capture: the stream is never asked
+  EXPECT_FALSE(a->capture_underway());
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  EXPECT_TRUE(a->capture_underway());
+  CBlock* x = a->malloc(1000, S1, nullptr);  // S1 captures: the pool's own segment, not the cached one
+  EXPECT_NE(block_ptr(x), pz);
+  EXPECT_EQ(dev.mallocs, 2);
+  EXPECT_EQ(dev.capture_mallocs, 1);
+  CBlock* y = a->malloc(1000, S2, nullptr);  // S2 does not capture: the default pool
+  EXPECT_EQ(dev.mallocs, 3);
+  EXPECT_EQ(dev.capture_mallocs, 1);
+  EXPECT_EQ(dev.capture_queries, 2);
+  ASSERT_EQ(a->snapshot().size(), 3u);
+  EXPECT_EQ(pool_of_segment(*a, block_ptr(x)), 1);
+  EXPECT_EQ(pool_of_segment(*a, block_ptr(y)), 0);
+  EXPECT_EQ(pool_of_segment(*a, pz), 0);
+  a->end_allocate_to_pool(1);
+  EXPECT_FALSE(a->capture_underway());
+  CBlock* w = a->malloc(1000, S1, nullptr);  // capture over: S1's cached default block again
+  EXPECT_EQ(block_ptr(w), pz);
+  EXPECT_EQ(dev.capture_queries, 2);
+  for (CBlock* b : {x, y, w}) a->free(b);
+}
+
+TEST_F(Fixture, BlocksFreedDuringACaptureAreReusedOnlyByThatPool) {
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  CBlock* x = a->malloc(4096, S1, nullptr);
+  void* px = block_ptr(x);
+  a->free(x);                                 // cached in pool 1
+  CBlock* x2 = a->malloc(4096, S1, nullptr);  // the same capture: reused
+  EXPECT_EQ(block_ptr(x2), px);
+  a->free(x2);
+  a->end_allocate_to_pool(1);
+  dev.capturing[S1] = 9;  // another capture on the same stream, into another pool
+  a->begin_allocate_to_pool(2, 9);
+  CBlock* y = a->malloc(4096, S1, nullptr);
+  void* py = block_ptr(y);
+  EXPECT_NE(py, px);
+  EXPECT_EQ(dev.mallocs, 2);
+  a->free(y);
+  a->end_allocate_to_pool(2);
+  dev.capturing.clear();
+  CBlock* d = a->malloc(4096, S1, nullptr);  // no capture: neither pool's block
+  EXPECT_NE(block_ptr(d), px);
+  EXPECT_NE(block_ptr(d), py);
+  EXPECT_EQ(dev.mallocs, 3);
+  EXPECT_EQ(dev.capture_mallocs, 2);
+  a->free(d);
+}
+
+TEST_F(Fixture, ABlockFreedAfterItsCaptureReturnsToThePrivatePool) {
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  CBlock* x = a->malloc(1000, S1, nullptr);  // a tensor the capture created
+  void* px = block_ptr(x);
+  a->end_allocate_to_pool(1);
+  dev.capturing.clear();
+  a->free(x);
+  auto snap = a->snapshot();
+  ASSERT_EQ(snap.size(), 1u);
+  EXPECT_EQ(snap[0].pool_id, 1);
+  EXPECT_EQ(snap[0].total_size, 2 * MiB);
+  EXPECT_EQ(snap[0].allocated_size, 0u);
+  CBlock* d = a->malloc(1000, S1, nullptr);  // the default pool does not see it
+  EXPECT_NE(block_ptr(d), px);
+  EXPECT_EQ(dev.mallocs, 2);
+  dev.capturing[S1] = 8;  // the next capture into the pool does
+  a->begin_allocate_to_pool(1, 8);
+  CBlock* y = a->malloc(1000, S1, nullptr);
+  EXPECT_EQ(block_ptr(y), px);
+  EXPECT_EQ(dev.mallocs, 2);
+  a->end_allocate_to_pool(1);
+  a->free(y);
+  a->free(d);
+}
+
+TEST_F(Fixture, EmptyCacheFreesAPoolOnlyOnceReleasedAndUnused) {
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  CBlock* x = a->malloc(5 * MiB, S1, nullptr);  // pool 1: a 20 MiB large segment
+  CBlock* y = a->malloc(1000, S1, nullptr);     // pool 1: a 2 MiB small segment
+  a->end_allocate_to_pool(1);
+  a->free(y);
+  CBlock* z = a->malloc(1000, S2, nullptr);  // the default pool: a 2 MiB segment, cached
+  a->free(z);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(24 * MiB));
+  a->empty_cache();  // the default pool's segment only: pool 1 is live
+  EXPECT_EQ(dev.frees, 1);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(22 * MiB));
+  EXPECT_EQ(st().segment[kAll].current, 2);
+  a->release_pool(1);  // freeable now; nothing goes until the next empty_cache
+  EXPECT_EQ(dev.frees, 1);
+  a->empty_cache();  // the free small segment goes; x still holds the large one
+  EXPECT_EQ(dev.frees, 2);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(20 * MiB));
+  auto snap = a->snapshot();
+  ASSERT_EQ(snap.size(), 1u);
+  EXPECT_EQ(snap[0].pool_id, 1);
+  EXPECT_EQ(snap[0].allocated_size, 5 * MiB);
+  a->free(x);  // back to pool 1, still cached
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(20 * MiB));
+  EXPECT_EQ(dev.frees, 2);
+  a->empty_cache();
+  EXPECT_EQ(dev.frees, 3);
+  EXPECT_EQ(st().num_device_free, 3);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+  EXPECT_TRUE(a->snapshot().empty());
+  EXPECT_EQ(dev.used_, 0u);
+  EXPECT_EQ(error_of([&] { a->release_pool(1); }).first, Status::State);  // the pool is gone
+}
+
+TEST_F(Fixture, ASharedPoolKeepsOneUsePerGraph) {
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);  // graph 1
+  CBlock* x = a->malloc(1000, S1, nullptr);
+  void* px = block_ptr(x);
+  a->free(x);
+  a->end_allocate_to_pool(1);
+  dev.capturing[S1] = 8;
+  a->begin_allocate_to_pool(1, 8);  // graph 2, captured after it, shares the pool
+  CBlock* y = a->malloc(1000, S1, nullptr);
+  EXPECT_EQ(block_ptr(y), px);
+  a->free(y);
+  a->end_allocate_to_pool(1);
+  EXPECT_EQ(dev.mallocs, 1);
+  a->release_pool(1);  // graph 1 reset: graph 2 still uses the pool
+  a->empty_cache();
+  EXPECT_EQ(dev.frees, 0);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(2 * MiB));
+  a->release_pool(1);  // graph 2 reset
+  a->empty_cache();
+  EXPECT_EQ(dev.frees, 1);
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+  EXPECT_EQ(error_of([&] { a->release_pool(1); }).first, Status::State);
+}
+
+TEST_F(Fixture, AFreeablePoolThatACaptureBeginsOnIsLiveAgain) {
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  CBlock* x = a->malloc(1000, S1, nullptr);  // 1024 bytes at the start of the pool's segment
+  a->end_allocate_to_pool(1);
+  a->release_pool(1);  // freeable; x keeps the segment
+  dev.capturing[S1] = 8;
+  a->begin_allocate_to_pool(1, 8);
+  CBlock* y = a->malloc(1000, S1, nullptr);  // the same pool: right after x
+  EXPECT_EQ(block_ptr(y), static_cast<char*>(block_ptr(x)) + 1024);
+  EXPECT_EQ(dev.mallocs, 1);
+  a->end_allocate_to_pool(1);
+  a->free(x);
+  a->free(y);
+  a->empty_cache();  // in use again: kept
+  EXPECT_EQ(dev.frees, 0);
+  a->release_pool(1);
+  a->empty_cache();
+  EXPECT_EQ(dev.frees, 1);
+}
+
+TEST_F(Fixture, PoolCallsOutOfTurnFailWithClearErrors) {
+  auto check = [](std::pair<Status, std::string> e, Status code, const std::string& text) {
+    EXPECT_EQ(e.first, code) << e.second;
+    EXPECT_NE(e.second.find(text), std::string::npos) << e.second;
+  };
+  check(error_of([&] { a->begin_allocate_to_pool(0, 7); }), Status::Argument, "pool ids are positive (got 0)");
+  check(error_of([&] { a->begin_allocate_to_pool(-3, 7); }), Status::Argument, "pool ids are positive (got -3)");
+  check(error_of([&] { a->begin_allocate_to_pool(1, 0); }), Status::Argument, "capture id 0 names no capture");
+  EXPECT_FALSE(a->capture_underway());
+  a->begin_allocate_to_pool(1, 7);
+  check(error_of([&] { a->begin_allocate_to_pool(1, 8); }), Status::State, "a capture already allocates to pool 1 on device 0");
+  check(error_of([&] { a->begin_allocate_to_pool(2, 7); }), Status::State, "capture 7 already allocates to pool 1");
+  check(error_of([&] { a->end_allocate_to_pool(2); }), Status::State, "no capture allocates to pool 2 on device 0");
+  check(error_of([&] { a->release_pool(2); }), Status::State, "pool 2 is not in use on device 0");
+  check(error_of([&] { a->release_pool(1); }), Status::State, "is still being captured into");
+  check(error_of([&] { a->empty_cache(); }), Status::State, "empty_cache is not allowed while a CUDA graph capture");
+  a->end_allocate_to_pool(1);
+  check(error_of([&] { a->end_allocate_to_pool(1); }), Status::State, "no capture allocates to pool 1");
+  a->release_pool(1);  // no segment: the pool goes at once
+  check(error_of([&] { a->release_pool(1); }), Status::State, "pool 1 is not in use");
+  EXPECT_FALSE(a->capture_underway());
+  a->empty_cache();
+}
+
+TEST_F(Fixture, PrivatePoolStatisticsDuringAndAfterTheCapture) {
+  CBlock* d = a->malloc(3 * MiB, S2, nullptr);  // default large: a 20 MiB segment, 17 MiB left split off
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  CBlock* a1 = a->malloc(1000, S1, nullptr);     // pool small: a 2 MiB segment, 1024 allocated
+  CBlock* a2 = a->malloc(5 * MiB, S1, nullptr);  // pool large: a 20 MiB segment, 15 MiB left split off
+  EXPECT_EQ(stat("allocation.all.current"), 3);
+  EXPECT_EQ(stat("allocation.small_pool.current"), 1);
+  EXPECT_EQ(stat("allocation.large_pool.current"), 2);
+  EXPECT_EQ(stat("allocated_bytes.all.current"), int64_t(8 * MiB + 1024));
+  EXPECT_EQ(stat("allocated_bytes.small_pool.current"), 1024);
+  EXPECT_EQ(stat("allocated_bytes.large_pool.current"), int64_t(8 * MiB));
+  EXPECT_EQ(stat("requested_bytes.all.current"), int64_t(8 * MiB + 1000));
+  EXPECT_EQ(stat("reserved_bytes.all.current"), int64_t(42 * MiB));
+  EXPECT_EQ(stat("reserved_bytes.small_pool.current"), int64_t(2 * MiB));
+  EXPECT_EQ(stat("reserved_bytes.large_pool.current"), int64_t(40 * MiB));
+  EXPECT_EQ(stat("segment.all.current"), 3);
+  EXPECT_EQ(stat("segment.small_pool.current"), 1);
+  EXPECT_EQ(stat("segment.large_pool.current"), 2);
+  EXPECT_EQ(stat("inactive_split.all.current"), 3);
+  EXPECT_EQ(stat("inactive_split_bytes.all.current"), int64_t(17 * MiB + (2 * MiB - 1024) + 15 * MiB));
+  EXPECT_EQ(stat("active.all.current"), 3);
+  EXPECT_EQ(stat("num_device_alloc"), 3);
+  StreamStats s1 = a->stream_stats(S1);
+  EXPECT_EQ(s1.allocation.current, 2);
+  EXPECT_EQ(s1.allocated_bytes.current, int64_t(5 * MiB + 1024));
+  EXPECT_EQ(s1.segment.current, 2);
+  EXPECT_EQ(s1.reserved_bytes.current, int64_t(22 * MiB));
+  a->free(a1);  // during the capture: back into the pool's small segment, whole again
+  EXPECT_EQ(stat("allocated_bytes.small_pool.current"), 0);
+  EXPECT_EQ(stat("active.small_pool.current"), 0);
+  EXPECT_EQ(stat("inactive_split.small_pool.current"), 0);
+  EXPECT_EQ(stat("inactive_split_bytes.small_pool.current"), 0);
+  EXPECT_EQ(stat("reserved_bytes.small_pool.current"), int64_t(2 * MiB));
+  a->end_allocate_to_pool(1);
+  a->free(a2);
+  EXPECT_EQ(stat("allocated_bytes.all.current"), int64_t(3 * MiB));
+  EXPECT_EQ(stat("allocated_bytes.all.peak"), int64_t(8 * MiB + 1024));
+  EXPECT_EQ(stat("inactive_split.all.current"), 1);  // d's rest
+  EXPECT_EQ(stat("reserved_bytes.all.current"), int64_t(42 * MiB));
+  a->release_pool(1);
+  a->empty_cache();  // both pool segments go; d's stays
+  EXPECT_EQ(stat("reserved_bytes.all.current"), int64_t(20 * MiB));
+  EXPECT_EQ(stat("reserved_bytes.all.freed"), int64_t(22 * MiB));
+  EXPECT_EQ(stat("segment.all.current"), 1);
+  EXPECT_EQ(stat("segment.small_pool.current"), 0);
+  EXPECT_EQ(stat("segment.large_pool.current"), 1);
+  EXPECT_EQ(stat("num_device_free"), 2);
+  s1 = a->stream_stats(S1);
+  EXPECT_EQ(s1.segment.current, 0);
+  EXPECT_EQ(s1.reserved_bytes.current, 0);
+  EXPECT_EQ(s1.reserved_bytes.peak, int64_t(22 * MiB));
+  EXPECT_EQ(s1.allocated_bytes.freed, int64_t(5 * MiB + 1024));
+  a->free(d);
+}
+
+TEST_F(Fixture, NoEventQueriesDuringACaptureAndDeferredFreesAfterIt) {
+  CBlock* e = a->malloc(4096, S1, nullptr);
+  void* pe = block_ptr(e);
+  a->record_stream(e, S2);
+  a->free(e);  // before the capture: an event on S2 at once
+  EXPECT_EQ(dev.recorded_on, std::vector<void*>{S2});
+  CBlock* b = a->malloc(4096, S1, nullptr);  // e waits for S2: the next 4096 bytes
+  void* pb = block_ptr(b);
+  EXPECT_EQ(pb, static_cast<char*>(pe) + 4096);
+  a->record_stream(b, S2);
+  dev.capturing[S3] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  const int queries = dev.event_queries;
+  a->free(b);  // during the capture: no event recorded, b waits
+  EXPECT_EQ(dev.recorded_on.size(), 1u);
+  EXPECT_EQ(dev.live_events.size(), 1u);
+  EXPECT_EQ(st().allocation[kAll].current, 0);
+  EXPECT_EQ(st().active[kAll].current, 2);  // e and b, both pending
+  CBlock* c = a->malloc(4096, S3, nullptr);  // the capture's stream
+  CBlock* f = a->malloc(4096, S1, nullptr);  // another stream, during the capture
+  EXPECT_EQ(dev.event_queries, queries);     // no event was polled
+  EXPECT_EQ(block_ptr(f), static_cast<char*>(pb) + 4096);  // neither e nor b is reused
+  dev.finished.insert(S2);
+  a->end_allocate_to_pool(1);
+  CBlock* h = a->malloc(4096, S1, nullptr);  // no capture: b's event is recorded, all are polled
+  EXPECT_EQ(dev.recorded_on, (std::vector<void*>{S2, S2}));
+  EXPECT_GT(dev.event_queries, queries);
+  EXPECT_EQ(dev.live_events.size(), 0u);
+  EXPECT_EQ(block_ptr(h), pe);  // e and b merged into one 8 KiB block: the best fit
+  EXPECT_EQ(st().active[kAll].current, 3);  // c, f, h
+  for (CBlock* x : {c, f, h}) a->free(x);
+}
+
+TEST_F(Fixture, DeferredFreesRecordEventsOnlyOnStreamsRecordedBeforeTheCapture) {
+  CBlock* x = a->malloc(4096, S1, nullptr);
+  CBlock* y = a->malloc(4096, S1, nullptr);
+  void* py = block_ptr(y);
+  a->record_stream(x, S2);  // before the capture
+  dev.capturing[S3] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  a->record_stream(x, S4);  // during it: S4's work is in the graph, not run
+  a->record_stream(y, S4);
+  a->free(x);
+  a->free(y);
+  EXPECT_TRUE(dev.recorded_on.empty());
+  a->end_allocate_to_pool(1);
+  CBlock* z = a->malloc(100, S1, nullptr);  // the deferred frees: x waits for S2, y is free at once
+  EXPECT_EQ(dev.recorded_on, std::vector<void*>{S2});
+  EXPECT_EQ(dev.live_events.size(), 1u);
+  EXPECT_EQ(block_ptr(z), py);            // y, merged with the free rest of the segment
+  EXPECT_EQ(st().active[kAll].current, 2);  // x (pending) and z
+  dev.finished.insert(S2);
+  a->free(z);
+  a->empty_cache();
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+  EXPECT_EQ(dev.live_events.size(), 0u);
+}
+
+TEST_F(Fixture, NothingIsFreedToTheDeviceDuringACapture) {
+  {  // out of memory: the cached default segment stays
+    reset(40 * MiB);
+    CBlock* z = a->malloc(20 * MiB, S1, nullptr);
+    a->free(z);
+    dev.capturing[S1] = 7;
+    a->begin_allocate_to_pool(1, 7);
+    CBlock* p = a->malloc(10 * MiB, S1, nullptr);  // pool 1: a 10 MiB segment
+    a->free(p);
+    auto e = error_of([&] { a->malloc(25 * MiB, S1, nullptr); });  // 26 MiB; 10 MiB free
+    EXPECT_EQ(e.first, Status::OutOfMemory);
+    EXPECT_NE(e.second.find("CUDA out of memory. Tried to allocate 26.00 MiB. GPU 0 has a total capacity of "
+                            "40.00 MiB of which 10.00 MiB is free. Of the allocated memory 10.00 MiB is allocated "
+                            "by ctorch, with 10.00 MiB allocated in private pools (e.g., CUDA Graphs), and 20.00 MiB "
+                            "is reserved by ctorch but unallocated."),
+              std::string::npos)
+        << e.second;
+    EXPECT_EQ(dev.frees, 0);
+    EXPECT_EQ(st().num_alloc_retries, 0);
+    EXPECT_EQ(st().num_ooms, 1);
+    EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(30 * MiB));
+    a->end_allocate_to_pool(1);
+    a->release_pool(1);
+    CBlock* q = a->malloc(30 * MiB, S1, nullptr);  // no capture: both cached segments go, then it fits
+    EXPECT_EQ(dev.frees, 2);
+    EXPECT_EQ(st().num_alloc_retries, 1);
+    EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(30 * MiB));
+    a->free(q);
+  }
+  {  // max_split_size: the pool's cached oversize block is not freed for a bigger request
+    CachingConfig c;
+    c.max_split_size = 64 * MiB;
+    reset(200 * MiB, c);
+    dev.capturing[S1] = 7;
+    a->begin_allocate_to_pool(1, 7);
+    CBlock* p = a->malloc(100 * MiB, S1, nullptr);
+    a->free(p);
+    EXPECT_EQ(error_of([&] { a->malloc(150 * MiB, S1, nullptr); }).first, Status::OutOfMemory);
+    EXPECT_EQ(dev.frees, 0);
+    EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(100 * MiB));
+    a->end_allocate_to_pool(1);
+    a->release_pool(1);
+    a->empty_cache();
+    EXPECT_EQ(dev.frees, 1);
+  }
+  {  // garbage_collection_threshold: no collection while capturing
+    CachingConfig c;
+    c.garbage_collection_threshold = 0.5;
+    reset(100 * MiB, c);
+    a->set_memory_fraction(1.0);
+    CBlock* z = a->malloc(60 * MiB, S2, nullptr);
+    a->free(z);  // 60 MiB cached: over the threshold
+    dev.capturing[S1] = 7;
+    a->begin_allocate_to_pool(1, 7);
+    CBlock* p = a->malloc(1000, S1, nullptr);
+    EXPECT_EQ(dev.frees, 0);
+    a->end_allocate_to_pool(1);
+    CBlock* q = a->malloc(1000, S2, nullptr);  // no capture: collected
+    EXPECT_EQ(dev.frees, 1);
+    a->free(p);
+    a->free(q);
+  }
+}
+
+TEST_F(Fixture, SnapshotJsonNamesEachSegmentsPool) {
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(5, 7);
+  CBlock* x = a->malloc(1000, S1, nullptr);  // pool 5's segment (the lower address)
+  a->end_allocate_to_pool(5);
+  CBlock* y = a->malloc(1000, S2, nullptr);  // a default segment
+  std::string j = a->snapshot_json();
+  size_t p5 = j.find("\"segment_pool_id\": 5"), p0 = j.find("\"segment_pool_id\": 0");
+  ASSERT_NE(p5, std::string::npos) << j;
+  ASSERT_NE(p0, std::string::npos) << j;
+  EXPECT_LT(p5, p0);
+  EXPECT_EQ(j.find("\"segment_pool_id\"", p0 + 1), std::string::npos) << j;  // two segments, two ids
+  a->free(x);
+  a->free(y);
+}
+
+TEST_F(Fixture, PrivatePoolsUsePlainSegmentsUnderExpandableSegments) {
+  reset(1000 * MiB, expandable());
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  CBlock* x = a->malloc(5 * MiB, S1, nullptr);  // a 20 MiB cudaMalloc'd segment, not a mapping
+  EXPECT_TRUE(dev.reserved_ranges.empty());
+  EXPECT_EQ(dev.capture_mallocs, 1);
+  EXPECT_EQ(st().segment[kAll].current, 1);
+  EXPECT_EQ(st().inactive_split[kAll].current, 1);  // plain segments count there
+  // The plain split rule: 19.5 MiB takes a 20 MiB segment whole (0.5 MiB is not worth a split).
+  CBlock* x2 = a->malloc(19 * MiB + MiB / 2, S1, nullptr);
+  EXPECT_EQ(st().allocated_bytes[kLargePool].current, int64_t(25 * MiB));
+  a->end_allocate_to_pool(1);
+  CBlock* y = a->malloc(5 * MiB, S2, nullptr);  // the default pool: expandable
+  EXPECT_EQ(dev.reserved_ranges.size(), 1u);
+  EXPECT_EQ(st().segment[kAll].current, 2);  // mapping is not a segment
+  EXPECT_EQ(st().reserved_bytes[kAll].current, int64_t(60 * MiB));
+  for (CBlock* b : {x, x2, y}) a->free(b);
+  a->release_pool(1);
+  a->empty_cache();
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+  EXPECT_TRUE(dev.reserved_ranges.empty());
+  EXPECT_TRUE(dev.mapped_pages.empty());
+  EXPECT_EQ(dev.used_, 0u);
+}
+
+TEST_F(Fixture, CaptureAndEagerThreadsShareTheAllocatorSafely) {
+  dev.capturing[S1] = 7;
+  a->begin_allocate_to_pool(1, 7);
+  auto work = [&](void* stream) {
+    for (int i = 0; i < 2000; ++i) {
+      CBlock* b = a->malloc(512 * static_cast<size_t>(1 + i % 7), stream, nullptr);
+      CBlock* c = a->malloc(3 * MiB, stream, nullptr);
+      a->free(b);
+      a->free(c);
+    }
+  };
+  std::thread capturing(work, S1), eager(work, S2);
+  capturing.join();
+  eager.join();
+  a->end_allocate_to_pool(1);
+  EXPECT_EQ(st().allocated_bytes[kAll].current, 0);
+  for (const auto& seg : a->snapshot()) EXPECT_EQ(seg.pool_id, seg.stream == S1 ? 1 : 0);
+  EXPECT_EQ(a->snapshot().size(), 4u);  // one small and one large segment per stream
+  EXPECT_EQ(dev.capture_mallocs, 2);
 }
 
 #include "impl/alloc/host_allocator.h"
