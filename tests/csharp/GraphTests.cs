@@ -439,7 +439,7 @@ namespace Ctorch.Tests
 
                 using (Tensor wrong = Tensor.Ones(new long[] { 3 }, Device.Cuda))
                     Fails(StatusCode.Shape, () => f.Run(wrong));
-                FailsWithOneOf(() => f.Run(x2, x2), StatusCode.Argument, StatusCode.Shape);
+                StringAssert.Contains("expected 1 inputs", Fails(StatusCode.Argument, () => f.Run(x2, x2)).NativeMessage);
                 Assert.Throws<ArgumentNullException>(() => f.Run(null));
                 Assert.Throws<ArgumentNullException>(() => f.Run(x2, null));
 
