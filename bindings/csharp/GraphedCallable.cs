@@ -18,8 +18,7 @@ namespace Ctorch
     /// <code>
     /// using (GraphedCallable f = CudaGraph.MakeGraphed(() => (x * 2.0).Sin(), new[] { x }))
     /// {
-    ///     f.Run(newX);
-    ///     Tensor y = f.Outputs[0];   // sin(2 * newX)
+    ///     Tensor y = f.Run(newX)[0];   // sin(2 * newX), the same tensor as f.Outputs[0]
     /// }
     /// </code>
     /// Each object owns one reference to the native callable through its
@@ -68,10 +67,12 @@ namespace Ctorch
         public IReadOnlyList<Tensor> Outputs => Array.AsReadOnly(_outputs);
 
         /// <summary>Runs the callable on the current stream: copies inputs[i] into static input i
-        /// (none: the static inputs keep their values), then replays the graph. Give as many
-        /// inputs as there are static inputs, each with its static input's shape, dtype and device
-        /// (CtorchException Shape, DType, Device otherwise).</summary>
-        public void Run(params Tensor[] inputs)
+        /// (none: the static inputs keep their values), then replays the graph, and returns
+        /// <see cref="Outputs"/> (the same tensors each time, rewritten; read them after the stream
+        /// got there, as with any result). Give as many inputs as there are static inputs, each
+        /// with its static input's shape, dtype and device (CtorchException Argument, Shape, DType,
+        /// Device otherwise).</summary>
+        public IReadOnlyList<Tensor> Run(params Tensor[] inputs)
         {
             if (inputs == null) throw new ArgumentNullException(nameof(inputs));
             using (var a = Use())
@@ -79,6 +80,7 @@ namespace Ctorch
             {
                 Native.Check(ctorch.ct_cuda_graphed_run(a.Ptr, l.Ptrs, inputs.Length));
             }
+            return Outputs;
         }
 
         /// <summary>The callable's graph, for its <see cref="CudaGraph.Pool"/> or a replay of its

@@ -84,9 +84,9 @@ public static class Graphs
             Tensor input = Tensor.Zeros(new long[] { 1 << 16 }, Device.Cuda);
             using (GraphedCallable f = CudaGraph.MakeGraphed(() => (input * input).Tanh(), new[] { input }))
             {
-                f.Run(newX);
+                Tensor result = f.Run(newX)[0];       // f(new_x)
                 Tensor expected = (newX * newX).Tanh();
-                Console.WriteLine($"graphed callable vs eager: max |difference| = {MaxAbsDiff(f.Outputs[0], expected)}");
+                Console.WriteLine($"graphed callable vs eager: max |difference| = {MaxAbsDiff(result, expected)}");
             }
         }
         return 0;

@@ -428,8 +428,8 @@ namespace Ctorch.Tests
                 Assert.AreEqual(before + 1, Torch.LiveTensorCount, "only the captured output is left");
                 Assert.IsFalse(Cuda.IsCurrentStreamCapturing);
 
-                f.Run(x2);
                 Tensor y = f.Outputs[0];
+                Assert.AreSame(y, f.Run(x2)[0]);
                 CollectionAssert.AreEqual(expected2, y.ToArray<float>());
                 CollectionAssert.AreEqual(x2.ToArray<float>(), x.ToArray<float>(), "the input was copied into the static one");
                 x.Copy_(x2 * 0.5);
