@@ -66,6 +66,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/gpu_timer.h"  // gpu_ms
 #include "capi/ctorch.h"
 
 extern "C" void ct_bench_launch_empty(int n);  // bench/floor_kernel.cu: n empty launches on stream 0
@@ -86,19 +87,6 @@ namespace {
 
 double now_us() {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-cudaEvent_t g_e0, g_e1;
-
-// fn run `iters` times between two events on stream 0: ms per call.
-double gpu_ms(const std::function<void()>& fn, int iters) {
-  cudaEventRecord(g_e0, nullptr);
-  for (int i = 0; i < iters; ++i) fn();
-  cudaEventRecord(g_e1, nullptr);
-  cudaEventSynchronize(g_e1);
-  float ms = 0;
-  cudaEventElapsedTime(&ms, g_e0, g_e1);
-  return ms / iters;
 }
 
 // The caller's time per call (us) for `iters` calls, then a synchronize outside the timing.
@@ -726,8 +714,6 @@ int cpu_threads() {
 
 int bench(int argc, char** argv) {
   if (argc > 1) g_filter = argv[1];
-  cudaEventCreate(&g_e0);
-  cudaEventCreate(&g_e1);
   auto cuda = at::TensorOptions().device(at::kCUDA, 0);
   auto f32 = cuda.dtype(at::kFloat);
   const int64_t N = 64LL << 20;  // 64M float32: 256 MiB

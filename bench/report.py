@@ -1,4 +1,4 @@
-# The table of bench/run.sh: reads the benchmark's output (gpu_bench.cc's rows, "# FAILED"
+# The table of bench/run.sh: reads the benchmark's output (gpu_bench.cc's or graph_bench.cc's rows, "# FAILED"
 # and "# cpu_threads" lines) and the Go binding's benchmark from the folder T, prints the table
 # with each row's target and whether it was met, appends it to bench/RESULTS.md (also copied to
 # $OUT with the raw rows), and lists the matrix rows missed.
@@ -33,9 +33,16 @@ def matrix_limit(name):
     """issue 12's ratio target of a matrix row (names with a '/'), else None"""
     if "/" not in name: return None
     return 1.25 if name.startswith("cpu/") else 1.05
+def graph_eager(name):
+    """the eager row of a graph_replay_host_<size> row (bench/graph_bench.cc), or None"""
+    return rows.get("graph_eager_host_" + name[len("graph_replay_host_"):])
 def target(name, r):
-    """(target text, met?) for a row, from issue 7's and issue 12's targets."""
-    if name == "launch_floor": return "", None
+    """(target text, met?) for a row, from issue 7's, issue 12's and issue 15's targets."""
+    if name == "launch_floor" or name.startswith("graph_eager_"): return "", None
+    if name.startswith("graph_replay_host_"):
+        e = graph_eager(name)
+        return "ctorch eager >= 10x replay", e is not None and e["c"] >= 10 * r["c"]
+    if name.startswith("graph_replay_gpu_"): return "<= 1.05", round(r["ratio"], 3) <= 1.05
     lim = matrix_limit(name)
     if lim is not None: return f"<= {lim:.2f}", round(r["ratio"], 3) <= lim
     if name in ("small_add_host", "small_add_host_f16"):
@@ -67,6 +74,9 @@ for name, r in rows.items():
     extra = ""
     if name in ("small_add_host", "small_add_host_f16") and floor: extra = f" ({r['c'] / floor:.2f}x floor)"
     if name == "small_add_bcast_host" and small: extra = f" ({r['c'] / small:.2f}x small_add_host)"
+    if name.startswith("graph_replay_host_") and graph_eager(name):
+        e = graph_eager(name)
+        extra = f" (eager {e['c'] / r['c']:.1f}x; torch's {e['t'] / r['t']:.1f}x)"
     lines.append(f"| {name} | {r['c']:.4f}{extra} | {r['t']:.4f} | {r['unit']} | {g[0]} | {g[1]} | {tg} | {mark} | {r['ratio']:.3f} |")
 for name, why in failed.items():
     lim = matrix_limit(name)
@@ -95,3 +105,10 @@ print(f"matrix: {len(matrix)} rows, {len(matrix) - len(missed)} met, {len(missed
 for n in missed:
     why = f"failed: {failed[n]}" if n in failed else f"ratio {rows[n]['ratio']:.3f} > {matrix_limit(n):.2f}"
     print(f"  missed {n}: {why}")
+# issue 15's graph rows with a target (bench/graph_bench.cc)
+graph = [n for n in list(rows) + list(failed) if n.startswith(("graph_replay_host_", "graph_replay_gpu_"))]
+if graph:
+    missed = [n for n in graph if n in failed or not target(n, rows[n])[1]]
+    print(f"graphs: {len(graph)} rows with a target, {len(graph) - len(missed)} met, {len(missed)} missed")
+    for n in missed:
+        print(f"  missed {n}: {f'failed: {failed[n]}' if n in failed else target(n, rows[n])[0]}")

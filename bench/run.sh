@@ -13,6 +13,12 @@
 # floor, the general path's (small_add_bcast_host) <= 1.3x small_add_host's ctorch time; the
 # rows of issue 7 keep theirs. The last lines say "matrix: N rows, M met, K missed" and list
 # the missed rows (a row that failed to run counts as missed).
+# The filter "graph" (or any filter starting with it, passed on as a substring of the row names)
+# runs issue 15's benchmark alone instead: bench/graph_bench.cc, built the same way (a chain of 100
+# small elementwise ops, eager and as a CUDA graph, ctorch's graphs against torch's; rows graph_*,
+# listed in that file). Targets: ctorch's replay >= 10x cheaper on the host per op than its eager
+# chain (graph_replay_host_*), and its replay's GPU time <= 1.05x torch's (graph_replay_gpu_*);
+# the last lines then say "graphs: N rows with a target, M met, K missed".
 set -uo pipefail
 FILTER="${2:-}"
 source "$(dirname "$0")/../tools/gpu_env.sh" "${1:-gpu_artifacts}" || exit 1  # A, LD_LIBRARY_PATH
@@ -21,17 +27,26 @@ cd "$(dirname "$0")/.."
 T="${BENCH_TMP:-$(mktemp -d)}"; mkdir -p "$T"
 TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")
 ABI=$(python3 -c "import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))")
-[ -x "$T/gpu_bench" ] || {
-/usr/local/cuda/bin/nvcc -O2 -gencode arch=compute_90,code=sm_90 -c bench/floor_kernel.cu -o "$T/floor.o" || exit 1
-g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI -I. -I"$TP/include" -I/usr/local/cuda/include \
-  bench/gpu_bench.cc "$T/floor.o" -o "$T/gpu_bench" -L"$A" -lctorch -Wl,-rpath,"$A" \
-  -L"$TP/lib" -Wl,-rpath,"$TP/lib" -ltorch -ltorch_cpu -ltorch_cuda -lc10 -lc10_cuda \
-  -L/usr/local/cuda/lib64 -lcudart 2> "$T/gxx.txt" || { tail -30 "$T/gxx.txt"; exit 1; }
+case "$FILTER" in graph*) BIN=graph_bench ;; *) BIN=gpu_bench ;; esac
+# compile SOURCES... : bench/$BIN.cc and the objects given, against libctorch.so and libtorch
+compile() {
+  g++ -O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=$ABI -I. -I"$TP/include" -I/usr/local/cuda/include \
+    "$@" -o "$T/$BIN" -L"$A" -lctorch -Wl,-rpath,"$A" \
+    -L"$TP/lib" -Wl,-rpath,"$TP/lib" -ltorch -ltorch_cpu -ltorch_cuda -lc10 -lc10_cuda \
+    -L/usr/local/cuda/lib64 -lcudart 2> "$T/gxx.txt" || { tail -30 "$T/gxx.txt"; exit 1; }
 }
+if [ ! -x "$T/$BIN" ]; then
+  if [ "$BIN" = gpu_bench ]; then
+    /usr/local/cuda/bin/nvcc -O2 -gencode arch=compute_90,code=sm_90 -c bench/floor_kernel.cu -o "$T/floor.o" || exit 1
+    compile bench/gpu_bench.cc "$T/floor.o"
+  else
+    compile "bench/$BIN.cc"
+  fi
+fi
 # BENCH_WRAP (a command prefix, e.g. bench/ncu.sh's profiler) runs the benchmark under it and
 # stops there: no table, no RESULTS.md
-if [ -n "${BENCH_WRAP:-}" ]; then $BENCH_WRAP "$T/gpu_bench" $FILTER; exit $?; fi
-"$T/gpu_bench" $FILTER | tee "$T/bench.txt"
+if [ -n "${BENCH_WRAP:-}" ]; then $BENCH_WRAP "$T/$BIN" $FILTER; exit $?; fi
+"$T/$BIN" $FILTER | tee "$T/bench.txt"
 # The Go binding's host cost per small CUDA op over C's, from the carried test binary:
 # BenchmarkSmallAddCUDAOverC times the Go loop and the same loop in C (one cgo call) side by
 # side in this one process (tests/go/bench_test.go), 7 times; and the no-op call.

@@ -204,13 +204,15 @@ static void test_capture_scope(void) {
   OK(ct_stream_set_current(before));
   rel(x), rel(y);
   OK(ct_cuda_graph_release(g));
-  OK(ct_stream_release(before)), OK(ct_stream_release(inside)), OK(ct_stream_release(after));
+  OK(ct_stream_release(before));
+  OK(ct_stream_release(inside));
+  OK(ct_stream_release(after));
 }
 
 /* Copies a float32 CUDA tensor's bits to host memory. */
 static void bits(ct_tensor t, float* out, int64_t n) {
   ct_tensor h = NULL;
-  OK(ct_tensor_to(t, CT_CPU, -1, CT_UNDEFINED, 0, 0, &h));
+  OK(ct_tensor_to(t, CT_CPU, -1, CT_DTYPE_UNDEFINED, 0, 0, &h));
   OK(ct_tensor_copy_to_buffer(h, out, n * 4));
   rel(h);
 }
@@ -312,7 +314,7 @@ static ct_status do_illegal(illegal op, ct_tensor x, ct_event ev) {
       rel(one);
       return st;
     }
-    case COPY_TO_HOST: st = ct_tensor_to(x, CT_CPU, -1, CT_UNDEFINED, 0, 0, &t); break;
+    case COPY_TO_HOST: st = ct_tensor_to(x, CT_CPU, -1, CT_DTYPE_UNDEFINED, 0, 0, &t); break;
     case COPY_FROM_HOST: {
       ct_tensor h = NULL;
       OK(ct_zeros((int64_t[]){N}, 1, CT_FLOAT32, CT_CPU, -1, &h));

@@ -1,15 +1,31 @@
 # What the comparisons of tests/gpu against torch.cuda share: libctorch.so through ctypes, the
 # dtype codes (asked of the library: ct_dtype_name, so they are written down once, in
-# capi/ctorch.h), tensors copied between torch and ctorch, and a pass/fail tally.
-#   from ctlib import Ctorch, Tally, CPU, CUDA, i64, i32, vp, P
+# capi/ctorch.h), the other enum values (read from capi/ctorch.h's generated blocks), tensors
+# copied between torch and ctorch, and a pass/fail tally.
+#   from ctlib import Ctorch, Tally, CPU, CUDA, i64, i32, vp, P, abi_enum
 #   ct = Ctorch(sys.argv[1], {"ct_mm": [vp, vp, P(vp)]})   # argument types of further ct_ calls
 import ctypes as C
+import os
+import re
 
 import torch
 
 i64, i32, vp, P = C.c_int64, C.c_int32, C.c_void_p, C.POINTER
 CPU, CUDA = 0, 1
 MAX_DIMS = 16
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "capi", "ctorch.h")
+
+
+def abi_enum(table):
+    """{name: value} of one enum of capi/ctorch.h by its table name in capi/abi.toml, e.g.
+    abi_enum("unary_op")["CT_EXP"] == 2 (the header's "BEGIN GENERATED: table" block)"""
+    with open(HEADER) as f:
+        text = f.read()
+    m = re.search(r"/\* BEGIN GENERATED: %s \*/(.*?)/\* END GENERATED: %s \*/" % (table, table), text, re.S)
+    if not m:
+        raise KeyError(f"no generated enum {table!r} in {HEADER}")
+    body = re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)
+    return {name: int(value) for name, value in re.findall(r"\b(CT_\w+)\s*=\s*(-?\d+)", body)}
 
 # the calls this module makes itself
 _ARGTYPES = {
@@ -86,14 +102,17 @@ class Ctorch:
 
 
 class Tally:
-    """counts checks; prints what failed, and a last line "<name>: N passed, N failed" """
+    """counts checks; prints what failed (and, when verbose, what passed), and a last line
+    "<name>: N passed, N failed" """
 
-    def __init__(self, name):
-        self.name, self.passed, self.failed = name, 0, 0
+    def __init__(self, name, verbose=False):
+        self.name, self.verbose, self.passed, self.failed = name, verbose, 0, 0
 
     def check(self, ok, what):
         if ok:
             self.passed += 1
+            if self.verbose:
+                print("PASS", what)
         else:
             self.failed += 1
             print("FAIL", what)
