@@ -47,7 +47,7 @@ namespace Ctorch
         }
 
         // A string that reaches C unchanged: not null, no NUL (it would cut the C string short).
-        private static void CheckCString(string s, string name)
+        internal static void CheckCString(string s, string name)
         {
             if (s == null) throw new ArgumentNullException(name);
             if (s.IndexOf('\0') >= 0) throw new ArgumentException("contains a NUL character", name);

@@ -112,29 +112,45 @@ namespace Ctorch
             if (_disposed) return;
             _disposed = true;
             if (_prevStream == null) return;
-            if (Thread.CurrentThread.ManagedThreadId != _threadId)
+            // ct_stream_guard_exit releases the previous stream's reference when it succeeds.
+            PreviousStream.Restore(_prevStream, _threadId, "a StreamGuard", "the current stream and device are per thread",
+                                   prev => ctorch.ct_stream_guard_exit(prev, _prevDevice), false);
+        }
+    }
+
+    /// <summary>The end of a scope that made a stream current and holds a reference to the
+    /// previous one (<see cref="StreamGuard"/>, <see cref="GraphCapture"/>).</summary>
+    internal static class PreviousStream
+    {
+        /// <summary>Calls exit with prev's raw handle, which makes it current again and releases
+        /// prev's reference (when exit succeeds, or always with exitAlwaysReleases); a failing
+        /// status becomes CtorchException, thrown once prev is released. On another thread than
+        /// threadId nothing is called: prev is released and InvalidOperationException says that
+        /// scope must be disposed on the thread that created it, because of why.</summary>
+        internal static void Restore(CudaStreamHandle prev, int threadId, string scope, string why,
+                                     Func<IntPtr, int> exit, bool exitAlwaysReleases)
+        {
+            if (Thread.CurrentThread.ManagedThreadId != threadId)
             {
-                _prevStream.Dispose();
-                throw new InvalidOperationException("a StreamGuard must be disposed on the thread that created it " +
-                                                    "(the current stream and device are per thread)");
+                prev.Dispose();
+                throw new InvalidOperationException(scope + " must be disposed on the thread that created it (" + why + ")");
             }
             CtorchException error = null;
             bool added = false;
             try
             {
-                _prevStream.DangerousAddRef(ref added);
-                // ct_stream_guard_exit releases the previous stream's reference when it succeeds.
-                int st = ctorch.ct_stream_guard_exit(_prevStream.DangerousGetHandle(), _prevDevice);
-                if (st == 0) _prevStream.SetHandleAsInvalid();
-                else error = CtorchException.FromStatus(st);
+                prev.DangerousAddRef(ref added);
+                int st = exit(prev.DangerousGetHandle());
+                if (st == 0 || exitAlwaysReleases) prev.SetHandleAsInvalid();
+                if (st != 0) error = CtorchException.FromStatus(st);
             }
             finally
             {
-                if (added) _prevStream.DangerousRelease();
+                if (added) prev.DangerousRelease();
             }
             if (error != null)
             {
-                _prevStream.Dispose();
+                prev.Dispose();
                 throw error;
             }
         }

@@ -1,4 +1,5 @@
-// The SafeHandles that own one counted reference to a native CUDA stream or event.
+// The SafeHandles that own one counted reference to a native CUDA stream, event, graph or
+// graphed callable.
 using System;
 using Ctorch.Swig;
 
@@ -22,5 +23,25 @@ namespace Ctorch
         public CudaEventHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
 
         protected override void Release(IntPtr h) => ctorch.ct_event_release(h);
+    }
+
+    /// <summary>One counted reference to a native CUDA graph (a <c>ct_cuda_graph</c>), released
+    /// by <c>ct_cuda_graph_release</c> (see <see cref="NativeHandle"/>).</summary>
+    public sealed class CudaGraphHandle : NativeHandle
+    {
+        /// <inheritdoc cref="NativeHandle(IntPtr, bool)"/>
+        public CudaGraphHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
+
+        protected override void Release(IntPtr h) => ctorch.ct_cuda_graph_release(h);
+    }
+
+    /// <summary>One counted reference to a native graphed callable (a <c>ct_cuda_graphed</c>),
+    /// released by <c>ct_cuda_graphed_release</c> (see <see cref="NativeHandle"/>).</summary>
+    public sealed class GraphedCallableHandle : NativeHandle
+    {
+        /// <inheritdoc cref="NativeHandle(IntPtr, bool)"/>
+        public GraphedCallableHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
+
+        protected override void Release(IntPtr h) => ctorch.ct_cuda_graphed_release(h);
     }
 }

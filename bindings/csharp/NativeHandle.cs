@@ -60,7 +60,7 @@ namespace Ctorch
         public bool IsDisposed => _handle.IsClosed;
 
         /// <summary>Releases the native reference now. Calling it again does nothing.</summary>
-        public void Dispose() => _handle.Dispose();
+        public virtual void Dispose() => _handle.Dispose();
 
         internal Lease Use() => new Lease(_handle, _arg, _type);
 

@@ -40,6 +40,14 @@ namespace Ctorch
         /// <summary>Number of live native event handles (ct_live_event_count, for leak checks).</summary>
         public static long LiveEventCount => Out.Get<long>(ctorch.ct_live_event_count);
 
+        /// <summary>Number of live native CUDA graph handles (ct_live_cuda_graph_count, for leak
+        /// checks).</summary>
+        public static long LiveCudaGraphCount => Out.Get<long>(ctorch.ct_live_cuda_graph_count);
+
+        /// <summary>Number of live native graphed-callable handles (ct_live_cuda_graphed_count, for
+        /// leak checks).</summary>
+        public static long LiveGraphedCallableCount => Out.Get<long>(ctorch.ct_live_cuda_graphed_count);
+
         // ---------------------------------------------------------------- random numbers
 
         /// <summary>torch.manual_seed(seed): seeds the default generator of the CPU and of every

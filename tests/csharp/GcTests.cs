@@ -98,22 +98,37 @@ namespace Ctorch.Tests
             }
         }
 
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void ChurnGraphs(int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                var g = new CudaGraph();
+                if (i % 3 == 0) g.NewReference().Dispose();
+                if (i % 3 == 1) g.Dispose();      // the rest are left to the GC
+            }
+        }
+
         // 10,000 tensors (5,833 never disposed); 3,000 events (created without a GPU: the CUDA
-        // event itself only exists after a record) and 3,000 generators, 2,000 of each never
-        // disposed. Each handle type's finalizer releases what was dropped.
+        // event itself only exists after a record), 3,000 generators and 3,000 CUDA graphs (made
+        // without a GPU too), 2,000 of each never disposed. Each handle type's finalizer releases
+        // what was dropped.
         [TestCase("tensors")]
         [TestCase("events")]
         [TestCase("generators")]
+        [TestCase("graphs")]
         public void DroppedObjectsAreReleasedByTheGC(string kind)
         {
             Func<long> count = kind == "tensors" ? () => Torch.LiveTensorCount
                              : kind == "events" ? () => Torch.LiveEventCount
+                             : kind == "graphs" ? () => Torch.LiveCudaGraphCount
                              : (Func<long>)(() => Torch.LiveGeneratorCount);
             long start = count();
             OnOwnThread(() =>
             {
                 if (kind == "tensors") ChurnTensors(5000);
                 else if (kind == "events") ChurnEvents(3000);
+                else if (kind == "graphs") ChurnGraphs(3000);
                 else ChurnGenerators(3000);
             });
             long left = WaitForCount(start, count) - start;
