@@ -64,6 +64,15 @@ static ct_status noop_fn(void* ctx) {
   return CT_OK;
 }
 
+/* A new graph capturing (mode, a new pool) on a new side stream, current until side_end(*s). */
+static ct_cuda_graph begin_capture(side_stream* s, ct_capture_mode mode) {
+  ct_cuda_graph g = NULL;
+  OK(ct_cuda_graph_create(&g));
+  *s = side_begin();
+  OK(ct_cuda_graph_capture_begin(g, 0, mode));
+  return g;
+}
+
 static void test_handles_and_errors(void) {
   int64_t live0 = -1, live = -1;
   OK(ct_live_cuda_graph_count(&live0));
@@ -148,10 +157,8 @@ static void test_default_stream_refused(void) {
 static void test_capture_and_replay(void) {
   SKIP_WITHOUT_CUDA();
   ct_tensor x = cuda_arange(1.0), x2 = cuda_arange(0.5);
-  ct_cuda_graph g = NULL;
-  OK(ct_cuda_graph_create(&g));
-  side_stream s = side_begin();
-  OK(ct_cuda_graph_capture_begin(g, 0, CT_CAPTURE_MODE_GLOBAL));
+  side_stream s;
+  ct_cuda_graph g = begin_capture(&s, CT_CAPTURE_MODE_GLOBAL);
   int32_t capturing = 0;
   OK(ct_cuda_is_current_stream_capturing(&capturing));
   EXPECT_EQ_I(capturing, 1);
@@ -246,10 +253,8 @@ static void test_random_replays(void) {
   int64_t off0 = -1, off = -1, moff0 = -1, moff = -1;
   OK(ct_generator_offset(def, &off0));
   OK(ct_generator_offset(mine, &moff0));
-  ct_cuda_graph g = NULL;
-  OK(ct_cuda_graph_create(&g));
-  side_stream s = side_begin();
-  OK(ct_cuda_graph_capture_begin(g, 0, CT_CAPTURE_MODE_GLOBAL));
+  side_stream s;
+  ct_cuda_graph g = begin_capture(&s, CT_CAPTURE_MODE_GLOBAL);
   ct_tensor r1 = NULL, r2 = NULL, r3 = NULL;
   OK(ct_rand((int64_t[]){A}, 1, CT_FLOAT32, CT_CUDA, 0, NULL, &r1));
   OK(ct_randn((int64_t[]){B}, 1, CT_FLOAT32, CT_CUDA, 0, NULL, &r2));
@@ -403,10 +408,8 @@ static void test_capture_modes(void) {
   ct_stream other = NULL;
   OK(ct_stream_create(0, 0, &other));
   for (int mode = CT_CAPTURE_MODE_GLOBAL; mode <= CT_CAPTURE_MODE_RELAXED; ++mode) {
-    ct_cuda_graph g = NULL;
-    OK(ct_cuda_graph_create(&g));
-    side_stream s = side_begin();
-    OK(ct_cuda_graph_capture_begin(g, 0, mode));
+    side_stream s;
+    ct_cuda_graph g = begin_capture(&s, mode);
     ct_tensor y = chain(x);
     OK(ct_stream_set_current(other));
     ct_status st = ct_stream_synchronize(other); /* a stream that is not capturing */
@@ -437,10 +440,8 @@ static void* capture_thread(void* p) {
   thread_arg* a = (thread_arg*)p;
   OK(ct_cuda_set_device(0));
   ct_tensor x = cuda_arange(a->scale);
-  ct_cuda_graph g = NULL;
-  OK(ct_cuda_graph_create(&g));
-  side_stream s = side_begin();
-  OK(ct_cuda_graph_capture_begin(g, 0, CT_CAPTURE_MODE_THREAD_LOCAL));
+  side_stream s;
+  ct_cuda_graph g = begin_capture(&s, CT_CAPTURE_MODE_THREAD_LOCAL);
   ct_tensor y = chain(x);
   OK(ct_cuda_graph_capture_end(g));
   for (int i = 0; i < 5; ++i) OK(ct_cuda_graph_replay(g));
@@ -467,10 +468,8 @@ static void test_private_pool_memory(void) {
   int64_t alloc0 = stat("allocated_bytes.all.current"), res0 = stat("reserved_bytes.all.current");
   ct_tensor x = cuda_arange(1.0); /* 4000 bytes -> one 4096-byte block of a 2 MiB segment */
   int64_t res_x = stat("reserved_bytes.all.current");
-  ct_cuda_graph g = NULL;
-  OK(ct_cuda_graph_create(&g));
-  side_stream s = side_begin();
-  OK(ct_cuda_graph_capture_begin(g, 0, CT_CAPTURE_MODE_GLOBAL));
+  side_stream s;
+  ct_cuda_graph g = begin_capture(&s, CT_CAPTURE_MODE_GLOBAL);
   ct_tensor y = chain(x); /* temporaries freed in the capture, y kept: all in the private pool */
   int64_t in_capture = stat("reserved_bytes.all.current");
   EXPECT_EQ_I(in_capture - res_x, 2 << 20); /* one new small segment: the pool's */
@@ -500,10 +499,8 @@ static void test_tensor_keeps_pool_memory(void) {
   OK(ct_cuda_empty_cache());
   ct_tensor x = cuda_arange(1.0);
   int64_t res_x = stat("reserved_bytes.all.current");
-  ct_cuda_graph g = NULL;
-  OK(ct_cuda_graph_create(&g));
-  side_stream s = side_begin();
-  OK(ct_cuda_graph_capture_begin(g, 0, CT_CAPTURE_MODE_GLOBAL));
+  side_stream s;
+  ct_cuda_graph g = begin_capture(&s, CT_CAPTURE_MODE_GLOBAL);
   ct_tensor y = chain(x);
   OK(ct_cuda_graph_capture_end(g));
   OK(ct_cuda_graph_replay(g));
@@ -564,10 +561,8 @@ static void test_shared_pool(void) {
 static void test_debug_dump(void) {
   SKIP_WITHOUT_CUDA();
   ct_tensor x = cuda_arange(1.0);
-  ct_cuda_graph g = NULL;
-  OK(ct_cuda_graph_create(&g));
-  side_stream s = side_begin();
-  OK(ct_cuda_graph_capture_begin(g, 0, CT_CAPTURE_MODE_GLOBAL));
+  side_stream s;
+  ct_cuda_graph g = begin_capture(&s, CT_CAPTURE_MODE_GLOBAL);
   ct_tensor y = chain(x);
   OK(ct_cuda_graph_capture_end(g));
   FAILS(ct_cuda_graph_debug_dump(g, "/tmp/ctorch_graph_test.dot"), CT_ERR_STATE, "debug not enabled");
