@@ -7,7 +7,8 @@
 // the figure is the median of the rounds, the ratio ctorch/torch of the medians (below 1:
 // ctorch faster). Prints "name ctorch torch unit ratio [GB/s GB/s]" lines (the launch floor among
 // them); lines starting with '#' are notes ("# cpu_threads", "# FAILED name: why").
-// bench/run.sh tabulates. The filter is a substring of the row names: only matching rows run.
+// bench/run.sh tabulates. The filter is a substring of the row names (several separated by '|', a
+// leading '^' anchoring one at the start): only matching rows run.
 //
 // Rows:
 //  - host cost of small CUDA ops (small_add_host, small_add_host_f16, small_add_bcast_host),
@@ -133,13 +134,19 @@ const char* g_filter = nullptr;
 // A ctorch round of a row sized at run time takes at most this many times a torch round.
 constexpr double kSlowCap = 3;
 
-// The filter: substrings separated by '|'; a row runs when its name contains any of them.
+// The filter: substrings separated by '|'; a row runs when its name contains any of them. A
+// substring that starts with '^' must start the name ("^add/" selects the GPU add rows, not
+// "cpu/add/...").
 bool wanted(const std::string& name) {
   if (!g_filter) return true;
   const std::string f = g_filter;
   for (size_t b = 0;;) {
     const size_t e = f.find('|', b);
-    if (name.find(f.substr(b, e == std::string::npos ? std::string::npos : e - b)) != std::string::npos) return true;
+    std::string part = f.substr(b, e == std::string::npos ? std::string::npos : e - b);
+    const bool anchored = !part.empty() && part[0] == '^';
+    if (anchored) part.erase(0, 1);
+    const size_t at = name.find(part);
+    if (at != std::string::npos && (!anchored || at == 0)) return true;
     if (e == std::string::npos) return false;
     b = e + 1;
   }
