@@ -217,10 +217,19 @@ struct alignas(sizeof(T) * V) VecOf {
 
 template <int K> using OpC = std::integral_constant<int, K>;
 
+// Whether op K of functor F can be launched: K < F::kOps and, where F says which of its ops it
+// has (a static constexpr live<K>()), one of those.
+template <typename F, int K, typename = void>
+struct OpLive : std::bool_constant<(K < F::kOps)> {};
+template <typename F, int K>
+struct OpLive<F, K, std::void_t<decltype(F::template live<K>())>> : std::bool_constant<(K < F::kOps) && F::template live<K>()> {};
+
 // g(OpC<op>{}) with op = f.op as a compile-time constant (Note [Op dispatch outside the element
-// loop]); ops at or beyond F::kOps are never passed (the functors return 0 for them).
+// loop]). Ops that are not live (OpLive) are never launched: their cases join the default,
+// which computes nothing, so the switch only tells the live ops apart (fewer compares on the
+// way to each op, and no zero results written for ops a kernel never runs).
 #define CT_OP_CASE(K) \
-  case K: if constexpr (K < F::kOps) g(OpC<K>{}); return;
+  case K: if constexpr (OpLive<F, K>::value) g(OpC<K>{}); return;
 template <typename F, typename G>
 __device__ __forceinline__ void with_ops(const F& f, const G& g) {
   if constexpr (F::kOps <= 1) {
@@ -384,7 +393,7 @@ __device__ __forceinline__ void vec_body(const Iter<N>& it, const G& compute) {
   const uint32_t rem = static_cast<uint32_t>(it.numel) - base;
   const bool full = rem >= static_cast<uint32_t>(kEwThreads * EPT);
   // the thread's first element: vector t of the block, or element t of the tail
-  const uint32_t first = base + (full ? threadIdx.x * V : threadIdx.x);
+  const uint32_t first = full ? base + threadIdx.x * V : base + threadIdx.x;
   RawInputs<InT<0, C0, C1, C>, InT<1, C0, C1, C>, InT<2, C0, C1, C>, V, NV> raw;
   // 1. loads
   for_inputs<NIN>([&](auto K) {
