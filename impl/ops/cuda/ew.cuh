@@ -365,8 +365,15 @@ struct RawInputs {
 //      Note [CPU scalars on CUDA], continued) copied into them;
 //   3. the compute, once (so with_ops' switch is compiled and taken once per thread), then the
 //      stores.
-// Byte offsets are 32-bit (for_each_32bit) and computed once per operand: the vectors'
-// distances are immediates of the loads and stores.
+// A full block without CPU scalars (all blocks but the last, in the common case) takes phases 1
+// and 2 with no test per input: one branch, then straight-line loads and conversions. Byte
+// offsets are 32-bit (for_each_32bit) and computed once per operand: the vectors' distances are
+// immediates of the loads and stores. PTX instructions on one thread's path through a full
+// block (nvcc 13.0, compute_90; not counting parameter loads, address-space conversions and
+// register packing, which SASS folds), before -> after: float32 neg 54 -> 39, mul by a float64
+// CPU scalar 84 -> 54, add of two tensors 70 -> 35; float64 56 -> 48, 87 -> 58, 76 -> 41;
+// float16 49 -> 52, 95 -> 68, 57 -> 56 (bfloat16 as float16). Kernel times: expected lower,
+// not yet measured.
 //
 // History, measured: a body that branched per input (CPU scalar, full block or tail) and
 // unpacked each input's bytes inside its branch made the warp wait for one input's data before
@@ -396,13 +403,12 @@ __device__ __forceinline__ void vec_body(const Iter<N>& it, const G& compute) {
   const uint32_t first = full ? base + threadIdx.x * V : base + threadIdx.x;
   RawInputs<InT<0, C0, C1, C>, InT<1, C0, C1, C>, InT<2, C0, C1, C>, V, NV> raw;
   // 1. loads
-  for_inputs<NIN>([&](auto K) {
+  auto load = [&](auto K, bool vectors) {
     constexpr int k = decltype(K)::value;
     using I = InT<k, C0, C1, C>;
-    if ((mask >> (k + 1)) & 1u) return;
     const char* p = it.data[k + 1] + first * static_cast<uint32_t>(sizeof(I));
     auto& r = raw.template get<k>();
-    if (full) {
+    if (vectors) {
 #pragma unroll
       for (int u = 0; u < NV; ++u) r[u] = *reinterpret_cast<const VecOf<I, V>*>(p + u * (kEwThreads * V * sizeof(I)));
     } else {
@@ -410,18 +416,28 @@ __device__ __forceinline__ void vec_body(const Iter<N>& it, const G& compute) {
       for (int e = 0; e < EPT; ++e)
         r[e / V].v[e % V] = threadIdx.x + e * kEwThreads < rem ? *reinterpret_cast<const I*>(p + e * (kEwThreads * sizeof(I))) : I();
     }
-  });
-  // 2. opmath registers
+  };
   T a[NIN > 0 ? NIN : 1][EPT];
-  for_inputs<NIN>([&](auto K) {
+  auto widen = [&](auto K) {
     constexpr int k = decltype(K)::value;
-    if ((mask >> (k + 1)) & 1u) {
-      fill_regs<EPT>(a[k], 0, load_scalar<C>(it.scalar[k + 1], it.dtype[k + 1]));
-    } else {
 #pragma unroll
-      for (int e = 0; e < EPT; ++e) a[k][e] = static_cast<T>(convert<C>(raw.template get<k>()[e / V].v[e % V]));
-    }
-  });
+    for (int e = 0; e < EPT; ++e) a[k][e] = static_cast<T>(convert<C>(raw.template get<k>()[e / V].v[e % V]));
+  };
+  if (full && mask == 0) {
+    for_inputs<NIN>([&](auto K) { load(K, true); });
+    // 2. opmath registers
+    for_inputs<NIN>(widen);
+  } else {
+    for_inputs<NIN>([&](auto K) {
+      if (!((mask >> (decltype(K)::value + 1)) & 1u)) load(K, full);
+    });
+    // 2. opmath registers
+    for_inputs<NIN>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      if ((mask >> (k + 1)) & 1u) fill_regs<EPT>(a[k], 0, load_scalar<C>(it.scalar[k + 1], it.dtype[k + 1]));
+      else widen(K);
+    });
+  }
   // 3. compute and stores
   R o[EPT];
   compute(a, o);
