@@ -366,13 +366,14 @@ struct RawInputs {
 //   3. the compute, once (so with_ops' switch is compiled and taken once per thread), then the
 //      stores.
 // A full block without CPU scalars (all blocks but the last, in the common case) takes phases 1
-// and 2 with no test per input: one branch, then straight-line loads and conversions. Byte
+// and 2 with no test per input: one branch, then straight-line loads and conversions; so does a
+// full block whose only CPU scalar is the last input (x * 2, where(c, x, 0.)). Byte
 // offsets are 32-bit (for_each_32bit) and computed once per operand: the vectors' distances are
 // immediates of the loads and stores. PTX instructions on one thread's path through a full
 // block (nvcc 13.0, compute_90; not counting parameter loads, address-space conversions and
 // register packing, which SASS folds), before -> after: float32 neg 54 -> 39, mul by a float64
-// CPU scalar 84 -> 54, add of two tensors 70 -> 35; float64 56 -> 48, 87 -> 58, 76 -> 41;
-// float16 49 -> 52, 95 -> 68, 57 -> 56 (bfloat16 as float16); registers of the float32 binary
+// CPU scalar 84 -> 46, add of two tensors 70 -> 35; float64 56 -> 48, 87 -> 50, 76 -> 41;
+// float16 49 -> 52, 95 -> 60, 57 -> 56 (bfloat16 as float16); registers of the float32 binary
 // kernel (ptxas, sm_90) 38 -> 34, the float32 unary one 32 -> 32. Kernel times: expected lower,
 // not yet measured.
 //
@@ -428,6 +429,17 @@ __device__ __forceinline__ void vec_body(const Iter<N>& it, const G& compute) {
     for_inputs<NIN>([&](auto K) { load(K, true); });
     // 2. opmath registers
     for_inputs<NIN>(widen);
+  } else if (NIN > 1 && full && mask == 1u << NIN) {
+    // a full block whose last input is a CPU scalar (tensor op Python number)
+    for_inputs<NIN>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      if constexpr (k < NIN - 1) load(K, true);
+    });
+    for_inputs<NIN>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      if constexpr (k < NIN - 1) widen(K);
+      else fill_regs<EPT>(a[k], 0, load_scalar<C>(it.scalar[k + 1], it.dtype[k + 1]));
+    });
   } else {
     for_inputs<NIN>([&](auto K) {
       if (!((mask >> (decltype(K)::value + 1)) & 1u)) load(K, full);
