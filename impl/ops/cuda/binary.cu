@@ -96,11 +96,6 @@ bool mixed_float(const Iter<3>& it, const F& f, cudaStream_t s) {
 // torch.cuda's bit for bit; the CPU divides, as PyTorch's CPU kernel does (so a CPU and a CUDA
 // quotient by a scalar may differ in the last bit, as they do in PyTorch).
 template <typename C>
-C host_scalar(const unsigned char* p, int32_t dt) {
-  CT_EW_SWITCH(dt, X v; std::memcpy(&v, p, sizeof(X)); return convert<C>(v);)
-}
-
-template <typename C>
 bool div_by_reciprocal(const Iter<3>& it, cudaStream_t s) {
   using T = opmath_t<C>;
   if constexpr (!(std::is_floating_point_v<T> || is_complex_v<T>)) {

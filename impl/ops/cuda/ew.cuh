@@ -13,10 +13,10 @@
 //                  is loaded from its own dtype (converted to C, then to opmath, as PyTorch's
 //                  dynamic casting) and the result stored into the output's dtype, so mixed
 //                  dtypes need no temporary tensors (Note [No promotion temporaries]).
-// CPU scalars (0-dim CPU tensors, wrapped numbers) travel in the kernel parameters in their own
-// dtype and are converted straight to opmath(C) once per thread, as PyTorch's
-// original_scalar_value<opmath_t>. Iterations whose byte offsets do not fit in 32 bits are split
-// on the host (for_each_32bit) so that no kernel does 64-bit index arithmetic.
+// CPU scalars (0-dim CPU tensors, wrapped numbers) travel in the kernel parameters, converted
+// straight to opmath(C) (Note [CPU scalars on CUDA], continued, below). Iterations whose byte
+// offsets do not fit in 32 bits are split on the host (for_each_32bit) so that no kernel does
+// 64-bit index arithmetic.
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -50,10 +51,51 @@ namespace ct::cuda_ops {
     default: { using X = cdouble; __VA_ARGS__ }                          \
   }
 
-// A CPU scalar's bytes (its own dtype dt) converted straight to opmath(C).
+// Note [CPU scalars on CUDA], continued: a CPU scalar is converted straight to opmath(C), as
+// PyTorch's original_scalar_value<opmath_t>. For kernels that compute in a floating or complex
+// type (float16, bfloat16, float32, float64, complex) the launch converts it on the host
+// (host_scalars_v, with_opmath_scalars below), as PyTorch does: every conversion into those types
+// rounds to nearest on both the host and the device (int64 -> float, double -> float, complex ->
+// real part, bool -> 0/1; float16/bfloat16 -> float is exact), so the bits are the same, and a
+// thread reads the value from the parameters instead of taking a 12-way dtype switch. Integer
+// and bool kernels keep the device conversion: a float scalar out of an integer type's range
+// converts differently on the host (undefined in C++) and the device (saturating); they get float
+// scalars only from fill_.
+template <typename C>
+inline constexpr bool host_scalars_v = std::is_floating_point_v<opmath_t<C>> || is_complex_v<opmath_t<C>>;
+
+// A CPU scalar's bytes (its own dtype dt, already opmath(C) where host_scalars_v<C>) as opmath(C).
 template <typename C>
 __device__ __forceinline__ opmath_t<C> load_scalar(const unsigned char* p, int32_t dt) {
-  CT_EW_SWITCH(dt, return convert<opmath_t<C>>(*reinterpret_cast<const X*>(p));)
+  if constexpr (host_scalars_v<C>) {
+    return *reinterpret_cast<const opmath_t<C>*>(p);
+  } else {
+    CT_EW_SWITCH(dt, return convert<opmath_t<C>>(*reinterpret_cast<const X*>(p));)
+  }
+}
+
+// The same conversion on the host: the value at p (dtype dt) converted to T.
+template <typename T>
+T host_scalar(const unsigned char* p, int32_t dt) {
+  CT_EW_SWITCH(dt, X v; std::memcpy(&v, p, sizeof(X)); return convert<T>(v);)
+}
+
+// it with its CPU scalars converted to opmath(C) on the host where host_scalars_v<C> (their
+// dtype codes then say opmath(C), so a second call changes nothing).
+template <typename C, int N>
+Iter<N> with_opmath_scalars(const Iter<N>& it) {
+  Iter<N> r = it;
+  if constexpr (host_scalars_v<C>) {
+    using T = opmath_t<C>;
+    for (int k = 1; k < N; ++k) {
+      if (!((it.scalar_mask >> k) & 1u)) continue;
+      const T v = host_scalar<T>(it.scalar[k], it.dtype[k]);
+      std::memset(r.scalar[k], 0, sizeof(r.scalar[k]));
+      std::memcpy(r.scalar[k], &v, sizeof(T));
+      r.dtype[k] = dtype_code<T>();
+    }
+  }
+  return r;
 }
 
 // A value of type R stored into an operand of dtype dt.
@@ -175,10 +217,19 @@ struct alignas(sizeof(T) * V) VecOf {
 
 template <int K> using OpC = std::integral_constant<int, K>;
 
+// Whether op K of functor F can be launched: K < F::kOps and, where F says which of its ops it
+// has (a static constexpr live<K>()), one of those.
+template <typename F, int K, typename = void>
+struct OpLive : std::bool_constant<(K < F::kOps)> {};
+template <typename F, int K>
+struct OpLive<F, K, std::void_t<decltype(F::template live<K>())>> : std::bool_constant<(K < F::kOps) && F::template live<K>()> {};
+
 // g(OpC<op>{}) with op = f.op as a compile-time constant (Note [Op dispatch outside the element
-// loop]); ops at or beyond F::kOps are never passed (the functors return 0 for them).
+// loop]). Ops that are not live (OpLive) are never launched: their cases join the default,
+// which computes nothing, so the switch only tells the live ops apart (fewer compares on the
+// way to each op, and no zero results written for ops a kernel never runs).
 #define CT_OP_CASE(K) \
-  case K: if constexpr (K < F::kOps) g(OpC<K>{}); return;
+  case K: if constexpr (OpLive<F, K>::value) g(OpC<K>{}); return;
 template <typename F, typename G>
 __device__ __forceinline__ void with_ops(const F& f, const G& g) {
   if constexpr (F::kOps <= 1) {
@@ -286,54 +337,6 @@ constexpr int vec_ept() {
   return byte_io_v<C0, C1, C, R> ? 16 : kVecEpt;
 }
 
-// Every operand contiguous and of its kernel type (inputs C0, C1, C, output R), aligned to V
-// elements; CPU scalars allowed. A block owns kEwThreads * EPT consecutive elements; thread t
-// moves vectors t, t + 128, ... of them (16-byte loads and stores when V * size = 16), all loads
-// before the compute and all stores after it (PyTorch's vectorized policy); the block holding the
-// tail moves single elements t, t + 128, ... instead. compute(a, o) applies the op.
-template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F, typename G>
-__device__ __forceinline__ void vec_body(const Iter<N>& it, const F& f, const G& compute) {
-  constexpr int NIN = N - 1;
-  using T = opmath_t<C>;
-  static_assert(EPT % V == 0, "vec_kernel: EPT must be a multiple of V");
-  const Scalars<NIN, C> sc = scalars_of<C>(it);
-  const uint32_t base = blockIdx.x * (kEwThreads * EPT);
-  const uint32_t rem = static_cast<uint32_t>(it.numel) - base;
-  const bool full = rem >= static_cast<uint32_t>(kEwThreads * EPT);
-  T a[NIN > 0 ? NIN : 1][EPT];
-  for_inputs<NIN>([&](auto K) {
-    constexpr int k = decltype(K)::value;
-    using I = InT<k, C0, C1, C>;
-    const char* p = it.data[k + 1] + static_cast<size_t>(base) * sizeof(I);
-    if ((it.scalar_mask >> (k + 1)) & 1u) {
-      fill_regs<EPT>(a[k], 0, sc.v[k]);
-    } else if (full) {
-#pragma unroll
-      for (int u = 0; u < EPT / V; ++u) load_vec<C, I, V>(a[k], u * V, p + (threadIdx.x + u * kEwThreads) * V * sizeof(I));
-    } else {
-#pragma unroll
-      for (int e = 0; e < EPT; ++e) {
-        const uint32_t i = threadIdx.x + e * kEwThreads;
-        if (i < rem) load_vec<C, I, 1>(a[k], e, p + i * sizeof(I));
-        else a[k][e] = T();
-      }
-    }
-  });
-  R o[EPT];
-  compute(a, o);
-  char* out = it.data[0] + static_cast<size_t>(base) * sizeof(R);
-  if (full) {
-#pragma unroll
-    for (int u = 0; u < EPT / V; ++u) store_vec<V>(out + (threadIdx.x + u * kEwThreads) * V * sizeof(R), o, u * V);
-  } else {
-#pragma unroll
-    for (int e = 0; e < EPT; ++e) {
-      const uint32_t i = threadIdx.x + e * kEwThreads;
-      if (i < rem) store_vec<1>(out + i * sizeof(R), o, e);
-    }
-  }
-}
-
 // A thread's raw input vectors, one array per input (each of its own kernel type).
 template <typename I0, typename I1, typename I2, int V, int G>
 struct RawInputs {
@@ -348,69 +351,130 @@ struct RawInputs {
   }
 };
 
-// Note [One-byte kernels], continued: vec_body branches per input (CPU scalar, full block or
-// tail), and each input's bytes are unpacked inside its branch, so the warp waited for one
-// input's data before it issued the next input's loads (SASS). A full block without CPU scalars
-// -- all blocks but the last, in the common case -- takes this body instead: every input's
-// vectors are loaded in one basic block, then converted element by element as the op reads them.
-// Microbenchmark on an H100, 64M elements, us (torch 2.11 in brackets): add/i8 73.4 -> 68.6
+// Every operand contiguous and of its kernel type (inputs C0, C1, C, output R), aligned to V
+// elements; CPU scalars allowed. A block owns kEwThreads * EPT consecutive elements; in a full
+// block thread t moves vectors t, t + 128, ... of them (16-byte loads and stores when
+// V * size = 16), in the block holding the tail single elements t, t + 128, ... (PyTorch's
+// vectorized policy). compute(a, o) applies the op.
+//
+// Note [One body for the vectorized kernel]: the body runs in three phases, each with its
+// branches (full block or tail, which inputs are CPU scalars) uniform across the block:
+//   1. every input's raw vectors loaded (inputs that are CPU scalars load nothing), so all of
+//      the thread's loads are in flight before any of them is waited for;
+//   2. the raw values converted to opmath registers, or the CPU scalar (already in opmath(C),
+//      Note [CPU scalars on CUDA], continued) copied into them;
+//   3. the compute, once (so with_ops' switch is compiled and taken once per thread), then the
+//      stores.
+// A full block without CPU scalars (all blocks but the last, in the common case) takes phases 1
+// and 2 with no test per input: one branch, then straight-line loads and conversions; so does a
+// full block whose only CPU scalar is the last input (x * 2, where(c, x, 0.)). Byte
+// offsets are 32-bit (for_each_32bit) and computed once per operand: the vectors' distances are
+// immediates of the loads and stores. PTX instructions on one thread's path through a full
+// block (nvcc 13.0, compute_90; not counting parameter loads, address-space conversions and
+// register packing, which SASS folds), before -> after: float32 neg 54 -> 39, mul by a float64
+// CPU scalar 84 -> 46, add of two tensors 70 -> 35; float64 56 -> 48, 87 -> 50, 76 -> 41;
+// float16 49 -> 52, 95 -> 60, 57 -> 56 (bfloat16 as float16); registers of the float32 binary
+// kernel (ptxas, sm_90) 38 -> 34, the float32 unary one 32 -> 32. Kernel times: expected lower,
+// not yet measured.
+//
+// History, measured: a body that branched per input (CPU scalar, full block or tail) and
+// unpacked each input's bytes inside its branch made the warp wait for one input's data before
+// it issued the next input's loads (SASS). A second, dense body for full blocks without CPU
+// scalars (every input's vectors loaded in one basic block, then converted) fixed that for
+// one-byte kernels (64M elements on an H100, us, torch 2.11 in brackets: add/i8 73.4 -> 68.6
 // (68.8), mul/bool 77.0 -> 69.2 (68.8), eq/bool 77.3 -> 69.3 (70.5), where/u8 98.8 -> 90.1
-// (89.2), where/bool 102.4 -> 89.6 (89.5).
+// (89.2), where/bool 102.4 -> 89.6 (89.5)) and for float16/bfloat16 (pow of two float16
+// tensors 218 -> 204.7 us, torch 204.5). float32 and wider kept the branchy body, and with CPU
+// scalars every dtype did, plus a 12-way dtype switch per scalar per thread: float32 threads
+// executed 2.3-3.2x the instructions of torch's (Nsight Compute, 4096 elements on an H200: neg
+// 1008 vs 448, mul by a Python scalar 1504 vs 464), 12-30% slower per op in a CUDA graph. The
+// three phases keep what the dense body was for, every load before the first conversion, for
+// every dtype and with CPU scalars, in one body (one copy of the compute per kernel); that they
+// narrow the gap is expected, not yet measured.
 template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename G>
-__device__ __forceinline__ void vec_body_dense(const Iter<N>& it, const G& compute) {
+__device__ __forceinline__ void vec_body(const Iter<N>& it, const G& compute) {
   constexpr int NIN = N - 1;
   constexpr int NV = EPT / V;
   using T = opmath_t<C>;
+  static_assert(EPT % V == 0, "vec_kernel: EPT must be a multiple of V");
+  const uint32_t mask = it.scalar_mask;
   const uint32_t base = blockIdx.x * (kEwThreads * EPT);
+  const uint32_t rem = static_cast<uint32_t>(it.numel) - base;
+  const bool full = rem >= static_cast<uint32_t>(kEwThreads * EPT);
+  // the thread's first element: vector t of the block, or element t of the tail
+  const uint32_t first = full ? base + threadIdx.x * V : base + threadIdx.x;
   RawInputs<InT<0, C0, C1, C>, InT<1, C0, C1, C>, InT<2, C0, C1, C>, V, NV> raw;
-  for_inputs<NIN>([&](auto K) {
+  // 1. loads
+  auto load = [&](auto K, bool vectors) {
     constexpr int k = decltype(K)::value;
     using I = InT<k, C0, C1, C>;
-    const char* p = it.data[k + 1] + static_cast<size_t>(base) * sizeof(I);
+    const char* p = it.data[k + 1] + first * static_cast<uint32_t>(sizeof(I));
+    auto& r = raw.template get<k>();
+    if (vectors) {
 #pragma unroll
-    for (int u = 0; u < NV; ++u)
-      raw.template get<k>()[u] = *reinterpret_cast<const VecOf<I, V>*>(p + (threadIdx.x + u * kEwThreads) * V * sizeof(I));
-  });
+      for (int u = 0; u < NV; ++u) r[u] = *reinterpret_cast<const VecOf<I, V>*>(p + u * (kEwThreads * V * sizeof(I)));
+    } else {
+#pragma unroll
+      for (int e = 0; e < EPT; ++e)
+        r[e / V].v[e % V] = threadIdx.x + e * kEwThreads < rem ? *reinterpret_cast<const I*>(p + e * (kEwThreads * sizeof(I))) : I();
+    }
+  };
   T a[NIN > 0 ? NIN : 1][EPT];
-  for_inputs<NIN>([&](auto K) {
+  auto widen = [&](auto K) {
     constexpr int k = decltype(K)::value;
 #pragma unroll
     for (int e = 0; e < EPT; ++e) a[k][e] = static_cast<T>(convert<C>(raw.template get<k>()[e / V].v[e % V]));
-  });
+  };
+  if (full && mask == 0) {
+    for_inputs<NIN>([&](auto K) { load(K, true); });
+    // 2. opmath registers
+    for_inputs<NIN>(widen);
+  } else if (NIN > 1 && full && mask == 1u << NIN) {
+    // a full block whose last input is a CPU scalar (tensor op Python number)
+    for_inputs<NIN>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      if constexpr (k < NIN - 1) load(K, true);
+    });
+    for_inputs<NIN>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      if constexpr (k < NIN - 1) widen(K);
+      else fill_regs<EPT>(a[k], 0, load_scalar<C>(it.scalar[k + 1], it.dtype[k + 1]));
+    });
+  } else {
+    for_inputs<NIN>([&](auto K) {
+      if (!((mask >> (decltype(K)::value + 1)) & 1u)) load(K, full);
+    });
+    // 2. opmath registers
+    for_inputs<NIN>([&](auto K) {
+      constexpr int k = decltype(K)::value;
+      if ((mask >> (k + 1)) & 1u) fill_regs<EPT>(a[k], 0, load_scalar<C>(it.scalar[k + 1], it.dtype[k + 1]));
+      else widen(K);
+    });
+  }
+  // 3. compute and stores
   R o[EPT];
   compute(a, o);
-  char* out = it.data[0] + static_cast<size_t>(base) * sizeof(R);
+  char* out = it.data[0] + first * static_cast<uint32_t>(sizeof(R));
+  if (full) {
 #pragma unroll
-  for (int u = 0; u < NV; ++u) store_vec<V>(out + (threadIdx.x + u * kEwThreads) * V * sizeof(R), o, u * V);
+    for (int u = 0; u < NV; ++u) store_vec<V>(out + u * (kEwThreads * V * sizeof(R)), o, u * V);
+  } else {
+#pragma unroll
+    for (int e = 0; e < EPT; ++e)
+      if (threadIdx.x + e * kEwThreads < rem) store_vec<1>(out + e * (kEwThreads * sizeof(R)), o, e);
+  }
 }
 
 template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
 __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   constexpr int NIN = N - 1;
-  // a full block without CPU scalars: the dense body (Note [One-byte kernels], continued)
-  const bool dense = it.scalar_mask == 0 &&
-                     static_cast<uint32_t>(it.numel) - blockIdx.x * (kEwThreads * EPT) >= static_cast<uint32_t>(kEwThreads * EPT);
   if constexpr (byte_io_v<C0, C1, C, R>) {
+    // Note [One-byte kernels]: the op switch around the whole body
     with_ops(f, [&](auto op) {
-      auto comp = [&](const auto& a, R (&o)[EPT]) { compute_op<decltype(op)::value, R, NIN>(f, a, o); };
-      if (dense) vec_body_dense<C0, C1, C, R, V, EPT>(it, comp);
-      else vec_body<C0, C1, C, R, V, EPT>(it, f, comp);
+      vec_body<C0, C1, C, R, V, EPT>(it, [&](const auto& a, R (&o)[EPT]) { compute_op<decltype(op)::value, R, NIN>(f, a, o); });
     });
   } else {
-    auto comp = [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); };
-    // Note [Dense body for float16 and bfloat16]: the same dense body for full blocks of
-    // float16/bfloat16 kernels, where compute-bound ops show the cost of vec_body's branches
-    // between the loads and the math: pow of two float16 tensors, 64M elements on an H100,
-    // 218 -> 204.7 us (torch 204.5; a hand-written 8-per-thread powf kernel 204.8); add and div
-    // of float16 within 1% (134.2 -> 134.7 us, torch 134.7). float32 and wider kernels are
-    // memory-bound at these op costs and keep the one body (less code to compile).
-    if constexpr (is_reduced_float_v<C>) {
-      if (dense) {
-        vec_body_dense<C0, C1, C, R, V, EPT>(it, comp);
-        return;
-      }
-    }
-    vec_body<C0, C1, C, R, V, EPT>(it, f, comp);
+    vec_body<C0, C1, C, R, V, EPT>(it, [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); });
   }
 }
 
@@ -563,14 +627,14 @@ template <typename C0, typename C1, typename C, typename R, int EPT, int N, type
 void launch_vec(const Iter<N>& it, const F& f, cudaStream_t s) {
   constexpr int V = vec_width<C0, C1, C, R>();
   const int64_t blocks = (it.numel + kEwThreads * EPT - 1) / (kEwThreads * EPT);
-  vec_kernel<C0, C1, C, R, V, EPT><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(it, f);
+  vec_kernel<C0, C1, C, R, V, EPT><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(with_opmath_scalars<C>(it), f);
 }
 
 template <typename C0, typename C1, typename C, typename R, int V, int EPT, bool CAST, int N, typename F>
 void launch_offset(const Iter<N>& it, uint32_t inner_bcast, const F& f, cudaStream_t s) {
   constexpr int64_t kGroupsPerBlock = kEwThreads * (EPT / V);
   const int64_t blocks = (it.numel / V + kGroupsPerBlock - 1) / kGroupsPerBlock;
-  offset_kernel<C0, C1, C, R, V, EPT, CAST><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(it, offset_calc(it), inner_bcast, f);
+  offset_kernel<C0, C1, C, R, V, EPT, CAST><<<static_cast<unsigned>(blocks), kEwThreads, 0, s>>>(with_opmath_scalars<C>(it), offset_calc(it), inner_bcast, f);
 }
 
 // Whether the operands (but CPU scalars) have the kernel types C0, C1, C, R.

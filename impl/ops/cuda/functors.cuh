@@ -20,8 +20,8 @@ __device__ __forceinline__ bool isnan_(T v) {
 // The binary ops, each the functor of Note [Binary op functors] (impl/ops/scalar_ops.h) picked
 // by the table's X-macro. BinaryOfGroup<T, G> runs the ops of group G: the "compare" and
 // "logical" ones (bool result), or the cheap or the heavy "arith" ones (result T); an op a
-// functor does not support for T is never launched (binary_plan rejects its dtypes), and gives
-// 0 here, as does an op of another group.
+// functor does not support for T is never launched (binary_plan rejects its dtypes), nor is an
+// op of another group: live() says which are left, and with_ops compiles only those.
 //
 // Note [Heavy binary ops]: a kernel's registers are those of its hungriest case, and with_ops
 // compiles every op of the functor into each kernel. Where a transcendental (pow, atan2) or a
@@ -55,10 +55,16 @@ struct BinaryOfGroup {
   using R = std::conditional_t<G == BinaryGroup::Bool, bool, T>;
   static constexpr int kOps = kBinaryOpCount;
   int op;
+  // the ops of group G that have a kernel for T (with_ops' OpLive)
+  template <int OP>
+  __host__ __device__ static constexpr bool live() {
+    if constexpr (OP >= kBinaryOpCount) return false;
+    else return binary_group<static_cast<BinaryOp>(OP)>() == G && binary_fn::Of<static_cast<BinaryOp>(OP)>::type::template supports<T>;
+  }
   template <int OP>
   __device__ R run(T a, T b) const {
     using F = typename binary_fn::Of<static_cast<BinaryOp>(OP)>::type;
-    if constexpr (binary_group<static_cast<BinaryOp>(OP)>() == G && F::template supports<T>) return F{}(a, b);
+    if constexpr (live<OP>()) return F{}(a, b);
     else return R(0);
   }
 };

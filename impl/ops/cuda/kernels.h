@@ -25,7 +25,9 @@ struct Iter {
   // Note [CPU scalars on CUDA]: a 0-dim CPU operand (a Python scalar, or torch.tensor(2.))
   // travels inside the kernel's parameters: its bytes (in its own dtype, it.dtype[k]) are in
   // scalar[k], bit k of scalar_mask is set and its strides are 0. No host-to-device copy,
-  // so `cuda_tensor + 2` stays asynchronous.
+  // so `cuda_tensor + 2` stays asynchronous. The launch of a floating or complex kernel
+  // converts it to the kernel's op-math type on the host first (Note [CPU scalars on CUDA],
+  // continued, impl/ops/cuda/ew.cuh).
   uint32_t scalar_mask = 0;
   alignas(16) unsigned char scalar[N][16] = {};
 };
