@@ -374,8 +374,12 @@ struct RawInputs {
 // register packing, which SASS folds), before -> after: float32 neg 54 -> 39, mul by a float64
 // CPU scalar 84 -> 46, add of two tensors 70 -> 35; float64 56 -> 48, 87 -> 50, 76 -> 41;
 // float16 49 -> 52, 95 -> 60, 57 -> 56 (bfloat16 as float16); registers of the float32 binary
-// kernel (ptxas, sm_90) 38 -> 34, the float32 unary one 32 -> 32. Kernel times: expected lower,
-// not yet measured.
+// kernel (ptxas, sm_90) 38 -> 34, the float32 unary one 32 -> 32. Measured (H200, a CUDA graph of
+// 100 copies of one float32 op, bench/graphs/graph_ops.py, us per op, ctorch before -> after,
+// torch in brackets): 4096 elements: mul by a Python scalar 1.218 -> 1.037 (0.943), add 1.117 ->
+// 1.035 (0.968), neg 1.058 -> 1.012 (0.943), exp 1.110 -> 1.064 (0.985), sigmoid 1.549 -> 1.499
+// (1.324); 2^20 elements: mul by a scalar 2.422 -> 2.210 (2.073), add 2.662 -> 2.457 (2.383). The
+// 64M-element matrix rows it touches stay within target (bench/RESULTS.md, 2026-11-26).
 //
 // History, measured: a body that branched per input (CPU scalar, full block or tail) and
 // unpacked each input's bytes inside its branch made the warp wait for one input's data before
@@ -389,8 +393,9 @@ struct RawInputs {
 // executed 2.3-3.2x the instructions of torch's (Nsight Compute, 4096 elements on an H200: neg
 // 1008 vs 448, mul by a Python scalar 1504 vs 464), 12-30% slower per op in a CUDA graph. The
 // three phases keep what the dense body was for, every load before the first conversion, for
-// every dtype and with CPU scalars, in one body (one copy of the compute per kernel); that they
-// narrow the gap is expected, not yet measured.
+// every dtype and with CPU scalars, in one body (one copy of the compute per kernel); they narrow
+// the gap by about half (the figures above), except for one-byte kernels (Note [One-byte
+// kernels], continued, below).
 template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename G>
 __device__ __forceinline__ void vec_body(const Iter<N>& it, const G& compute) {
   constexpr int NIN = N - 1;
@@ -465,13 +470,49 @@ __device__ __forceinline__ void vec_body(const Iter<N>& it, const G& compute) {
   }
 }
 
+// Note [One-byte kernels], continued: their full blocks without CPU scalars keep a body of
+// their own, a straight line from the loads to the stores with nothing of the tail in it. With
+// the one body above, where of three bool tensors (64M elements, H200) took 1.116x torch's time
+// (0.0692 vs 0.0620 ms); with this one it takes the time it took before.
+template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename G>
+__device__ __forceinline__ void vec_body_dense(const Iter<N>& it, const G& compute) {
+  constexpr int NIN = N - 1;
+  constexpr int NV = EPT / V;
+  using T = opmath_t<C>;
+  const uint32_t base = blockIdx.x * (kEwThreads * EPT);
+  RawInputs<InT<0, C0, C1, C>, InT<1, C0, C1, C>, InT<2, C0, C1, C>, V, NV> raw;
+  for_inputs<NIN>([&](auto K) {
+    constexpr int k = decltype(K)::value;
+    using I = InT<k, C0, C1, C>;
+    const char* p = it.data[k + 1] + static_cast<size_t>(base) * sizeof(I);
+#pragma unroll
+    for (int u = 0; u < NV; ++u)
+      raw.template get<k>()[u] = *reinterpret_cast<const VecOf<I, V>*>(p + (threadIdx.x + u * kEwThreads) * V * sizeof(I));
+  });
+  T a[NIN > 0 ? NIN : 1][EPT];
+  for_inputs<NIN>([&](auto K) {
+    constexpr int k = decltype(K)::value;
+#pragma unroll
+    for (int e = 0; e < EPT; ++e) a[k][e] = static_cast<T>(convert<C>(raw.template get<k>()[e / V].v[e % V]));
+  });
+  R o[EPT];
+  compute(a, o);
+  char* out = it.data[0] + static_cast<size_t>(base) * sizeof(R);
+#pragma unroll
+  for (int u = 0; u < NV; ++u) store_vec<V>(out + (threadIdx.x + u * kEwThreads) * V * sizeof(R), o, u * V);
+}
+
 template <typename C0, typename C1, typename C, typename R, int V, int EPT, int N, typename F>
 __global__ void __launch_bounds__(kEwThreads) vec_kernel(Iter<N> it, F f) {
   constexpr int NIN = N - 1;
   if constexpr (byte_io_v<C0, C1, C, R>) {
     // Note [One-byte kernels]: the op switch around the whole body
+    const bool dense = it.scalar_mask == 0 &&
+                       static_cast<uint32_t>(it.numel) - blockIdx.x * (kEwThreads * EPT) >= static_cast<uint32_t>(kEwThreads * EPT);
     with_ops(f, [&](auto op) {
-      vec_body<C0, C1, C, R, V, EPT>(it, [&](const auto& a, R (&o)[EPT]) { compute_op<decltype(op)::value, R, NIN>(f, a, o); });
+      auto comp = [&](const auto& a, R (&o)[EPT]) { compute_op<decltype(op)::value, R, NIN>(f, a, o); };
+      if (dense) vec_body_dense<C0, C1, C, R, V, EPT>(it, comp);
+      else vec_body<C0, C1, C, R, V, EPT>(it, comp);
     });
   } else {
     vec_body<C0, C1, C, R, V, EPT>(it, [&](const auto& a, R (&o)[EPT]) { compute_all<R, NIN>(f, a, o); });
