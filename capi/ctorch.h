@@ -1065,8 +1065,8 @@ CT_API ct_status ct_cuda_graph_replay(ct_cuda_graph g);
  *  ct_cuda_empty_cache once no tensor uses it); g can capture again. A capture still under way
  *  is ended and discarded. */
 CT_API ct_status ct_cuda_graph_reset(ct_cuda_graph g);
-/** pool(): the id of the graph's private pool, for another graph's capture_begin. Errors:
- *  CT_ERR_STATE before a successful capture. */
+/** pool(): the id of the graph's private pool, for another graph's capture_begin (during a
+ *  capture, the pool it allocates from). Errors: CT_ERR_STATE before capture_begin. */
 CT_API ct_status ct_cuda_graph_pool(ct_cuda_graph g, int64_t* out);
 /** enable_debug_mode: keeps the captured graph (not only its executable form) so that
  *  ct_cuda_graph_debug_dump can write it. Call it before capture_end. Unlike PyTorch's, it
@@ -1084,11 +1084,15 @@ CT_API ct_status ct_cuda_is_current_stream_capturing(int32_t* out);
 
 /** The capture scope (`with torch.cuda.graph(g, pool, stream, capture_error_mode):`) as two
  *  calls, like ct_stream_guard_enter/exit: enter waits for the device (torch.cuda.synchronize),
- *  makes stream current (NULL: one side stream that ctorch keeps per device for captures,
- *  torch's default capture stream) and begins the capture; *prev_stream ([new reference]) and
- *  *prev_device say what exit restores. exit ends the capture, restores the stream and device,
- *  and always releases prev_stream; it reports capture_end's error, if any, after restoring.
- *  When enter fails nothing is changed. */
+ *  returns the allocator's cached memory to CUDA (torch.cuda.empty_cache, as torch's scope does;
+ *  both are refused while another capture is under way on the device, so two captures at once
+ *  use capture_begin/end), makes stream current (NULL: one side stream that ctorch keeps per
+ *  device for captures, torch's default capture stream) and begins the capture; *prev_stream
+ *  ([new reference]) and *prev_device say what exit restores. exit ends the capture, restores
+ *  the stream and device, and always releases prev_stream (also when g is not a valid handle);
+ *  it reports capture_end's error, if any, after restoring. When enter fails nothing is
+ *  changed. Both run on the same thread (CUDA lets only the capturing thread end a global or
+ *  thread_local capture: from another, capture_end and reset fail with CT_ERR_STATE). */
 CT_API ct_status ct_cuda_graph_capture_enter(ct_cuda_graph g, int64_t pool, ct_capture_mode mode, ct_stream stream,
                                              ct_stream* prev_stream, int32_t* prev_device);
 CT_API ct_status ct_cuda_graph_capture_exit(ct_cuda_graph g, ct_stream prev_stream, int32_t prev_device);
@@ -1098,10 +1102,10 @@ CT_API ct_status ct_cuda_graph_capture_exit(ct_cuda_graph g, ct_stream prev_stre
  *  the graph's pool). ctx is passed through. A status other than CT_OK stops
  *  ct_cuda_make_graphed_callable with that status. */
 typedef ct_status (*ct_graph_fn)(void* ctx);
-/** torch.cuda.make_graphed_callables for one function: on a side stream, runs fn
- *  num_warmup_iters times (PyTorch's default is 3; 0 allowed), then captures one more call into a
- *  graph with a private pool (pool: 0, or an id to share), and waits for the warm-up on the
- *  current stream. static_inputs (n_inputs >= 0 CUDA tensors, retained) are the tensors fn reads;
+/** torch.cuda.make_graphed_callables for one function: waits for the device, runs fn
+ *  num_warmup_iters times on a new side stream (PyTorch's default is 3; 0 allowed), waits for the
+ *  device again, then captures one more call in the capture scope (ct_cuda_graph_capture_enter,
+ *  global mode; pool: 0 for a new private pool, or an id to share). static_inputs (n_inputs >= 0 CUDA tensors, retained) are the tensors fn reads;
  *  ct_cuda_graphed_run copies new values into them. fn is called only during this call.
  *  [new reference] Errors: fn's status (the capture is discarded), and those of capture_begin. */
 CT_API ct_status ct_cuda_make_graphed_callable(ct_graph_fn fn, void* ctx, const ct_tensor* static_inputs,

@@ -142,8 +142,15 @@ CT_API ct_status ct_cuda_graph_capture_exit(ct_cuda_graph g, ct_stream prev_stre
   CT_API_BEGIN
   cuda::Stream prev = StreamTable::get().lookup(prev_stream, "prev_stream");
   StreamTable::get().release(prev_stream);  // always released, as ct_stream_guard_exit's
-  graph::GraphPtr gr = graph_arg(g);
-  graph::capture_exit(*gr, cuda::SavedStream{std::move(prev), prev_device});
+  cuda::SavedStream saved{std::move(prev), prev_device};
+  graph::GraphPtr gr;
+  try {
+    gr = graph_arg(g);
+  } catch (...) {
+    cuda::stream_guard_exit(saved);  // the stream and device are restored in any case
+    throw;
+  }
+  graph::capture_exit(*gr, saved);
   CT_API_END
 }
 

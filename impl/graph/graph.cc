@@ -20,6 +20,11 @@ std::atomic<int64_t> g_next_pool{1};
 alloc::DeviceCachingAllocator* allocator(int device) { return alloc::caching_allocator(device); }
 
 void warn(const char* what, const std::exception& e) { std::fprintf(stderr, "ctorch warning: %s: %s\n", what, e.what()); }
+
+static_assert(static_cast<int>(CaptureMode::Global) == cudaStreamCaptureModeGlobal &&
+                  static_cast<int>(CaptureMode::ThreadLocal) == cudaStreamCaptureModeThreadLocal &&
+                  static_cast<int>(CaptureMode::Relaxed) == cudaStreamCaptureModeRelaxed,
+              "capi/abi.toml's capture modes are cudaStreamCaptureMode's numbers");
 }  // namespace
 
 int64_t pool_handle() { return g_next_pool.fetch_add(1); }
@@ -49,12 +54,20 @@ void Graph::capture_begin(int64_t pool, CaptureMode mode) {
            "capture_begin: the current stream is capturing already (for another graph)");
   cuda::check(cudaStreamBeginCapture(stream->stream, static_cast<cudaStreamCaptureMode>(mode)),
               "cudaStreamBeginCapture");
-  uint64_t id = cuda::stream_capture_id(stream->stream);
   if (pool == 0) pool = pool_handle();
+  uint64_t id = 0;
+  alloc::DeviceCachingAllocator* a = allocator(device);
   try {
-    if (alloc::DeviceCachingAllocator* a = allocator(device)) {
-      a->begin_allocate_to_pool(pool, id);
-      pool_held_ = true;
+    id = cuda::stream_capture_id(stream->stream);
+    if (a) a->begin_allocate_to_pool(pool, id);
+    try {
+      cuda::capture_registered(id, device, stream->stream, mode);
+    } catch (...) {
+      if (a) {
+        a->end_allocate_to_pool(pool);
+        a->release_pool(pool);
+      }
+      throw;
     }
   } catch (...) {
     cudaGraph_t dropped = nullptr;
@@ -62,7 +75,9 @@ void Graph::capture_begin(int64_t pool, CaptureMode mode) {
     if (dropped) (void)cudaGraphDestroy(dropped);
     throw;
   }
-  cuda::capture_registered(id, device, stream->stream, mode);
+  pool_held_ = a != nullptr;
+  mode_ = mode;
+  thread_ = std::this_thread::get_id();
   capturing_ = true;
   capture_id_ = id;
   device_ = device;
@@ -70,7 +85,14 @@ void Graph::capture_begin(int64_t pool, CaptureMode mode) {
   pool_ = pool;
 }
 
+void Graph::check_capture_thread_locked(const char* what) const {
+  CT_CHECK(mode_ == CaptureMode::Relaxed || thread_ == std::this_thread::get_id(), Status::State, what,
+           ": the capture was begun on another thread in '", abi::kCaptureModeNames[static_cast<int>(mode_)],
+           "' mode, and CUDA lets only that thread end it (end it there, or capture in 'relaxed' mode)");
+}
+
 void Graph::discard_capture_locked() {
+  check_capture_thread_locked("discarding a capture");
   cudaGraph_t dropped = nullptr;
   cudaError_t err = cudaStreamEndCapture(stream_->stream, &dropped);
   if (dropped) (void)cudaGraphDestroy(dropped);
@@ -89,6 +111,7 @@ void Graph::capture_end() {
   CT_CHECK(capturing_, Status::State, "capture_end() called before capture_begin().");
   CT_CHECK(cuda::current_stream(device_)->stream == stream_->stream, Status::State,
            "Capture must end on the same stream it began on.");
+  check_capture_thread_locked("capture_end");
   std::string invalid_by = cuda::capture_invalidated_by(capture_id_);
   if (!invalid_by.empty()) {
     discard_capture_locked();
@@ -204,7 +227,8 @@ cuda::SavedStream capture_enter(Graph& g, int64_t pool, CaptureMode mode, const 
   int device = stream ? stream->device : cuda::current_device();
   cuda::Stream s = stream ? stream : capture_side_stream(device);
   // As torch.cuda.graph.__enter__: wait for the device, and free as much memory as we can for
-  // the graph.
+  // the graph (both refused while another capture forbids them).
+  cuda::check_capture_safe("torch.cuda.synchronize (entering a capture scope)");
   cuda::synchronize(device);
   alloc::empty_cache();
   cuda::SavedStream saved = cuda::stream_guard_enter(s);
@@ -248,6 +272,7 @@ Graphed::Graphed(const std::function<void()>& fn, std::vector<Tensor> static_inp
              " but input 0 is on cuda:", device, " (all inputs must be on one device)");
   }
   cuda::DeviceGuard dg(device);
+  cuda::check_capture_safe("torch.cuda.synchronize (make_graphed_callables)");
   cuda::synchronize(device);
   {
     cuda::SavedStream saved = cuda::stream_guard_enter(cuda::create_stream(device, 0));
@@ -264,7 +289,11 @@ Graphed::Graphed(const std::function<void()>& fn, std::vector<Tensor> static_inp
   try {
     fn();
   } catch (...) {
-    graph_->reset();  // the capture is ended and thrown away
+    try {
+      graph_->reset();  // the capture is ended and thrown away
+    } catch (const std::exception& e) {
+      warn("make_graphed_callables: discarding the capture after the function failed", e);
+    }
     cuda::stream_guard_exit(saved);
     throw;
   }

@@ -9,7 +9,9 @@
 // the graph on the current stream; reset (also the destructor) gives the pool back, drops the
 // generators' states and destroys the graph. A capture that an illegal operation invalidated
 // (Note [Illegal operations during capture] in impl/cuda/capture.h) fails at capture_end, which
-// then discards it: the graph is as after reset.
+// then discards it: the graph is as after reset. CUDA lets only the thread that began a global or
+// thread_local capture end it: ending or discarding such a capture from another thread fails
+// with Status::State and changes nothing (the destructor then leaves the capture as it is).
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -18,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -49,6 +52,7 @@ class Graph {
 
  private:
   void discard_capture_locked();  // a capture under way is ended and thrown away
+  void check_capture_thread_locked(const char* what) const;  // State when CUDA would refuse the end
   void reset_locked();
   std::mutex mu_;
   bool capturing_ = false, ended_ = false, debug_ = false;
@@ -57,6 +61,8 @@ class Graph {
   cuda::Stream stream_;
   int64_t pool_ = 0;
   bool pool_held_ = false;  // the allocator counts a use of pool_ for this graph
+  CaptureMode mode_ = CaptureMode::Global;
+  std::thread::id thread_;  // the capturing thread (Note [Graph lifecycle]: who may end it)
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
   std::vector<std::pair<rng::GeneratorPtr, uint64_t>> generators_;  // and their whole-graph increments

@@ -82,6 +82,14 @@ void memcpy_async(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, co
               "cudaMemcpyAsync");
 }
 
+// A copy between the GPU and host memory that the host then waits for: refused during a capture
+// (Note [Illegal operations during capture]) before anything is queued.
+void blocking_copy(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, const CudaScope& sc, const char* what) {
+  cuda::check_capture_safe(what, static_cast<cudaStream_t>(sc.stream));
+  memcpy_async(dst, src, n, kind, sc);
+  sync_stream(sc, what);
+}
+
 void copy_same_cuda_device(const Tensor& dst, const Tensor& src) {
   CudaScope sc(dst->device());
   if (src->device().is_cuda() && plain(dst, src)) {
@@ -98,19 +106,18 @@ void memcpy_host_device(const Tensor& dst, const Tensor& src, bool to_device, bo
   const Tensor& host = to_device ? src : dst;
   const Device& dev = to_device ? dst->device() : src->device();
   CudaScope sc(dev);
-  const bool async = non_blocking && alloc::is_pinned(host->storage->data_ptr);
-  const char* what = to_device ? "copy from host to device" : "copy from device to host";
-  // Only an asynchronous copy from or to pinned memory can be captured into a graph
-  // (Note [Illegal operations during capture]); the pinned tensor then lives as long as the
-  // graph uses it, so its block records no event.
-  if (!async) cuda::check_capture_safe(what, static_cast<cudaStream_t>(sc.stream));
-  memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(),
-               to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, sc);
-  if (!async) {
-    sync_stream(sc, what);
-  } else if (!cuda::captures_underway() || !cuda::stream_capture_id(static_cast<cudaStream_t>(sc.stream))) {
-    alloc::host_allocator().record_event(host->storage->data(), dev.index, sc.stream);
+  const int64_t n = dst->numel() * dst->itemsize();
+  const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+  if (!non_blocking || !alloc::is_pinned(host->storage->data_ptr)) {
+    blocking_copy(dst->data(), src->data(), n, kind, sc, to_device ? "copy from host to device" : "copy from device to host");
+    return;
   }
+  memcpy_async(dst->data(), src->data(), n, kind, sc);
+  // Only an asynchronous copy from or to pinned memory can be captured into a graph (Note
+  // [Illegal operations during capture]). Its block then records no event: keeping the pinned
+  // tensor alive while the graph replays is the caller's part (docs/graphs.md).
+  if (!cuda::captures_underway() || !cuda::stream_capture_id(static_cast<cudaStream_t>(sc.stream)))
+    alloc::host_allocator().record_event(host->storage->data(), dev.index, sc.stream);
 }
 
 void copy_h2d(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
@@ -240,8 +247,7 @@ void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
     return;
   }
   CudaScope sc(c->device());
-  memcpy_async(data, c->data(), need, cudaMemcpyDeviceToHost, sc);
-  sync_stream(sc, "copy to a host buffer");
+  blocking_copy(data, c->data(), need, cudaMemcpyDeviceToHost, sc, "copy to a host buffer");
 }
 
 Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev) {
@@ -256,8 +262,8 @@ Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType d
     std::memcpy(out->data(), data, need);
   } else {
     CudaScope sc(dev);
-    memcpy_async(out->data(), data, need, cudaMemcpyHostToDevice, sc);
-    sync_stream(sc, "copy from a host buffer");  // the caller may reuse its buffer at once
+    // waited for: the caller may reuse its buffer at once
+    blocking_copy(out->data(), data, need, cudaMemcpyHostToDevice, sc, "copy from a host buffer");
   }
   return out;
 }

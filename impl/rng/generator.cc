@@ -7,6 +7,7 @@
 
 #include "impl/abi/tables.h"
 #include "impl/alloc/allocator.h"
+#include "impl/alloc/cuda_memory.h"
 #include "impl/core/error.h"
 #include "impl/core/locked.h"
 #include "impl/cuda/runtime.h"
@@ -83,6 +84,13 @@ PhiloxArgs Generator::philox(uint64_t increment, uint64_t capture_id) {
   std::unique_lock<std::mutex> g(mu_);
   auto it = captures_.find(capture_id);
   if (it == captures_.end()) {
+    // The state must outlive every replay, outside the graph: from the graph's private pool.
+    // cudaMallocAsync would make it an allocation node of the graph itself (its memory mapped
+    // only while the graph runs), and replay_prologue writes it before the launch.
+    CT_CHECK(alloc::caching_allocator(device_.index) != nullptr, Status::NotSupported,
+             "random numbers in a CUDA graph need the native caching allocator (with "
+             "CTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync the generator's graph state would be memory of "
+             "the graph itself)");
     g.unlock();  // allocating may run out-of-memory hooks
     DataPtr state = alloc::allocate(2 * sizeof(int64_t), device_);
     g.lock();
