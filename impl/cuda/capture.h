@@ -31,6 +31,9 @@ void capture_registered(uint64_t id, int device, cudaStream_t s, CaptureMode mod
 // Forgets a capture; returns the operation that invalidated it ("" when none did).
 std::string capture_unregistered(uint64_t id);
 bool captures_underway();  // an atomic load: the fast path of every check
+// stream_capture_id(s), without asking CUDA while no capture of this process is under way (the
+// hot paths: every random op and pinned copy).
+inline uint64_t capture_of(cudaStream_t s) { return captures_underway() ? stream_capture_id(s) : 0; }
 // The operation that invalidated capture id ("" when none did, or no such capture).
 std::string capture_invalidated_by(uint64_t id);
 

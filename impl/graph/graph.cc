@@ -21,6 +21,45 @@ alloc::DeviceCachingAllocator* allocator(int device) { return alloc::caching_all
 
 void warn(const char* what, const std::exception& e) { std::fprintf(stderr, "ctorch warning: %s: %s\n", what, e.what()); }
 
+// Ends s's capture and throws its graph away (a capture that failed or is discarded); CUDA's
+// status of the end, its error cleared.
+cudaError_t drop_capture(cudaStream_t s) {
+  cudaGraph_t dropped = nullptr;
+  cudaError_t err = cudaStreamEndCapture(s, &dropped);
+  if (dropped) (void)cudaGraphDestroy(dropped);
+  if (err != cudaSuccess) (void)cudaGetLastError();
+  return err;
+}
+
+// Makes a SavedStream current again when it leaves its scope, also when an exception leaves it;
+// exit() restores on the normal path, where a failure to restore is the caller's error.
+class RestoreStream {
+ public:
+  explicit RestoreStream(cuda::SavedStream saved) : saved_(std::move(saved)) {}
+  RestoreStream(const RestoreStream&) = delete;
+  RestoreStream& operator=(const RestoreStream&) = delete;
+  ~RestoreStream() {
+    if (!active_) return;
+    try {
+      cuda::stream_guard_exit(saved_);
+    } catch (const std::exception& e) {
+      warn("restoring the stream after an error", e);
+    }
+  }
+  void exit() {
+    active_ = false;
+    cuda::stream_guard_exit(saved_);
+  }
+  cuda::SavedStream release() {
+    active_ = false;
+    return std::move(saved_);
+  }
+
+ private:
+  cuda::SavedStream saved_;
+  bool active_ = true;
+};
+
 static_assert(static_cast<int>(CaptureMode::Global) == cudaStreamCaptureModeGlobal &&
                   static_cast<int>(CaptureMode::ThreadLocal) == cudaStreamCaptureModeThreadLocal &&
                   static_cast<int>(CaptureMode::Relaxed) == cudaStreamCaptureModeRelaxed,
@@ -70,9 +109,7 @@ void Graph::capture_begin(int64_t pool, CaptureMode mode) {
       throw;
     }
   } catch (...) {
-    cudaGraph_t dropped = nullptr;
-    (void)cudaStreamEndCapture(stream->stream, &dropped);
-    if (dropped) (void)cudaGraphDestroy(dropped);
+    (void)drop_capture(stream->stream);
     throw;
   }
   pool_held_ = a != nullptr;
@@ -91,17 +128,18 @@ void Graph::check_capture_thread_locked(const char* what) const {
            "' mode, and CUDA lets only that thread end it (end it there, or capture in 'relaxed' mode)");
 }
 
-void Graph::discard_capture_locked() {
-  check_capture_thread_locked("discarding a capture");
-  cudaGraph_t dropped = nullptr;
-  cudaError_t err = cudaStreamEndCapture(stream_->stream, &dropped);
-  if (dropped) (void)cudaGraphDestroy(dropped);
-  if (err != cudaSuccess) (void)cudaGetLastError();
+void Graph::captured_locked() {
   (void)cuda::capture_unregistered(capture_id_);
   if (alloc::DeviceCachingAllocator* a = allocator(device_)) a->end_allocate_to_pool(pool_);
   for (auto& gen : rng::take_capture_generators(capture_id_)) generators_.emplace_back(std::move(gen), 0);
   capturing_ = false;
-  ended_ = true;  // so reset_locked gives back the pool and the generators' states
+  ended_ = true;  // reset_locked gives back the pool and the generators' states
+}
+
+void Graph::discard_capture_locked() {
+  check_capture_thread_locked("discarding a capture");
+  cudaError_t err = drop_capture(stream_->stream);
+  captured_locked();
   reset_locked();
   cuda::check(err, "cudaStreamEndCapture");
 }
@@ -120,11 +158,7 @@ void Graph::capture_end() {
   }
   cudaGraph_t graph = nullptr;
   cudaError_t err = cudaStreamEndCapture(stream_->stream, &graph);
-  (void)cuda::capture_unregistered(capture_id_);
-  if (alloc::DeviceCachingAllocator* a = allocator(device_)) a->end_allocate_to_pool(pool_);
-  for (auto& gen : rng::take_capture_generators(capture_id_)) generators_.emplace_back(std::move(gen), 0);
-  capturing_ = false;
-  ended_ = true;
+  captured_locked();
   if (err != cudaSuccess || !graph) {
     if (graph) (void)cudaGraphDestroy(graph);
     (void)cudaGetLastError();
@@ -231,24 +265,15 @@ cuda::SavedStream capture_enter(Graph& g, int64_t pool, CaptureMode mode, const 
   cuda::check_capture_safe("torch.cuda.synchronize (entering a capture scope)");
   cuda::synchronize(device);
   alloc::empty_cache();
-  cuda::SavedStream saved = cuda::stream_guard_enter(s);
-  try {
-    g.capture_begin(pool, mode);
-  } catch (...) {
-    cuda::stream_guard_exit(saved);
-    throw;
-  }
-  return saved;
+  RestoreStream restore(cuda::stream_guard_enter(s));
+  g.capture_begin(pool, mode);
+  return restore.release();
 }
 
 void capture_exit(Graph& g, const cuda::SavedStream& saved) {
-  try {
-    g.capture_end();
-  } catch (...) {
-    cuda::stream_guard_exit(saved);
-    throw;
-  }
-  cuda::stream_guard_exit(saved);
+  RestoreStream restore(saved);
+  g.capture_end();
+  restore.exit();
 }
 
 // Note [Graphed callables]: torch.cuda.make_graphed_callables without autograd. The function is
@@ -275,29 +300,23 @@ Graphed::Graphed(const std::function<void()>& fn, std::vector<Tensor> static_inp
   cuda::check_capture_safe("torch.cuda.synchronize (make_graphed_callables)");
   cuda::synchronize(device);
   {
-    cuda::SavedStream saved = cuda::stream_guard_enter(cuda::create_stream(device, 0));
-    try {
-      for (int i = 0; i < warmup_iters; ++i) fn();
-    } catch (...) {
-      cuda::stream_guard_exit(saved);
-      throw;
-    }
-    cuda::stream_guard_exit(saved);
+    RestoreStream restore(cuda::stream_guard_enter(cuda::create_stream(device, 0)));
+    for (int i = 0; i < warmup_iters; ++i) fn();
+    restore.exit();
   }
   cuda::synchronize(device);
-  cuda::SavedStream saved = capture_enter(*graph_, pool, CaptureMode::Global, nullptr);
+  RestoreStream restore(capture_enter(*graph_, pool, CaptureMode::Global, nullptr));
   try {
     fn();
   } catch (...) {
     try {
-      graph_->reset();  // the capture is ended and thrown away
+      graph_->reset();  // the capture is ended and thrown away (restore makes the stream current again)
     } catch (const std::exception& e) {
       warn("make_graphed_callables: discarding the capture after the function failed", e);
     }
-    cuda::stream_guard_exit(saved);
     throw;
   }
-  capture_exit(*graph_, saved);
+  capture_exit(*graph_, restore.release());
 }
 
 void Graphed::run(const std::vector<Tensor>& inputs) {

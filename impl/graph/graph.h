@@ -51,6 +51,7 @@ class Graph {
   void debug_dump(const std::string& path);
 
  private:
+  void captured_locked();          // after the capture's end: unregistered, its pool and generators kept
   void discard_capture_locked();  // a capture under way is ended and thrown away
   void check_capture_thread_locked(const char* what) const;  // State when CUDA would refuse the end
   void reset_locked();

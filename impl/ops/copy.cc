@@ -116,7 +116,7 @@ void memcpy_host_device(const Tensor& dst, const Tensor& src, bool to_device, bo
   // Only an asynchronous copy from or to pinned memory can be captured into a graph (Note
   // [Illegal operations during capture]). Its block then records no event: keeping the pinned
   // tensor alive while the graph replays is the caller's part (docs/graphs.md).
-  if (!cuda::captures_underway() || !cuda::stream_capture_id(static_cast<cudaStream_t>(sc.stream)))
+  if (!cuda::capture_of(static_cast<cudaStream_t>(sc.stream)))
     alloc::host_allocator().record_event(host->storage->data(), dev.index, sc.stream);
 }
 

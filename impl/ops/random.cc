@@ -37,8 +37,8 @@ void fill(const Tensor& t, int draw, const rng::Params& p, const GeneratorPtr& g
   rng::Geometry geo = rng::geometry(n, rng::unroll_of(draw), d.is_cuda() ? d.index : -1);
   if (d.is_cuda()) {
     CudaScope sc(d);
-    uint64_t capture = cuda::captures_underway() ? cuda::stream_capture_id(static_cast<cudaStream_t>(sc.stream)) : 0;
-    rng::PhiloxArgs a = g.philox(geo.counter_offset, capture);  // Note [Graph-safe Philox]
+    // Note [Graph-safe Philox]
+    rng::PhiloxArgs a = g.philox(geo.counter_offset, cuda::capture_of(static_cast<cudaStream_t>(sc.stream)));
     rng::cuda_fill(out->data(), n, static_cast<int32_t>(t->dtype), draw, p, a.seed, a.offset, a.state, geo.grid,
                    sc.stream);
     cuda::check_launch(op, static_cast<cudaStream_t>(sc.stream));

@@ -35,18 +35,10 @@ struct PowScalar {
 
 // The exponent of a CPU scalar operand as a double, if its dtype is real and not reduced.
 bool scalar_exponent(const Iter<3>& it, double* e) {
-  const unsigned char* p = it.scalar[2];
-  switch (static_cast<DType>(it.dtype[2])) {
-    case DType::Float64: { double v; std::memcpy(&v, p, 8); *e = v; return true; }
-    case DType::Float32: { float v; std::memcpy(&v, p, 4); *e = v; return true; }
-    case DType::Int64: { int64_t v; std::memcpy(&v, p, 8); *e = static_cast<double>(v); return true; }
-    case DType::Int32: { int32_t v; std::memcpy(&v, p, 4); *e = v; return true; }
-    case DType::Int16: { int16_t v; std::memcpy(&v, p, 2); *e = v; return true; }
-    case DType::Int8: { int8_t v; std::memcpy(&v, p, 1); *e = v; return true; }
-    case DType::UInt8: *e = p[0]; return true;
-    case DType::Bool: *e = p[0] ? 1.0 : 0.0; return true;
-    default: return false;
-  }
+  const auto d = static_cast<DType>(it.dtype[2]);
+  if (d == DType::Float16 || d == DType::BFloat16 || d == DType::Complex64 || d == DType::Complex128) return false;
+  *e = host_scalar<double>(it.scalar[2], it.dtype[2]);
+  return true;
 }
 
 template <typename C>
