@@ -89,10 +89,12 @@ enum {
   CT_ERR_DEVICE_STRING = 107,    /* a device string that does not parse */
 
   CT_ERR_STATE = 200,            /* valid call in a state that does not allow it */
+  CT_ERR_TIMEOUT = 201,          /* a wait ran past its timeout (a communicator that timed out is aborted) */
 
   CT_ERR_DEVICE = 300,           /* inputs on different devices, or wrong device for the op */
   CT_ERR_CUDA_UNAVAILABLE = 301, /* no GPU / no driver / CUDA could not start */
   CT_ERR_CUDA = 302,             /* an error reported by the CUDA runtime */
+  CT_ERR_COMM = 303,             /* an error NCCL or a peer reported; the communicator cannot be used any more */
 
   CT_ERR_OUT_OF_MEMORY = 400,    /* host or device allocation failed */
 
@@ -191,6 +193,8 @@ typedef struct ct_generator_s* ct_generator;
 /** A CUDA graph and a graphed callable (section 19). */
 typedef struct ct_cuda_graph_s* ct_cuda_graph;
 typedef struct ct_cuda_graphed_s* ct_cuda_graphed;
+/** An NCCL communicator (section 21). */
+typedef struct ct_nccl_comm_s* ct_nccl_comm;
 
 /* ============================================================================================
  * 4. CUDA devices
@@ -1122,6 +1126,192 @@ CT_API ct_status ct_cuda_graphed_retain(ct_cuda_graphed c);
 CT_API ct_status ct_cuda_graphed_release(ct_cuda_graphed c);
 /** Number of live graphed-callable handles (leak checks). */
 CT_API ct_status ct_live_cuda_graphed_count(int64_t* out);
+
+/* ============================================================================================
+ * 20. Communication between the GPUs of one process (torch.cuda.comm)
+ *
+ * broadcast, reduce_add, scatter and gather with PyTorch's argument rules and messages. Devices
+ * are CUDA device indices (>= 0). Like PyTorch, broadcast and reduce_add go through NCCL (one
+ * communicator per device list, created at first use and kept) when every tensor is a dense,
+ * contiguous CUDA tensor on a device of its own; otherwise, and when NCCL cannot be loaded, they
+ * copy (and reduce_add adds) on the current streams. The results are ordered on the current
+ * streams of their devices (nothing waits for the host). A result on the source's own device is
+ * the source itself (broadcast) or a view of it (scatter), as in PyTorch. Result arrays are
+ * written only on success, each element a [new reference]. Without CUDA every function fails
+ * with CT_ERR_CUDA_UNAVAILABLE.
+ * ========================================================================================== */
+
+/** The bucket size torch.cuda.comm's *_coalesced functions default to (10 MiB). */
+#define CT_COMM_DEFAULT_BUFFER_SIZE 10485760
+
+/** comm.broadcast(tensor, devices): t (CPU or CUDA) copied to each of n_devices devices;
+ *  outs[i] is on devices[i]. Errors: CT_ERR_DEVICE for a negative device index. */
+CT_API ct_status ct_cuda_comm_broadcast(ct_tensor t, const int32_t* devices, int32_t n_devices, ct_tensor* outs);
+/** comm.broadcast(tensor, out=outs): copies t into each of the n_outs CUDA tensors of t's shape
+ *  (a different dtype converts). Errors: CT_ERR_DEVICE (an output not on CUDA), CT_ERR_SHAPE. */
+CT_API ct_status ct_cuda_comm_broadcast_out(ct_tensor t, const ct_tensor* outs, int32_t n_outs);
+/** comm.broadcast_coalesced(tensors, devices, buffer_size): the n_tensors tensors, all on
+ *  devices[0], broadcast in buckets of about buffer_size bytes (<= 0: the default).
+ *  outs[d * n_tensors + i] is tensors[i] on devices[d]; the first row is the inputs themselves.
+ *  Errors: CT_ERR_DEVICE when a tensor is not on devices[0]. */
+CT_API ct_status ct_cuda_comm_broadcast_coalesced(const ct_tensor* tensors, int32_t n_tensors,
+                                                  const int32_t* devices, int32_t n_devices,
+                                                  int64_t buffer_size, ct_tensor* outs);
+/** comm.reduce_add(inputs, destination): the sum of n_inputs CUDA tensors of one shape, on
+ *  device destination (-1: the current device), which must hold one of the inputs (the result
+ *  is that input itself when n_inputs is 1). Errors: CT_ERR_SHAPE, CT_ERR_DEVICE. */
+CT_API ct_status ct_cuda_comm_reduce_add(const ct_tensor* inputs, int32_t n_inputs, int32_t destination,
+                                         ct_tensor* out);
+/** comm.reduce_add_coalesced(inputs, destination, buffer_size): inputs holds n_devices rows of
+ *  n_tensors tensors (inputs[d * n_tensors + i], row d on one device); outs[i] is the sum of
+ *  column i on destination (-1: current device), reduced in buckets of about buffer_size bytes
+ *  (<= 0: the default). */
+CT_API ct_status ct_cuda_comm_reduce_add_coalesced(const ct_tensor* inputs, int32_t n_devices, int32_t n_tensors,
+                                                   int32_t destination, int64_t buffer_size, ct_tensor* outs);
+/** comm.scatter(tensor, devices, chunk_sizes, dim, streams): t split along dim into chunks, the
+ *  i-th copied to devices[i]. chunk_sizes: NULL for equal chunks (tensor.chunk, which may give
+ *  fewer chunks than devices) or n_devices sizes summing to t's size at dim. streams: NULL, or
+ *  n_devices streams (entries may be NULL), streams[i] on devices[i], on which chunk i is copied.
+ *  outs has room for n_devices handles; *n_outs says how many were written. */
+CT_API ct_status ct_cuda_comm_scatter(ct_tensor t, const int32_t* devices, int32_t n_devices,
+                                      const int64_t* chunk_sizes, int32_t dim, const ct_stream* streams,
+                                      ct_tensor* outs, int32_t* n_outs);
+/** comm.scatter(tensor, dim=dim, streams=streams, out=outs): t split along dim by the outputs'
+ *  sizes at dim and copied into the n_outs CUDA tensors (streams as above, n_outs of them). */
+CT_API ct_status ct_cuda_comm_scatter_out(ct_tensor t, const ct_tensor* outs, int32_t n_outs, int32_t dim,
+                                          const ct_stream* streams);
+/** comm.gather(tensors, dim, destination): the n CUDA tensors concatenated along dim on the
+ *  destination device: dest_type CT_CUDA with dest_index (-1: the current device) or CT_CPU
+ *  (then dest_index is ignored and the copies wait for the GPU). The dtype is the first
+ *  tensor's. Errors: CT_ERR_DEVICE, CT_ERR_SHAPE, CT_ERR_INDEX (dim). */
+CT_API ct_status ct_cuda_comm_gather(const ct_tensor* tensors, int32_t n, int32_t dim, ct_device_type dest_type,
+                                     int32_t dest_index, ct_tensor* out);
+/** comm.gather(tensors, dim, out=out): the same into out (CPU or CUDA), whose shape must be the
+ *  tensors' concatenated along dim. */
+CT_API ct_status ct_cuda_comm_gather_out(const ct_tensor* tensors, int32_t n, ct_tensor out, int32_t dim);
+
+/* ============================================================================================
+ * 21. NCCL communicators (torch.distributed's NCCL backend, for processes and hosts)
+ *
+ * A communicator joins nranks processes (or threads), each with one GPU, into a group that runs
+ * collectives: every member calls the same collectives in the same order. Setting one up: one
+ * member gets a unique id (ct_nccl_get_unique_id, CT_NCCL_UNIQUE_ID_BYTES bytes), the caller
+ * moves those bytes to every other member with its own transport (a file, a socket, an
+ * environment variable), and each member calls ct_nccl_comm_init_rank with its rank. Works the
+ * same within one host and across hosts (docs/comm.md).
+ *
+ * Collectives are asynchronous like any op: each is queued on a stream (NULL: the current
+ * stream of the communicator's device) and the call returns. Tensors must be dense, contiguous
+ * CUDA tensors on the communicator's device (CT_ERR_DEVICE, CT_ERR_ARGUMENT otherwise), of
+ * dtypes NCCL has: uint8, int8, int32, int64, float16, float32, float64, bfloat16, and bool (as
+ * bytes); complex tensors for SUM and AVG (CT_ERR_DTYPE otherwise).
+ *
+ * Failures and dead peers: each communicator has a timeout (the init's timeout_ms; <= 0 gives
+ * CT_NCCL_DEFAULT_TIMEOUT_MS, torch's 10 minutes). A watchdog thread checks every communicator
+ * with queued work every 100 ms: when a collective has not finished within the timeout, or NCCL
+ * reports an asynchronous error (a peer that died, a network error), it aborts the communicator,
+ * which ends its kernels, so no stream waits forever. Every later call on an aborted or failed
+ * communicator fails with CT_ERR_TIMEOUT or CT_ERR_COMM and a message saying what happened
+ * (ct_nccl_comm_check asks without queuing anything; ct_nccl_comm_wait waits for the work).
+ * Initialization and group ends that wait for peers give up after the timeout the same way.
+ *
+ * NCCL (libnccl.so.2) is loaded at first use; libctorch.so has no link to it. When it cannot
+ * be loaded every function here fails with CT_ERR_NOT_SUPPORTED naming the library; without
+ * CUDA, with CT_ERR_CUDA_UNAVAILABLE (except the live count, and is_available, which says 0).
+ * ========================================================================================== */
+
+/** Bytes of a unique id. */
+#define CT_NCCL_UNIQUE_ID_BYTES 128
+/** ct_nccl_comm_split's color for "not a member of any new communicator". */
+#define CT_NCCL_SPLIT_NOCOLOR (-1)
+/** The communicators' default timeout (torch.distributed's default for NCCL: 10 minutes). */
+#define CT_NCCL_DEFAULT_TIMEOUT_MS 600000
+
+typedef int32_t ct_comm_op;
+/* BEGIN GENERATED: comm_op */
+enum {
+  CT_COMM_SUM = 0,     /* bool tensors: logical or (NCCL's max on bytes), as torch.distributed */
+  CT_COMM_AVG = 1,     /* NCCL's average (integers truncate); not for bool */
+  CT_COMM_PRODUCT = 2,
+  CT_COMM_MIN = 3,
+  CT_COMM_MAX = 4
+};
+/* END GENERATED: comm_op */
+
+/** *out = 1 when CUDA is available and NCCL can be loaded (never fails but for a NULL out). */
+CT_API ct_status ct_nccl_is_available(int32_t* out);
+/** The loaded NCCL's version (ncclGetVersion), e.g. 2, 28, 9. Each out may be NULL. */
+CT_API ct_status ct_nccl_version(int32_t* major, int32_t* minor, int32_t* patch);
+/** A new unique id (ncclGetUniqueId): CT_NCCL_UNIQUE_ID_BYTES bytes written to buf.
+ *  Errors: CT_ERR_BUFFER_SIZE when cap is smaller. */
+CT_API ct_status ct_nccl_get_unique_id(void* buf, int64_t cap);
+/** Joins the communicator of nranks members named by unique_id (id_len must be
+ *  CT_NCCL_UNIQUE_ID_BYTES) as rank (0 <= rank < nranks), on CUDA device (-1: the current
+ *  device). Waits until every member has joined, or at most timeout_ms (<= 0: the default):
+ *  then CT_ERR_TIMEOUT and nothing is left behind. A malformed id gives CT_ERR_ARGUMENT or
+ *  CT_ERR_COMM. [new reference] */
+CT_API ct_status ct_nccl_comm_init_rank(int32_t nranks, const void* unique_id, int64_t id_len, int32_t rank,
+                                        int32_t device, int64_t timeout_ms, ct_nccl_comm* out);
+/** ncclCommSplit: every member of c calls it; members with the same color (>= 0) form a new
+ *  communicator, ranked by key (ties by their rank in c); a member passing
+ *  CT_NCCL_SPLIT_NOCOLOR joins none and gets *out = NULL. The new communicator has c's device
+ *  and timeout. [new reference, or NULL] */
+CT_API ct_status ct_nccl_comm_split(ct_nccl_comm c, int32_t color, int32_t key, ct_nccl_comm* out);
+/** Adds / drops one reference. The last release destroys the communicator (as
+ *  ct_nccl_comm_destroy, but errors are not reported; a failed communicator is aborted). */
+CT_API ct_status ct_nccl_comm_retain(ct_nccl_comm c);
+CT_API ct_status ct_nccl_comm_release(ct_nccl_comm c);
+/** Number of live communicator handles (leak checks). Works without CUDA. */
+CT_API ct_status ct_live_nccl_comm_count(int64_t* out);
+/** Out: the caller's rank, the number of members, the CUDA device. */
+CT_API ct_status ct_nccl_comm_rank(ct_nccl_comm c, int32_t* out);
+CT_API ct_status ct_nccl_comm_size(ct_nccl_comm c, int32_t* out);
+CT_API ct_status ct_nccl_comm_device(ct_nccl_comm c, int32_t* out);
+/** Asks whether c is healthy without queuing or waiting: CT_OK, or the error that ended it
+ *  (CT_ERR_COMM: NCCL or a peer reported an error; CT_ERR_TIMEOUT: a collective ran past the
+ *  timeout; CT_ERR_STATE: aborted or destroyed by the caller), with its message. */
+CT_API ct_status ct_nccl_comm_check(ct_nccl_comm c);
+/** Waits until the work queued through c so far has finished on the GPU, at most timeout_ms
+ *  (<= 0: c's timeout); on timeout c is aborted and the call fails with CT_ERR_TIMEOUT. Fails
+ *  as ct_nccl_comm_check does when c failed. */
+CT_API ct_status ct_nccl_comm_wait(ct_nccl_comm c, int64_t timeout_ms);
+/** ncclCommAbort: ends c at once, also its collectives still running or waiting for peers
+ *  (their results are undefined). Later calls on c fail with CT_ERR_STATE; release it. Aborting
+ *  twice is allowed. */
+CT_API ct_status ct_nccl_comm_abort(ct_nccl_comm c);
+/** Destroys c cleanly (ncclCommFinalize, then ncclCommDestroy): waits for its queued work, at
+ *  most its timeout (then it aborts, CT_ERR_TIMEOUT). Later calls on c fail with CT_ERR_STATE;
+ *  release it. */
+CT_API ct_status ct_nccl_comm_destroy(ct_nccl_comm c);
+
+/** dist.all_reduce(t, op): every member's t becomes the reduction of all members' t (in place).
+ *  s: the stream (NULL: the current stream of c's device). */
+CT_API ct_status ct_nccl_all_reduce(ct_nccl_comm c, ct_tensor t, ct_comm_op op, ct_stream s);
+/** dist.broadcast(t, src=root): root's t copied into every member's t. */
+CT_API ct_status ct_nccl_broadcast(ct_nccl_comm c, ct_tensor t, int32_t root, ct_stream s);
+/** dist.reduce(t, dst=root, op): root's t becomes the reduction; the others' t is unchanged. */
+CT_API ct_status ct_nccl_reduce(ct_nccl_comm c, ct_tensor t, int32_t root, ct_comm_op op, ct_stream s);
+/** dist.all_gather_into_tensor(output, input): output (nranks x input's elements, one dtype)
+ *  holds every member's input, rank by rank. */
+CT_API ct_status ct_nccl_all_gather(ct_nccl_comm c, ct_tensor output, ct_tensor input, ct_stream s);
+/** dist.reduce_scatter_tensor(output, input, op): input has nranks x output's elements; member r
+ *  gets the reduction of every member's r-th part. */
+CT_API ct_status ct_nccl_reduce_scatter(ct_nccl_comm c, ct_tensor output, ct_tensor input, ct_comm_op op,
+                                        ct_stream s);
+/** dist.all_to_all_single(output, input): input and output have the same number of elements, a
+ *  multiple of nranks; part j of member i's input goes to part i of member j's output. */
+CT_API ct_status ct_nccl_all_to_all(ct_nccl_comm c, ct_tensor output, ct_tensor input, ct_stream s);
+/** dist.send(t, dst=peer) / dist.recv(t, src=peer): point to point; each send needs the
+ *  matching recv (same number of elements and dtype) on the peer. */
+CT_API ct_status ct_nccl_send(ct_nccl_comm c, ct_tensor t, int32_t peer, ct_stream s);
+CT_API ct_status ct_nccl_recv(ct_nccl_comm c, ct_tensor t, int32_t peer, ct_stream s);
+/** ncclGroupStart / ncclGroupEnd: the collectives and sends/recvs called in between, on the
+ *  calling thread, are queued together at group end (needed for sends and recvs that pair up
+ *  within one member, and for several communicators at once). Groups nest. group_end waits for
+ *  the group's peers at most the timeout of its communicators. Errors: CT_ERR_STATE for an end
+ *  without a start. */
+CT_API ct_status ct_nccl_group_start(void);
+CT_API ct_status ct_nccl_group_end(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

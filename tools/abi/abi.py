@@ -29,6 +29,7 @@ TABLES = {
     "event_flag": ("ct_event_flags", "CT_EVENT_", (), {"camel": None, "go": None, "doc": ""}),
     "fft_norm": ("ct_fft_norm", "CT_FFT_NORM_", ("torch",), {"camel": None, "go": None, "doc": ""}),
     "capture_mode": ("ct_capture_mode", "CT_CAPTURE_MODE_", ("torch",), {"camel": None, "go": None, "doc": ""}),
+    "comm_op": ("ct_comm_op", "CT_COMM_", ("torch",), {"camel": None, "go": None, "doc": ""}),
 }
 KINDS = ("arith", "compare", "logical")
 PROMOTES = ("", "int_to_float")

@@ -112,6 +112,7 @@ def gen_impl(a):
     enum("ReduceOp", "reduce_op", "Reductions")
     enum("FftNorm", "fft_norm", "FFT normalizations")
     enum("CaptureMode", "capture_mode", "CUDA graph capture modes (cudaStreamCaptureMode's numbers)")
+    enum("CommOp", "comm_op", "Communicator reduce ops (torch.distributed.ReduceOp's numbers)")
     o.append("// Event flags (bits, ORed)")
     o.append("namespace event_flags {")
     for r in a["event_flag"]:
@@ -181,6 +182,8 @@ def gen_impl(a):
              ", ".join(f"\"{r['torch']}\"" for r in a["device_type"]) + "};")
     o.append("inline constexpr const char* kCaptureModeNames[] = {" +
              ", ".join(f"\"{r['torch']}\"" for r in a["capture_mode"]) + "};")
+    o.append("inline constexpr const char* kCommOpNames[] = {" +
+             ", ".join(f"\"{r['torch']}\"" for r in a["comm_op"]) + "};")
     o.append("")
     o.append("// The DType's facts; nullptr for a value that is no dtype.")
     o.append("inline const DTypeInfo* dtype_info(int32_t v) {")
@@ -217,7 +220,8 @@ def gen_capi(a):
          "#include \"impl/core/error.h\"", ""]
     pairs = [("status", "Status"), ("dtype", "DType"), ("device_type", "DeviceType"),
              ("device_property", "DeviceProperty"), ("unary_op", "UnaryOp"), ("binary_op", "BinaryOp"),
-             ("reduce_op", "ReduceOp"), ("fft_norm", "FftNorm"), ("capture_mode", "CaptureMode")]
+             ("reduce_op", "ReduceOp"), ("fft_norm", "FftNorm"), ("capture_mode", "CaptureMode"),
+             ("comm_op", "CommOp")]
     for table, cls in pairs:
         for r in a[table]:
             o.append(f"static_assert({r['name']} == static_cast<int32_t>(::ct::{cls}::{r['camel']}), "
@@ -250,6 +254,7 @@ def gen_capi(a):
     for table, cls, what in (("unary_op", "UnaryOp", "unary op"), ("binary_op", "BinaryOp", "binary op"),
                              ("reduce_op", "ReduceOp", "reduction op"),
                              ("capture_mode", "CaptureMode", "capture error mode"),
+                             ("comm_op", "CommOp", "communicator reduce op"),
                              ("device_property", "DeviceProperty", "device property")):
         rows = a[table]
         fn = table + "_arg"
