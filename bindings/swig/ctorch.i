@@ -59,7 +59,31 @@
 %typemap(freearg) const T* ARRAY {
   if ($1) (*jenv)->ReleaseLongArrayElements(jenv, $input, (jlong*)$1, JNI_ABORT);
 }
+
+/* arrays of handles written by the call (the caller sizes the array) */
+%typemap(jni) T* ARRAYOUT "jlongArray"
+%typemap(jtype) T* ARRAYOUT "long[]"
+%typemap(jstype) T* ARRAYOUT "long[]"
+%typemap(javain) T* ARRAYOUT "$javainput"
+%typemap(in) T* ARRAYOUT {
+  $1 = $input ? ($1_ltype)(*jenv)->GetLongArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) T* ARRAYOUT {
+  if ($1) (*jenv)->ReleaseLongArrayElements(jenv, $input, (jlong*)$1, 0);
+}
 %enddef
+
+/* int32 arrays in (device lists) */
+%typemap(jni) const int32_t* I32ARRAY "jintArray"
+%typemap(jtype) const int32_t* I32ARRAY "int[]"
+%typemap(jstype) const int32_t* I32ARRAY "int[]"
+%typemap(javain) const int32_t* I32ARRAY "$javainput"
+%typemap(in) const int32_t* I32ARRAY {
+  $1 = $input ? (int32_t*)(*jenv)->GetIntArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) const int32_t* I32ARRAY {
+  if ($1) (*jenv)->ReleaseIntArrayElements(jenv, $input, (jint*)$1, JNI_ABORT);
+}
 
 /* int64 arrays in and out */
 %typemap(jni) const int64_t* ARRAY "jlongArray"
@@ -124,8 +148,16 @@
 %typemap(cstype) const T* ARRAY "global::System.IntPtr[]"
 %typemap(csin) const T* ARRAY "$csinput"
 %typemap(in) const T* ARRAY %{ $1 = ($1_ltype)$input; %}
+
+/* arrays of handles written by the call (blittable, so pinned: the writes are seen) */
+%typemap(ctype) T* ARRAYOUT "void**"
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.In, global::System.Runtime.InteropServices.Out]") T* ARRAYOUT "global::System.IntPtr[]"
+%typemap(cstype) T* ARRAYOUT "global::System.IntPtr[]"
+%typemap(csin) T* ARRAYOUT "$csinput"
+%typemap(in) T* ARRAYOUT %{ $1 = ($1_ltype)$input; %}
 %enddef
 
+%apply int INPUT[] { const int32_t* I32ARRAY };
 %apply long long INPUT[] { const int64_t* ARRAY };
 %apply long long INOUT[] { int64_t* ARRAYOUT };
 %apply void* VOID_INT_PTR { void* BUFFER };
@@ -159,7 +191,13 @@
 
 %typemap(gotype) const T* ARRAY "[]int64"
 %typemap(in) const T* ARRAY %{ $1 = ($1_ltype)$input.array; %}
+
+%typemap(gotype) T* ARRAYOUT "[]int64"
+%typemap(in) T* ARRAYOUT %{ $1 = ($1_ltype)$input.array; %}
 %enddef
+
+%typemap(gotype) const int32_t* I32ARRAY "[]int32"
+%typemap(in) const int32_t* I32ARRAY %{ $1 = (int32_t*)$input.array; %}
 
 %typemap(gotype) const int64_t* ARRAY "[]int64"
 %typemap(in) const int64_t* ARRAY %{ $1 = (int64_t*)$input.array; %}
@@ -197,6 +235,7 @@ CT_HANDLE(ct_event)
 CT_HANDLE(ct_generator)
 CT_HANDLE(ct_cuda_graph)
 CT_HANDLE(ct_cuda_graphed)
+CT_HANDLE(ct_nccl_comm)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
@@ -205,15 +244,21 @@ CT_HANDLE(ct_cuda_graphed)
 %apply ct_generator* OUT { ct_generator* out };
 %apply ct_cuda_graph* OUT { ct_cuda_graph* out };
 %apply ct_cuda_graphed* OUT { ct_cuda_graphed* out };
-%apply const ct_tensor* ARRAY { const ct_tensor* tensors, const ct_tensor* inputs, const ct_tensor* static_inputs };
-%apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims, const int64_t* s };
+%apply ct_nccl_comm* OUT { ct_nccl_comm* out };
+%apply const ct_tensor* ARRAY { const ct_tensor* tensors, const ct_tensor* inputs, const ct_tensor* static_inputs,
+                                const ct_tensor* outs };
+%apply ct_tensor* ARRAYOUT { ct_tensor* outs };
+%apply const ct_stream* ARRAY { const ct_stream* streams };
+%apply const int32_t* I32ARRAY { const int32_t* devices };
+%apply const int64_t* ARRAY { const int64_t* sizes, const int64_t* dims, const int64_t* s, const int64_t* chunk_sizes };
 %apply int64_t* ARRAYOUT { int64_t* dst };
-%apply void* BUFFER { void* buf, void* data, const void* data };
+%apply void* BUFFER { void* buf, void* data, const void* data, const void* unique_id };
 
 %apply int64_t* I64OUT { int64_t* out, int64_t* needed, int64_t* free_bytes, int64_t* total_bytes, int64_t* ptr };
 %apply int32_t* I32OUT { int32_t* out, int32_t* major, int32_t* minor, int32_t* patch,
                          int32_t* ndim, int32_t* index, ct_dtype* out, ct_device_type* type,
-                         int32_t* least, int32_t* greatest, int32_t* prev, int32_t* prev_device };
+                         int32_t* least, int32_t* greatest, int32_t* prev, int32_t* prev_device,
+                         int32_t* n_outs };
 %apply double* F64OUT { double* out, double* re, double* im };
 
 /* Out-of-memory hooks take a C function pointer that calls back into the language: each
