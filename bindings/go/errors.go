@@ -51,6 +51,14 @@ func (e *Error) Is(target error) bool {
 		(t.Message == "" || t.Message == e.Message)
 }
 
+// Timeout reports whether the error is CodeTimeout (a wait, or a communicator's collective,
+// ran past its timeout), the method that net.Error and os.IsTimeout look for.
+func (e *Error) Timeout() bool { return e.Code == CodeTimeout }
+
+// IsTimeout reports whether err is (or wraps) a ctorch timeout (ErrTimeout): an NCCL
+// communicator's initialization, wait or collective that ran past its timeout.
+func IsTimeout(err error) bool { return errors.Is(err, ErrTimeout) }
+
 // sentinel makes the Err* values of abi_gen.go, one per status code of capi/abi.toml (with the
 // Code* constants); ErrOutOfMemory means a host or device allocation failed after the caching
 // allocator freed its cached blocks and retried, and its message says how much was asked for and

@@ -3,7 +3,7 @@
 def go_module(name, out, root, cgo, header, check = ""):
     """The module's tar, its members under `root` (`root`/go.mod, ...).
 
-    Holds the hand-written sources (:srcs), the generated abi_gen.go and cuda/abi_gen.go, SWIG's
+    Holds the hand-written sources (:srcs), the generated abi_gen.go, cuda/abi_gen.go and nccl/abi_gen.go, SWIG's
     ctorch_swig.go and ctorch_go_wrap.c in internal/capi/, and internal/capi/cgo_flags.go with
     the `#cgo` lines `cgo` (where the C header and libctorch come from); with `header`, ctorch.h
     is copied to internal/capi/include/. SWIG's wrapper includes "capi/ctorch.h" (one
@@ -18,6 +18,7 @@ def go_module(name, out, root, cgo, header, check = ""):
             ":srcs",
             ":abi_gen_go",
             ":abi_gen_go_cuda",
+            ":abi_gen_go_nccl",
             "//bindings/swig:ctorch_swig.go",
             "//bindings/swig:ctorch_go_wrap.c",
             "//capi:ctorch.h",
@@ -31,6 +32,7 @@ for f in $(locations :srcs); do
 done
 cp $(location :abi_gen_go) $$D/
 cp $(location :abi_gen_go_cuda) $$D/cuda/
+mkdir -p $$D/nccl; cp $(location :abi_gen_go_nccl) $$D/nccl/
 cp $(location //bindings/swig:ctorch_swig.go) $$D/internal/capi/
 W=$$D/internal/capi/ctorch_go_wrap.c
 sed 's|^#include "capi/ctorch.h"$$|#include "ctorch.h"|' $(location //bindings/swig:ctorch_go_wrap.c) > $$W

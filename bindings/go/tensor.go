@@ -73,6 +73,18 @@ func (t *Tensor) Handle() int64 {
 	return t.h.Load()
 }
 
+// FromHandle makes a Tensor that owns h, a new reference to a tensor (a ct_tensor handle that
+// C code of your own created, or that it retained with ct_tensor_retain): Close (or the
+// finalizer) releases it. It is the way back for Handle. FromHandle(0) is nil. The library
+// validates the handle on every use: a handle that is not a live tensor gives ErrInvalidHandle
+// then, never a crash.
+func FromHandle(h int64) *Tensor {
+	if h == 0 {
+		return nil
+	}
+	return wrap(h)
+}
+
 // handle returns t's handle or an ErrInvalidHandle error for a nil or closed tensor.
 func (t *Tensor) handle(op string) (int64, error) {
 	if t == nil {

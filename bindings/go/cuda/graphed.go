@@ -116,12 +116,18 @@ func tensorHandles(op, what string, ts []*ctorch.Tensor) ([]int64, error) {
 	hs := make([]int64, len(ts))
 	for i, t := range ts {
 		if hs[i] = t.Handle(); hs[i] == 0 {
-			f := capi.Unusable(t == nil, "Tensor")
-			f.Message = fmt.Sprintf("%s %d: %s", what, i, f.Message)
-			return nil, failed(op, f)
+			return nil, unusable(op, fmt.Sprintf("%s %d", what, i), t == nil, "Tensor")
 		}
 	}
 	return hs, nil
+}
+
+// unusable is the ErrInvalidHandle error for the nil (isNil) or closed argument what, of type
+// typ: "what: nil *typ" or "what: use of a closed typ".
+func unusable(op, what string, isNil bool, typ string) error {
+	f := capi.Unusable(isNil, typ)
+	f.Message = what + ": " + f.Message
+	return failed(op, f)
 }
 
 // Close releases the callable's handle (its graph and static inputs go once nothing else

@@ -6,7 +6,7 @@ import (
 )
 
 // Owned is one owned reference to a library handle: the whole state of ctorch.Generator,
-// cuda.Stream, cuda.Event, cuda.Graph and cuda.Graphed, each a struct of one Owned. (ctorch.Tensor keeps the same two
+// cuda.Stream, cuda.Event, cuda.Graph, cuda.Graphed and nccl.Comm, each a struct of one Owned. (ctorch.Tensor keeps the same two
 // fields itself, on the hot path of every operation.) The owner sets a finalizer of its own (a
 // method expression, so that no closure is allocated per object) that calls Finalize, gives
 // the reference back with Release (its Close), and reads the handle with Get. Padded to 16
@@ -59,3 +59,4 @@ func StreamRelease(h int64) *Failure    { return Call(func() int { return Ct_str
 func EventRelease(h int64) *Failure     { return Call(func() int { return Ct_event_release(h) }) }
 func GraphRelease(h int64) *Failure     { return Call(func() int { return Ct_cuda_graph_release(h) }) }
 func GraphedRelease(h int64) *Failure   { return Call(func() int { return Ct_cuda_graphed_release(h) }) }
+func CommRelease(h int64) *Failure      { return Call(func() int { return Ct_nccl_comm_release(h) }) }
