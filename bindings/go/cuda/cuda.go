@@ -8,7 +8,10 @@
 // GetRngState, SetRngState, GetRngStateAll, SetRngStateAll), the matrix product switches of
 // torch.backends.cuda.matmul (SetAllowTF32, SetAllowFP16ReducedPrecisionReduction,
 // SetAllowBF16ReducedPrecisionReduction and their getters), CurrentBLASHandle and the cuFFT
-// plan cache of torch.backends.cuda.cufft_plan_cache (CUFFTPlanCache). (Devices themselves
+// plan cache of torch.backends.cuda.cufft_plan_cache (CUFFTPlanCache), and torch.cuda.comm
+// (Broadcast, BroadcastOut, BroadcastCoalesced, ReduceAdd, ReduceAddCoalesced, Scatter,
+// ScatterOut, Gather, GatherOut; communicators for processes and hosts are package
+// ctorch.dev/ctorch/nccl). (Devices themselves
 // are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1");
 // generators are ctorch.Generator values; the matrix products are ctorch.Tensor methods and
 // the FFTs functions of package ctorch.)
