@@ -61,14 +61,20 @@ func streamHandles(op string, streams []*Stream, n int) ([]int64, error) {
 	return hs, nil
 }
 
-// tensorResults runs f, which writes len(outs) new references into outs on success, and wraps
-// them. The operands are kept alive until f has returned.
-func tensorResults(op string, outs []int64, f func() int, operands ...any) ([]*ctorch.Tensor, error) {
+// run is call with the operands (tensors, slices of them, streams) kept alive until f has
+// returned.
+func run(op string, f func() int, operands ...any) error {
 	err := call(op, f)
 	for _, o := range operands {
 		runtime.KeepAlive(o)
 	}
-	if err != nil {
+	return err
+}
+
+// tensorResults runs f (as run), which writes len(outs) new references into outs on success,
+// and wraps them.
+func tensorResults(op string, outs []int64, f func() int, operands ...any) ([]*ctorch.Tensor, error) {
+	if err := run(op, f, operands...); err != nil {
 		return nil, err
 	}
 	ts := make([]*ctorch.Tensor, len(outs))
@@ -76,6 +82,16 @@ func tensorResults(op string, outs []int64, f func() int, operands ...any) ([]*c
 		ts[i] = ctorch.FromHandle(h)
 	}
 	return ts, nil
+}
+
+// tensorResult is tensorResults for one result.
+func tensorResult(op string, f func(out []int64) int, operands ...any) (*ctorch.Tensor, error) {
+	out := []int64{0}
+	ts, err := tensorResults(op, out, func() int { return f(out) }, operands...)
+	if err != nil {
+		return nil, err
+	}
+	return ts[0], nil
 }
 
 func tensorHandle(op, what string, t *ctorch.Tensor) (int64, error) {
@@ -115,10 +131,7 @@ func BroadcastOut(t *ctorch.Tensor, outs ...*ctorch.Tensor) error {
 	if err != nil {
 		return err
 	}
-	err = call(op, func() int { return capi.Ct_cuda_comm_broadcast_out(h, hs, len(hs)) })
-	runtime.KeepAlive(t)
-	runtime.KeepAlive(outs)
-	return err
+	return run(op, func() int { return capi.Ct_cuda_comm_broadcast_out(h, hs, len(hs)) }, t, outs)
 }
 
 // BroadcastCoalesced is torch.cuda.comm.broadcast_coalesced(tensors, devices, buffer_size):
@@ -165,12 +178,7 @@ func ReduceAdd(inputs []*ctorch.Tensor, destination int) (*ctorch.Tensor, error)
 	if err := checkIndex(op, destination); err != nil {
 		return nil, err
 	}
-	out := []int64{0}
-	ts, err := tensorResults(op, out, func() int { return capi.Ct_cuda_comm_reduce_add(hs, len(hs), destination, out) }, inputs)
-	if err != nil {
-		return nil, err
-	}
-	return ts[0], nil
+	return tensorResult(op, func(out []int64) int { return capi.Ct_cuda_comm_reduce_add(hs, len(hs), destination, out) }, inputs)
 }
 
 // ReduceAddCoalesced is torch.cuda.comm.reduce_add_coalesced(inputs, destination,
@@ -264,11 +272,7 @@ func ScatterOut(t *ctorch.Tensor, outs []*ctorch.Tensor, dim int, streams []*Str
 	if err != nil {
 		return err
 	}
-	err = call(op, func() int { return capi.Ct_cuda_comm_scatter_out(h, hs, len(hs), dim, ss) })
-	runtime.KeepAlive(t)
-	runtime.KeepAlive(outs)
-	runtime.KeepAlive(streams)
-	return err
+	return run(op, func() int { return capi.Ct_cuda_comm_scatter_out(h, hs, len(hs), dim, ss) }, t, outs, streams)
 }
 
 // Gather is torch.cuda.comm.gather(tensors, dim, destination): the CUDA tensors concatenated
@@ -287,14 +291,9 @@ func Gather(tensors []*ctorch.Tensor, dim int, destination ctorch.Device) (*ctor
 	if err := checkIndex(op, destination.Index); err != nil {
 		return nil, err
 	}
-	out := []int64{0}
-	ts, err := tensorResults(op, out, func() int {
+	return tensorResult(op, func(out []int64) int {
 		return capi.Ct_cuda_comm_gather(hs, len(hs), dim, int(destination.Type), destination.Index, out)
 	}, tensors)
-	if err != nil {
-		return nil, err
-	}
-	return ts[0], nil
 }
 
 // GatherOut is torch.cuda.comm.gather(tensors, dim, out=out): the same into out (CPU or
@@ -312,10 +311,7 @@ func GatherOut(tensors []*ctorch.Tensor, out *ctorch.Tensor, dim int) error {
 	if err := checkDim(op, dim); err != nil {
 		return err
 	}
-	err = call(op, func() int { return capi.Ct_cuda_comm_gather_out(hs, len(hs), oh, dim) })
-	runtime.KeepAlive(tensors)
-	runtime.KeepAlive(out)
-	return err
+	return run(op, func() int { return capi.Ct_cuda_comm_gather_out(hs, len(hs), oh, dim) }, tensors, out)
 }
 
 // checkDim: a dim outside int32 is ctorch.ErrIndex, as the library says for a dim out of range.
