@@ -281,11 +281,8 @@ func ScatterOut(t *ctorch.Tensor, outs []*ctorch.Tensor, dim int, streams []*Str
 // (dim).
 func Gather(tensors []*ctorch.Tensor, dim int, destination ctorch.Device) (*ctorch.Tensor, error) {
 	const op = "cuda_comm_gather"
-	hs, err := tensorHandles(op, "tensor", tensors)
+	hs, err := gatherArgs(op, tensors, dim)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkDim(op, dim); err != nil {
 		return nil, err
 	}
 	if err := checkIndex(op, destination.Index); err != nil {
@@ -300,7 +297,7 @@ func Gather(tensors []*ctorch.Tensor, dim int, destination ctorch.Device) (*ctor
 // CUDA), whose shape must be the tensors' concatenated along dim.
 func GatherOut(tensors []*ctorch.Tensor, out *ctorch.Tensor, dim int) error {
 	const op = "cuda_comm_gather_out"
-	hs, err := tensorHandles(op, "tensor", tensors)
+	hs, err := gatherArgs(op, tensors, dim)
 	if err != nil {
 		return err
 	}
@@ -308,10 +305,16 @@ func GatherOut(tensors []*ctorch.Tensor, out *ctorch.Tensor, dim int) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDim(op, dim); err != nil {
-		return err
-	}
 	return run(op, func() int { return capi.Ct_cuda_comm_gather_out(hs, len(hs), oh, dim) }, tensors, out)
+}
+
+// gatherArgs are the handles of Gather's tensors, after checking them and dim.
+func gatherArgs(op string, tensors []*ctorch.Tensor, dim int) ([]int64, error) {
+	hs, err := tensorHandles(op, "tensor", tensors)
+	if err == nil {
+		err = checkDim(op, dim)
+	}
+	return hs, err
 }
 
 // checkDim: a dim outside int32 is ctorch.ErrIndex, as the library says for a dim out of range.
