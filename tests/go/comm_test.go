@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -679,6 +680,8 @@ func TestGPU2NCCLTwoMembers(t *testing.T) {
 		wg.Add(1)
 		go func(rank int) {
 			defer wg.Done()
+			runtime.LockOSThread() // the current stream is the thread's
+			defer runtime.UnlockOSThread()
 			errs[rank] = func() error {
 				c, err := nccl.Init(2, id, rank, rank, time.Minute)
 				if err != nil {
