@@ -166,6 +166,29 @@ func TestCommArgumentErrors(t *testing.T) {
 	check("Init nranks", err, ctorch.ErrArgument, "nranks 1099511627776 out of range")
 }
 
+// ctorch.FromHandle (how package cuda wraps the tensors of section 20) owns the reference it
+// is given: Close releases it once; FromHandle(0) is nil.
+func TestFromHandle(t *testing.T) {
+	start := liveCount(t)
+	out := []int64{0}
+	if f := capi.Call(func() int { return capi.Ct_ones([]int64{3}, 1, capi.CT_FLOAT64, capi.CT_CPU, -1, out) }); f != nil {
+		t.Fatal(f.Message)
+	}
+	x := ctorch.FromHandle(out[0])
+	if x.Handle() != out[0] || liveCount(t) != start+1 {
+		t.Fatalf("FromHandle: handle %d (want %d), live %d (start %d)", x.Handle(), out[0], liveCount(t), start)
+	}
+	eqF64(t, x, 1, 1, 1)
+	noErr(t, x.Close())
+	noErr(t, x.Close())
+	if n := liveCount(t); n != start {
+		t.Errorf("live tensors %d after Close, want %d", n, start)
+	}
+	if z := ctorch.FromHandle(0); z != nil || !z.Closed() {
+		t.Errorf("FromHandle(0) = %v, want nil", z)
+	}
+}
+
 // A nil or closed Comm: Close does nothing, every method is ErrInvalidHandle, nothing is called.
 func TestCommClosed(t *testing.T) {
 	s := commScope(t)
