@@ -498,6 +498,146 @@ static void test_gather(void) {
   rel(a), rel(b), rel(l), rel(r), rel(r64), rel(o_cpu), rel(o_cuda), rel(c), rel(v), rel(odd), rel(wrong);
 }
 
+/* ---- two GPUs: NCCL for broadcast and reduce_add, copies between devices for scatter and gather
+ * (skipped visibly with fewer) */
+
+#define SKIP_WITHOUT_TWO_GPUS()                                            \
+  do {                                                                     \
+    SKIP_WITHOUT_CUDA();                                                   \
+    if (g_cuda < 2) {                                                      \
+      printf("  SKIP %s: needs two CUDA devices, found %d\n", g_test_name, g_cuda); \
+      g_skipped = 1;                                                       \
+      return;                                                              \
+    }                                                                      \
+  } while (0)
+
+static ct_tensor on(ct_tensor t, int32_t device, ct_dtype dt) {
+  ct_tensor r = NULL;
+  OK(ct_tensor_to(t, CT_CUDA, device, dt, 0, 0, &r));
+  return r;
+}
+
+static void test_two_gpus_broadcast_reduce(void) {
+  SKIP_WITHOUT_TWO_GPUS();
+  ct_tensor t = range2(0, 2, 3, CT_CUDA), outs[3] = {NULL, NULL, NULL}, out = NULL;
+  /* NCCL: every tensor contiguous, on a device of its own */
+  OK(ct_cuda_comm_broadcast(t, (int32_t[]){1, 0}, 2, outs));
+  expect_device(outs[0], CT_CUDA, 1);
+  EXPECT_VALS(outs[0], 0, 0, 1, 2, 3, 4, 5);
+  EXPECT_EQ_I(data_ptr(outs[1]), data_ptr(t));
+  rel_all(outs, 2);
+  /* a dtype NCCL has no type for (int16: PyTorch fails in NCCL) is copied */
+  ct_tensor s16 = on(t, 0, CT_INT16);
+  OK(ct_cuda_comm_broadcast(s16, (int32_t[]){0, 1}, 2, outs));
+  EXPECT_DTYPE(outs[1], CT_INT16);
+  EXPECT_VALS(outs[1], 0, 0, 1, 2, 3, 4, 5);
+  rel_all(outs, 2);
+  /* complex through NCCL as pairs of floats */
+  const float zs[] = {1.5f, -2.0f, 3.0f, 0.25f};
+  ct_tensor z = NULL;
+  OK(ct_from_buffer(zs, sizeof zs, (int64_t[]){2}, 1, CT_COMPLEX64, CT_CPU, -1, &z));
+  ct_tensor z0 = on(z, 0, CT_COMPLEX64);
+  OK(ct_cuda_comm_broadcast(z0, (int32_t[]){0, 1}, 2, outs));
+  float back[4] = {0, 0, 0, 0};
+  OK(ct_tensor_copy_to_buffer(outs[1], back, sizeof back));
+  EXPECT(memcmp(back, zs, sizeof zs) == 0);
+  rel_all(outs, 2);
+  /* broadcast_out into another dtype on another device converts (PyTorch's NCCL path fails) */
+  ct_tensor o64 = NULL;
+  OK(ct_zeros((int64_t[]){2, 3}, 2, CT_FLOAT64, CT_CUDA, 1, &o64));
+  OK(ct_cuda_comm_broadcast_out(t, (ct_tensor[]){o64}, 1));
+  EXPECT_VALS(o64, 0, 0, 1, 2, 3, 4, 5);
+  /* broadcast_coalesced to [0, 1] */
+  ct_tensor b = I64(CT_INT64, 7, 8), b0 = on(b, 0, CT_INT64), co[4] = {NULL, NULL, NULL, NULL};
+  OK(ct_cuda_comm_broadcast_coalesced((ct_tensor[]){t, b0}, 2, (int32_t[]){0, 1}, 2, 8, co));
+  expect_device(co[2], CT_CUDA, 1);
+  EXPECT_VALS(co[2], 0, 0, 1, 2, 3, 4, 5);
+  EXPECT_VALS(co[3], 0, 7, 8);
+  rel_all(co, 4);
+  /* reduce_add through NCCL, to either device; bool is a logical or */
+  ct_tensor u = range2(10, 2, 3, CT_CUDA), u1 = on(u, 1, CT_FLOAT32);
+  for (int32_t dest = 0; dest < 2; ++dest) {
+    OK(ct_cuda_comm_reduce_add((ct_tensor[]){t, u1}, 2, dest, &out));
+    expect_device(out, CT_CUDA, dest);
+    EXPECT_VALS(out, 0, 10, 12, 14, 16, 18, 20);
+    rel(out);
+  }
+  ct_tensor p = I64(CT_BOOL, 1, 1, 0, 0), q = I64(CT_BOOL, 1, 0, 1, 0), p0 = on(p, 0, CT_BOOL), q1 = on(q, 1, CT_BOOL);
+  OK(ct_cuda_comm_reduce_add((ct_tensor[]){p0, q1}, 2, 0, &out));
+  EXPECT_DTYPE(out, CT_BOOL);
+  EXPECT_VALS(out, 0, 1, 1, 1, 0);
+  rel(out);
+  /* mixed dtypes on two devices: copies and adds, promoting (PyTorch's NCCL path fails) */
+  ct_tensor u64 = on(u, 1, CT_FLOAT64);
+  OK(ct_cuda_comm_reduce_add((ct_tensor[]){t, u64}, 2, 0, &out));
+  EXPECT_DTYPE(out, CT_FLOAT64);
+  EXPECT_VALS(out, 0, 10, 12, 14, 16, 18, 20);
+  rel(out);
+  /* reduce_add_coalesced over two devices */
+  ct_tensor t1 = on(t, 1, CT_FLOAT32), ro[2] = {NULL, NULL};
+  ct_tensor b1 = on(b, 1, CT_INT64);
+  OK(ct_cuda_comm_reduce_add_coalesced((ct_tensor[]){t, b0, t1, b1}, 2, 2, 1, 0, ro));
+  expect_device(ro[0], CT_CUDA, 1);
+  EXPECT_VALS(ro[0], 0, 0, 2, 4, 6, 8, 10);
+  EXPECT_VALS(ro[1], 0, 14, 16);
+  rel_all(ro, 2);
+  rel(t), rel(s16), rel(z), rel(z0), rel(o64), rel(b), rel(b0), rel(u), rel(u1), rel(p), rel(q), rel(p0), rel(q1);
+  rel(u64), rel(t1), rel(b1);
+}
+
+static void test_two_gpus_scatter_gather(void) {
+  SKIP_WITHOUT_TWO_GPUS();
+  ct_tensor t = range2(0, 5, 4, CT_CUDA), outs[2] = {NULL, NULL};
+  int32_t n = 0;
+  ct_stream s1 = NULL, s0 = NULL;
+  OK(ct_stream_create(1, 0, &s1));
+  OK(ct_stream_create(0, 0, &s0));
+  /* chunk 0 stays a view on cuda:0, chunk 1 is copied to cuda:1 on s1 */
+  OK(ct_cuda_comm_scatter(t, (int32_t[]){0, 1}, 2, NULL, 0, (ct_stream[]){NULL, s1}, outs, &n));
+  EXPECT_EQ_I(n, 2);
+  EXPECT_EQ_I(data_ptr(outs[0]), data_ptr(t));
+  expect_device(outs[1], CT_CUDA, 1);
+  OK(ct_stream_synchronize(s1));
+  expect_rows(outs[1], 12, 2, 4, __LINE__);
+  /* gather them back, to cuda:1 and to the CPU */
+  ct_tensor g = NULL;
+  OK(ct_cuda_comm_gather(outs, 2, 0, CT_CUDA, 1, &g));
+  expect_device(g, CT_CUDA, 1);
+  expect_rows(g, 0, 5, 4, __LINE__);
+  rel(g);
+  OK(ct_cuda_comm_gather(outs, 2, 0, CT_CPU, -1, &g));
+  expect_device(g, CT_CPU, -1);
+  expect_rows(g, 0, 5, 4, __LINE__);
+  rel(g);
+  rel_all(outs, 2);
+  /* scatter_out to cuda:1 and cuda:0; a stream of the wrong device */
+  ct_tensor a = NULL, b = NULL;
+  OK(ct_zeros((int64_t[]){1, 4}, 2, CT_FLOAT32, CT_CUDA, 1, &a));
+  OK(ct_zeros((int64_t[]){4, 4}, 2, CT_FLOAT32, CT_CUDA, 0, &b));
+  OK(ct_cuda_comm_scatter_out(t, (ct_tensor[]){a, b}, 2, 0, (ct_stream[]){s1, s0}));
+  OK(ct_stream_synchronize(s1));
+  OK(ct_stream_synchronize(s0));
+  expect_rows(a, 0, 1, 4, __LINE__);
+  expect_rows(b, 4, 4, 4, __LINE__);
+  FAILS(ct_cuda_comm_scatter_out(t, (ct_tensor[]){a, b}, 2, 0, (ct_stream[]){s0, NULL}), CT_ERR_DEVICE,
+        "to match the device supplied at that index (expected 1)");
+  FAILS(ct_cuda_comm_scatter(t, (int32_t[]){1, 0}, 2, NULL, 0, (ct_stream[]){s0, NULL}, outs, &n), CT_ERR_DEVICE,
+        "Expected the device associated with the stream at index 0");
+  /* gather_out from both devices into cuda:1 */
+  ct_tensor o = NULL;
+  OK(ct_zeros((int64_t[]){5, 4}, 2, CT_FLOAT32, CT_CUDA, 1, &o));
+  OK(ct_cuda_comm_gather_out((ct_tensor[]){a, b}, 2, o, 0));
+  expect_rows(o, 0, 5, 4, __LINE__);
+  /* broadcast_coalesced: tensors not on devices[0] */
+  ct_tensor co[2] = {NULL, NULL};
+  FAILS(ct_cuda_comm_broadcast_coalesced((ct_tensor[]){a}, 1, (int32_t[]){0, 1}, 2, 0, co), CT_ERR_DEVICE,
+        "All tensors must be on devices[0]: 0");
+  OK(ct_stream_release(s1));
+  OK(ct_stream_release(s0));
+  rel(t), rel(a), rel(b), rel(o);
+}
+
 TEST_MAIN(TEST_CASE(argument_errors), TEST_CASE(without_gpu), TEST_CASE(broadcast), TEST_CASE(broadcast_out),
           TEST_CASE(broadcast_coalesced), TEST_CASE(reduce_add), TEST_CASE(reduce_add_coalesced),
-          TEST_CASE(scatter), TEST_CASE(scatter_out), TEST_CASE(gather))
+          TEST_CASE(scatter), TEST_CASE(scatter_out), TEST_CASE(gather), TEST_CASE(two_gpus_broadcast_reduce),
+          TEST_CASE(two_gpus_scatter_gather))
