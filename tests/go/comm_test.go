@@ -579,7 +579,11 @@ func TestGPUNCCLSingleRank(t *testing.T) {
 	wantErr(t, sub.Check(), ctorch.ErrState)
 	wantErr(t, sub.AllReduce(x, nccl.Sum, nil), ctorch.ErrState)
 	noErr(t, sub.Close())
+	noErr(t, sub.Close()) // twice: nothing
 	wantClosed(t, sub.Check())
+	if !sub.Closed() || sub.Handle() != 0 {
+		t.Error("a closed Comm still has its handle")
+	}
 
 	r, err := c.Ref()
 	noErr(t, err)
