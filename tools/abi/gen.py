@@ -590,6 +590,12 @@ def java_block(a, table):
             a, "CaptureMode", "capture_mode",
             "{@code capture_error_mode=}: which threads' unsafe CUDA calls fail while a capture runs.",
             lambda r: f"{{@code \"{r['torch']}\"}}: {jdoc(r['doc'])}.", named=True))
+    elif table == "comm_op":  # the whole nested enum NcclComm.ReduceOp
+        o += indented(java_coded_enum(
+            a, "ReduceOp", "comm_op",
+            "{@code torch.distributed.ReduceOp}: how a collective combines the members' tensors.",
+            lambda r: f"{{@code ReduceOp.{r['torch']}}}{': ' + jdoc(r['doc']) if r['doc'] else ''}.",
+            from_code=True))
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
     return o
