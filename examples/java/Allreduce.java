@@ -123,7 +123,7 @@ public final class Allreduce {
         throw new IOException(path + " holds " + id.length + " bytes, not a unique id of " + n);
       }
       if (System.nanoTime() > deadline) {
-        throw new IOException("no unique id in " + path + " after " + timeout.toSeconds() + " s (is rank 0 running?)");
+        throw new IOException("no unique id in " + path + " after " + timeout.toMillis() + " ms (is rank 0 running?)");
       }
       Thread.sleep(50);
     }
