@@ -1,0 +1,358 @@
+# ctorch's NCCL communicators (section 21 of ctorch.h) against torch.distributed's NCCL backend,
+# one process a GPU (issue 16; the runs on two GPUs and more are issue 20's). Every process joins
+# a torch process group (init through a file store) and a ctorch communicator (rank 0 writes
+# the unique id to a file the others read), runs on the same data in both libraries:
+#   all_reduce (sum, prod, min, max, avg; float32/64, float16, bfloat16, int32/64, uint8, bool,
+#   complex64), all_gather, reduce_scatter, broadcast and reduce from every root, send/recv in a
+#   ring, all-to-all; the ops both libraries refuse (avg of bool, max of complex);
+# and compares the results bit for bit (the same NCCL runs both: torch loads libnccl.so.2 first
+# and ctorch's dlopen finds it). Then, with two processes or more, a dead peer: the last rank
+# exits before a collective, and the others must get CT_ERR_TIMEOUT or CT_ERR_COMM from
+# ct_nccl_comm_wait within the communicator's timeout (5 s) instead of hanging.
+# Prints PASS/FAIL lines per rank and "nccl_dist_compare: N passed, M failed"; exits 1 on any failure.
+#   python3 tests/gpu/nccl_dist_compare.py gpu_artifacts/libctorch.so [--nranks N]
+# N defaults to the number of GPUs (at least 1); ranks share GPUs round robin when N exceeds
+# it, which NCCL refuses within one communicator, so keep N <= the GPU count.
+import argparse
+import ctypes as C
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ctlib import CUDA, NCCL_ARGTYPES, Ctorch, Tally, abi_enum, i32, nccl_comm_join  # noqa: E402
+
+DEAD_PEER_TIMEOUT_MS = 5000
+STATUS = abi_enum("status")
+OPS = abi_enum("comm_op")
+
+
+def worker(lib, rank, nranks, tmp):
+    import torch.distributed as dist
+    ngpu = torch.cuda.device_count()
+    device = rank % ngpu
+    torch.cuda.set_device(device)
+    tally = Tally(f"rank {rank}", verbose=False)
+    fails = []
+
+    def check(ok, what):
+        tally.check(ok, f"[rank {rank}] {what}")
+        if not ok:
+            fails.append(what)
+
+    dev = torch.device("cuda", device)
+    dist.init_process_group("nccl", init_method=f"file://{tmp}/torch_store", rank=rank, world_size=nranks,
+                            device_id=dev)
+    ct = Ctorch(lib, NCCL_ARGTYPES)
+    L, ck = ct.lib, ct.ck
+    comm = nccl_comm_join(ct, f"{tmp}/ct_id", rank, nranks, device, 60000)
+    TORCH_OP = {"sum": dist.ReduceOp.SUM, "prod": dist.ReduceOp.PRODUCT, "min": dist.ReduceOp.MIN,
+                "max": dist.ReduceOp.MAX, "avg": dist.ReduceOp.AVG}
+    CT_OP = {"sum": OPS["CT_COMM_SUM"], "prod": OPS["CT_COMM_PRODUCT"], "min": OPS["CT_COMM_MIN"],
+             "max": OPS["CT_COMM_MAX"], "avg": OPS["CT_COMM_AVG"]}
+
+    def data(dtype, n, salt):
+        """rank-dependent values of dtype (the same in both libraries)"""
+        g = torch.Generator().manual_seed(1000 * rank + salt)
+        if dtype == torch.bool:
+            return torch.rand(n, generator=g) < 0.5
+        if dtype.is_complex:
+            return torch.randn(n, dtype=dtype, generator=g)
+        if dtype.is_floating_point:
+            return (torch.rand(n, generator=g) * 4 - 2).to(dtype)  # small, so products stay finite
+        if dtype == torch.uint8:
+            return torch.randint(0, 4, (n,), generator=g, dtype=dtype)
+        return torch.randint(-50, 50, (n,), generator=g, dtype=dtype)
+
+    def same(a, b):
+        """bitwise equality of two CPU tensors of one dtype and shape"""
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        if a.dtype == torch.bool:
+            return torch.equal(a, b)
+        return torch.equal(a.contiguous().view(torch.uint8), b.contiguous().view(torch.uint8))
+
+    def ct_cuda(t):
+        return ct.to_ct(t, CUDA, device)
+
+    def ct_read(h, dtype):
+        return ct.from_ct(h, dtype)
+
+    def release(*hs):
+        for h in hs:
+            ck(L.ct_tensor_release(h), "release")
+
+    def compare(what, fn):
+        """runs fn() -> (torch result, ctorch result) on CPU, or records its exception"""
+        try:
+            a, b = fn()
+            ok = same(a, b)
+            check(ok, what + ("" if ok else f": torch {a.tolist()[:6]} ctorch {b.tolist()[:6]}"))
+        except Exception as e:  # noqa: BLE001  a failing call is a failed check, the rest goes on
+            check(False, f"{what}: {type(e).__name__}: {e}")
+
+    n = 1000 * nranks + 24  # not a multiple of 128: NCCL's odd tails too
+    # all_reduce
+    dtypes = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int32, torch.int64, torch.uint8]
+    for dt in dtypes:
+        for name in ("sum", "prod", "min", "max", "avg"):
+            x = data(dt, n, 1)
+
+            def run(x=x, name=name):
+                t = x.to(dev)
+                dist.all_reduce(t, op=TORCH_OP[name])
+                h = ct_cuda(x)
+                ck(L.ct_nccl_all_reduce(comm, h, CT_OP[name], None), "all_reduce")
+                r = ct_read(h, x.dtype)
+                release(h)
+                return t.cpu(), r
+            compare(f"all_reduce {name} {dt}", run)
+    for name in ("sum", "prod", "min", "max"):  # bool: sum is logical or; avg refused below
+        x = data(torch.bool, n, 2)
+
+        def run(x=x, name=name):
+            t = x.to(dev)
+            dist.all_reduce(t, op=TORCH_OP[name])
+            h = ct_cuda(x)
+            ck(L.ct_nccl_all_reduce(comm, h, CT_OP[name], None), "all_reduce")
+            r = ct_read(h, torch.bool)
+            release(h)
+            return t.cpu(), r
+        compare(f"all_reduce {name} torch.bool", run)
+    for name in ("sum", "avg"):
+        x = data(torch.complex64, n, 3)
+
+        def run(x=x, name=name):
+            t = x.to(dev)
+            dist.all_reduce(t, op=TORCH_OP[name])
+            h = ct_cuda(x)
+            ck(L.ct_nccl_all_reduce(comm, h, CT_OP[name], None), "all_reduce")
+            r = ct_read(h, torch.complex64)
+            release(h)
+            return t.cpu(), r
+        compare(f"all_reduce {name} torch.complex64", run)
+    # refused by both: avg of bool, max of complex (ctorch: CT_ERR_DTYPE)
+    for what, x, name in (("avg of bool", data(torch.bool, 8, 4), "avg"),
+                          ("max of complex64", data(torch.complex64, 8, 5), "max")):
+        try:
+            dist.all_reduce(x.to(dev), op=TORCH_OP[name])
+            torch_refused = False
+        except (TypeError, ValueError, RuntimeError):
+            torch_refused = True
+        h = ct_cuda(x)
+        s = L.ct_nccl_all_reduce(comm, h, CT_OP[name], None)
+        release(h)
+        check(torch_refused and s == STATUS["CT_ERR_DTYPE"],
+              f"{what} refused: torch {torch_refused}, ctorch status {s}")
+    # all_gather, reduce_scatter, all_to_all
+    for dt in (torch.float32, torch.int64, torch.bfloat16, torch.bool):
+        x = data(dt, n, 6)
+
+        def gather(x=x):
+            out = torch.empty(nranks * x.numel(), dtype=x.dtype, device=dev)
+            dist.all_gather_into_tensor(out, x.to(dev))
+            h, o = ct_cuda(x), ct_cuda(torch.zeros(nranks * x.numel(), dtype=x.dtype))
+            ck(L.ct_nccl_all_gather(comm, o, h, None), "all_gather")
+            r = ct_read(o, x.dtype)
+            release(h, o)
+            return out.cpu(), r
+        compare(f"all_gather {dt}", gather)
+        y = data(dt, n * nranks, 7)
+        ops = ("sum", "max") if dt == torch.bool else ("sum", "prod", "min", "max", "avg")
+        for name in ops:
+            def scatter(y=y, name=name):
+                out = torch.empty(n, dtype=y.dtype, device=dev)
+                dist.reduce_scatter_tensor(out, y.to(dev), op=TORCH_OP[name])
+                h, o = ct_cuda(y), ct_cuda(torch.zeros(n, dtype=y.dtype))
+                ck(L.ct_nccl_reduce_scatter(comm, o, h, CT_OP[name], None), "reduce_scatter")
+                r = ct_read(o, y.dtype)
+                release(h, o)
+                return out.cpu(), r
+            compare(f"reduce_scatter {name} {dt}", scatter)
+
+        def a2a(y=y):
+            out = torch.empty_like(y, device=dev)
+            dist.all_to_all_single(out, y.to(dev))
+            h, o = ct_cuda(y), ct_cuda(torch.zeros_like(y))
+            ck(L.ct_nccl_all_to_all(comm, o, h, None), "all_to_all")
+            r = ct_read(o, y.dtype)
+            release(h, o)
+            return out.cpu(), r
+        compare(f"all_to_all {dt}", a2a)
+    # broadcast and reduce from every root
+    for root in range(nranks):
+        for dt in (torch.float32, torch.int32, torch.complex64):
+            x = data(dt, n, 8)
+
+            def bcast(x=x, root=root):
+                t = x.to(dev)
+                dist.broadcast(t, src=root)
+                h = ct_cuda(x)
+                ck(L.ct_nccl_broadcast(comm, h, root, None), "broadcast")
+                r = ct_read(h, x.dtype)
+                release(h)
+                return t.cpu(), r
+            compare(f"broadcast root {root} {dt}", bcast)
+        for name in ("sum", "prod", "min", "max", "avg"):
+            x = data(torch.float32, n, 9)
+
+            def reduce(x=x, root=root, name=name):
+                t = x.to(dev)
+                dist.reduce(t, dst=root, op=TORCH_OP[name])
+                h = ct_cuda(x)
+                ck(L.ct_nccl_reduce(comm, h, root, CT_OP[name], None), "reduce")
+                r = ct_read(h, x.dtype)
+                release(h)
+                return t.cpu(), r
+            compare(f"reduce {name} root {root} float32", reduce)
+    # send/recv in a ring: rank r sends to r+1 and receives from r-1, in one group
+    x = data(torch.float64, n, 10)
+    nxt, prv = (rank + 1) % nranks, (rank - 1) % nranks
+
+    def ring():
+        if nranks > 1:
+            got = torch.empty_like(x, device=dev)
+            reqs = dist.batch_isend_irecv([dist.P2POp(dist.isend, x.to(dev), nxt),
+                                           dist.P2POp(dist.irecv, got, prv)])
+            for q in reqs:
+                q.wait()
+            want = got.cpu()
+        else:
+            want = x  # one rank sends to itself (torch's send to self is not compared)
+        h, o = ct_cuda(x), ct_cuda(torch.zeros_like(x))
+        ck(L.ct_nccl_group_start(), "group_start")
+        ck(L.ct_nccl_send(comm, h, nxt, None), "send")
+        ck(L.ct_nccl_recv(comm, o, prv, None), "recv")
+        ck(L.ct_nccl_group_end(), "group_end")
+        r = ct_read(o, x.dtype)
+        release(h, o)
+        return want, r
+    compare("send/recv ring float64", ring)
+    # values computed by hand: all_reduce SUM of rank+1 is n(n+1)/2 everywhere
+    h = ct_cuda(torch.full((4,), rank + 1.0))
+    ck(L.ct_nccl_all_reduce(comm, h, CT_OP["sum"], None), "all_reduce")
+    r = ct_read(h, torch.float32)
+    release(h)
+    check(r.tolist() == [nranks * (nranks + 1) / 2.0] * 4, f"all_reduce SUM of rank+1 = {r.tolist()}")
+    ck(L.ct_nccl_comm_wait(comm, 0), "wait")
+    check(L.ct_nccl_comm_check(comm) == 0, "check after the collectives")
+    # tear both down cleanly while every rank is alive
+    ck(L.ct_nccl_comm_destroy(comm), "destroy")
+    ck(L.ct_nccl_comm_release(comm), "release")
+    dist.destroy_process_group()
+
+    leave = nranks >= 2 and dead_peer(ct, rank, nranks, device, tmp, check) == "exit"
+    return tally, fails, leave
+
+
+def dead_peer(ct, rank, nranks, device, tmp, check):
+    """the last rank leaves (os._exit) after joining; the others' collective must fail with
+    CT_ERR_TIMEOUT or CT_ERR_COMM within the timeout, not hang"""
+    L, ck = ct.lib, ct.ck
+    comm = nccl_comm_join(ct, f"{tmp}/ct_id_dead", rank, nranks, device, DEAD_PEER_TIMEOUT_MS)
+    h = ct.to_ct(torch.ones(1 << 20), CUDA, device)
+    ck(L.ct_nccl_all_reduce(comm, h, OPS["CT_COMM_SUM"], None), "all_reduce")  # all alive: works
+    ck(L.ct_nccl_comm_wait(comm, 0), "wait")
+    check(ct.from_ct(h, torch.float32)[:3].tolist() == [float(nranks)] * 3, "dead peer: the first all_reduce")
+    if rank == nranks - 1:
+        return "exit"  # worker_main writes this rank's result, then leaves with os._exit
+    time.sleep(0.5)  # let the peer go
+    t0 = time.monotonic()
+    s = L.ct_nccl_all_reduce(comm, h, OPS["CT_COMM_SUM"], None)
+    if s == 0:
+        s = L.ct_nccl_comm_wait(comm, 0)
+    dt = time.monotonic() - t0
+    msg = L.ct_last_error_message().decode()
+    check(s in (STATUS["CT_ERR_TIMEOUT"], STATUS["CT_ERR_COMM"]),
+          f"dead peer: status {s} after {dt:.1f} s ({msg})")
+    check(dt < DEAD_PEER_TIMEOUT_MS / 1000.0 + 25, f"dead peer: gave up after {dt:.1f} s (timeout "
+          f"{DEAD_PEER_TIMEOUT_MS / 1000:.0f} s)")
+    s2 = L.ct_nccl_comm_check(comm)
+    check(s2 in (STATUS["CT_ERR_TIMEOUT"], STATUS["CT_ERR_COMM"]), f"dead peer: check afterwards gives {s2}")
+    print(f"[rank {rank}] dead peer: status {s} after {dt:.2f} s: {msg}", flush=True)
+    ck(L.ct_tensor_release(h), "release")
+    ck(L.ct_nccl_comm_release(comm), "release comm")
+    return "done"
+
+
+def worker_main(lib, rank, nranks, tmp):
+    result = {"rank": rank, "passed": 0, "failed": 0, "fails": []}
+    exit_now = False
+    try:
+        tally, fails, exit_now = worker(lib, rank, nranks, tmp)
+        result.update(passed=tally.passed, failed=tally.failed, fails=fails)
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: BLE001
+        traceback.print_exc()
+        result["failed"] += 1
+        result["fails"].append(f"{type(e).__name__}: {e}")
+    with open(f"{tmp}/result.{rank}.json", "w") as f:
+        json.dump(result, f)
+    sys.stdout.flush()
+    if exit_now:  # the dead peer: gone at once, its communicator neither destroyed nor aborted
+        os._exit(0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("lib")
+    ap.add_argument("--nranks", type=int, default=0)
+    ap.add_argument("--worker", nargs=3, metavar=("RANK", "NRANKS", "TMP"))
+    a = ap.parse_args()
+    if a.worker:
+        worker_main(a.lib, int(a.worker[0]), int(a.worker[1]), a.worker[2])
+        return 0
+    ngpu = torch.cuda.device_count()
+    if ngpu == 0:
+        print("nccl_dist_compare: SKIP, no GPU\nnccl_dist_compare: 0 passed, 0 failed")
+        return 0
+    ct = Ctorch(a.lib, NCCL_ARGTYPES)
+    avail = i32()
+    ct.ck(ct.lib.ct_nccl_is_available(C.byref(avail)), "ct_nccl_is_available")
+    if not avail.value:
+        ct.lib.ct_nccl_version(None, None, None)
+        print(f"nccl_dist_compare: FAIL, ctorch cannot load NCCL: {ct.lib.ct_last_error_message().decode()}")
+        print("nccl_dist_compare: 0 passed, 1 failed")
+        return 1
+    nranks = a.nranks or ngpu
+    print(f"nccl_dist_compare: {nranks} process(es) on {ngpu} GPU(s)"
+          + ("" if nranks >= 2 else "; the dead-peer case needs 2 (SKIP)"), flush=True)
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), a.lib, "--worker", str(r), str(nranks), tmp])
+                 for r in range(nranks)]
+        deadline = time.monotonic() + 600
+        for r, p in enumerate(procs):
+            try:
+                p.wait(timeout=max(1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                print(f"FAIL rank {r}: still running after 600 s, killed")
+                failed += 1
+        for r in range(nranks):
+            try:
+                with open(f"{tmp}/result.{r}.json") as f:
+                    res = json.load(f)
+            except OSError:
+                print(f"FAIL rank {r}: no result (exit status {procs[r].returncode})")
+                failed += 1
+                continue
+            passed += res["passed"]
+            failed += res["failed"]
+            if procs[r].returncode != 0:
+                print(f"FAIL rank {r}: exit status {procs[r].returncode}")
+                failed += 1
+    print(f"nccl_dist_compare: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
