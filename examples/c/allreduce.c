@@ -37,7 +37,7 @@ static void ok(ct_status s, const char* what) {
 
 /* Rank 0: the id written to a temporary name, then renamed, so a reader never sees half of it. */
 static void write_id(const char* path, const unsigned char* id) {
-  char tmp[4096];
+  char tmp[4096 + 32]; /* path (at most 4095 bytes, main checks) and ".tmp.<pid>" */
   snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
   FILE* f = fopen(tmp, "wb");
   if (!f || fwrite(id, 1, CT_NCCL_UNIQUE_ID_BYTES, f) != CT_NCCL_UNIQUE_ID_BYTES || fclose(f) != 0) {
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   const char* tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   snprintf(default_path, sizeof default_path, "%s/ctorch_allreduce_id.%ld", tmpdir, (long)getpid());
   const char* path = argc > 3 ? argv[3] : default_path;
-  if (nranks < 1 || rank < 0 || rank >= nranks || (nranks > 1 && argc <= 3)) {
+  if (nranks < 1 || rank < 0 || rank >= nranks || (nranks > 1 && argc <= 3) || strlen(path) >= 4096) {
     fprintf(stderr, "usage: %s [rank nranks id-file] with 0 <= rank < nranks (the id file is needed for 2 ranks or more)\n",
             argv[0]);
     return 2;
