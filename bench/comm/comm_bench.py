@@ -33,15 +33,14 @@ import time
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "gpu"))
-from ctlib import CUDA, NCCL_ARGTYPES, Ctorch, P, abi_enum, i32, i64, nccl_comm_join, vp  # noqa: E402
+from ctlib import CUDA, Ctorch, P, abi_enum, i32, i64, join_ranks, spawn_ranks, vp  # noqa: E402
 
 MiB = 1 << 20
 SUM = abi_enum("comm_op")["CT_COMM_SUM"]
-ARGTYPES = {**NCCL_ARGTYPES,
-            "ct_stream_external": [i64, i32, P(vp)], "ct_stream_release": [vp],
-            "ct_zeros": [P(i64), i32, i32, i32, i32, P(vp)], "ct_tensor_release": [vp],
-            "ct_cuda_comm_broadcast": [vp, P(i32), i32, P(vp)],
-            "ct_cuda_comm_reduce_add": [P(vp), i32, i32, P(vp)]}
+ARGTYPES = {"ct_stream_external": [i64, i32, P(vp)], "ct_stream_release": [vp],  # the ranks' calls
+            "ct_zeros": [P(i64), i32, i32, i32, i32, P(vp)], "ct_tensor_release": [vp]}
+CUDA_COMM_ARGTYPES = {"ct_cuda_comm_broadcast": [vp, P(i32), i32, P(vp)],
+                      "ct_cuda_comm_reduce_add": [P(vp), i32, i32, P(vp)], "ct_tensor_release": [vp]}
 TARGET = 0.95
 
 
@@ -87,14 +86,9 @@ def size_name(nbytes):
 def worker(lib, rank, nranks, tmp, max_mib, quick):
     """one rank: the all_reduce rows; rank 0 writes them to tmp/rows.json"""
     import torch.distributed as dist
-    device = rank % torch.cuda.device_count()
-    torch.cuda.set_device(device)
+    ct, comm, device = join_ranks(lib, ARGTYPES, rank, nranks, tmp, 0)
     dev = torch.device("cuda", device)
-    dist.init_process_group("nccl", init_method=f"file://{tmp}/torch_store", rank=rank, world_size=nranks,
-                            device_id=dev)
-    ct = Ctorch(lib, ARGTYPES)
     L, ck = ct.lib, ct.ck
-    comm = nccl_comm_join(ct, f"{tmp}/ct_id", rank, nranks, device, 0)
     stream = torch.cuda.current_stream(dev)
     cs = vp()  # torch's current stream, for ctorch's calls
     if L.ct_stream_external(stream.cuda_stream, device, C.byref(cs)) != 0:
@@ -142,7 +136,7 @@ def worker(lib, rank, nranks, tmp, max_mib, quick):
 
 def cuda_comm_rows(lib, quick):
     """torch.cuda.comm.broadcast / reduce_add against ctorch's, over every GPU of this host"""
-    ct = Ctorch(lib, ARGTYPES)
+    ct = Ctorch(lib, CUDA_COMM_ARGTYPES)
     L, ck = ct.lib, ct.ck
     ndev = torch.cuda.device_count()
     devices = list(range(ndev))
@@ -247,13 +241,14 @@ def main():
     nranks = a.nranks or torch.cuda.device_count()
     with tempfile.TemporaryDirectory() as tmp:
         args = [a.lib, "--max-mib", str(a.max_mib)] + (["--quick"] if a.quick else [])
-        procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), *args, "--worker", str(r), str(nranks), tmp])
-                 for r in range(nranks)]
-        rcs = [p.wait() for p in procs]
+        rcs = spawn_ranks(os.path.abspath(__file__), args, nranks, tmp, 3600)
         rows = json.load(open(f"{tmp}/rows.json")) if os.path.exists(f"{tmp}/rows.json") else []
-    if any(rcs) or not rows:
+    if any(rc != 0 for rc in rcs) or not rows:
         rows.append(("nccl_all_reduce", None, None, f"failed: worker exit statuses {rcs}", None, None))
-    rows += cuda_comm_rows(a.lib, a.quick)
+    try:
+        rows += cuda_comm_rows(a.lib, a.quick)
+    except Exception as e:  # noqa: BLE001  e.g. a library without section 20
+        rows.append(("cuda_comm", None, None, f"failed: {type(e).__name__}: {e}", None, None))
     text, met, missed = table(rows, nranks)
     print()
     print(text)

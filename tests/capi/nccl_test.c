@@ -59,6 +59,12 @@ static ct_nccl_comm one_rank(void) {
   return c;
 }
 
+/* The start of a single-rank test: skips without a GPU or NCCL, else c is a new communicator. */
+#define ONE_RANK_COMM(c)          \
+  SKIP_WITHOUT_NCCL();            \
+  ct_nccl_comm c = one_rank();    \
+  if (!c) return
+
 static void release_comm(ct_nccl_comm c) {
   if (c) OK(ct_nccl_comm_release(c));
 }
@@ -86,12 +92,8 @@ static void test_without_gpu(void) {
     printf("  (a GPU is present: the no-CUDA errors are not reachable)\n");
     return;
   }
-  int32_t a = -1;
-  OK(ct_nccl_is_available(&a));
-  EXPECT_EQ_I(a, 0);
-  int64_t live = -1;
-  OK(ct_live_nccl_comm_count(&live));
-  EXPECT_EQ_I(live, 0);
+  EXPECT_EQ_I(nccl_available(), 0); /* is_available says 0; the live count works */
+  EXPECT_EQ_I(live_comms(), 0);
   int32_t ma = -7, mi = -7, pa = -7;
   FAILS(ct_nccl_version(&ma, &mi, &pa), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
   EXPECT(ma == -7 && mi == -7 && pa == -7); /* out-parameters untouched on failure */
@@ -106,8 +108,7 @@ static void test_without_gpu(void) {
   EXPECT(c == NULL);
   FAILS(ct_nccl_group_start(), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
   FAILS(ct_nccl_group_end(), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
-  OK(ct_live_nccl_comm_count(&live));
-  EXPECT_EQ_I(live, 0);
+  EXPECT_EQ_I(live_comms(), 0);
 }
 
 /* ---- handles and pointers (CPU and GPU) --------------------------------------------------- */
@@ -251,9 +252,7 @@ static void test_single_rank_comm(void) {
 
 /* all_reduce of one member: every op leaves the values as they are (AVG divides the sum by 1). */
 static void test_all_reduce_ops(void) {
-  SKIP_WITHOUT_NCCL();
-  ct_nccl_comm c = one_rank();
-  if (!c) return;
+  ONE_RANK_COMM(c);
   const ct_comm_op ops[] = {CT_COMM_SUM, CT_COMM_AVG, CT_COMM_PRODUCT, CT_COMM_MIN, CT_COMM_MAX};
   for (int i = 0; i < 5; ++i) {
     ct_tensor f = CUDA_F32(0, 1.5, -2.25, 3e6, 0.0);
@@ -298,9 +297,7 @@ static void test_all_reduce_ops(void) {
 /* bool: SUM (logical or), PRODUCT, MIN, MAX allowed; AVG refused. complex: SUM and AVG only.
  * int16 has no NCCL type. */
 static void test_all_reduce_dtypes(void) {
-  SKIP_WITHOUT_NCCL();
-  ct_nccl_comm c = one_rank();
-  if (!c) return;
+  ONE_RANK_COMM(c);
   ct_tensor b = CUDA_AS(CT_BOOL, 1, 0, 1);
   OK(ct_nccl_all_reduce(c, b, CT_COMM_SUM, NULL));
   OK(ct_nccl_all_reduce(c, b, CT_COMM_MAX, NULL));
@@ -338,9 +335,7 @@ static void test_all_reduce_dtypes(void) {
 }
 
 static void test_collectives(void) {
-  SKIP_WITHOUT_NCCL();
-  ct_nccl_comm c = one_rank();
-  if (!c) return;
+  ONE_RANK_COMM(c);
   /* broadcast from root 0 and reduce to root 0: the root's data stays */
   ct_tensor t = CUDA_F32(0, 4, -5, 6.5);
   OK(ct_nccl_broadcast(c, t, 0, NULL));
@@ -382,9 +377,7 @@ static void test_collectives(void) {
 
 /* send and recv to itself pair up within one group; groups nest. */
 static void test_send_recv_and_groups(void) {
-  SKIP_WITHOUT_NCCL();
-  ct_nccl_comm c = one_rank();
-  if (!c) return;
+  ONE_RANK_COMM(c);
   ct_tensor a = CUDA_F32(0, 9, 8, 7), b = cuda_zeros(3, CT_FLOAT32);
   OK(ct_nccl_group_start());
   OK(ct_nccl_send(c, a, 0, NULL));
@@ -418,9 +411,7 @@ static void test_send_recv_and_groups(void) {
 
 /* A collective on a stream of the caller's: ordered on that stream. */
 static void test_explicit_stream(void) {
-  SKIP_WITHOUT_NCCL();
-  ct_nccl_comm c = one_rank();
-  if (!c) return;
+  ONE_RANK_COMM(c);
   ct_stream s = NULL, cur = NULL;
   OK(ct_stream_create(0, 0, &s));
   OK(ct_stream_current(0, &cur));
@@ -445,9 +436,7 @@ static void test_explicit_stream(void) {
 }
 
 static void test_tensor_checks(void) {
-  SKIP_WITHOUT_NCCL();
-  ct_nccl_comm c = one_rank();
-  if (!c) return;
+  ONE_RANK_COMM(c);
   ct_tensor cpu = F64(CT_FLOAT32, 1, 2, 3, 4);
   FAILS(ct_nccl_all_reduce(c, cpu, CT_COMM_SUM, NULL), CT_ERR_DEVICE, "tensors must be CUDA tensors");
   FAILS(ct_nccl_broadcast(c, cpu, 0, NULL), CT_ERR_DEVICE, "");
@@ -502,9 +491,7 @@ static void test_tensor_checks(void) {
 }
 
 static void test_split(void) {
-  SKIP_WITHOUT_NCCL();
-  ct_nccl_comm c = one_rank();
-  if (!c) return;
+  ONE_RANK_COMM(c);
   int64_t live0 = live_comms();
   ct_nccl_comm s = NULL;
   OK(ct_nccl_comm_split(c, 0, 0, &s));

@@ -181,3 +181,38 @@ def nccl_comm_join(ct, path, rank, nranks, device, timeout_ms):
     ct.ck(ct.lib.ct_nccl_comm_init_rank(nranks, uid, NCCL_UNIQUE_ID_BYTES, rank, device, timeout_ms,
                                         C.byref(comm)), "ct_nccl_comm_init_rank")
     return comm
+
+
+def join_ranks(lib, argtypes, rank, nranks, tmp, timeout_ms):
+    """one process of a run with a process a GPU (tests/gpu/nccl_dist_compare.py, bench/comm):
+    makes GPU rank % GPU count current, joins a torch process group (NCCL backend, a file store
+    in the folder tmp) and a ctorch communicator on that GPU (nccl_comm_join through tmp/ct_id).
+    argtypes: as Ctorch's, besides NCCL_ARGTYPES. Returns (ct, comm, device)."""
+    import torch.distributed as dist
+    device = rank % torch.cuda.device_count()
+    torch.cuda.set_device(device)
+    dist.init_process_group("nccl", init_method=f"file://{tmp}/torch_store", rank=rank, world_size=nranks,
+                            device_id=torch.device("cuda", device))
+    ct = Ctorch(lib, {**NCCL_ARGTYPES, **argtypes})
+    return ct, nccl_comm_join(ct, f"{tmp}/ct_id", rank, nranks, device, timeout_ms), device
+
+
+def spawn_ranks(script, args, nranks, tmp, timeout_s):
+    """runs `python3 script *args --worker RANK NRANKS TMP` for every rank at once and waits for
+    all of them, at most timeout_s in all; returns their exit statuses (None: killed at the
+    deadline)"""
+    import subprocess
+    import sys
+    import time
+    procs = [subprocess.Popen([sys.executable, script, *args, "--worker", str(r), str(nranks), tmp])
+             for r in range(nranks)]
+    deadline = time.monotonic() + timeout_s
+    rcs = []
+    for p in procs:
+        try:
+            rcs.append(p.wait(timeout=max(1.0, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            rcs.append(None)
+    return rcs

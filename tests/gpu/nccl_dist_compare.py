@@ -17,7 +17,6 @@ import argparse
 import ctypes as C
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +25,8 @@ import traceback
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ctlib import CUDA, NCCL_ARGTYPES, Ctorch, Tally, abi_enum, i32, nccl_comm_join  # noqa: E402
+from ctlib import (CUDA, NCCL_ARGTYPES, Ctorch, Tally, abi_enum, i32, join_ranks, nccl_comm_join,  # noqa: E402
+                   spawn_ranks)
 
 DEAD_PEER_TIMEOUT_MS = 5000
 STATUS = abi_enum("status")
@@ -35,9 +35,6 @@ OPS = abi_enum("comm_op")
 
 def worker(lib, rank, nranks, tmp):
     import torch.distributed as dist
-    ngpu = torch.cuda.device_count()
-    device = rank % ngpu
-    torch.cuda.set_device(device)
     tally = Tally(f"rank {rank}", verbose=False)
     fails = []
 
@@ -46,12 +43,9 @@ def worker(lib, rank, nranks, tmp):
         if not ok:
             fails.append(what)
 
+    ct, comm, device = join_ranks(lib, {}, rank, nranks, tmp, 60000)
     dev = torch.device("cuda", device)
-    dist.init_process_group("nccl", init_method=f"file://{tmp}/torch_store", rank=rank, world_size=nranks,
-                            device_id=dev)
-    ct = Ctorch(lib, NCCL_ARGTYPES)
     L, ck = ct.lib, ct.ck
-    comm = nccl_comm_join(ct, f"{tmp}/ct_id", rank, nranks, device, 60000)
     TORCH_OP = {"sum": dist.ReduceOp.SUM, "prod": dist.ReduceOp.PRODUCT, "min": dist.ReduceOp.MIN,
                 "max": dist.ReduceOp.MAX, "avg": dist.ReduceOp.AVG}
     CT_OP = {"sum": OPS["CT_COMM_SUM"], "prod": OPS["CT_COMM_PRODUCT"], "min": OPS["CT_COMM_MIN"],
@@ -81,65 +75,57 @@ def worker(lib, rank, nranks, tmp):
     def ct_cuda(t):
         return ct.to_ct(t, CUDA, device)
 
-    def ct_read(h, dtype):
-        return ct.from_ct(h, dtype)
-
     def release(*hs):
         for h in hs:
             ck(L.ct_tensor_release(h), "release")
 
     def compare(what, fn):
-        """runs fn() -> (torch result, ctorch result) on CPU, or records its exception"""
+        """runs fn() -> (torch's result, ctorch's) on the CPU; a call that raises is a failed check"""
         try:
             a, b = fn()
             ok = same(a, b)
             check(ok, what + ("" if ok else f": torch {a.tolist()[:6]} ctorch {b.tolist()[:6]}"))
-        except Exception as e:  # noqa: BLE001  a failing call is a failed check, the rest goes on
+        except Exception as e:  # noqa: BLE001  the other cases go on
             check(False, f"{what}: {type(e).__name__}: {e}")
 
+    def in_place(what, x, torch_fn, ct_fn):
+        """torch_fn(t) on a CUDA copy t of x against ct_fn(h) on ctorch's copy h"""
+        def run():
+            t = x.to(dev)
+            torch_fn(t)
+            h = ct_cuda(x)
+            ck(ct_fn(h), what)
+            r = ct.from_ct(h, x.dtype)
+            release(h)
+            return t.cpu(), r
+        compare(what, run)
+
+    def into(what, x, out_numel, torch_fn, ct_fn):
+        """torch_fn(out, t) against ct_fn(out, h): x's copies into outputs of out_numel zeros"""
+        def run():
+            out = torch.zeros(out_numel, dtype=x.dtype, device=dev)
+            torch_fn(out, x.to(dev))
+            h, o = ct_cuda(x), ct_cuda(torch.zeros(out_numel, dtype=x.dtype))
+            ck(ct_fn(o, h), what)
+            r = ct.from_ct(o, x.dtype)
+            release(h, o)
+            return out.cpu(), r
+        compare(what, run)
+
     n = 1000 * nranks + 24  # not a multiple of 128: NCCL's odd tails too
-    # all_reduce
-    dtypes = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int32, torch.int64, torch.uint8]
-    for dt in dtypes:
-        for name in ("sum", "prod", "min", "max", "avg"):
-            x = data(dt, n, 1)
-
-            def run(x=x, name=name):
-                t = x.to(dev)
-                dist.all_reduce(t, op=TORCH_OP[name])
-                h = ct_cuda(x)
-                ck(L.ct_nccl_all_reduce(comm, h, CT_OP[name], None), "all_reduce")
-                r = ct_read(h, x.dtype)
-                release(h)
-                return t.cpu(), r
-            compare(f"all_reduce {name} {dt}", run)
-    for name in ("sum", "prod", "min", "max"):  # bool: sum is logical or; avg refused below
-        x = data(torch.bool, n, 2)
-
-        def run(x=x, name=name):
-            t = x.to(dev)
-            dist.all_reduce(t, op=TORCH_OP[name])
-            h = ct_cuda(x)
-            ck(L.ct_nccl_all_reduce(comm, h, CT_OP[name], None), "all_reduce")
-            r = ct_read(h, torch.bool)
-            release(h)
-            return t.cpu(), r
-        compare(f"all_reduce {name} torch.bool", run)
-    for name in ("sum", "avg"):
-        x = data(torch.complex64, n, 3)
-
-        def run(x=x, name=name):
-            t = x.to(dev)
-            dist.all_reduce(t, op=TORCH_OP[name])
-            h = ct_cuda(x)
-            ck(L.ct_nccl_all_reduce(comm, h, CT_OP[name], None), "all_reduce")
-            r = ct_read(h, torch.complex64)
-            release(h)
-            return t.cpu(), r
-        compare(f"all_reduce {name} torch.complex64", run)
+    ALL = ("sum", "prod", "min", "max", "avg")
+    # all_reduce; bool: sum is a logical or (avg refused below); complex: sum and avg only
+    cases = [(dt, ALL) for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int32,
+                                  torch.int64, torch.uint8)]
+    cases += [(torch.bool, ("sum", "prod", "min", "max")), (torch.complex64, ("sum", "avg"))]
+    for salt, (dt, ops) in enumerate(cases):
+        for name in ops:
+            in_place(f"all_reduce {name} {dt}", data(dt, n, salt),
+                     lambda t, name=name: dist.all_reduce(t, op=TORCH_OP[name]),
+                     lambda h, name=name: L.ct_nccl_all_reduce(comm, h, CT_OP[name], None))
     # refused by both: avg of bool, max of complex (ctorch: CT_ERR_DTYPE)
-    for what, x, name in (("avg of bool", data(torch.bool, 8, 4), "avg"),
-                          ("max of complex64", data(torch.complex64, 8, 5), "max")):
+    for what, x, name in (("avg of bool", data(torch.bool, 8, 20), "avg"),
+                          ("max of complex64", data(torch.complex64, 8, 21), "max")):
         try:
             dist.all_reduce(x.to(dev), op=TORCH_OP[name])
             torch_refused = False
@@ -152,92 +138,46 @@ def worker(lib, rank, nranks, tmp):
               f"{what} refused: torch {torch_refused}, ctorch status {s}")
     # all_gather, reduce_scatter, all_to_all
     for dt in (torch.float32, torch.int64, torch.bfloat16, torch.bool):
-        x = data(dt, n, 6)
-
-        def gather(x=x):
-            out = torch.empty(nranks * x.numel(), dtype=x.dtype, device=dev)
-            dist.all_gather_into_tensor(out, x.to(dev))
-            h, o = ct_cuda(x), ct_cuda(torch.zeros(nranks * x.numel(), dtype=x.dtype))
-            ck(L.ct_nccl_all_gather(comm, o, h, None), "all_gather")
-            r = ct_read(o, x.dtype)
-            release(h, o)
-            return out.cpu(), r
-        compare(f"all_gather {dt}", gather)
-        y = data(dt, n * nranks, 7)
-        ops = ("sum", "max") if dt == torch.bool else ("sum", "prod", "min", "max", "avg")
-        for name in ops:
-            def scatter(y=y, name=name):
-                out = torch.empty(n, dtype=y.dtype, device=dev)
-                dist.reduce_scatter_tensor(out, y.to(dev), op=TORCH_OP[name])
-                h, o = ct_cuda(y), ct_cuda(torch.zeros(n, dtype=y.dtype))
-                ck(L.ct_nccl_reduce_scatter(comm, o, h, CT_OP[name], None), "reduce_scatter")
-                r = ct_read(o, y.dtype)
-                release(h, o)
-                return out.cpu(), r
-            compare(f"reduce_scatter {name} {dt}", scatter)
-
-        def a2a(y=y):
-            out = torch.empty_like(y, device=dev)
-            dist.all_to_all_single(out, y.to(dev))
-            h, o = ct_cuda(y), ct_cuda(torch.zeros_like(y))
-            ck(L.ct_nccl_all_to_all(comm, o, h, None), "all_to_all")
-            r = ct_read(o, y.dtype)
-            release(h, o)
-            return out.cpu(), r
-        compare(f"all_to_all {dt}", a2a)
+        into(f"all_gather {dt}", data(dt, n, 22), n * nranks, dist.all_gather_into_tensor,
+             lambda o, h: L.ct_nccl_all_gather(comm, o, h, None))
+        y = data(dt, n * nranks, 23)
+        for name in (("sum", "max") if dt == torch.bool else ALL):
+            into(f"reduce_scatter {name} {dt}", y, n,
+                 lambda o, t, name=name: dist.reduce_scatter_tensor(o, t, op=TORCH_OP[name]),
+                 lambda o, h, name=name: L.ct_nccl_reduce_scatter(comm, o, h, CT_OP[name], None))
+        into(f"all_to_all {dt}", y, n * nranks, dist.all_to_all_single,
+             lambda o, h: L.ct_nccl_all_to_all(comm, o, h, None))
     # broadcast and reduce from every root
     for root in range(nranks):
         for dt in (torch.float32, torch.int32, torch.complex64):
-            x = data(dt, n, 8)
-
-            def bcast(x=x, root=root):
-                t = x.to(dev)
-                dist.broadcast(t, src=root)
-                h = ct_cuda(x)
-                ck(L.ct_nccl_broadcast(comm, h, root, None), "broadcast")
-                r = ct_read(h, x.dtype)
-                release(h)
-                return t.cpu(), r
-            compare(f"broadcast root {root} {dt}", bcast)
-        for name in ("sum", "prod", "min", "max", "avg"):
-            x = data(torch.float32, n, 9)
-
-            def reduce(x=x, root=root, name=name):
-                t = x.to(dev)
-                dist.reduce(t, dst=root, op=TORCH_OP[name])
-                h = ct_cuda(x)
-                ck(L.ct_nccl_reduce(comm, h, root, CT_OP[name], None), "reduce")
-                r = ct_read(h, x.dtype)
-                release(h)
-                return t.cpu(), r
-            compare(f"reduce {name} root {root} float32", reduce)
+            in_place(f"broadcast root {root} {dt}", data(dt, n, 24),
+                     lambda t, root=root: dist.broadcast(t, src=root),
+                     lambda h, root=root: L.ct_nccl_broadcast(comm, h, root, None))
+        for name in ALL:
+            in_place(f"reduce {name} root {root} float32", data(torch.float32, n, 25),
+                     lambda t, root=root, name=name: dist.reduce(t, dst=root, op=TORCH_OP[name]),
+                     lambda h, root=root, name=name: L.ct_nccl_reduce(comm, h, root, CT_OP[name], None))
     # send/recv in a ring: rank r sends to r+1 and receives from r-1, in one group
-    x = data(torch.float64, n, 10)
+    x = data(torch.float64, n, 26)
     nxt, prv = (rank + 1) % nranks, (rank - 1) % nranks
 
-    def ring():
-        if nranks > 1:
-            got = torch.empty_like(x, device=dev)
-            reqs = dist.batch_isend_irecv([dist.P2POp(dist.isend, x.to(dev), nxt),
-                                           dist.P2POp(dist.irecv, got, prv)])
-            for q in reqs:
-                q.wait()
-            want = got.cpu()
-        else:
-            want = x  # one rank sends to itself (torch's send to self is not compared)
-        h, o = ct_cuda(x), ct_cuda(torch.zeros_like(x))
+    def torch_ring(out, t):
+        if nranks == 1:  # one rank sends to itself: x, computed by hand (torch's send to self is not compared)
+            out.copy_(t)
+            return
+        for q in dist.batch_isend_irecv([dist.P2POp(dist.isend, t, nxt), dist.P2POp(dist.irecv, out, prv)]):
+            q.wait()
+
+    def ct_ring(o, h):
         ck(L.ct_nccl_group_start(), "group_start")
         ck(L.ct_nccl_send(comm, h, nxt, None), "send")
         ck(L.ct_nccl_recv(comm, o, prv, None), "recv")
-        ck(L.ct_nccl_group_end(), "group_end")
-        r = ct_read(o, x.dtype)
-        release(h, o)
-        return want, r
-    compare("send/recv ring float64", ring)
+        return L.ct_nccl_group_end()
+    into("send/recv ring float64", x, n, torch_ring, ct_ring)
     # values computed by hand: all_reduce SUM of rank+1 is n(n+1)/2 everywhere
     h = ct_cuda(torch.full((4,), rank + 1.0))
     ck(L.ct_nccl_all_reduce(comm, h, CT_OP["sum"], None), "all_reduce")
-    r = ct_read(h, torch.float32)
+    r = ct.from_ct(h, torch.float32)
     release(h)
     check(r.tolist() == [nranks * (nranks + 1) / 2.0] * 4, f"all_reduce SUM of rank+1 = {r.tolist()}")
     ck(L.ct_nccl_comm_wait(comm, 0), "wait")
@@ -246,7 +186,6 @@ def worker(lib, rank, nranks, tmp):
     ck(L.ct_nccl_comm_destroy(comm), "destroy")
     ck(L.ct_nccl_comm_release(comm), "release")
     dist.destroy_process_group()
-
     leave = nranks >= 2 and dead_peer(ct, rank, nranks, device, tmp, check) == "exit"
     return tally, fails, leave
 
@@ -326,29 +265,18 @@ def main():
           + ("" if nranks >= 2 else "; the dead-peer case needs 2 (SKIP)"), flush=True)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), a.lib, "--worker", str(r), str(nranks), tmp])
-                 for r in range(nranks)]
-        deadline = time.monotonic() + 600
-        for r, p in enumerate(procs):
-            try:
-                p.wait(timeout=max(1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-                print(f"FAIL rank {r}: still running after 600 s, killed")
-                failed += 1
-        for r in range(nranks):
+        rcs = spawn_ranks(os.path.abspath(__file__), [a.lib], nranks, tmp, 600)
+        for r, rc in enumerate(rcs):
             try:
                 with open(f"{tmp}/result.{r}.json") as f:
                     res = json.load(f)
+                passed += res["passed"]
+                failed += res["failed"]
             except OSError:
-                print(f"FAIL rank {r}: no result (exit status {procs[r].returncode})")
+                print(f"FAIL rank {r}: no result")
                 failed += 1
-                continue
-            passed += res["passed"]
-            failed += res["failed"]
-            if procs[r].returncode != 0:
-                print(f"FAIL rank {r}: exit status {procs[r].returncode}")
+            if rc != 0:
+                print(f"FAIL rank {r}: " + ("still running after 600 s, killed" if rc is None else f"exit status {rc}"))
                 failed += 1
     print(f"nccl_dist_compare: {passed} passed, {failed} failed")
     return 1 if failed else 0
