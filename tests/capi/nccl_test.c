@@ -662,7 +662,9 @@ static void* rank_main(void* p) {
     TCHECK(ct_from_buffer(vals, sizeof vals, (int64_t[]){2}, 1, CT_FLOAT64, CT_CUDA, r, &t) == CT_OK);
     TCHECK(ct_nccl_all_reduce(c, t, ops[k], NULL) == CT_OK);
     TCHECK(ct_tensor_copy_to_buffer(t, got, sizeof got) == CT_OK);
-    TCHECK(got[0] == want0[k] && got[1] == 2 * want0[k]);
+    /* SUM, MAX, MIN exact; AVG multiplies by 1/n first (NCCL), exact only for n a power of 2 */
+    double tol = ops[k] == CT_COMM_AVG ? 1e-12 * want0[k] : 0;
+    TCHECK(fabs(got[0] - want0[k]) <= tol && fabs(got[1] - 2 * want0[k]) <= 2 * tol);
     ct_tensor_release(t);
   }
   /* all_gather of [r]: [0, 1, ..., n-1]; broadcast from the last rank */
@@ -691,6 +693,7 @@ static void test_threads_one_gpu_each(void) {
     return;
   }
   int n = g_cuda > 8 ? 8 : g_cuda;
+  int64_t live0 = live_comms();
   unsigned char id[CT_NCCL_UNIQUE_ID_BYTES];
   unique_id(id);
   pthread_t th[8];
@@ -703,7 +706,7 @@ static void test_threads_one_gpu_each(void) {
     pthread_join(th[r], NULL);
     if (args[r].failures) FAILF("rank %d: %d checks failed", r, args[r].failures);
   }
-  EXPECT_EQ_I(live_comms(), 0);
+  EXPECT_EQ_I(live_comms(), live0);
 }
 
 TEST_MAIN(TEST_CASE(without_gpu), TEST_CASE(null_and_foreign_handles), TEST_CASE(version_and_unique_id),
