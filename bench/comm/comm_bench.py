@@ -4,7 +4,7 @@
 #     (8 B and 1 KiB). One process a GPU (N = the GPU count, or --nranks); in each, torch's
 #     process group and ctorch's communicator on the same GPU, the same buffers' sizes, rounds
 #     alternating which library goes first; CUDA events on torch's current stream, which ctorch's
-#     calls are queued on too (ct_stream_external of it), around k back-to-back all_reduces;
+#     calls are queued on too (the legacy default stream both start on), around k back-to-back all_reduces;
 #     medians over the rounds; rank 0's numbers. Bus bandwidth busbw = 2(n-1)/n * bytes / time
 #     (nccl-tests' definition); with one rank the GB/s columns are the algorithm bandwidth
 #     bytes / time instead (NCCL's one-rank all_reduce is a copy at most), said in the rows' names.
@@ -89,10 +89,13 @@ def worker(lib, rank, nranks, tmp, max_mib, quick):
     ct, comm, device = join_ranks(lib, ARGTYPES, rank, nranks, tmp, 0)
     dev = torch.device("cuda", device)
     L, ck = ct.lib, ct.ck
+    # ctorch's calls go on torch's current stream: NULL (ctorch's current stream) when that is the
+    # legacy default stream, which both libraries start on; else that stream, wrapped
     stream = torch.cuda.current_stream(dev)
-    cs = vp()  # torch's current stream, for ctorch's calls
-    if L.ct_stream_external(stream.cuda_stream, device, C.byref(cs)) != 0:
-        cs = None  # ctorch's current stream: the legacy default stream, as torch's
+    cs = None
+    if stream.cuda_stream != 0:
+        cs = vp()
+        ck(L.ct_stream_external(stream.cuda_stream, device, C.byref(cs)), "ct_stream_external")
 
     rows = []
     sizes = [8, 1024] + [m * MiB for m in (1, 4, 16, 64, 256, 1024) if m <= max_mib]
@@ -197,7 +200,8 @@ def cuda_comm_rows(lib, quick):
 
 
 def table(rows, nranks):
-    ver = f"torch {torch.__version__} (CUDA {torch.version.cuda}, NCCL {'.'.join(map(str, torch.cuda.nccl.version()))})"
+    v = torch.cuda.nccl.version()
+    ver = f"torch {torch.__version__} (CUDA {torch.version.cuda}, NCCL {'.'.join(map(str, v)) if isinstance(v, tuple) else v})"
     smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                          capture_output=True, text=True).stdout.strip().splitlines()
     lines = [f"## {datetime.date.today()}, {smi[0] if smi else '?'} (x{len(smi)}), {ver}, "
