@@ -46,10 +46,9 @@ def worker(lib, rank, nranks, tmp):
     ct, comm, device = join_ranks(lib, {}, rank, nranks, tmp, 60000)
     dev = torch.device("cuda", device)
     L, ck = ct.lib, ct.ck
-    TORCH_OP = {"sum": dist.ReduceOp.SUM, "prod": dist.ReduceOp.PRODUCT, "min": dist.ReduceOp.MIN,
-                "max": dist.ReduceOp.MAX, "avg": dist.ReduceOp.AVG}
-    CT_OP = {"sum": OPS["CT_COMM_SUM"], "prod": OPS["CT_COMM_PRODUCT"], "min": OPS["CT_COMM_MIN"],
-             "max": OPS["CT_COMM_MAX"], "avg": OPS["CT_COMM_AVG"]}
+    # the reduce ops by torch.distributed's names: CT_COMM_<name> is ReduceOp.<name>
+    CT_OP = {k[len("CT_COMM_"):]: v for k, v in OPS.items()}
+    TORCH_OP = {name: getattr(dist.ReduceOp, name) for name in CT_OP}
 
     def data(dtype, n, salt):
         """rank-dependent values of dtype (the same in both libraries)"""
@@ -113,19 +112,19 @@ def worker(lib, rank, nranks, tmp):
         compare(what, run)
 
     n = 1000 * nranks + 24  # not a multiple of 128: NCCL's odd tails too
-    ALL = ("sum", "prod", "min", "max", "avg")
+    ALL = tuple(CT_OP)
     # all_reduce; bool: sum is a logical or (avg refused below); complex: sum and avg only
     cases = [(dt, ALL) for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int32,
                                   torch.int64, torch.uint8)]
-    cases += [(torch.bool, ("sum", "prod", "min", "max")), (torch.complex64, ("sum", "avg"))]
+    cases += [(torch.bool, ("SUM", "PRODUCT", "MIN", "MAX")), (torch.complex64, ("SUM", "AVG"))]
     for salt, (dt, ops) in enumerate(cases):
         for name in ops:
             in_place(f"all_reduce {name} {dt}", data(dt, n, salt),
                      lambda t, name=name: dist.all_reduce(t, op=TORCH_OP[name]),
                      lambda h, name=name: L.ct_nccl_all_reduce(comm, h, CT_OP[name], None))
     # refused by both: avg of bool, max of complex (ctorch: CT_ERR_DTYPE)
-    for what, x, name in (("avg of bool", data(torch.bool, 8, 20), "avg"),
-                          ("max of complex64", data(torch.complex64, 8, 21), "max")):
+    for what, x, name in (("AVG of bool", data(torch.bool, 8, 20), "AVG"),
+                          ("MAX of complex64", data(torch.complex64, 8, 21), "MAX")):
         try:
             dist.all_reduce(x.to(dev), op=TORCH_OP[name])
             torch_refused = False
@@ -141,7 +140,7 @@ def worker(lib, rank, nranks, tmp):
         into(f"all_gather {dt}", data(dt, n, 22), n * nranks, dist.all_gather_into_tensor,
              lambda o, h: L.ct_nccl_all_gather(comm, o, h, None))
         y = data(dt, n * nranks, 23)
-        for name in (("sum", "max") if dt == torch.bool else ALL):
+        for name in (("SUM", "MAX") if dt == torch.bool else ALL):
             into(f"reduce_scatter {name} {dt}", y, n,
                  lambda o, t, name=name: dist.reduce_scatter_tensor(o, t, op=TORCH_OP[name]),
                  lambda o, h, name=name: L.ct_nccl_reduce_scatter(comm, o, h, CT_OP[name], None))
@@ -176,7 +175,7 @@ def worker(lib, rank, nranks, tmp):
     into("send/recv ring float64", x, n, torch_ring, ct_ring)
     # values computed by hand: all_reduce SUM of rank+1 is n(n+1)/2 everywhere
     h = ct_cuda(torch.full((4,), rank + 1.0))
-    ck(L.ct_nccl_all_reduce(comm, h, CT_OP["sum"], None), "all_reduce")
+    ck(L.ct_nccl_all_reduce(comm, h, CT_OP["SUM"], None), "all_reduce")
     r = ct.from_ct(h, torch.float32)
     release(h)
     check(r.tolist() == [nranks * (nranks + 1) / 2.0] * 4, f"all_reduce SUM of rank+1 = {r.tolist()}")
