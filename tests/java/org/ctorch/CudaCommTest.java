@@ -65,10 +65,26 @@ public class CudaCommTest extends CtorchTestCase {
   @Test
   public void noGpuEveryCallGives301() {
     assumeNoCuda();
+    try (Tensor a = Tensor.ones(2); Tensor b = Tensor.zeros(2)) {
+      for (ThrowingRunnable r : everyCall(a, b, null)) {
+        assertNoCuda(r);
+      }
+    }
+  }
+
+  /**
+   * The stream arrays reach the C layer as handles, which it checks before anything else: a
+   * stream object over a handle no stream has is code 102 (with or without a GPU).
+   */
+  @Test
+  public void foreignStreamsAreRefused() {
     Stream s = Stream.adopt(FOREIGN_STREAM, 0, 0);
     try (Tensor a = Tensor.ones(2); Tensor b = Tensor.zeros(2)) {
-      for (ThrowingRunnable r : everyCall(a, b, s)) {
-        assertNoCuda(r);
+      for (ThrowingRunnable r : List.<ThrowingRunnable>of(
+          () -> CudaComm.scatter(a, new int[] {0, 0}, null, 0, new Stream[] {null, s}),
+          () -> CudaComm.scatterOut(a, List.of(b), 0, new Stream[] {s}))) {
+        CtorchException e = assertStatus(CtorchException.INVALID_HANDLE, r);
+        assertTrue(e.detail(), e.detail().contains("stream handle"));
       }
     } finally {
       s.close();
@@ -276,18 +292,22 @@ public class CudaCommTest extends CtorchTestCase {
   }
 
   /**
-   * scatter with chunk sizes and a stream list, then gather back (to the GPU, to the CPU, into
-   * an out tensor); scatter with equal chunks gives views of the source on its device; the out
-   * forms with streams.
+   * scatter from the CPU with chunk sizes and a stream list (the chunks are copied on those
+   * streams), then gather back (to the GPU, to the CPU, into an out tensor); scatter of a CUDA
+   * tensor with equal chunks gives views of the source on its device; the out forms with
+   * streams.
    */
   @Test
   public void gpuScatterGatherRoundTrip() {
     assumeCuda();
-    try (Tensor x = onCuda(0, 1, 2, 3, 4, 5, 6, 7, 8, 9); Stream s = Stream.create(0)) {
-      Tensor[] parts = CudaComm.scatter(x, new int[] {0, 0}, new long[] {3, 7}, 0, new Stream[] {s, null});
+    float[] values = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    try (Tensor x = onCuda(values); Tensor host = Tensor.fromArray(values); Stream s = Stream.create(0)) {
+      Tensor[] parts = CudaComm.scatter(host, new int[] {0, 0}, new long[] {3, 7}, 0, new Stream[] {s, null});
       try {
         s.synchronize();
         assertEquals(2, parts.length);
+        assertEquals(Device.cuda(0), parts[0].device());
+        assertFalse(parts[1].sharesStorage(host));
         assertShape(parts[0], 3);
         assertShape(parts[1], 7);
         assertValues(parts[0], 0, 1, 2);
@@ -296,9 +316,9 @@ public class CudaCommTest extends CtorchTestCase {
           assertEquals(Device.cuda(0), back.device());
           assertValues(back, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
         }
-        try (Tensor host = CudaComm.gather(Arrays.asList(parts), 0, Device.CPU)) {
-          assertEquals(Device.CPU, host.device());
-          assertValues(host, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        try (Tensor onCpu = CudaComm.gather(Arrays.asList(parts), 0, Device.CPU)) {
+          assertEquals(Device.CPU, onCpu.device());
+          assertValues(onCpu, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
         }
         try (Tensor out = Tensor.zeros(10)) {
           CudaComm.gatherOut(Arrays.asList(parts), 0, out);
