@@ -321,7 +321,7 @@ namespace Ctorch
             TimeSpan t = timeout.Value;
             if (t <= TimeSpan.Zero)
                 throw new ArgumentOutOfRangeException(name, t, "a timeout must be positive (null: the default)");
-            return (t.Ticks + TimeSpan.TicksPerMillisecond - 1) / TimeSpan.TicksPerMillisecond;
+            return t.Ticks / TimeSpan.TicksPerMillisecond + (t.Ticks % TimeSpan.TicksPerMillisecond != 0 ? 1 : 0);
         }
 
         public override string ToString()
