@@ -14,6 +14,7 @@
 
 #include "capi/ctorch.h"
 #include "capi/abi_convert.h"
+#include "impl/comm/communicator.h"
 #include "impl/core/error.h"
 #include "impl/core/spin_mutex.h"
 #include "impl/core/tensor.h"
@@ -25,7 +26,7 @@ namespace ct::capi {
 
 // The kind tags of the handle values (one per handle type of ctorch.h).
 constexpr uint64_t kTensorTag = 0x5, kStreamTag = 0x6, kEventTag = 0x7, kGeneratorTag = 0x8, kGraphTag = 0x9,
-                   kGraphedTag = 0xa;
+                   kGraphedTag = 0xa, kNcclCommTag = 0xb;
 
 template <typename Obj, typename Handle, uint64_t Tag>
 class HandleTable {
@@ -97,6 +98,7 @@ class HandleTable {
       case kGeneratorTag: return "generator";
       case kGraphTag: return "CUDA graph";
       case kGraphedTag: return "graphed callable";
+      case kNcclCommTag: return "NCCL communicator";
       default: return "object";
     }
   }
@@ -127,5 +129,6 @@ using EventTable = HandleTable<cuda::Event, ct_event, kEventTag>;
 using GeneratorTable = HandleTable<rng::GeneratorPtr, ct_generator, kGeneratorTag>;
 using GraphTable = HandleTable<graph::GraphPtr, ct_cuda_graph, kGraphTag>;
 using GraphedTable = HandleTable<graph::GraphedPtr, ct_cuda_graphed, kGraphedTag>;
+using NcclCommTable = HandleTable<comm::CommunicatorPtr, ct_nccl_comm, kNcclCommTag>;
 
 }  // namespace ct::capi

@@ -1,0 +1,653 @@
+// Note [Communicator lifecycle]: a Communicator owns one nonblocking NCCL communicator
+// (ncclConfig_t.blocking = 0), so no NCCL call can make the caller wait for a peer forever:
+// a call that must wait for the others (init, split, a group's end, finalize, and the first
+// collective with a peer, which connects to it) returns ncclInProgress, and ctorch polls
+// ncclCommGetAsyncError until it is done, at most the communicator's timeout (then it aborts,
+// Status::Timeout), as PyTorch's nonblocking mode does. Every NCCL call on the communicator
+// runs under its mutex, so the watchdog can never abort (and free) it under a running call.
+// States: Ok; Failed (an NCCL error or a timeout: aborted at once, its error kept and
+// reported by every later call); Aborted and Destroyed (by the caller: Status::State).
+//
+// Note [The communicator watchdog]: a collective is asynchronous, so a peer that dies after it
+// was queued shows only on the GPU: the kernel waits forever, and so would every stream or
+// event synchronize behind it. As torch.distributed's watchdog, one thread (started while any
+// communicator has work queued) visits each such communicator every 100 ms: it retires the
+// finished work (an event recorded after each collective), asks NCCL for asynchronous errors,
+// and aborts a communicator whose oldest unfinished collective is older than its timeout.
+// The abort ends the NCCL kernels, so the streams move on; the next call on the communicator
+// reports what happened. The thread runs in CUDA's relaxed capture mode so that its event
+// queries never disturb another thread's graph capture, and work queued during a capture is
+// not watched (it runs when the graph is replayed).
+#include "impl/comm/communicator.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <thread>
+
+#include "impl/alloc/allocator.h"
+#include "impl/comm/nccl.h"
+#include "impl/core/error.h"
+#include "impl/cuda/capture.h"
+#include "impl/cuda/runtime.h"
+
+namespace ct::comm {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Clock::time_point deadline_after(int64_t ms) { return Clock::now() + std::chrono::milliseconds(ms); }
+
+int64_t ms_since(Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+ncclConfig_t nonblocking_config() {
+  ncclConfig_t c = NCCL_CONFIG_INITIALIZER;
+  c.blocking = 0;
+  return c;
+}
+
+// ---- the watchdog thread (Note [The communicator watchdog])
+class Watchdog {
+ public:
+  static Watchdog& get() {
+    static Watchdog* w = new Watchdog();  // never destroyed (the thread may outlive statics)
+    return *w;
+  }
+  void watch(std::weak_ptr<Communicator> c) {
+    std::lock_guard<std::mutex> l(mu_);
+    comms_.push_back(std::move(c));
+    if (!running_) {
+      running_ = true;
+      std::thread([this] { loop(); }).detach();
+    }
+  }
+
+ private:
+  void loop() {
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::vector<std::weak_ptr<Communicator>> comms;
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        comms.swap(comms_);
+      }
+      std::vector<std::weak_ptr<Communicator>> keep;
+      for (auto& w : comms) {
+        CommunicatorPtr c = w.lock();
+        if (c && c->watchdog_visit()) keep.push_back(std::move(w));
+      }
+      std::lock_guard<std::mutex> l(mu_);
+      for (auto& w : keep) comms_.push_back(std::move(w));
+      if (comms_.empty()) {  // nothing to watch: the thread ends (watch() starts another)
+        running_ = false;
+        return;
+      }
+    }
+  }
+  std::mutex mu_;
+  std::vector<std::weak_ptr<Communicator>> comms_;
+  bool running_ = false;
+};
+
+// ---- the calling thread's NCCL group (ncclGroupStart / ncclGroupEnd)
+struct GroupOp {
+  CommunicatorPtr comm;
+  cudaStream_t stream;
+  std::string what;
+};
+struct GroupState {
+  int depth = 0;
+  std::vector<GroupOp> ops;
+};
+thread_local GroupState tl_group;
+
+const char* op_name(CommOp op) { return abi::kCommOpNames[static_cast<int32_t>(op)]; }
+
+// torch.distributed's reduce-op rules for NCCL: bool SUM is a logical or (max on bytes), bool
+// AVG is refused; complex tensors travel as pairs of reals, which only SUM and AVG allow.
+ncclRedOp_t red_op(CommOp op, DType dt, const char* what) {
+  if (dt == DType::Bool) {
+    CT_CHECK(op != CommOp::Avg, Status::DType, what, ": cannot use ReduceOp.AVG with boolean inputs");
+    if (op == CommOp::Sum) return ncclMax;
+  }
+  if (dt == DType::Complex64 || dt == DType::Complex128)
+    CT_CHECK(op == CommOp::Sum || op == CommOp::Avg, Status::DType, what, " does not support ReduceOp.", op_name(op),
+             " on complex tensors (only SUM and AVG)");
+  switch (op) {
+    case CommOp::Sum: return ncclSum;
+    case CommOp::Avg: return ncclAvg;
+    case CommOp::Product: return ncclProd;
+    case CommOp::Min: return ncclMin;
+    case CommOp::Max: return ncclMax;
+  }
+  fail(Status::Argument, what, ": unknown reduce op ", static_cast<int32_t>(op));
+}
+
+// Elements NCCL moves for t (complex: two reals each) and their NCCL type.
+size_t nccl_count(const Tensor& t, const char* what, ncclDataType_t* type) {
+  int factor = 1;
+  *type = nccl_dtype(t->dtype, what, &factor);
+  return static_cast<size_t>(t->numel()) * static_cast<size_t>(factor);
+}
+
+}  // namespace
+
+void get_unique_id(uint8_t* out) {
+  cuda::check_available();
+  ncclUniqueId id;
+  check(nccl().get_unique_id(&id), "ncclGetUniqueId");
+  std::memcpy(out, id.internal, kUniqueIdBytes);
+}
+
+Communicator::Communicator(ncclComm_t c, int rank, int size, int device, int64_t timeout_ms)
+    : comm_(c), rank_(rank), size_(size), device_(device), timeout_ms_(timeout_ms) {}
+
+namespace {
+// Polls a communicator being created (init, split) until NCCL is done with it; aborts it and
+// throws on an error or at the deadline.
+void wait_created(ncclComm_t c, Clock::time_point deadline, const std::string& what, int64_t timeout_ms) {
+  const Nccl& n = nccl();
+  for (;;) {
+    ncclResult_t st = ncclSuccess;
+    ncclResult_t q = n.async_error(c, &st);
+    if (q != ncclSuccess) st = q;
+    if (st == ncclSuccess) return;
+    if (st != ncclInProgress) {
+      std::string m = error_message(st, what.c_str(), c);
+      n.abort(c);
+      fail(Status::Comm, m);
+    }
+    if (Clock::now() >= deadline) {
+      n.abort(c);
+      fail(Status::Timeout, what, " timed out after ", timeout_ms,
+           " ms waiting for the other members (did every member call it, with the same unique id?)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+}  // namespace
+
+CommunicatorPtr Communicator::init_rank(int nranks, const uint8_t* id, int rank, int device, int64_t timeout_ms) {
+  cuda::check_available();
+  const Nccl& n = nccl();
+  CT_CHECK(nranks >= 1, Status::Argument, "nranks must be >= 1, got ", nranks);
+  CT_CHECK(rank >= 0 && rank < nranks, Status::Argument, "rank ", rank, " is not a rank of a communicator of ", nranks,
+           " members (expected 0 <= rank < ", nranks, ")");
+  device = cuda::resolve_device(device);
+  if (timeout_ms <= 0) timeout_ms = kDefaultTimeoutMs;
+  ncclUniqueId uid;
+  std::memcpy(uid.internal, id, kUniqueIdBytes);
+  cuda::DeviceGuard guard(device);
+  ncclComm_t c = nullptr;
+  ncclConfig_t config = nonblocking_config();
+  auto deadline = deadline_after(timeout_ms);
+  ncclResult_t r = n.init_rank_config(&c, nranks, uid, rank, &config);
+  if (r != ncclSuccess && r != ncclInProgress) {
+    std::string m = error_message(r, "ncclCommInitRankConfig", c);
+    if (c) n.abort(c);
+    fail(r == ncclInvalidArgument || r == ncclInvalidUsage ? Status::Argument : Status::Comm, m);
+  }
+  wait_created(c, deadline,
+               str_cat("NCCL communicator initialization (rank ", rank, " of ", nranks, ", cuda:", device, ")"),
+               timeout_ms);
+  return CommunicatorPtr(new Communicator(c, rank, nranks, device, timeout_ms));
+}
+
+CommunicatorPtr Communicator::split(int color, int key) {
+  CT_CHECK(color >= 0 || color == NCCL_SPLIT_NOCOLOR, Status::Argument,
+           "split: color must be a non-negative value or CT_NCCL_SPLIT_NOCOLOR (-1), but got ", color);
+  std::lock_guard<std::mutex> l(mu_);
+  check_locked();
+  const Nccl& n = nccl();
+  cuda::DeviceGuard guard(device_);
+  ncclComm_t child = nullptr;
+  ncclConfig_t config = nonblocking_config();
+  auto deadline = deadline_after(timeout_ms_);
+  ncclResult_t r = n.split(comm_, color, key, &child, &config);
+  if (r != ncclSuccess && r != ncclInProgress) {
+    std::string m = error_message(r, "ncclCommSplit", comm_);
+    if (r == ncclInvalidArgument || r == ncclInvalidUsage) fail(Status::Argument, m);
+    fail_locked(Status::Comm, m);
+    fail(Status::Comm, m);
+  }
+  wait_ready_locked("ncclCommSplit", deadline, true);
+  if (color == NCCL_SPLIT_NOCOLOR) return nullptr;
+  // NCCL may publish the new communicator only when the split is done
+  while (child == nullptr) {
+    if (Clock::now() >= deadline) {
+      std::string m = str_cat("ncclCommSplit timed out after ", timeout_ms_, " ms on rank ", rank_, " of ", size_,
+                              "; the communicator was aborted");
+      fail_locked(Status::Timeout, m);
+      fail(Status::Timeout, m);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  wait_created(child, deadline, "ncclCommSplit's new communicator", timeout_ms_);
+  int crank = 0, csize = 0;
+  comm::check(n.user_rank(child, &crank), "ncclCommUserRank", child);
+  comm::check(n.count(child, &csize), "ncclCommCount", child);
+  return CommunicatorPtr(new Communicator(child, crank, csize, device_, timeout_ms_));
+}
+
+Communicator::~Communicator() {
+  try {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!comm_) return;
+    if (state_ == State::Ok) {
+      try {
+        const Nccl& n = nccl();
+        cuda::DeviceGuard guard(device_);
+        comm::check(n.finalize(comm_), "ncclCommFinalize", comm_);
+        wait_ready_locked("ncclCommFinalize", deadline_after(timeout_ms_), true);
+        n.destroy(comm_);
+        comm_ = nullptr;
+        drop_work_locked();
+        return;
+      } catch (const Error&) {
+      }
+    }
+    abort_locked();
+  } catch (...) {
+  }
+}
+
+void Communicator::check_locked() {
+  switch (state_) {
+    case State::Ok: return;
+    case State::Failed: fail(error_code_, error_);
+    case State::Aborted:
+      fail(Status::State, "the NCCL communicator (rank ", rank_, " of ", size_,
+           ") was aborted by ct_nccl_comm_abort; release it");
+    case State::Destroyed:
+      fail(Status::State, "the NCCL communicator (rank ", rank_, " of ", size_,
+           ") was destroyed by ct_nccl_comm_destroy; release it");
+  }
+}
+
+void Communicator::drop_work_locked() {
+  for (Work& w : pending_) cudaEventDestroy(w.done);
+  pending_.clear();
+}
+
+void Communicator::abort_locked() {
+  if (comm_) {
+    cuda::DeviceGuard guard(device_);
+    nccl().abort(comm_);
+    comm_ = nullptr;
+  }
+  drop_work_locked();
+}
+
+void Communicator::fail_locked(Status code, const std::string& msg) {
+  if (state_ != State::Ok) return;
+  state_ = State::Failed;
+  error_code_ = code;
+  error_ = msg;
+  abort_locked();
+}
+
+void Communicator::wait_ready_locked(const char* what, Clock::time_point deadline, bool slow) {
+  const Nccl& n = nccl();
+  for (;;) {
+    ncclResult_t st = ncclSuccess;
+    ncclResult_t q = n.async_error(comm_, &st);
+    if (q != ncclSuccess) st = q;
+    if (st == ncclSuccess) return;
+    if (st != ncclInProgress) {
+      std::string m = str_cat("[Rank ", rank_, "] ", error_message(st, what, comm_), "; the communicator was aborted");
+      fail_locked(Status::Comm, m);
+      fail(Status::Comm, m);
+    }
+    if (Clock::now() >= deadline) {
+      std::string m = str_cat("[Rank ", rank_, "] ", what, " timed out after ", timeout_ms_, " ms (rank ", rank_, " of ",
+                              size_, " waited for the other members: a peer that died or never called it?); ",
+                              "the communicator was aborted");
+      fail_locked(Status::Timeout, m);
+      fail(Status::Timeout, m);
+    }
+    if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    else std::this_thread::yield();
+  }
+}
+
+void Communicator::record_work_locked(const std::string& what, cudaStream_t s) {
+  if (cuda::capture_of(s) != 0) return;  // runs at replay: not watched
+  cudaEvent_t e = nullptr;
+  cuda::check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  cudaError_t err = cudaEventRecord(e, s);
+  if (err != cudaSuccess) {
+    cudaEventDestroy(e);
+    cuda::check(err, "cudaEventRecord");
+  }
+  pending_.push_back(Work{e, Clock::now(), what, ++seq_});
+  if (!watched_) {
+    watched_ = true;
+    Watchdog::get().watch(weak_from_this());
+  }
+}
+
+bool Communicator::watchdog_visit() {
+  std::unique_lock<std::mutex> l(mu_, std::try_to_lock);
+  if (!l.owns_lock()) return true;  // a call is under way: next time
+  if (state_ != State::Ok || !comm_) {
+    watched_ = false;
+    return false;
+  }
+  while (!pending_.empty()) {
+    cudaError_t e = cudaEventQuery(pending_.front().done);
+    if (e == cudaErrorNotReady) break;
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      fail_locked(Status::Comm, str_cat("[Rank ", rank_, "] CUDA error while waiting for ", pending_.front().what, ": ",
+                                        cudaGetErrorString(e), "; the communicator was aborted"));
+      watched_ = false;
+      return false;
+    }
+    cudaEventDestroy(pending_.front().done);
+    pending_.pop_front();
+  }
+  ncclResult_t st = ncclSuccess;
+  if (nccl().async_error(comm_, &st) == ncclSuccess && st != ncclSuccess && st != ncclInProgress) {
+    fail_locked(Status::Comm, str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
+                                      error_message(st, "an asynchronous operation", comm_),
+                                      "; the communicator was aborted"));
+    watched_ = false;
+    return false;
+  }
+  if (pending_.empty()) {
+    watched_ = false;
+    return false;
+  }
+  const Work& w = pending_.front();
+  int64_t ran = ms_since(w.queued);
+  if (ran > timeout_ms_) {
+    fail_locked(Status::Timeout, str_cat("[Rank ", rank_, "] Watchdog caught collective operation timeout: ", w.what,
+                                         " (SeqNum=", w.seq, ", Timeout(ms)=", timeout_ms_, ") ran for ", ran,
+                                         " milliseconds before timing out; the communicator was aborted"));
+    watched_ = false;
+    return false;
+  }
+  return true;
+}
+
+void Communicator::check() {
+  std::lock_guard<std::mutex> l(mu_);
+  check_locked();
+  ncclResult_t st = ncclSuccess;
+  ncclResult_t q = nccl().async_error(comm_, &st);
+  if (q != ncclSuccess) st = q;
+  if (st != ncclSuccess && st != ncclInProgress) {
+    std::string m = str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
+                            error_message(st, "an asynchronous operation", comm_), "; the communicator was aborted");
+    fail_locked(Status::Comm, m);
+    fail(Status::Comm, m);
+  }
+}
+
+void Communicator::wait(int64_t timeout_ms) {
+  cuda::check_capture_safe("waiting for an NCCL communicator");
+  if (timeout_ms <= 0) timeout_ms = timeout_ms_;
+  auto deadline = deadline_after(timeout_ms);
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      check_locked();
+      while (!pending_.empty()) {
+        cudaError_t e = cudaEventQuery(pending_.front().done);
+        if (e == cudaErrorNotReady) break;
+        if (e != cudaSuccess) {
+          (void)cudaGetLastError();
+          std::string m = str_cat("[Rank ", rank_, "] CUDA error while waiting for ", pending_.front().what, ": ",
+                                  cudaGetErrorString(e), "; the communicator was aborted");
+          fail_locked(Status::Comm, m);
+          fail(Status::Comm, m);
+        }
+        cudaEventDestroy(pending_.front().done);
+        pending_.pop_front();
+      }
+      ncclResult_t st = ncclSuccess;
+      ncclResult_t q = nccl().async_error(comm_, &st);
+      if (q != ncclSuccess) st = q;
+      if (st != ncclSuccess && st != ncclInProgress) {
+        std::string m = str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
+                                error_message(st, "an asynchronous operation", comm_), "; the communicator was aborted");
+        fail_locked(Status::Comm, m);
+        fail(Status::Comm, m);
+      }
+      if (pending_.empty()) return;
+      if (Clock::now() >= deadline) {
+        const Work& w = pending_.front();
+        std::string m = str_cat("[Rank ", rank_, "] ", w.what, " (SeqNum=", w.seq, ") did not finish within ", timeout_ms,
+                                " ms (a peer that died or never called it?); the communicator was aborted");
+        fail_locked(Status::Timeout, m);
+        fail(Status::Timeout, m);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void Communicator::abort() {
+  std::lock_guard<std::mutex> l(mu_);
+  abort_locked();
+  state_ = State::Aborted;
+}
+
+void Communicator::destroy() {
+  std::lock_guard<std::mutex> l(mu_);
+  check_locked();
+  const Nccl& n = nccl();
+  cuda::DeviceGuard guard(device_);
+  ncclResult_t r = n.finalize(comm_);
+  if (r != ncclSuccess && r != ncclInProgress) {
+    std::string m = error_message(r, "ncclCommFinalize", comm_);
+    fail_locked(Status::Comm, m);
+    fail(Status::Comm, m);
+  }
+  wait_ready_locked("ncclCommFinalize", deadline_after(timeout_ms_), true);
+  n.destroy(comm_);
+  comm_ = nullptr;
+  drop_work_locked();
+  state_ = State::Destroyed;
+}
+
+// ---- collectives
+
+void Communicator::check_rank(const char* op, const char* what, int r) const {
+  CT_CHECK(r >= 0 && r < size_, Status::Argument, op, ": ", what, " ", r, " is not a rank of this communicator (expected 0 <= ",
+           what, " < ", size_, ")");
+}
+
+cuda::Stream Communicator::prepare(const char* op, const std::vector<const Tensor*>& ts, const cuda::Stream* stream) {
+  for (const Tensor* t : ts) {
+    const Device& d = (*t)->device();
+    CT_CHECK(d.is_cuda(), Status::Device, op, ": tensors must be CUDA tensors, but got a tensor on ", d.str());
+    CT_CHECK(d.index == device_, Status::Device, op, ": the tensor is on ", d.str(), " but the communicator is on cuda:",
+             device_);
+    CT_CHECK((*t)->is_contiguous(), Status::Argument, op, ": tensors must be contiguous");
+  }
+  cuda::Stream s = stream ? *stream : cuda::current_stream(device_);
+  CT_CHECK(s->device == device_, Status::Device, op, ": the stream is on cuda:", s->device,
+           " but the communicator is on cuda:", device_);
+  // as Tensor.record_stream: memory used on another stream is not reused before that work is done
+  if (stream)
+    for (const Tensor* t : ts) alloc::record_stream((*t)->storage->data_ptr, s);
+  return s;
+}
+
+template <typename F>
+void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, F f) {
+  std::string what = str_cat(op, "(numel=", numel, ")");
+  std::lock_guard<std::mutex> l(mu_);
+  check_locked();
+  cuda::DeviceGuard guard(device_);
+  ncclResult_t r = f(comm_, s->stream);
+  if (r != ncclSuccess && r != ncclInProgress) {
+    std::string m = str_cat("[Rank ", rank_, "] ", error_message(r, op, comm_));
+    if (r == ncclInvalidArgument || r == ncclInvalidUsage) fail(Status::Argument, m);
+    fail_locked(Status::Comm, m + "; the communicator was aborted");
+    fail(Status::Comm, m + "; the communicator was aborted");
+  }
+  if (tl_group.depth > 0) {  // queued at the group's end
+    tl_group.ops.push_back(GroupOp{shared_from_this(), s->stream, std::move(what)});
+    return;
+  }
+  if (r == ncclInProgress) wait_ready_locked(op, deadline_after(timeout_ms_), false);
+  record_work_locked(what, s->stream);
+}
+
+void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream* stream) {
+  cuda::Stream s = prepare("all_reduce", {&t}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(t, "all_reduce", &type);
+  ncclRedOp_t ro = red_op(op, t->dtype, "all_reduce");
+  run("all_reduce", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    return nccl().all_reduce(t->data(), t->data(), count, type, ro, c, cs);
+  });
+}
+
+void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream* stream) {
+  check_rank("broadcast", "root", root);
+  cuda::Stream s = prepare("broadcast", {&t}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(t, "broadcast", &type);
+  run("broadcast", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    return nccl().broadcast(t->data(), t->data(), count, type, root, c, cs);
+  });
+}
+
+void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stream* stream) {
+  check_rank("reduce", "root", root);
+  cuda::Stream s = prepare("reduce", {&t}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(t, "reduce", &type);
+  ncclRedOp_t ro = red_op(op, t->dtype, "reduce");
+  run("reduce", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    return nccl().reduce(t->data(), t->data(), count, type, ro, root, c, cs);
+  });
+}
+
+namespace {
+void check_same_dtype(const char* op, const Tensor& output, const Tensor& input) {
+  CT_CHECK(output->dtype == input->dtype, Status::DType, op, ": output tensor must have the same type as input tensor (got ",
+           dtype_name(output->dtype), " and ", dtype_name(input->dtype), ")");
+}
+}  // namespace
+
+void Communicator::all_gather(const Tensor& output, const Tensor& input, const cuda::Stream* stream) {
+  check_same_dtype("all_gather", output, input);
+  CT_CHECK(output->numel() == input->numel() * size_, Status::Shape,
+           "all_gather: the output tensor must have nranks times the input's elements: expected ", input->numel() * size_,
+           " (", size_, " x ", input->numel(), "), got ", output->numel());
+  cuda::Stream s = prepare("all_gather", {&output, &input}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(input, "all_gather", &type);
+  run("all_gather", output->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    return nccl().all_gather(input->data(), output->data(), count, type, c, cs);
+  });
+}
+
+void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, CommOp op, const cuda::Stream* stream) {
+  check_same_dtype("reduce_scatter", output, input);
+  CT_CHECK(input->numel() == output->numel() * size_, Status::Shape,
+           "reduce_scatter: the input tensor must have nranks times the output's elements: expected ",
+           output->numel() * size_, " (", size_, " x ", output->numel(), "), got ", input->numel());
+  cuda::Stream s = prepare("reduce_scatter", {&output, &input}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(output, "reduce_scatter", &type);
+  ncclRedOp_t ro = red_op(op, input->dtype, "reduce_scatter");
+  run("reduce_scatter", input->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    return nccl().reduce_scatter(input->data(), output->data(), count, type, ro, c, cs);
+  });
+}
+
+void Communicator::all_to_all(const Tensor& output, const Tensor& input, const cuda::Stream* stream) {
+  check_same_dtype("all_to_all", output, input);
+  CT_CHECK(output->numel() == input->numel(), Status::Shape,
+           "all_to_all: the output and input tensors must have the same number of elements, got ", output->numel(),
+           " and ", input->numel());
+  CT_CHECK(input->dim() >= 1 && input->sizes[0] % size_ == 0, Status::Shape, "all_to_all: the input's dim 0 (",
+           input->dim() >= 1 ? input->sizes[0] : 0, ") does not divide equally across the ", size_, " members");
+  cuda::Stream s = prepare("all_to_all", {&output, &input}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(input, "all_to_all", &type) / static_cast<size_t>(size_);
+  size_t chunk = static_cast<size_t>(input->numel() / size_) * static_cast<size_t>(input->itemsize());
+  run("all_to_all", input->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    const Nccl& n = nccl();
+    ncclResult_t r = n.group_start();
+    if (r != ncclSuccess) return r;
+    ncclResult_t bad = ncclSuccess;
+    for (int peer = 0; peer < size_ && bad == ncclSuccess; ++peer) {
+      ncclResult_t a = n.send(input->data() + peer * chunk, count, type, peer, c, cs);
+      if (a != ncclSuccess && a != ncclInProgress) bad = a;
+      ncclResult_t b = n.recv(output->data() + peer * chunk, count, type, peer, c, cs);
+      if (bad == ncclSuccess && b != ncclSuccess && b != ncclInProgress) bad = b;
+    }
+    ncclResult_t e = n.group_end();
+    return bad != ncclSuccess ? bad : e;
+  });
+}
+
+void Communicator::send(const Tensor& t, int peer, const cuda::Stream* stream) {
+  check_rank("send", "peer", peer);
+  cuda::Stream s = prepare("send", {&t}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(t, "send", &type);
+  run("send", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    return nccl().send(t->data(), count, type, peer, c, cs);
+  });
+}
+
+void Communicator::recv(const Tensor& t, int peer, const cuda::Stream* stream) {
+  check_rank("recv", "peer", peer);
+  cuda::Stream s = prepare("recv", {&t}, stream);
+  ncclDataType_t type;
+  size_t count = nccl_count(t, "recv", &type);
+  run("recv", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+    return nccl().recv(t->data(), count, type, peer, c, cs);
+  });
+}
+
+// ---- groups
+
+void group_start() {
+  cuda::check_available();
+  check(nccl().group_start(), "ncclGroupStart");
+  ++tl_group.depth;
+}
+
+void group_end() {
+  CT_CHECK(tl_group.depth > 0, Status::State,
+           "ct_nccl_group_end without a matching ct_nccl_group_start on this thread (ncclGroupEnd)");
+  const Nccl& n = nccl();
+  if (--tl_group.depth > 0) {
+    check(n.group_end(), "ncclGroupEnd");
+    return;
+  }
+  std::vector<GroupOp> ops = std::move(tl_group.ops);
+  tl_group.ops.clear();
+  std::vector<Communicator*> comms;
+  for (const GroupOp& o : ops) comms.push_back(o.comm.get());
+  std::sort(comms.begin(), comms.end());
+  comms.erase(std::unique(comms.begin(), comms.end()), comms.end());
+  std::vector<std::unique_lock<std::mutex>> locks;  // in address order: no deadlock between groups
+  for (Communicator* c : comms) locks.emplace_back(c->mu_);
+  ncclResult_t r = n.group_end();
+  if (r != ncclSuccess && r != ncclInProgress) {
+    std::string m = error_message(r, "ncclGroupEnd", nullptr);
+    for (Communicator* c : comms) c->fail_locked(Status::Comm, m + "; the communicator was aborted");
+    fail(Status::Comm, m + "; the group's communicators were aborted");
+  }
+  for (Communicator* c : comms) {
+    c->check_locked();
+    c->wait_ready_locked("ncclGroupEnd", deadline_after(c->timeout_ms_), false);
+  }
+  for (const GroupOp& o : ops) o.comm->record_work_locked(o.what, o.stream);
+}
+
+}  // namespace ct::comm
