@@ -319,6 +319,12 @@ namespace Ctorch.Tests
 
         private static Tensor C(params float[] v) => Tensor.FromArray(v, new long[] { v.Length }, Cuda0);
 
+        // Work queued on s from now on waits for the work queued so far on the current stream.
+        private static void WaitForCurrent(CudaStream s)
+        {
+            using (CudaStream current = CudaStream.Current(s.DeviceIndex)) s.WaitStream(current);
+        }
+
         [Test]
         public void BroadcastToTheSourceDeviceGivesTheSourceItself()
         {
@@ -397,6 +403,7 @@ namespace Ctorch.Tests
             Tensor x = Tensor.Arange(10L, DType.Int64, Cuda0);
             using (var s = new CudaStream(0))
             {
+                WaitForCurrent(s);   // x and the outputs below are written on the current stream
                 Tensor[] chunks = CudaComm.Scatter(x, new[] { 0, 0 }, new long[] { 3, 7 }, 0, new[] { s, null });
                 Assert.AreEqual(2, chunks.Length);
                 s.Synchronize();
@@ -515,6 +522,7 @@ namespace Ctorch.Tests
                 using (var s = new CudaStream(0))
                 {
                     Tensor u = C(4, 5);
+                    WaitForCurrent(s);
                     comm.AllReduce(u, NcclComm.ReduceOp.Sum, s);
                     comm.AllGather(Tensor.Zeros(new long[] { 2 }, DType.Float32, Cuda0), u, s);
                     s.Synchronize();
