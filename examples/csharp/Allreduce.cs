@@ -13,7 +13,7 @@
 // host:
 //   bazel run //examples/csharp:allreduce -- 0 2 /tmp/nccl.id &
 //   bazel run //examples/csharp:allreduce -- 1 2 /tmp/nccl.id
-// Use a new id-file per run (rank 0 removes it once everyone has joined). Without CUDA or NCCL it
+// Use a new id-file per run (rank 0 removes it once everyone has joined, or the join failed). Without CUDA or NCCL it
 // says why and exits 0.
 using System;
 using System.Diagnostics;
@@ -41,16 +41,12 @@ public static class Allreduce
             return 2;
         }
 
-        if (!Cuda.IsAvailable)
-        {
-            Console.WriteLine("no communicator: CUDA is not available on this machine");
-            return 0;
-        }
-        if (!NcclComm.IsAvailable)
+        if (!NcclComm.IsAvailable)   // no CUDA, or no libnccl.so.2: the library says which
         {
             try
             {
-                Console.WriteLine($"NCCL {NcclComm.Version}");
+                NcclComm.GetUniqueId();
+                Console.WriteLine("no communicator: NCCL is not available");
             }
             catch (CtorchException e)
             {
@@ -62,10 +58,18 @@ public static class Allreduce
 
         byte[] id = rank == 0 ? WriteId(idFile) : ReadId(idFile);
         int device = rank % Cuda.DeviceCount;
-        using (DisposeScope.Begin())
-        using (var comm = new NcclComm(nranks, id, rank, device, JoinTimeout))
+        NcclComm joined;
+        try
         {
-            if (rank == 0) File.Delete(idFile);   // everyone has joined: nobody reads it any more
+            joined = new NcclComm(nranks, id, rank, device, JoinTimeout);   // waits for every rank
+        }
+        finally
+        {
+            if (rank == 0) File.Delete(idFile);   // everyone has joined (or given up): nobody reads it any more
+        }
+        using (DisposeScope.Begin())
+        using (NcclComm comm = joined)
+        {
             Tensor t = Tensor.Full(new long[] { 4 }, rank + 1, DType.Float32, Device.CudaAt(device));
             comm.AllReduce(t);                    // queued on the current stream of the device
             float[] r = t.ToArray<float>();       // waits for it
