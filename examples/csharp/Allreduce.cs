@@ -13,8 +13,8 @@
 // host:
 //   bazel run //examples/csharp:allreduce -- 0 2 /tmp/nccl.id &
 //   bazel run //examples/csharp:allreduce -- 1 2 /tmp/nccl.id
-// Use a new id-file per run (rank 0 removes it once everyone has joined, or the join failed). Without CUDA or NCCL it
-// says why and exits 0.
+// Use a new id-file per run (rank 0 removes it once everyone has joined, or the join failed).
+// Without CUDA or NCCL it says why and exits 0.
 using System;
 using System.Diagnostics;
 using System.IO;
