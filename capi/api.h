@@ -27,6 +27,8 @@ inline void need(const void* p, const char* name) {
   CT_CHECK(p != nullptr, CT_ERR_NULL_POINTER, "argument '", name, "' is NULL (expected a valid pointer)");
 }
 Shape shape_arg(const int64_t* sizes, int32_t ndim, const char* name);
+// n >= 0 tensors of the array ts (which may be NULL when n is 0), each looked up.
+std::vector<Tensor> tensors_arg(const ct_tensor* ts, int32_t n, const char* name);
 std::vector<int64_t> dims_arg(const int64_t* dims, int32_t ndims);
 DType dtype_arg(ct_dtype d);
 // dtype, or fallback when d == CT_DTYPE_UNDEFINED

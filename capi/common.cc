@@ -35,6 +35,15 @@ Shape shape_arg(const int64_t* sizes, int32_t ndim, const char* name) {
 
 std::vector<int64_t> dims_arg(const int64_t* dims, int32_t ndims) { return shape_arg(dims, ndims, "dims").vec(); }
 
+std::vector<Tensor> tensors_arg(const ct_tensor* ts, int32_t n, const char* name) {
+  CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "argument '", name, "': the count must be >= 0, got ", n);
+  if (n > 0) need(ts, name);
+  std::vector<Tensor> v;
+  v.reserve(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) v.push_back(get(ts[i], name));
+  return v;
+}
+
 DType dtype_arg(ct_dtype d) { return dtype_from_c(d); }
 
 DType dtype_or(ct_dtype d, DType fallback) { return d == CT_DTYPE_UNDEFINED ? fallback : dtype_from_c(d); }

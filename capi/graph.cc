@@ -10,15 +10,6 @@ using namespace ct::capi;
 namespace {
 graph::GraphPtr graph_arg(ct_cuda_graph g) { return GraphTable::get().lookup(g, "graph"); }
 graph::GraphedPtr graphed_arg(ct_cuda_graphed c) { return GraphedTable::get().lookup(c, "callable"); }
-
-std::vector<Tensor> tensors_arg(const ct_tensor* ts, int32_t n, const char* name) {
-  CT_CHECK(n >= 0, CT_ERR_ARGUMENT, "argument '", name, "': the count must be >= 0, got ", n);
-  if (n > 0) need(ts, name);
-  std::vector<Tensor> v;
-  v.reserve(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i) v.push_back(get(ts[i], name));
-  return v;
-}
 }  // namespace
 
 extern "C" {

@@ -26,7 +26,7 @@ python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
 echo "== memory_stats with expandable segments, ctorch vs torch"
 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CTORCH_CUDA_ALLOC_CONF=expandable_segments:True \
   python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
-for c in linalg fft rng graph; do
+for c in linalg fft rng graph comm; do
   echo "== ctorch vs torch.cuda (tests/gpu/${c}_compare.py)"
   python3 "tests/gpu/${c}_compare.py" "$A/libctorch.so" || rc=1
 done
@@ -41,7 +41,7 @@ if [ "${SANITIZE:-1}" = 1 ]; then
     local r=$?
     tail -3 "/tmp/cs_$1_$2.txt"; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" "/tmp/cs_$1_$2.txt"; }
   }
-  for t in device_test cuda_test random_test layout_test graph_test; do sanitize memcheck $t; done
+  for t in device_test cuda_test random_test layout_test graph_test cuda_comm_test; do sanitize memcheck $t; done
   for t in device_test layout_test; do sanitize racecheck $t; done
 fi
 echo "== quickstart"; "$A/quickstart" || rc=1

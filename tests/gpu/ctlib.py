@@ -63,8 +63,8 @@ class Ctorch:
         if status != 0:
             raise RuntimeError(f"{what}: {status} {self.lib.ct_last_error_message().decode()}")
 
-    def to_ct(self, t, dev):
-        """a ctorch tensor on dev (CPU or CUDA, device 0) with torch tensor t's dtype and values"""
+    def to_ct(self, t, dev, index=0):
+        """a ctorch tensor on dev (CPU, or CUDA device index) with torch tensor t's dtype and values"""
         t = t.contiguous().cpu()
         raw = t.view(torch.uint8).numpy().tobytes() if t.numel() else b""
         sizes = (i64 * max(t.dim(), 1))(*t.shape)
@@ -73,7 +73,7 @@ class Ctorch:
                 "from_buffer")
         if dev == CUDA:
             g = vp()
-            self.ck(self.lib.ct_tensor_to(out, CUDA, 0, -1, 0, 0, C.byref(g)), "to cuda")
+            self.ck(self.lib.ct_tensor_to(out, CUDA, index, -1, 0, 0, C.byref(g)), "to cuda")
             self.lib.ct_tensor_release(out)
             out = g
         return out
