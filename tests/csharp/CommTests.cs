@@ -334,11 +334,13 @@ namespace Ctorch.Tests
             Assert.AreEqual(1, one.Length);
             Assert.IsTrue(one[0].IsSame(x), "broadcast to [0] returns the source itself");
             Assert.AreNotSame(x, one[0], "as a new object the caller owns");
+            // [0, 0]: each result on the source's device is the source (ctorch.h, as torch's comm.broadcast)
             Tensor[] two = CudaComm.Broadcast(x, 0, 0);
             Assert.AreEqual(2, two.Length);
+            Assert.AreNotSame(two[0], two[1], "one object per result");
             foreach (Tensor t in two)
             {
-                Assert.AreEqual(Cuda0, t.Device);
+                Assert.IsTrue(t.IsSame(x));
                 AreEqual(new float[] { 1, 2, 3 }, t);
             }
             // Disposing a result leaves the source usable.
