@@ -9,7 +9,8 @@
 // binding can get wrong on one GPU: which results are the source itself, scatter/gather round trips
 // with chunk sizes and streams, reduce_add, a single-rank communicator's collectives, split, groups,
 // wait/check/abort/destroy, the timeout of a peer that never joins as CtorchTimeoutException, and the
-// finalizer releasing dropped communicators (NcclCommGcTests). The C layer's own rules are tested in
+// finalizer releasing dropped communicators (NcclCommGcTests). On two GPUs (skipped with fewer):
+// torch.cuda.comm across devices, and two ranks on threads of one process running every collective. The C layer's own rules are tested in
 // tests/capi.
 using System;
 using System.Linq;
@@ -617,6 +618,126 @@ namespace Ctorch.Tests
             g.Dispose();   // on its own thread: ends the group
             g.Dispose();   // twice: nothing
             Fails(StatusCode.State, () => NcclComm.GroupEnd());
+        }
+
+        // ============================================================ on two GPUs (skipped with fewer)
+
+        [Test]
+        public void CommAcrossTwoDevices()
+        {
+            RequireGpu(2);
+            Device cuda1 = Device.CudaAt(1);
+            Tensor x = C(1, 2, 3, 4);
+            Tensor[] b = CudaComm.Broadcast(x, 0, 1);
+            Assert.IsTrue(b[0].IsSame(x));
+            Assert.AreEqual(cuda1, b[1].Device);
+            AreEqual(new float[] { 1, 2, 3, 4 }, b[1]);
+            Tensor sum = CudaComm.ReduceAdd(b, 1);   // the destination holds b[1]
+            Assert.AreEqual(cuda1, sum.Device);
+            AreEqual(new float[] { 2, 4, 6, 8 }, sum);
+            Fails(StatusCode.Device, () => CudaComm.ReduceAdd(new[] { x }, 1));   // no input on cuda:1
+
+            Tensor[][] rows = CudaComm.BroadcastCoalesced(new[] { x, C(5) }, new[] { 0, 1 });
+            Assert.AreEqual(cuda1, rows[1][1].Device);
+            AreEqual(new float[] { 5 }, rows[1][1]);
+            Tensor[] cols = CudaComm.ReduceAddCoalesced(rows, 0);
+            Assert.AreEqual(Cuda0, cols[0].Device);
+            AreEqual(new float[] { 2, 4, 6, 8 }, cols[0]);
+            AreEqual(new float[] { 10 }, cols[1]);
+
+            Cuda.Synchronize(0);   // x is written: the side streams may copy it
+            using (var s0 = new CudaStream(0))
+            using (var s1 = new CudaStream(1))
+            {
+                Tensor[] parts = CudaComm.Scatter(x, new[] { 0, 1 }, new long[] { 1, 3 }, 0, new[] { s0, s1 });
+                s0.Synchronize();
+                s1.Synchronize();
+                Assert.AreEqual(cuda1, parts[1].Device);
+                AreEqual(new float[] { 2, 3, 4 }, parts[1]);
+                Tensor back = CudaComm.Gather(parts, 0, cuda1);
+                Assert.AreEqual(cuda1, back.Device);
+                AreEqual(new float[] { 1, 2, 3, 4 }, back);
+                // streams[i] must be on devices[i]
+                Fails(StatusCode.Device, () => CudaComm.Scatter(x, new[] { 0, 1 }, null, 0, new[] { s1, s0 }));
+            }
+        }
+
+        // Runs body(rank) for ranks 0 .. n-1 on threads of their own; rethrows the first failure.
+        private static void RunRanks(int n, Action<int> body)
+        {
+            var errors = new Exception[n];
+            Thread[] threads = Enumerable.Range(0, n).Select(r => new Thread(() =>
+            {
+                try
+                {
+                    using (DisposeScope.Begin()) body(r);
+                }
+                catch (Exception e) { errors[r] = e; }
+            })).ToArray();
+            foreach (Thread t in threads) t.Start();
+            foreach (Thread t in threads) t.Join();
+            Exception first = errors.FirstOrDefault(e => e != null);
+            if (first != null) System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(first).Throw();
+        }
+
+        [Test]
+        public void TwoRanksOnTwoDevices()
+        {
+            RequireNccl();
+            RequireGpu(2);
+            byte[] id = NcclComm.GetUniqueId();
+            RunRanks(2, rank =>
+            {
+                Device d = Device.CudaAt(rank);
+                int peer = 1 - rank;
+                using (var comm = new NcclComm(2, id, rank, rank, TimeSpan.FromSeconds(60)))
+                {
+                    Assert.AreEqual(rank, comm.Rank);
+                    Assert.AreEqual(2, comm.Size);
+                    Assert.AreEqual(d, comm.Device);
+                    Tensor t = Tensor.Full(new long[] { 3 }, rank + 1, DType.Float32, d);
+                    comm.AllReduce(t);
+                    AreEqual(new float[] { 3, 3, 3 }, t);
+                    comm.AllReduce(t, NcclComm.ReduceOp.Avg);
+                    AreEqual(new float[] { 3, 3, 3 }, t);
+                    Tensor m = Tensor.Full(new long[] { 1 }, rank + 1, DType.Float32, d);
+                    comm.AllReduce(m, NcclComm.ReduceOp.Max);
+                    AreEqual(new float[] { 2 }, m);
+
+                    Tensor root = Tensor.Full(new long[] { 2 }, 10 * (rank + 1), DType.Float32, d);
+                    comm.Broadcast(root, 1);
+                    AreEqual(new float[] { 20, 20 }, root);
+
+                    Tensor all = Tensor.Zeros(new long[] { 2 }, DType.Float32, d);
+                    comm.AllGather(all, Tensor.Full(new long[] { 1 }, rank + 1, DType.Float32, d));
+                    AreEqual(new float[] { 1, 2 }, all);
+
+                    Tensor part = Tensor.Zeros(new long[] { 1 }, DType.Float32, d);
+                    comm.ReduceScatter(part, Tensor.FromArray(new float[] { 1 + rank, 10 + rank }, new long[] { 2 }, d));
+                    AreEqual(new float[] { rank == 0 ? 3 : 21 }, part);
+
+                    Tensor swapped = Tensor.Zeros(new long[] { 2 }, DType.Float32, d);
+                    comm.AllToAll(swapped, Tensor.FromArray(new float[] { 10 * rank, 10 * rank + 1 }, new long[] { 2 }, d));
+                    AreEqual(new float[] { rank, 10 + rank }, swapped);
+
+                    Tensor got = Tensor.Zeros(new long[] { 1 }, DType.Float32, d);
+                    using (NcclComm.Group())
+                    {
+                        comm.Send(Tensor.Full(new long[] { 1 }, 100 + rank, DType.Float32, d), peer);
+                        comm.Recv(got, peer);
+                    }
+                    AreEqual(new float[] { 100 + peer }, got);
+
+                    // split by rank: two communicators of one member each
+                    using (NcclComm alone = comm.Split(rank, 0))
+                    {
+                        Assert.AreEqual(1, alone.Size);
+                        Assert.AreEqual(0, alone.Rank);
+                    }
+                    comm.Wait(TimeSpan.FromSeconds(30));
+                    comm.Destroy();
+                }
+            });
         }
     }
 
