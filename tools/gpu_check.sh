@@ -30,6 +30,8 @@ for c in linalg fft rng graph comm; do
   echo "== ctorch vs torch.cuda (tests/gpu/${c}_compare.py)"
   python3 "tests/gpu/${c}_compare.py" "$A/libctorch.so" || rc=1
 done
+echo "== NCCL communicators, ctorch vs torch.distributed, one process a GPU (tests/gpu/nccl_dist_compare.py)"
+python3 tests/gpu/nccl_dist_compare.py "$A/libctorch.so" || rc=1
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 echo "== impl runtime layer (device resolution, stream guard, raw allocations)"; "$A/runtime_test" --gtest_brief=1 || rc=1
 if [ "${SANITIZE:-1}" = 1 ]; then
@@ -46,6 +48,12 @@ if [ "${SANITIZE:-1}" = 1 ]; then
 fi
 echo "== quickstart"; "$A/quickstart" || rc=1
 echo "== graphs example"; "$A/graphs" || rc=1
+echo "== allreduce example, one rank"; "$A/allreduce" || rc=1
+if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+  echo "== allreduce example, two processes exchanging the unique id through a file"
+  idf=$(mktemp -u); "$A/allreduce" 1 2 "$idf" & p1=$!
+  "$A/allreduce" 0 2 "$idf" || rc=1; wait $p1 || rc=1
+fi
 if [ -x "$A/go_ctorch.test" ]; then
   echo "== Go binding suite on the GPU"
   "$A/go_ctorch.test" -test.v -test.count=1 > /tmp/go_gpu.txt 2>&1 || rc=1
