@@ -31,6 +31,7 @@ import tempfile
 import time
 
 import torch
+import torch.cuda.comm  # noqa: F401  (a submodule: torch.cuda does not import it)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "gpu"))
 from ctlib import CUDA, Ctorch, P, abi_enum, i32, i64, join_ranks, spawn_ranks, vp  # noqa: E402
