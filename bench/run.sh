@@ -19,10 +19,15 @@
 # listed in that file). Targets: ctorch's replay >= 10x cheaper on the host per op than its eager
 # chain (graph_replay_host_*), and its replay's GPU time <= 1.05x torch's (graph_replay_gpu_*);
 # the last lines then say "graphs: N rows with a target, M met, K missed".
+# The filter "comm" runs issue 16's benchmark alone: bench/comm/comm_bench.py (ctorch's NCCL
+# communicator against torch.distributed's all_reduce, one process a GPU, 1 MiB to 1 GiB and
+# 8 B / 1 KiB latency; torch.cuda.comm.broadcast/reduce_add against ctorch's). Target >= 0.95x
+# torch; it prints and appends its own table (rows nccl_*, cuda_comm_*).
 set -uo pipefail
 FILTER="${2:-}"
 source "$(dirname "$0")/../tools/gpu_env.sh" "${1:-gpu_artifacts}" || exit 1  # A, LD_LIBRARY_PATH
 cd "$(dirname "$0")/.."
+case "$FILTER" in comm*) python3 bench/comm/comm_bench.py "$A/libctorch.so"; exit $? ;; esac
 # BENCH_TMP: a folder kept between calls (bench/ncu.sh): the benchmark is built there once
 T="${BENCH_TMP:-$(mktemp -d)}"; mkdir -p "$T"
 TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")

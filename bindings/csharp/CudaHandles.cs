@@ -1,5 +1,5 @@
-// The SafeHandles that own one counted reference to a native CUDA stream, event, graph or
-// graphed callable.
+// The SafeHandles that own one counted reference to a native CUDA stream, event, graph, graphed
+// callable or NCCL communicator.
 using System;
 using Ctorch.Swig;
 
@@ -43,5 +43,16 @@ namespace Ctorch
         public GraphedCallableHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
 
         protected override void Release(IntPtr h) => ctorch.ct_cuda_graphed_release(h);
+    }
+
+    /// <summary>One counted reference to a native NCCL communicator (a <c>ct_nccl_comm</c>),
+    /// released by <c>ct_nccl_comm_release</c> (see <see cref="NativeHandle"/>). The last release
+    /// destroys the communicator, which waits for its queued work (at most its timeout).</summary>
+    public sealed class NcclCommHandle : NativeHandle
+    {
+        /// <inheritdoc cref="NativeHandle(IntPtr, bool)"/>
+        public NcclCommHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
+
+        protected override void Release(IntPtr h) => ctorch.ct_nccl_comm_release(h);
     }
 }

@@ -156,25 +156,43 @@ namespace Ctorch
         }
     }
 
-    /// <summary>Leases for several tensors at once (cat, stack).</summary>
+    /// <summary>Leases for several tensors at once (cat, stack, torch.cuda.comm), or for several
+    /// optional streams (null entries: the C API's NULL).</summary>
     internal struct MultiLease : IDisposable
     {
-        private readonly Tensor[] _tensors;
+        private readonly SafeHandle[] _handles;
         private int _count;
         public readonly IntPtr[] Ptrs;
 
         internal MultiLease(Tensor[] tensors, string paramName)
+            : this(HandlesOf(tensors, t => t.Handle), paramName, false) { }
+
+        internal MultiLease(CudaStream[] streams, string paramName, bool allowNull)
+            : this(HandlesOf(streams, s => s.Handle), paramName, allowNull) { }
+
+        private static SafeHandle[] HandlesOf<T>(T[] items, Func<T, SafeHandle> handle) where T : class
         {
-            _tensors = tensors;
+            var r = new SafeHandle[items.Length];
+            for (int i = 0; i < items.Length; i++) r[i] = (object)items[i] == null ? null : handle(items[i]);
+            return r;
+        }
+
+        private MultiLease(SafeHandle[] handles, string paramName, bool allowNull)
+        {
+            _handles = handles;
             _count = 0;
-            Ptrs = new IntPtr[tensors.Length];
+            Ptrs = new IntPtr[handles.Length];
             try
             {
-                for (int i = 0; i < tensors.Length; i++)
+                for (int i = 0; i < handles.Length; i++)
                 {
-                    Tensor t = tensors[i];
-                    if ((object)t == null) throw new ArgumentNullException(paramName, "element " + i + " is null");
-                    SafeHandle h = t.Handle;
+                    SafeHandle h = handles[i];
+                    _count = i;
+                    if (h == null)
+                    {
+                        if (allowNull) continue;
+                        throw new ArgumentNullException(paramName, "element " + i + " is null");
+                    }
                     if (h.IsClosed) throw new ObjectDisposedException(paramName, "element " + i + " has been disposed");
                     bool added = false;
                     try { h.DangerousAddRef(ref added); }
@@ -185,6 +203,7 @@ namespace Ctorch
                     if (added) _count = i + 1;
                     Ptrs[i] = h.DangerousGetHandle();
                 }
+                _count = handles.Length;
             }
             catch
             {
@@ -193,9 +212,10 @@ namespace Ctorch
             }
         }
 
+        // Releases the references added to the first _count handles (null entries hold none).
         private void Release()
         {
-            for (int i = 0; i < _count; i++) _tensors[i].Handle.DangerousRelease();
+            for (int i = 0; i < _count; i++) if (_handles[i] != null) _handles[i].DangerousRelease();
             _count = 0;
         }
 

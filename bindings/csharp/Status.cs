@@ -53,6 +53,10 @@ namespace Ctorch
             string name = ctorch.ct_status_name(status) ?? "CT_UNKNOWN";
             if (status == (int)StatusCode.OutOfMemory)
                 return new CtorchOutOfMemoryException(name, message);
+            if (status == (int)StatusCode.Timeout)
+                return new CtorchTimeoutException(name, message);
+            if (status == (int)StatusCode.Comm)
+                return new CtorchCommException(name, message);
             return new CtorchException((StatusCode)status, name, message);
         }
     }
@@ -65,6 +69,31 @@ namespace Ctorch
             : base(StatusCode.OutOfMemory, statusName, nativeMessage) { }
 
         protected CtorchOutOfMemoryException(SerializationInfo info, StreamingContext context)
+            : base(info, context) { }
+    }
+
+    /// <summary>CT_ERR_TIMEOUT (201): a wait ran past its timeout, e.g. an NCCL communicator
+    /// whose peers did not join or whose collective did not finish in time (the communicator is
+    /// then aborted; see <see cref="NcclComm"/>).</summary>
+    [Serializable]
+    public class CtorchTimeoutException : CtorchException
+    {
+        public CtorchTimeoutException(string statusName, string nativeMessage)
+            : base(StatusCode.Timeout, statusName, nativeMessage) { }
+
+        protected CtorchTimeoutException(SerializationInfo info, StreamingContext context)
+            : base(info, context) { }
+    }
+
+    /// <summary>CT_ERR_COMM (303): NCCL or a peer reported an error; the communicator cannot be
+    /// used any more (see <see cref="NcclComm"/>).</summary>
+    [Serializable]
+    public class CtorchCommException : CtorchException
+    {
+        public CtorchCommException(string statusName, string nativeMessage)
+            : base(StatusCode.Comm, statusName, nativeMessage) { }
+
+        protected CtorchCommException(SerializationInfo info, StreamingContext context)
             : base(info, context) { }
     }
 }

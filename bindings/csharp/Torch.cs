@@ -48,6 +48,10 @@ namespace Ctorch
         /// leak checks).</summary>
         public static long LiveGraphedCallableCount => Out.Get<long>(ctorch.ct_live_cuda_graphed_count);
 
+        /// <summary>Number of live native NCCL communicator handles (ct_live_nccl_comm_count, for
+        /// leak checks; works without CUDA).</summary>
+        public static long LiveNcclCommCount => Out.Get<long>(ctorch.ct_live_nccl_comm_count);
+
         // ---------------------------------------------------------------- random numbers
 
         /// <summary>torch.manual_seed(seed): seeds the default generator of the CPU and of every

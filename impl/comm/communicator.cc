@@ -375,6 +375,24 @@ bool Communicator::watchdog_visit() {
   return true;
 }
 
+int Communicator::rank() {
+  std::lock_guard<std::mutex> l(mu_);
+  check_locked();
+  return rank_;
+}
+
+int Communicator::size() {
+  std::lock_guard<std::mutex> l(mu_);
+  check_locked();
+  return size_;
+}
+
+int Communicator::device() {
+  std::lock_guard<std::mutex> l(mu_);
+  check_locked();
+  return device_;
+}
+
 void Communicator::check() {
   std::lock_guard<std::mutex> l(mu_);
   check_locked();

@@ -38,9 +38,10 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   // ncclCommSplit (collective over this communicator); nullptr for color NCCL_SPLIT_NOCOLOR.
   CommunicatorPtr split(int color, int key);
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-  int device() const { return device_; }
+  // Throw as every later call does once the communicator was aborted, destroyed or failed.
+  int rank();
+  int size();
+  int device();
   int64_t timeout_ms() const { return timeout_ms_; }
 
   void check();                     // throws what ended the communicator, if anything did

@@ -120,3 +120,99 @@ class Tally:
     def exit(self):
         print(f"{self.name}: {self.passed} passed, {self.failed} failed")
         raise SystemExit(1 if self.failed else 0)
+
+
+# ---- NCCL communicators (section 21 of ctorch.h): tests/gpu/nccl_dist_compare.py, bench/comm ----
+
+# argument types of section 21's functions, for Ctorch(path, {**NCCL_ARGTYPES, ...})
+NCCL_ARGTYPES = {
+    "ct_nccl_is_available": [P(i32)], "ct_nccl_version": [P(i32), P(i32), P(i32)],
+    "ct_nccl_get_unique_id": [vp, i64], "ct_live_nccl_comm_count": [P(i64)],
+    "ct_nccl_comm_init_rank": [i32, vp, i64, i32, i32, i64, P(vp)],
+    "ct_nccl_comm_split": [vp, i32, i32, P(vp)],
+    "ct_nccl_comm_retain": [vp], "ct_nccl_comm_release": [vp], "ct_nccl_comm_destroy": [vp],
+    "ct_nccl_comm_abort": [vp], "ct_nccl_comm_check": [vp], "ct_nccl_comm_wait": [vp, i64],
+    "ct_nccl_comm_rank": [vp, P(i32)], "ct_nccl_comm_size": [vp, P(i32)], "ct_nccl_comm_device": [vp, P(i32)],
+    "ct_nccl_all_reduce": [vp, vp, i32, vp], "ct_nccl_broadcast": [vp, vp, i32, vp],
+    "ct_nccl_reduce": [vp, vp, i32, i32, vp], "ct_nccl_all_gather": [vp, vp, vp, vp],
+    "ct_nccl_reduce_scatter": [vp, vp, vp, i32, vp], "ct_nccl_all_to_all": [vp, vp, vp, vp],
+    "ct_nccl_send": [vp, vp, i32, vp], "ct_nccl_recv": [vp, vp, i32, vp],
+    "ct_nccl_group_start": [], "ct_nccl_group_end": [],
+}
+NCCL_UNIQUE_ID_BYTES = 128  # CT_NCCL_UNIQUE_ID_BYTES
+
+
+def write_unique_id(path, uid):
+    """rank 0: the unique id's bytes to path (a temporary name, then renamed: readers never see
+    half of it)"""
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(uid)
+    os.replace(tmp, path)
+
+
+def read_unique_id(path, timeout_s=60.0):
+    """the other ranks: polls path until it holds a whole id, at most timeout_s"""
+    import time
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        try:
+            with open(path, "rb") as f:
+                uid = f.read()
+            if len(uid) == NCCL_UNIQUE_ID_BYTES:
+                return uid
+        except FileNotFoundError:
+            pass
+        time.sleep(0.05)
+    raise TimeoutError(f"no unique id in {path} after {timeout_s} s")
+
+
+def nccl_comm_join(ct, path, rank, nranks, device, timeout_ms):
+    """a ctorch communicator of nranks processes: rank 0 gets the unique id and writes it to
+    path, the others read it there; each joins as rank on device. Returns the handle."""
+    if rank == 0:
+        buf = C.create_string_buffer(NCCL_UNIQUE_ID_BYTES)
+        ct.ck(ct.lib.ct_nccl_get_unique_id(buf, NCCL_UNIQUE_ID_BYTES), "ct_nccl_get_unique_id")
+        uid = buf.raw
+        write_unique_id(path, uid)
+    else:
+        uid = read_unique_id(path)
+    comm = vp()
+    ct.ck(ct.lib.ct_nccl_comm_init_rank(nranks, uid, NCCL_UNIQUE_ID_BYTES, rank, device, timeout_ms,
+                                        C.byref(comm)), "ct_nccl_comm_init_rank")
+    return comm
+
+
+def join_ranks(lib, argtypes, rank, nranks, tmp, timeout_ms):
+    """one process of a run with a process a GPU (tests/gpu/nccl_dist_compare.py, bench/comm):
+    makes GPU rank % GPU count current, joins a torch process group (NCCL backend, a file store
+    in the folder tmp) and a ctorch communicator on that GPU (nccl_comm_join through tmp/ct_id).
+    argtypes: as Ctorch's, besides NCCL_ARGTYPES. Returns (ct, comm, device)."""
+    import torch.distributed as dist
+    device = rank % torch.cuda.device_count()
+    torch.cuda.set_device(device)
+    dist.init_process_group("nccl", init_method=f"file://{tmp}/torch_store", rank=rank, world_size=nranks,
+                            device_id=torch.device("cuda", device))
+    ct = Ctorch(lib, {**NCCL_ARGTYPES, **argtypes})
+    return ct, nccl_comm_join(ct, f"{tmp}/ct_id", rank, nranks, device, timeout_ms), device
+
+
+def spawn_ranks(script, args, nranks, tmp, timeout_s):
+    """runs `python3 script *args --worker RANK NRANKS TMP` for every rank at once and waits for
+    all of them, at most timeout_s in all; returns their exit statuses (None: killed at the
+    deadline)"""
+    import subprocess
+    import sys
+    import time
+    procs = [subprocess.Popen([sys.executable, script, *args, "--worker", str(r), str(nranks), tmp])
+             for r in range(nranks)]
+    deadline = time.monotonic() + timeout_s
+    rcs = []
+    for p in procs:
+        try:
+            rcs.append(p.wait(timeout=max(1.0, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            rcs.append(None)
+    return rcs

@@ -457,6 +457,19 @@ def gen_csharp(a):
         o.append(f"        {r['camel']} = {r['value']},")
     o.append("    }")
     o.append("")
+    o.append("    public sealed partial class NcclComm")
+    o.append("    {")
+    o.append("        /// <summary>The reduction of a collective (torch.distributed.ReduceOp, <c>ct_comm_op</c>; the")
+    o.append("        /// values are torch's numbers).</summary>")
+    o.append("        public enum ReduceOp")
+    o.append("        {")
+    for r in a["comm_op"]:
+        d = f": {xml(r['doc'])}." if r["doc"] else "."
+        o.append(f"            /// <summary>torch.distributed.ReduceOp.{r['torch']}{d}</summary>")
+        o.append(f"            {r['camel']} = {r['value']},")
+    o.append("        }")
+    o.append("    }")
+    o.append("")
     o.append("    // The event flags of capi/ctorch.h (ct_event_flags), ORed.")
     o.append("    internal static class EventFlags")
     o.append("    {")
@@ -602,6 +615,12 @@ def java_block(a, table):
             a, "CaptureMode", "capture_mode",
             "{@code capture_error_mode=}: which threads' unsafe CUDA calls fail while a capture runs.",
             lambda r: f"{{@code \"{r['torch']}\"}}: {jdoc(r['doc'])}.", named=True))
+    elif table == "comm_op":  # the whole nested enum NcclComm.ReduceOp
+        o += indented(java_coded_enum(
+            a, "ReduceOp", "comm_op",
+            "{@code torch.distributed.ReduceOp}: how a collective combines the members' tensors.",
+            lambda r: f"{{@code ReduceOp.{r['torch']}}}{': ' + jdoc(r['doc']) if r['doc'] else ''}.",
+            from_code=True))
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
     return o

@@ -82,10 +82,16 @@ final class Native {
   static CtorchException lastError(int status) {
     String message = lastErrorMessageUtf8();
     String name = ctorch.ct_status_name(status);
-    if (status == CtorchException.OUT_OF_MEMORY) {
-      return new CtorchOutOfMemoryException(name, message);
+    switch (status) {
+      case CtorchException.OUT_OF_MEMORY:
+        return new CtorchOutOfMemoryException(name, message);
+      case CtorchException.TIMEOUT:
+        return new CtorchTimeoutException(name, message);
+      case CtorchException.COMM:
+        return new CtorchCommException(name, message);
+      default:
+        return new CtorchException(status, name, message);
     }
-    return new CtorchException(status, name, message);
   }
 
   /**

@@ -108,6 +108,14 @@ public final class Torch {
     return Native.longOut(ctorch::ct_live_cuda_graphed_count);
   }
 
+  /**
+   * Number of live NCCL communicator handles, for leak checks: every open {@link NcclComm}
+   * holds one. Works without a GPU.
+   */
+  public static long liveNcclCommCount() {
+    return Native.longOut(ctorch::ct_live_nccl_comm_count);
+  }
+
   /** {@code torch.promote_types(a, b)}. */
   public static DType promoteTypes(DType a, DType b) {
     return a.promoteTypes(b);

@@ -15,8 +15,8 @@ import org.junit.rules.TestWatcher;
 import org.junit.runner.Description;
 
 /**
- * Base of the suites: each test must close every tensor, stream, event, generator, CUDA graph and
- * graphed callable it makes, so the numbers of live native handles are back to their starting
+ * Base of the suites: each test must close every tensor, stream, event, generator, CUDA graph,
+ * graphed callable and NCCL communicator it makes, so the numbers of live native handles are back to their starting
  * values when the test ends.
  * Tests that need a GPU call {@link #assumeCuda()}; on a machine without one they are skipped,
  * and the skip is printed ("SKIPPED ...: reason") because JUnit's text runner counts a skipped
@@ -30,6 +30,7 @@ public abstract class CtorchTestCase {
   private long generatorsBefore;
   private long graphsBefore;
   private long graphedBefore;
+  private long ncclCommsBefore;
 
   /** Prints every skipped test with its reason (JUnitCore's own output does not). */
   @Rule
@@ -49,6 +50,7 @@ public abstract class CtorchTestCase {
     generatorsBefore = Torch.liveGeneratorCount();
     graphsBefore = Torch.liveCudaGraphCount();
     graphedBefore = Torch.liveGraphedCallableCount();
+    ncclCommsBefore = Torch.liveNcclCommCount();
   }
 
   @After
@@ -61,6 +63,8 @@ public abstract class CtorchTestCase {
     assertEquals("live CUDA graph handles after the test", graphsBefore, Torch.liveCudaGraphCount());
     assertEquals("live graphed-callable handles after the test", graphedBefore,
         Torch.liveGraphedCallableCount());
+    assertEquals("live NCCL communicator handles after the test", ncclCommsBefore,
+        Torch.liveNcclCommCount());
   }
 
   /** Waits (running System.gc()) until count is back to base, at most 30 s; returns the count. */
