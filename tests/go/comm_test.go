@@ -355,8 +355,8 @@ func same(t *testing.T, a, b *ctorch.Tensor) bool {
 	return ok
 }
 
-// Broadcast: to [0] the result is the source itself, to [0, 0] the source and a copy, from the
-// CPU a copy on the GPU; BroadcastOut and BroadcastCoalesced.
+// Broadcast: to [0] the result is the source itself, to [0, 0] the source twice (two Tensors),
+// from the CPU a copy on the GPU; BroadcastOut and BroadcastCoalesced.
 func TestGPUCommBroadcast(t *testing.T) {
 	s := gpuCommTest(t)
 	x := cudaF64(t, s, 0, 1, 2, 3)
@@ -372,8 +372,8 @@ func TestGPUCommBroadcast(t *testing.T) {
 	if len(r) != 2 {
 		t.Fatalf("%d results for two devices", len(r))
 	}
-	if !same(t, r[0], x) || same(t, r[1], x) {
-		t.Error("Broadcast(x on cuda:0, 0, 0): want x itself, then a copy (PyTorch's rule)")
+	if !same(t, r[0], x) || !same(t, r[1], x) || r[0] == r[1] {
+		t.Error("Broadcast(x on cuda:0, 0, 0): want x itself twice, in two Tensors (PyTorch's rule)")
 	}
 	for _, y := range r {
 		eqF64(t, y, 1, 2, 3)
