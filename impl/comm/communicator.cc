@@ -633,6 +633,8 @@ void Communicator::recv(const Tensor& t, int peer, const cuda::Stream* stream) {
 
 // ---- groups
 
+bool in_group() { return tl_group.depth > 0; }
+
 void group_start() {
   cuda::check_available();
   check(nccl().group_start(), "ncclGroupStart");

@@ -105,5 +105,7 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
 // launches, waits for the group's communicators and records their work).
 void group_start();
 void group_end();
+// True between ct_nccl_group_start and its ct_nccl_group_end on the calling thread.
+bool in_group();
 
 }  // namespace ct::comm
