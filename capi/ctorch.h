@@ -1276,8 +1276,10 @@ CT_API ct_status ct_nccl_comm_check(ct_nccl_comm c);
  *  as ct_nccl_comm_check does when c failed. */
 CT_API ct_status ct_nccl_comm_wait(ct_nccl_comm c, int64_t timeout_ms);
 /** ncclCommAbort: ends c at once, also its collectives still running or waiting for peers
- *  (their results are undefined). Later calls on c fail with CT_ERR_STATE; release it. Aborting
- *  twice is allowed. */
+ *  (their results are undefined; a call of another thread waiting for peers on c returns
+ *  CT_ERR_STATE). While another thread's open group holds c, NCCL can only abort it when that
+ *  group ends, and does so then. Later calls on c fail with CT_ERR_STATE (or, when c had failed
+ *  before, with that failure); release it. Aborting twice is allowed. */
 CT_API ct_status ct_nccl_comm_abort(ct_nccl_comm c);
 /** Destroys c cleanly (ncclCommFinalize, then ncclCommDestroy): waits for its queued work, at
  *  most its timeout (then it aborts, CT_ERR_TIMEOUT). Later calls on c fail with CT_ERR_STATE;
@@ -1308,8 +1310,10 @@ CT_API ct_status ct_nccl_recv(ct_nccl_comm c, ct_tensor t, int32_t peer, ct_stre
 /** ncclGroupStart / ncclGroupEnd: the collectives and sends/recvs called in between, on the
  *  calling thread, are queued together at group end (needed for sends and recvs that pair up
  *  within one member, and for several communicators at once). Groups nest. group_end waits for
- *  the group's peers at most the timeout of its communicators. Errors: CT_ERR_STATE for an end
- *  without a start. */
+ *  the group's peers at most the timeout of its communicators, and reports the first error of
+ *  any of them. Inside a group, ct_nccl_comm_init_rank, _split, _destroy, _abort and _wait fail
+ *  with CT_ERR_STATE (NCCL would defer them to the group's end); a communicator released inside
+ *  a group ends after it. Errors: CT_ERR_STATE for an end without a start. */
 CT_API ct_status ct_nccl_group_start(void);
 CT_API ct_status ct_nccl_group_end(void);
 

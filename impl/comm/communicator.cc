@@ -17,7 +17,18 @@
 // The abort ends the NCCL kernels, so the streams move on; the next call on the communicator
 // reports what happened. The thread runs in CUDA's relaxed capture mode so that its event
 // queries never disturb another thread's graph capture, and work queued during a capture is
-// not watched (it runs when the graph is replayed).
+// not watched (it runs when the graph is replayed). Nothing escapes the thread, and a
+// communicator whose last reference goes while the watchdog holds it ends on a thread of its own.
+//
+// Note [Communicators and groups]: between ncclGroupStart and ncclGroupEnd NCCL keeps the
+// group's communicators on the calling thread's list and defers everything done to them, also
+// the finalize, destroy and abort of a communicator (which would also make the whole group
+// blocking, without a timeout). So: init, split, destroy, abort and wait are refused inside a
+// group (Status::State); a communicator joins the thread's group at its first collective there
+// (group_users_ counts the open groups that hold it), and aborting it (the watchdog, an error,
+// another thread's ct_nccl_comm_abort) is deferred until the last such group has ended, when
+// group_end does it; one whose last reference goes inside a group ends after the group. A wait
+// for peers polls abort_requested_, so another thread's abort ends it at once.
 #include "impl/comm/communicator.h"
 
 #include <algorithm>
@@ -37,7 +48,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Clock::time_point deadline_after(int64_t ms) { return Clock::now() + std::chrono::milliseconds(ms); }
+// (a timeout beyond 2^40 ms, 34 years, counts as 2^40 ms: steady_clock cannot hold more)
+Clock::time_point deadline_after(int64_t ms) {
+  return Clock::now() + std::chrono::milliseconds(std::min<int64_t>(ms, int64_t{1} << 40));
+}
 
 int64_t ms_since(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
@@ -79,7 +93,16 @@ class Watchdog {
       std::vector<std::weak_ptr<Communicator>> keep;
       for (auto& w : comms) {
         CommunicatorPtr c = w.lock();
-        if (c && c->watchdog_visit()) keep.push_back(std::move(w));
+        bool again = false;
+        try {
+          again = c && c->watchdog_visit();
+        } catch (...) {  // a detached thread must not let anything escape (std::terminate)
+          again = true;
+        }
+        if (again) keep.push_back(std::move(w));
+        // The caller released it meanwhile: its end (finalize, which can wait for the timeout)
+        // runs on a thread of its own, not here, where it would stop the watch of the others.
+        if (c && c.use_count() == 1) std::thread([c = std::move(c)]() mutable { c.reset(); }).detach();
       }
       std::lock_guard<std::mutex> l(mu_);
       for (auto& w : keep) comms_.push_back(std::move(w));
@@ -97,12 +120,23 @@ class Watchdog {
 // ---- the calling thread's NCCL group (ncclGroupStart / ncclGroupEnd)
 struct GroupOp {
   CommunicatorPtr comm;
-  cudaStream_t stream;
+  cuda::Stream stream;  // kept alive until the group's end launches on it
   std::string what;
+};
+// A communicator whose last reference went while its thread was inside a group: NCCL would defer
+// its finalize/destroy/abort into that group, so it ends after the group (Note [Communicators
+// and groups]).
+struct Orphan {
+  ncclComm_t comm;
+  int device;
+  int64_t timeout_ms;
+  bool healthy;
 };
 struct GroupState {
   int depth = 0;
   std::vector<GroupOp> ops;
+  std::vector<CommunicatorPtr> members;  // each once (Note [Communicators and groups])
+  std::vector<Orphan> orphans;
 };
 thread_local GroupState tl_group;
 
@@ -174,6 +208,7 @@ void wait_created(ncclComm_t c, Clock::time_point deadline, const std::string& w
 
 CommunicatorPtr Communicator::init_rank(int nranks, const uint8_t* id, int rank, int device, int64_t timeout_ms) {
   cuda::check_available();
+  check_not_in_group("ct_nccl_comm_init_rank");
   const Nccl& n = nccl();
   CT_CHECK(nranks >= 1, Status::Argument, "nranks must be >= 1, got ", nranks);
   CT_CHECK(rank >= 0 && rank < nranks, Status::Argument, "rank ", rank, " is not a rank of a communicator of ", nranks,
@@ -201,6 +236,7 @@ CommunicatorPtr Communicator::init_rank(int nranks, const uint8_t* id, int rank,
 CommunicatorPtr Communicator::split(int color, int key) {
   CT_CHECK(color >= 0 || color == NCCL_SPLIT_NOCOLOR, Status::Argument,
            "split: color must be a non-negative value or CT_NCCL_SPLIT_NOCOLOR (-1), but got ", color);
+  check_not_in_group("ct_nccl_comm_split");
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
   const Nccl& n = nccl();
@@ -215,45 +251,97 @@ CommunicatorPtr Communicator::split(int color, int key) {
     fail_locked(Status::Comm, m);
     fail(Status::Comm, m);
   }
-  wait_ready_locked("ncclCommSplit", deadline, true);
-  if (color == NCCL_SPLIT_NOCOLOR) return nullptr;
-  // NCCL may publish the new communicator only when the split is done
-  while (child == nullptr) {
-    if (Clock::now() >= deadline) {
-      std::string m = str_cat("ncclCommSplit timed out after ", timeout_ms_, " ms on rank ", rank_, " of ", size_,
-                              "; the communicator was aborted");
-      fail_locked(Status::Timeout, m);
-      fail(Status::Timeout, m);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  wait_created(child, deadline, "ncclCommSplit's new communicator", timeout_ms_);
   int crank = 0, csize = 0;
-  comm::check(n.user_rank(child, &crank), "ncclCommUserRank", child);
-  comm::check(n.count(child, &csize), "ncclCommCount", child);
+  try {
+    wait_ready_locked("ncclCommSplit", deadline, true);
+    if (color == NCCL_SPLIT_NOCOLOR) return nullptr;
+    // NCCL may publish the new communicator only when the split is done
+    while (child == nullptr) {
+      if (Clock::now() >= deadline) {
+        std::string m = str_cat("ncclCommSplit timed out after ", timeout_ms_, " ms on rank ", rank_, " of ", size_,
+                                "; the communicator was aborted");
+        fail_locked(Status::Timeout, m);
+        fail(Status::Timeout, m);
+      }
+      interrupt_if_aborted_locked("ncclCommSplit");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  } catch (...) {
+    if (child) n.abort(child);  // NCCL publishes the new communicator also when the split fails
+    throw;
+  }
+  wait_created(child, deadline, "ncclCommSplit's new communicator", timeout_ms_);  // aborts it on failure
+  try {
+    comm::check(n.user_rank(child, &crank), "ncclCommUserRank", child);
+    comm::check(n.count(child, &csize), "ncclCommCount", child);
+  } catch (...) {
+    n.abort(child);
+    throw;
+  }
   return CommunicatorPtr(new Communicator(child, crank, csize, device_, timeout_ms_));
 }
 
-Communicator::~Communicator() {
+namespace {
+// Ends an NCCL communicator nobody uses any more: finalize (its queued work done, at most
+// timeout_ms) and destroy when it is healthy, abort otherwise or when that fails. Never throws.
+void end_comm(ncclComm_t c, int device, int64_t timeout_ms, bool healthy) noexcept {
   try {
-    std::lock_guard<std::mutex> l(mu_);
-    if (!comm_) return;
-    if (state_ == State::Ok) {
-      try {
-        const Nccl& n = nccl();
-        cuda::DeviceGuard guard(device_);
-        comm::check(n.finalize(comm_), "ncclCommFinalize", comm_);
-        wait_ready_locked("ncclCommFinalize", deadline_after(timeout_ms_), true);
-        n.destroy(comm_);
-        comm_ = nullptr;
-        drop_work_locked();
-        return;
-      } catch (const Error&) {
+    const Nccl& n = nccl();
+    int prev = -1;
+    if (cudaGetDevice(&prev) != cudaSuccess) prev = -1;
+    (void)cudaSetDevice(device);
+    bool done = false;
+    ncclResult_t r = healthy ? n.finalize(c) : ncclInternalError;
+    if (r == ncclSuccess || r == ncclInProgress) {
+      auto deadline = deadline_after(timeout_ms);
+      for (;;) {
+        ncclResult_t st = ncclSuccess;
+        ncclResult_t q = n.async_error(c, &st);
+        if (q != ncclSuccess) st = q;
+        if (st == ncclSuccess) {
+          done = n.destroy(c) == ncclSuccess;
+          break;
+        }
+        if (st != ncclInProgress || Clock::now() >= deadline) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
     }
-    abort_locked();
+    if (!done) n.abort(c);
+    if (prev >= 0) (void)cudaSetDevice(prev);
   } catch (...) {
   }
+}
+}  // namespace
+
+Communicator::~Communicator() {
+  std::lock_guard<std::mutex> l(mu_);  // the last reference: nobody else holds it
+  drop_work_locked();
+  if (!comm_) return;
+  if (tl_group.depth > 0) {  // Note [Communicators and groups]: after the group
+    tl_group.orphans.push_back(Orphan{comm_, device_, timeout_ms_, state_ == State::Ok});
+  } else {
+    end_comm(comm_, device_, timeout_ms_, state_ == State::Ok);
+  }
+  comm_ = nullptr;
+}
+
+void Communicator::check_not_in_group(const char* what) {
+  CT_CHECK(tl_group.depth == 0, Status::State, what,
+           " is not allowed between ct_nccl_group_start and ct_nccl_group_end (end the group first)");
+}
+
+void Communicator::join_group_locked() {
+  for (const CommunicatorPtr& m : tl_group.members)
+    if (m.get() == this) return;
+  tl_group.members.push_back(shared_from_this());
+  ++group_users_;
+}
+
+void Communicator::interrupt_if_aborted_locked(const char* what) {
+  if (!abort_requested_.load()) return;
+  abort_locked();
+  if (state_ == State::Ok) state_ = State::Aborted;
+  fail(Status::State, "[Rank ", rank_, "] ", what, " was interrupted: the communicator was aborted by ct_nccl_comm_abort");
 }
 
 void Communicator::check_locked() {
@@ -274,13 +362,29 @@ void Communicator::drop_work_locked() {
   pending_.clear();
 }
 
-void Communicator::abort_locked() {
-  if (comm_) {
-    cuda::DeviceGuard guard(device_);
-    nccl().abort(comm_);
-    comm_ = nullptr;
-  }
+void Communicator::abort_locked() noexcept {
   drop_work_locked();
+  if (!comm_) return;
+  if (tl_group.depth > 0) {  // Note [Communicators and groups]: at this thread's group end
+    try {
+      join_group_locked();
+    } catch (...) {
+    }
+  }
+  if (group_users_ > 0) {  // at the end of the last group that holds it
+    abort_deferred_ = true;
+    return;
+  }
+  try {
+    const Nccl& n = nccl();
+    int prev = -1;
+    if (cudaGetDevice(&prev) != cudaSuccess) prev = -1;
+    (void)cudaSetDevice(device_);
+    n.abort(comm_);
+    if (prev >= 0) (void)cudaSetDevice(prev);
+  } catch (...) {
+  }
+  comm_ = nullptr;
 }
 
 void Communicator::fail_locked(Status code, const std::string& msg) {
@@ -303,6 +407,7 @@ void Communicator::wait_ready_locked(const char* what, Clock::time_point deadlin
       fail_locked(Status::Comm, m);
       fail(Status::Comm, m);
     }
+    interrupt_if_aborted_locked(what);
     if (Clock::now() >= deadline) {
       std::string m = str_cat("[Rank ", rank_, "] ", what, " timed out after ", timeout_ms_, " ms (rank ", rank_, " of ",
                               size_, " waited for the other members: a peer that died or never called it?); ",
@@ -408,6 +513,7 @@ void Communicator::check() {
 }
 
 void Communicator::wait(int64_t timeout_ms) {
+  check_not_in_group("ct_nccl_comm_wait");
   cuda::check_capture_safe("waiting for an NCCL communicator");
   if (timeout_ms <= 0) timeout_ms = timeout_ms_;
   auto deadline = deadline_after(timeout_ms);
@@ -451,12 +557,15 @@ void Communicator::wait(int64_t timeout_ms) {
 }
 
 void Communicator::abort() {
+  check_not_in_group("ct_nccl_comm_abort");
+  abort_requested_ = true;  // a wait for peers under way on another thread gives up at once
   std::lock_guard<std::mutex> l(mu_);
   abort_locked();
-  state_ = State::Aborted;
+  if (state_ == State::Ok) state_ = State::Aborted;  // a failure keeps its own error
 }
 
 void Communicator::destroy() {
+  check_not_in_group("ct_nccl_comm_destroy");
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
   const Nccl& n = nccl();
@@ -503,6 +612,8 @@ void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, F f
   std::string what = str_cat(op, "(numel=", numel, ")");
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
+  bool grouped = tl_group.depth > 0;
+  if (grouped) join_group_locked();  // Note [Communicators and groups]
   cuda::DeviceGuard guard(device_);
   ncclResult_t r = f(comm_, s->stream);
   if (r != ncclSuccess && r != ncclInProgress) {
@@ -511,8 +622,8 @@ void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, F f
     fail_locked(Status::Comm, m + "; the communicator was aborted");
     fail(Status::Comm, m + "; the communicator was aborted");
   }
-  if (tl_group.depth > 0) {  // queued at the group's end
-    tl_group.ops.push_back(GroupOp{shared_from_this(), s->stream, std::move(what)});
+  if (grouped) {  // queued at the group's end
+    tl_group.ops.push_back(GroupOp{shared_from_this(), s, std::move(what)});
     return;
   }
   if (r == ncclInProgress) wait_ready_locked(op, deadline_after(timeout_ms_), false);
@@ -650,24 +761,43 @@ void group_end() {
     return;
   }
   std::vector<GroupOp> ops = std::move(tl_group.ops);
+  std::vector<CommunicatorPtr> members = std::move(tl_group.members);
+  std::vector<Orphan> orphans = std::move(tl_group.orphans);
   tl_group.ops.clear();
-  std::vector<Communicator*> comms;
-  for (const GroupOp& o : ops) comms.push_back(o.comm.get());
-  std::sort(comms.begin(), comms.end());
-  comms.erase(std::unique(comms.begin(), comms.end()), comms.end());
-  std::vector<std::unique_lock<std::mutex>> locks;  // in address order: no deadlock between groups
-  for (Communicator* c : comms) locks.emplace_back(c->mu_);
-  ncclResult_t r = n.group_end();
-  if (r != ncclSuccess && r != ncclInProgress) {
-    std::string m = error_message(r, "ncclGroupEnd", nullptr);
-    for (Communicator* c : comms) c->fail_locked(Status::Comm, m + "; the communicator was aborted");
-    fail(Status::Comm, m + "; the group's communicators were aborted");
+  tl_group.members.clear();
+  tl_group.orphans.clear();
+  std::sort(members.begin(), members.end());
+  std::exception_ptr first;  // the first error; every communicator is seen to all the same
+  {
+    std::vector<std::unique_lock<std::mutex>> locks;  // in address order: no deadlock between groups
+    for (const CommunicatorPtr& c : members) locks.emplace_back(c->mu_);
+    ncclResult_t r = n.group_end();
+    std::string group_error;
+    if (r != ncclSuccess && r != ncclInProgress) group_error = error_message(r, "ncclGroupEnd", nullptr);
+    for (const CommunicatorPtr& c : members) {
+      try {
+        if (!group_error.empty()) c->fail_locked(Status::Comm, group_error + "; the communicator was aborted");
+        c->check_locked();
+        c->wait_ready_locked("ncclGroupEnd", deadline_after(c->timeout_ms_), false);
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+      if (--c->group_users_ == 0 && c->abort_deferred_) {  // Note [Communicators and groups]
+        c->abort_deferred_ = false;
+        c->abort_locked();
+      }
+    }
+    for (const GroupOp& o : ops) {
+      if (o.comm->state_ != Communicator::State::Ok) continue;
+      try {
+        o.comm->record_work_locked(o.what, o.stream->stream);
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
   }
-  for (Communicator* c : comms) {
-    c->check_locked();
-    c->wait_ready_locked("ncclGroupEnd", deadline_after(c->timeout_ms_), false);
-  }
-  for (const GroupOp& o : ops) o.comm->record_work_locked(o.what, o.stream);
+  for (const Orphan& o : orphans) end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+  if (first) std::rethrow_exception(first);
 }
 
 }  // namespace ct::comm

@@ -3,6 +3,7 @@
 #pragma once
 #include <nccl.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -86,7 +87,10 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   void wait_ready_locked(const char* what, std::chrono::steady_clock::time_point deadline, bool slow);
   void check_locked();
   void fail_locked(Status code, const std::string& msg);  // ends the communicator (abort)
-  void abort_locked();
+  void abort_locked() noexcept;  // deferred while a group holds it (Note [Communicators and groups])
+  static void check_not_in_group(const char* what);
+  void join_group_locked();
+  void interrupt_if_aborted_locked(const char* what);  // after ct_nccl_comm_abort: State
   void drop_work_locked();
 
   std::mutex mu_;
@@ -99,6 +103,9 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   std::deque<Work> pending_;
   uint64_t seq_ = 0;
   bool watched_ = false;
+  std::atomic<bool> abort_requested_{false};
+  int group_users_ = 0;         // open groups (of any thread) that hold it
+  bool abort_deferred_ = false;
 };
 
 // ncclGroupStart / ncclGroupEnd for the calling thread (groups nest; the outermost end

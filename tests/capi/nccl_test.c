@@ -409,6 +409,52 @@ static void test_send_recv_and_groups(void) {
   release_comm(c);
 }
 
+/* Note [Communicators and groups]: what NCCL would defer into an open group is refused there;
+ * a communicator released inside a group ends after it; the group's work still runs. */
+static void test_lifecycle_inside_groups(void) {
+  ONE_RANK_COMM(c);
+  int64_t live0 = live_comms();
+  ct_nccl_comm other = one_rank();
+  EXPECT_EQ_I(live_comms(), live0 + 1);
+  unsigned char id[CT_NCCL_UNIQUE_ID_BYTES];
+  unique_id(id);
+  ct_tensor a = CUDA_F32(0, 1, 2), b = cuda_zeros(2, CT_FLOAT32);
+  OK(ct_nccl_group_start());
+  OK(ct_nccl_send(c, a, 0, NULL));
+  OK(ct_nccl_recv(c, b, 0, NULL));
+  ct_nccl_comm x = NULL;
+  FAILS(ct_nccl_comm_init_rank(1, id, sizeof id, 0, -1, 30000, &x), CT_ERR_STATE,
+        "ct_nccl_comm_init_rank is not allowed between ct_nccl_group_start and ct_nccl_group_end");
+  EXPECT(x == NULL);
+  FAILS(ct_nccl_comm_split(c, 0, 0, &x), CT_ERR_STATE, "ct_nccl_comm_split is not allowed");
+  FAILS(ct_nccl_comm_destroy(c), CT_ERR_STATE, "ct_nccl_comm_destroy is not allowed");
+  FAILS(ct_nccl_comm_abort(c), CT_ERR_STATE, "ct_nccl_comm_abort is not allowed");
+  FAILS(ct_nccl_comm_wait(c, 0), CT_ERR_STATE, "ct_nccl_comm_wait is not allowed");
+  OK(ct_nccl_comm_check(c)); /* asking is fine */
+  release_comm(other);       /* its end waits for the group's end */
+  EXPECT_EQ_I(live_comms(), live0);
+  OK(ct_nccl_group_end());
+  OK(ct_nccl_comm_wait(c, 0)); /* c is whole: the refused calls changed nothing */
+  EXPECT_VALS(b, 0, 1, 2);
+  rel(a), rel(b);
+  release_comm(c);
+}
+
+/* A timeout too large for the clock means "very long", not "already past". */
+static void test_huge_timeout(void) {
+  SKIP_WITHOUT_NCCL();
+  unsigned char id[CT_NCCL_UNIQUE_ID_BYTES];
+  unique_id(id);
+  ct_nccl_comm c = NULL;
+  OK(ct_nccl_comm_init_rank(1, id, sizeof id, 0, -1, INT64_MAX, &c));
+  ct_tensor t = CUDA_F32(0, 4);
+  OK(ct_nccl_all_reduce(c, t, CT_COMM_SUM, NULL));
+  OK(ct_nccl_comm_wait(c, INT64_MAX));
+  EXPECT_VALS(t, 0, 4);
+  rel(t);
+  release_comm(c);
+}
+
 /* A collective on a stream of the caller's: ordered on that stream. */
 static void test_explicit_stream(void) {
   ONE_RANK_COMM(c);
@@ -712,5 +758,6 @@ static void test_threads_one_gpu_each(void) {
 TEST_MAIN(TEST_CASE(without_gpu), TEST_CASE(null_and_foreign_handles), TEST_CASE(version_and_unique_id),
           TEST_CASE(init_arguments), TEST_CASE(single_rank_comm), TEST_CASE(all_reduce_ops),
           TEST_CASE(all_reduce_dtypes), TEST_CASE(collectives), TEST_CASE(send_recv_and_groups),
+          TEST_CASE(lifecycle_inside_groups), TEST_CASE(huge_timeout),
           TEST_CASE(explicit_stream), TEST_CASE(tensor_checks), TEST_CASE(split), TEST_CASE(destroy_and_abort),
           TEST_CASE(init_timeout), TEST_CASE(garbage_unique_id), TEST_CASE(threads_one_gpu_each))
