@@ -1138,7 +1138,7 @@ CT_API ct_status ct_live_cuda_graphed_count(int64_t* out);
  * streams of their devices (nothing waits for the host). A result on the source's own device is
  * the source itself (broadcast) or a view of it (scatter), as in PyTorch. Result arrays are
  * written only on success, each element a [new reference]. Without CUDA every function fails
- * with CT_ERR_CUDA_UNAVAILABLE.
+ * with CT_ERR_CUDA_UNAVAILABLE once its pointers and handles are checked.
  * ========================================================================================== */
 
 /** The bucket size torch.cuda.comm's *_coalesced functions default to (10 MiB). */

@@ -6,8 +6,12 @@
 //   on its current stream, inside one ncclGroupStart/End) exactly when PyTorch does: every
 //   tensor a contiguous CUDA tensor on a device of its own, and NCCL loadable. Where PyTorch
 //   would then fail inside NCCL (tensors of different dtypes, or a dtype NCCL has no type for,
-//   such as int16) ctorch copies instead (docs/differences.md). Otherwise: non-blocking copies
-//   (and adds) on the current streams.
+//   such as int16) ctorch copies instead (docs/differences.md). Otherwise, and inside the
+//   calling thread's ct_nccl_group_start/end: non-blocking copies (and adds) on the current
+//   streams. A clique's communicators serve one thread at a time (Clique::mu, held from the
+//   group's start to its end).
+// - reduce_add_coalesced needs every input (row) to hold the same tensors in number, dtype and
+//   shape, checked before any work (PyTorch fails later or adds with the first row's shapes).
 // - A broadcast result on the source's device is the source; a scatter chunk for the source's
 //   device is a view of it; reduce_add of one tensor is that tensor.
 // - scatter's streams work as PyTorch's OptionalCUDAStreamGuard: a given stream stays current on
@@ -19,8 +23,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <set>
 
+#include "impl/comm/communicator.h"
 #include "impl/comm/nccl.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
@@ -44,7 +50,11 @@ std::string sizes_x(const Shape& s) {
 
 // nccl::is_available (torch/csrc/cuda/nccl.cpp) plus what NCCL would refuse later: every
 // tensor a contiguous CUDA tensor on a device of its own, one dtype NCCL carries, NCCL loadable.
+// Never inside the calling thread's ct_nccl_group_start/end: the cliques' blocking communicators
+// cannot join a group of the nonblocking ones, and their work would only be launched at the
+// caller's group end, after this call has handed back its results.
 bool use_nccl(const std::vector<Tensor>& ts) {
+  if (in_group()) return false;
   std::set<int> seen;
   for (const Tensor& t : ts) {
     if (!t->device().is_cuda() || !t->is_contiguous() || t->dtype != ts[0]->dtype) return false;
@@ -78,7 +88,7 @@ class NcclGroup {
 
 struct NcclArgs {
   std::vector<int> devices;
-  const std::vector<ncclComm_t>* comms = nullptr;
+  Clique* clique = nullptr;
   ncclDataType_t type = ncclFloat32;
   size_t count = 0;
 };
@@ -89,7 +99,7 @@ NcclArgs nccl_args(const std::vector<Tensor>& ts, const char* op) {
   int factor = 1;
   a.type = nccl_dtype(ts[0]->dtype, op, &factor);
   a.count = static_cast<size_t>(ts[0]->numel()) * static_cast<size_t>(factor);
-  a.comms = &clique(a.devices);
+  a.clique = &clique(a.devices);
   return a;
 }
 
@@ -99,10 +109,11 @@ cudaStream_t current_cuda_stream(int device) { return cuda::current_stream(devic
 void nccl_broadcast(const std::vector<Tensor>& ts) {
   NcclArgs a = nccl_args(ts, "broadcast");
   const Nccl& n = nccl();
+  std::lock_guard<std::mutex> lock(a.clique->mu);  // released after the group's end
   NcclGroup group;
   for (size_t i = 0; i < ts.size(); ++i) {
     cuda::DeviceGuard g(a.devices[i]);
-    ncclComm_t c = (*a.comms)[i];
+    ncclComm_t c = a.clique->comms[i];
     check(n.broadcast(ts[i]->data(), ts[i]->data(), a.count, a.type, 0, c, current_cuda_stream(a.devices[i])),
           "ncclBroadcast", c);
   }
@@ -115,10 +126,11 @@ void nccl_reduce(const std::vector<Tensor>& inputs, const Tensor& out, int root)
   NcclArgs a = nccl_args(inputs, "reduce_add");
   ncclRedOp_t op = inputs[0]->dtype == DType::Bool ? ncclMax : ncclSum;
   const Nccl& n = nccl();
+  std::lock_guard<std::mutex> lock(a.clique->mu);  // released after the group's end
   NcclGroup group;
   for (size_t i = 0; i < inputs.size(); ++i) {
     cuda::DeviceGuard g(a.devices[i]);
-    ncclComm_t c = (*a.comms)[i];
+    ncclComm_t c = a.clique->comms[i];
     void* recv = static_cast<int>(i) == root ? out->data() : nullptr;
     check(n.reduce(inputs[i]->data(), recv, a.count, a.type, op, root, c, current_cuda_stream(a.devices[i])),
           "ncclReduce", c);
@@ -188,6 +200,29 @@ Tensor flatten(const std::vector<Tensor>& ts, const std::vector<size_t>& bucket)
   std::vector<Tensor> flat;
   for (size_t i : bucket) flat.push_back(ops::view(ops::contiguous(ts[i]), Shape{ts[i]->numel()}));
   return flat.size() == 1 ? flat[0] : ops::cat(flat, 0);
+}
+
+// reduce_add_coalesced adds tensor i of every input (row) to tensor i of the others, and buckets
+// each row by its dtypes and sizes: every row needs the same tensors in number, dtype and shape.
+// PyTorch does not check this: mismatched rows fail later in its bucket reordering (a KeyError),
+// or are added with the first row's shapes.
+void check_same_columns(const std::vector<std::vector<Tensor>>& inputs) {
+  const std::vector<Tensor>& first = inputs[0];
+  const char* why = " (tensor i of every input is added to tensor i of the others, so they need one dtype and shape)";
+  for (size_t d = 1; d < inputs.size(); ++d) {
+    CT_CHECK(inputs[d].size() == first.size(), Status::Argument, "reduce_add_coalesced: input ", d, " has ",
+             inputs[d].size(), " tensors, but input 0 has ", first.size(), why);
+    for (size_t i = 0; i < first.size(); ++i) {
+      const Tensor& a = first[i];
+      const Tensor& b = inputs[d][i];
+      CT_CHECK(b->dtype == a->dtype, Status::DType, "reduce_add_coalesced: tensor ", i, " of input ", d,
+               " has dtype ", dtype_name(b->dtype), ", but tensor ", i, " of input 0 has dtype ", dtype_name(a->dtype),
+               why);
+      CT_CHECK(b->sizes == a->sizes, Status::Shape, "reduce_add_coalesced: tensor ", i, " of input ", d,
+               " has shape ", shape_str(b->sizes), ", but tensor ", i, " of input 0 has shape ", shape_str(a->sizes),
+               why);
+    }
+  }
 }
 
 // _unflatten_dense_tensors: views of flat shaped like the bucket's tensors, stored at their
@@ -413,6 +448,7 @@ std::vector<Tensor> reduce_add_coalesced(const std::vector<std::vector<Tensor>>&
   CT_CHECK(!inputs.empty(), Status::Argument, "reduce_add_coalesced expects at least one device's tensors");
   if (buffer_size <= 0) buffer_size = kDefaultBufferSize;
   if (destination == -1) destination = cuda::current_device();
+  check_same_columns(inputs);
   std::vector<std::vector<std::vector<size_t>>> buckets;
   size_t n_chunks = SIZE_MAX;
   for (const std::vector<Tensor>& row : inputs) {
@@ -425,6 +461,8 @@ std::vector<Tensor> reduce_add_coalesced(const std::vector<std::vector<Tensor>>&
     for (size_t d = 0; d < inputs.size(); ++d) flats.push_back(flatten(inputs[d], buckets[d][c]));
     unflatten(reduce_add(flats, destination), inputs[0], buckets[0][c], out);
   }
+  for (size_t i = 0; i < out.size(); ++i)
+    CT_CHECK(out[i], Status::Internal, "reduce_add_coalesced left tensor ", i, " of ", out.size(), " without a result");
   return out;
 }
 

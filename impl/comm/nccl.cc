@@ -96,15 +96,17 @@ ncclDataType_t nccl_dtype(DType dt, const char* op, int* count_factor) {
        " (NCCL has uint8, int8, int32, int64, float16, float32, float64, bfloat16, bool and complex)");
 }
 
-const std::vector<ncclComm_t>& clique(const std::vector<int>& devices) {
+Clique& clique(const std::vector<int>& devices) {
   static std::mutex mu;
-  static auto* cliques = new std::map<std::vector<int>, std::vector<ncclComm_t>>();  // never destroyed
+  static auto* cliques = new std::map<std::vector<int>, Clique>();  // never destroyed
   std::lock_guard<std::mutex> lock(mu);
   auto it = cliques->find(devices);
   if (it != cliques->end()) return it->second;
   std::vector<ncclComm_t> comms(devices.size(), nullptr);
   check(nccl().init_all(comms.data(), static_cast<int>(devices.size()), devices.data()), "ncclCommInitAll");
-  return cliques->emplace(devices, std::move(comms)).first->second;
+  Clique& c = (*cliques)[devices];
+  c.comms = std::move(comms);
+  return c;
 }
 
 }  // namespace ct::comm

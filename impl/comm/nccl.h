@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -64,9 +65,15 @@ std::string error_message(ncclResult_t r, const char* what, ncclComm_t comm);
 // floats (*count_factor = 2). Status::DType for the rest (int16), naming op.
 ncclDataType_t nccl_dtype(DType dt, const char* op, int* count_factor = nullptr);
 
-// torch.cuda.comm's communicators: one per ordered list of distinct devices of this process
-// (ncclCommInitAll), created at first use and kept for the process (as torch, which never
-// destroys them: NCCL's destroy at exit can crash). comms[i] is rank i, on devices[i].
-const std::vector<ncclComm_t>& clique(const std::vector<int>& devices);
+// torch.cuda.comm's communicators: one clique per ordered list of distinct devices of this
+// process (ncclCommInitAll), created at first use and kept for the process (as torch, which
+// never destroys them: NCCL's destroy at exit can crash). comms[i] is rank i, on devices[i].
+// The communicators are blocking ones, which NCCL lets only one thread use at a time: hold mu
+// from before ncclGroupStart until after ncclGroupEnd.
+struct Clique {
+  std::vector<ncclComm_t> comms;
+  std::mutex mu;
+};
+Clique& clique(const std::vector<int>& devices);
 
 }  // namespace ct::comm

@@ -1,8 +1,10 @@
 /* Section 20 of ctorch.h: torch.cuda.comm (broadcast, reduce_add, scatter, gather) on the
  * device lists one GPU allows (every device 0: the copy path, views and aliasing), with
- * PyTorch's error messages; argument and handle errors and the no-CUDA errors everywhere.
- * Values are computed by hand; the comparison with torch.cuda.comm, on several GPUs too, is
+ * PyTorch's error messages; argument and handle errors and the no-CUDA errors everywhere; on
+ * two GPUs NCCL, threads sharing a device list and calls inside an NCCL group. Values are
+ * computed by hand; the comparison with torch.cuda.comm, on several GPUs too, is
  * tests/gpu/comm_compare.py. */
+#include <pthread.h>
 #include <stdint.h>
 
 #include "tests/capi/test_util.h"
@@ -314,6 +316,40 @@ static void test_reduce_add_coalesced(void) {
         "reduce_add expects destination to be on the same GPU with one of the tensors");
   EXPECT(outs[0] == NULL);
   rel_all(in, 6);
+}
+
+/* Rows whose tensors differ at one position are refused before any work. The first case once
+ * left an output unset: row 0 = [float32 [2], float64 [1]] is two buckets, row 1 = [float32 [2],
+ * float32 [0]] one bucket of the same 8 bytes, so only row 0's first bucket was reduced. */
+static void test_reduce_add_coalesced_mismatched_rows(void) {
+  SKIP_WITHOUT_CUDA();
+  ct_tensor a = NULL, b = NULL, c = NULL, d = NULL, sq = NULL, wide = NULL;
+  OK(ct_zeros((int64_t[]){2}, 1, CT_FLOAT32, CT_CUDA, 0, &a));
+  OK(ct_zeros((int64_t[]){1}, 1, CT_FLOAT64, CT_CUDA, 0, &b));
+  OK(ct_zeros((int64_t[]){2}, 1, CT_FLOAT32, CT_CUDA, 0, &c));
+  OK(ct_zeros((int64_t[]){0}, 1, CT_FLOAT32, CT_CUDA, 0, &d));
+  sq = zeros2(2, 2, CT_FLOAT32, CT_CUDA);
+  wide = zeros2(1, 4, CT_FLOAT32, CT_CUDA);
+  ct_tensor outs[2] = {NULL, NULL};
+  for (int k = 0; k < 2; ++k) { /* the default buffer and one of 8 bytes */
+    FAILS(ct_cuda_comm_reduce_add_coalesced((ct_tensor[]){a, b, c, d}, 2, 2, 0, k ? 8 : 0, outs), CT_ERR_DTYPE,
+          "reduce_add_coalesced: tensor 1 of input 1 has dtype torch.float32, but tensor 1 of input 0 has dtype "
+          "torch.float64");
+  }
+  /* one dtype, one number of elements, another shape (8 bytes in every row: one bucket each) */
+  FAILS(ct_cuda_comm_reduce_add_coalesced((ct_tensor[]){a, sq, a, wide}, 2, 2, 0, 0, outs), CT_ERR_SHAPE,
+        "reduce_add_coalesced: tensor 1 of input 1 has shape [1, 4], but tensor 1 of input 0 has shape [2, 2]");
+  /* the third row differs, the second matches */
+  FAILS(ct_cuda_comm_reduce_add_coalesced((ct_tensor[]){a, b, c, b, c, d}, 3, 2, 0, 0, outs), CT_ERR_DTYPE,
+        "tensor 1 of input 2 has dtype torch.float32, but tensor 1 of input 0 has dtype torch.float64");
+  EXPECT(outs[0] == NULL && outs[1] == NULL);
+  /* matching rows with an empty tensor still work: [2] + [2] and [0] + [0] */
+  OK(ct_cuda_comm_reduce_add_coalesced((ct_tensor[]){a, d, c, d}, 2, 2, 0, 0, outs));
+  EXPECT_SHAPE(outs[0], 2);
+  EXPECT_VALS(outs[0], 0, 0, 0);
+  EXPECT_SHAPE(outs[1], 0);
+  rel_all(outs, 2);
+  rel(a), rel(b), rel(c), rel(d), rel(sq), rel(wide);
 }
 
 /* ---- scatter */
@@ -641,7 +677,79 @@ static void test_two_gpus_scatter_gather(void) {
   rel(t), rel(a), rel(b), rel(o);
 }
 
+/* Threads running broadcast and reduce_add over one device list at once: NCCL lets one thread
+ * at a time use a (blocking) communicator, so the clique's lock must keep their groups apart;
+ * without it their launches interleave and the GPUs can wait for each other forever. */
+typedef struct {
+  int k;
+  int failures;
+} comm_thread_arg;
+
+static void* comm_thread(void* p) {
+  comm_thread_arg* a = (comm_thread_arg*)p;
+#define TCHECK(cond)                                                                          \
+  do {                                                                                        \
+    if (!(cond)) {                                                                            \
+      fprintf(stderr, "  thread %d: %s failed (%s)\n", a->k, #cond, ct_last_error_message()); \
+      a->failures++;                                                                          \
+    }                                                                                         \
+  } while (0)
+  for (int it = 0; it < 30 && !a->failures; ++it) {
+    double v = a->k * 1000 + it;
+    ct_tensor t = NULL, outs[2] = {NULL, NULL}, sum = NULL;
+    TCHECK(ct_full((int64_t[]){1024}, 1, v, CT_FLOAT64, CT_CUDA, 0, &t) == CT_OK);
+    TCHECK(ct_cuda_comm_broadcast(t, (int32_t[]){0, 1}, 2, outs) == CT_OK);
+    TCHECK(ct_cuda_comm_reduce_add(outs, 2, 1, &sum) == CT_OK);
+    double got[1024];
+    TCHECK(ct_tensor_copy_to_buffer(sum, got, sizeof got) == CT_OK);
+    for (int i = 0; i < 1024; ++i) TCHECK(got[i] == 2 * v);
+    ct_tensor_release(sum), ct_tensor_release(outs[0]), ct_tensor_release(outs[1]), ct_tensor_release(t);
+  }
+#undef TCHECK
+  return NULL;
+}
+
+static void test_two_gpus_threads(void) {
+  SKIP_WITHOUT_TWO_GPUS();
+  pthread_t th[4];
+  comm_thread_arg args[4];
+  for (int k = 0; k < 4; ++k) {
+    args[k] = (comm_thread_arg){k, 0};
+    pthread_create(&th[k], NULL, comm_thread, &args[k]);
+  }
+  for (int k = 0; k < 4; ++k) {
+    pthread_join(th[k], NULL);
+    if (args[k].failures) FAILF("thread %d: %d checks failed", k, args[k].failures);
+  }
+}
+
+/* Inside the caller's ct_nccl_group_start/end broadcast and reduce_add copy: NCCL would only
+ * launch their work at the group's end, after the results were handed back. */
+static void test_two_gpus_inside_nccl_group(void) {
+  SKIP_WITHOUT_TWO_GPUS();
+  int32_t nccl = 0;
+  OK(ct_nccl_is_available(&nccl));
+  if (!nccl) {
+    printf("  SKIP %s: NCCL cannot be loaded\n", g_test_name);
+    g_skipped = 1;
+    return;
+  }
+  ct_tensor t = range2(1, 2, 3, CT_CUDA), outs[2] = {NULL, NULL}, sum = NULL;
+  OK(ct_nccl_group_start());
+  OK(ct_cuda_comm_broadcast(t, (int32_t[]){0, 1}, 2, outs));
+  OK(ct_cuda_comm_reduce_add(outs, 2, 1, &sum));
+  /* read inside the group: the copies are done on the streams already */
+  expect_device(outs[1], CT_CUDA, 1);
+  EXPECT_VALS(outs[1], 0, 1, 2, 3, 4, 5, 6);
+  EXPECT_VALS(sum, 0, 2, 4, 6, 8, 10, 12);
+  OK(ct_nccl_group_end());
+  EXPECT_VALS(sum, 0, 2, 4, 6, 8, 10, 12);
+  rel_all(outs, 2);
+  rel(sum), rel(t);
+}
+
 TEST_MAIN(TEST_CASE(argument_errors), TEST_CASE(without_gpu), TEST_CASE(broadcast), TEST_CASE(broadcast_out),
           TEST_CASE(broadcast_coalesced), TEST_CASE(reduce_add), TEST_CASE(reduce_add_coalesced),
-          TEST_CASE(scatter), TEST_CASE(scatter_out), TEST_CASE(gather), TEST_CASE(two_gpus_broadcast_reduce),
-          TEST_CASE(two_gpus_scatter_gather))
+          TEST_CASE(reduce_add_coalesced_mismatched_rows), TEST_CASE(scatter), TEST_CASE(scatter_out),
+          TEST_CASE(gather), TEST_CASE(two_gpus_broadcast_reduce), TEST_CASE(two_gpus_scatter_gather),
+          TEST_CASE(two_gpus_threads), TEST_CASE(two_gpus_inside_nccl_group))
