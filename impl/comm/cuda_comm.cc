@@ -8,8 +8,8 @@
 //   would then fail inside NCCL (tensors of different dtypes, or a dtype NCCL has no type for,
 //   such as int16) ctorch copies instead (docs/differences.md). Otherwise, and inside the
 //   calling thread's ct_nccl_group_start/end: non-blocking copies (and adds) on the current
-//   streams. A clique's communicators serve one thread at a time (Clique::mu, held from the
-//   group's start to its end).
+//   streams. The cliques' communicators serve one thread at a time (Clique::mu, one mutex for
+//   all of them, held from the group's start to its end).
 // - reduce_add_coalesced needs every input (row) to hold the same tensors in number, dtype and
 //   shape, checked before any work (PyTorch fails later or adds with the first row's shapes).
 // - A broadcast result on the source's device is the source; a scatter chunk for the source's

@@ -97,16 +97,15 @@ ncclDataType_t nccl_dtype(DType dt, const char* op, int* count_factor) {
 }
 
 Clique& clique(const std::vector<int>& devices) {
-  static std::mutex mu;
+  static std::mutex mu;                                  // the map
+  static auto* launches = new std::mutex();              // Clique::mu of every clique
   static auto* cliques = new std::map<std::vector<int>, Clique>();  // never destroyed
   std::lock_guard<std::mutex> lock(mu);
   auto it = cliques->find(devices);
   if (it != cliques->end()) return it->second;
   std::vector<ncclComm_t> comms(devices.size(), nullptr);
   check(nccl().init_all(comms.data(), static_cast<int>(devices.size()), devices.data()), "ncclCommInitAll");
-  Clique& c = (*cliques)[devices];
-  c.comms = std::move(comms);
-  return c;
+  return cliques->emplace(devices, Clique{std::move(comms), *launches}).first->second;
 }
 
 }  // namespace ct::comm

@@ -68,11 +68,13 @@ ncclDataType_t nccl_dtype(DType dt, const char* op, int* count_factor = nullptr)
 // torch.cuda.comm's communicators: one clique per ordered list of distinct devices of this
 // process (ncclCommInitAll), created at first use and kept for the process (as torch, which
 // never destroys them: NCCL's destroy at exit can crash). comms[i] is rank i, on devices[i].
-// The communicators are blocking ones, which NCCL lets only one thread use at a time: hold mu
-// from before ncclGroupStart until after ncclGroupEnd.
+// The communicators are blocking ones, which NCCL lets only one thread use at a time, and two
+// cliques that share a GPU could queue their work in opposite orders on its streams and wait for
+// each other forever: hold mu (one mutex for every clique of the process) from before
+// ncclGroupStart until after ncclGroupEnd. It serializes only the launches.
 struct Clique {
   std::vector<ncclComm_t> comms;
-  std::mutex mu;
+  std::mutex& mu;
 };
 Clique& clique(const std::vector<int>& devices);
 
