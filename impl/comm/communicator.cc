@@ -436,80 +436,61 @@ void Communicator::record_work_locked(const std::string& what, cudaStream_t s) {
   }
 }
 
-bool Communicator::watchdog_visit() {
-  std::unique_lock<std::mutex> l(mu_, std::try_to_lock);
-  if (!l.owns_lock()) return true;  // a call is under way: next time
-  if (state_ != State::Ok || !comm_) {
-    watched_ = false;
-    return false;
-  }
-  while (!pending_.empty()) {
+bool Communicator::poll_locked(bool retire) {
+  while (retire && !pending_.empty()) {
     cudaError_t e = cudaEventQuery(pending_.front().done);
     if (e == cudaErrorNotReady) break;
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
       fail_locked(Status::Comm, str_cat("[Rank ", rank_, "] CUDA error while waiting for ", pending_.front().what, ": ",
                                         cudaGetErrorString(e), "; the communicator was aborted"));
-      watched_ = false;
       return false;
     }
     cudaEventDestroy(pending_.front().done);
     pending_.pop_front();
   }
   ncclResult_t st = ncclSuccess;
-  if (nccl().async_error(comm_, &st) == ncclSuccess && st != ncclSuccess && st != ncclInProgress) {
+  ncclResult_t q = nccl().async_error(comm_, &st);
+  if (q != ncclSuccess) st = q;
+  if (st != ncclSuccess && st != ncclInProgress) {
     fail_locked(Status::Comm, str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
                                       error_message(st, "an asynchronous operation", comm_),
                                       "; the communicator was aborted"));
-    watched_ = false;
-    return false;
-  }
-  if (pending_.empty()) {
-    watched_ = false;
-    return false;
-  }
-  const Work& w = pending_.front();
-  int64_t ran = ms_since(w.queued);
-  if (ran > timeout_ms_) {
-    fail_locked(Status::Timeout, str_cat("[Rank ", rank_, "] Watchdog caught collective operation timeout: ", w.what,
-                                         " (SeqNum=", w.seq, ", Timeout(ms)=", timeout_ms_, ") ran for ", ran,
-                                         " milliseconds before timing out; the communicator was aborted"));
-    watched_ = false;
     return false;
   }
   return true;
 }
 
-int Communicator::rank() {
-  std::lock_guard<std::mutex> l(mu_);
-  check_locked();
-  return rank_;
+bool Communicator::watchdog_visit() {
+  std::unique_lock<std::mutex> l(mu_, std::try_to_lock);
+  if (!l.owns_lock()) return true;  // a call is under way: next time
+  if (state_ == State::Ok && comm_ && poll_locked(true) && !pending_.empty()) {
+    const Work& w = pending_.front();
+    int64_t ran = ms_since(w.queued);
+    if (ran <= timeout_ms_) return true;
+    fail_locked(Status::Timeout, str_cat("[Rank ", rank_, "] Watchdog caught collective operation timeout: ", w.what,
+                                         " (SeqNum=", w.seq, ", Timeout(ms)=", timeout_ms_, ") ran for ", ran,
+                                         " milliseconds before timing out; the communicator was aborted"));
+  }
+  watched_ = false;  // nothing left to watch, or ended
+  return false;
 }
 
-int Communicator::size() {
+int Communicator::checked(const int& field) {
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
-  return size_;
+  return field;
 }
 
-int Communicator::device() {
-  std::lock_guard<std::mutex> l(mu_);
-  check_locked();
-  return device_;
-}
+int Communicator::rank() { return checked(rank_); }
+int Communicator::size() { return checked(size_); }
+int Communicator::device() { return checked(device_); }
 
 void Communicator::check() {
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
-  ncclResult_t st = ncclSuccess;
-  ncclResult_t q = nccl().async_error(comm_, &st);
-  if (q != ncclSuccess) st = q;
-  if (st != ncclSuccess && st != ncclInProgress) {
-    std::string m = str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
-                            error_message(st, "an asynchronous operation", comm_), "; the communicator was aborted");
-    fail_locked(Status::Comm, m);
-    fail(Status::Comm, m);
-  }
+  // no event queries: check is allowed during a graph capture, where they are not
+  if (!poll_locked(false)) check_locked();
 }
 
 void Communicator::wait(int64_t timeout_ms) {
@@ -521,28 +502,7 @@ void Communicator::wait(int64_t timeout_ms) {
     {
       std::lock_guard<std::mutex> l(mu_);
       check_locked();
-      while (!pending_.empty()) {
-        cudaError_t e = cudaEventQuery(pending_.front().done);
-        if (e == cudaErrorNotReady) break;
-        if (e != cudaSuccess) {
-          (void)cudaGetLastError();
-          std::string m = str_cat("[Rank ", rank_, "] CUDA error while waiting for ", pending_.front().what, ": ",
-                                  cudaGetErrorString(e), "; the communicator was aborted");
-          fail_locked(Status::Comm, m);
-          fail(Status::Comm, m);
-        }
-        cudaEventDestroy(pending_.front().done);
-        pending_.pop_front();
-      }
-      ncclResult_t st = ncclSuccess;
-      ncclResult_t q = nccl().async_error(comm_, &st);
-      if (q != ncclSuccess) st = q;
-      if (st != ncclSuccess && st != ncclInProgress) {
-        std::string m = str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
-                                error_message(st, "an asynchronous operation", comm_), "; the communicator was aborted");
-        fail_locked(Status::Comm, m);
-        fail(Status::Comm, m);
-      }
+      if (!poll_locked(true)) check_locked();  // throws what ended it
       if (pending_.empty()) return;
       if (Clock::now() >= deadline) {
         const Work& w = pending_.front();

@@ -91,6 +91,10 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   static void check_not_in_group(const char* what);
   void join_group_locked();
   void interrupt_if_aborted_locked(const char* what);  // after ct_nccl_comm_abort: State
+  // Retires the finished work (retire) and asks NCCL for an asynchronous error; false (and the
+  // communicator ended, fail_locked) on a failure.
+  bool poll_locked(bool retire);
+  int checked(const int& field);  // field, unless the communicator ended (then throws)
   void drop_work_locked();
 
   std::mutex mu_;
