@@ -1312,7 +1312,8 @@ CT_API ct_status ct_nccl_recv(ct_nccl_comm c, ct_tensor t, int32_t peer, ct_stre
  *  within one member, and for several communicators at once). Groups nest. group_end waits for
  *  the group's peers at most the timeout of its communicators, and reports the first error of
  *  any of them. Inside a group, ct_nccl_comm_init_rank, _split, _destroy, _abort and _wait fail
- *  with CT_ERR_STATE (NCCL would defer them to the group's end); a communicator released inside
+ *  with CT_ERR_STATE (NCCL would defer them to the group's end), and so do _split and _destroy
+ *  of a communicator with work in another thread's open group; a communicator released inside
  *  a group ends after it. Errors: CT_ERR_STATE for an end without a start. */
 CT_API ct_status ct_nccl_group_start(void);
 CT_API ct_status ct_nccl_group_end(void);

@@ -27,8 +27,11 @@
 // group (Status::State); a communicator joins the thread's group at its first collective there
 // (group_users_ counts the open groups that hold it), and aborting it (the watchdog, an error,
 // another thread's ct_nccl_comm_abort) is deferred until the last such group has ended, when
-// group_end does it; one whose last reference goes inside a group ends after the group. A wait
-// for peers polls abort_requested_, so another thread's abort ends it at once.
+// group_end does it (a communicator the thread's group holds only for that is a "deferred"
+// member: its errors are not the group's); destroy and split are refused while another
+// thread's group holds it; one whose last reference goes inside a group ends after the group,
+// and a thread that ends inside a group lets go of its communicators. A wait for peers polls
+// abort_requested_, so another thread's abort ends it at once.
 #include "impl/comm/communicator.h"
 
 #include <algorithm>
@@ -64,6 +67,8 @@ ncclConfig_t nonblocking_config() {
 }
 
 // ---- the watchdog thread (Note [The communicator watchdog])
+thread_local bool tl_watchdog_thread = false;
+
 class Watchdog {
  public:
   static Watchdog& get() {
@@ -81,6 +86,7 @@ class Watchdog {
 
  private:
   void loop() {
+    tl_watchdog_thread = true;
     cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     cudaThreadExchangeStreamCaptureMode(&mode);
     for (;;) {
@@ -100,9 +106,6 @@ class Watchdog {
           again = true;
         }
         if (again) keep.push_back(std::move(w));
-        // The caller released it meanwhile: its end (finalize, which can wait for the timeout)
-        // runs on a thread of its own, not here, where it would stop the watch of the others.
-        if (c && c.use_count() == 1) std::thread([c = std::move(c)]() mutable { c.reset(); }).detach();
       }
       std::lock_guard<std::mutex> l(mu_);
       for (auto& w : keep) comms_.push_back(std::move(w));
@@ -135,8 +138,10 @@ struct Orphan {
 struct GroupState {
   int depth = 0;
   std::vector<GroupOp> ops;
-  std::vector<CommunicatorPtr> members;  // each once (Note [Communicators and groups])
+  std::vector<CommunicatorPtr> members;   // with work in the group, each once
+  std::vector<CommunicatorPtr> deferred;  // joined only to have their abort wait for the group's end
   std::vector<Orphan> orphans;
+  ~GroupState();  // a thread that ends inside a group
 };
 thread_local GroupState tl_group;
 
@@ -239,6 +244,7 @@ CommunicatorPtr Communicator::split(int color, int key) {
   check_not_in_group("ct_nccl_comm_split");
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
+  check_no_group_holds_locked("ct_nccl_comm_split");
   const Nccl& n = nccl();
   cuda::DeviceGuard guard(device_);
   ncclComm_t child = nullptr;
@@ -317,12 +323,36 @@ Communicator::~Communicator() {
   std::lock_guard<std::mutex> l(mu_);  // the last reference: nobody else holds it
   drop_work_locked();
   if (!comm_) return;
-  if (tl_group.depth > 0) {  // Note [Communicators and groups]: after the group
-    tl_group.orphans.push_back(Orphan{comm_, device_, timeout_ms_, state_ == State::Ok});
-  } else {
-    end_comm(comm_, device_, timeout_ms_, state_ == State::Ok);
-  }
+  Orphan o{comm_, device_, timeout_ms_, state_ == State::Ok};
   comm_ = nullptr;
+  if (tl_group.depth > 0) {  // Note [Communicators and groups]: after the group
+    try {
+      tl_group.orphans.push_back(o);
+    } catch (...) {  // (no memory: leak it rather than end it inside the group)
+    }
+  } else if (tl_watchdog_thread) {
+    // the last reference went while the watchdog held it: the end (a finalize can wait for the
+    // timeout) runs on a thread of its own, not where it would stop the watch of the others
+    try {
+      std::thread([o] { end_comm(o.comm, o.device, o.timeout_ms, o.healthy); }).detach();
+    } catch (...) {
+      end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+    }
+  } else {
+    end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+  }
+}
+
+GroupState::~GroupState() {
+  depth = 0;  // what is released from here on ends at once
+  for (const CommunicatorPtr& c : members) c->leave_group();
+  for (const CommunicatorPtr& c : deferred) c->leave_group();
+  for (const Orphan& o : orphans) end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+}
+
+void Communicator::check_no_group_holds_locked(const char* what) const {
+  CT_CHECK(group_users_ == 0, Status::State, what,
+           ": the communicator has work in an open group of another thread (ct_nccl_group_start); end that group first");
 }
 
 void Communicator::check_not_in_group(const char* what) {
@@ -330,11 +360,30 @@ void Communicator::check_not_in_group(const char* what) {
            " is not allowed between ct_nccl_group_start and ct_nccl_group_end (end the group first)");
 }
 
-void Communicator::join_group_locked() {
+void Communicator::join_group_locked(bool work) {
   for (const CommunicatorPtr& m : tl_group.members)
     if (m.get() == this) return;
-  tl_group.members.push_back(shared_from_this());
+  std::vector<CommunicatorPtr>& list = work ? tl_group.members : tl_group.deferred;
+  if (!work)
+    for (const CommunicatorPtr& m : list)
+      if (m.get() == this) return;
+  list.push_back(shared_from_this());
   ++group_users_;
+}
+
+void Communicator::leave_group_locked() noexcept {
+  if (--group_users_ == 0 && abort_deferred_) {  // Note [Communicators and groups]
+    abort_deferred_ = false;
+    abort_locked();
+  }
+}
+
+void Communicator::leave_group() noexcept {
+  try {
+    std::lock_guard<std::mutex> l(mu_);
+    leave_group_locked();
+  } catch (...) {
+  }
 }
 
 void Communicator::interrupt_if_aborted_locked(const char* what) {
@@ -367,7 +416,7 @@ void Communicator::abort_locked() noexcept {
   if (!comm_) return;
   if (tl_group.depth > 0) {  // Note [Communicators and groups]: at this thread's group end
     try {
-      join_group_locked();
+      join_group_locked(false);
     } catch (...) {
     }
   }
@@ -528,6 +577,7 @@ void Communicator::destroy() {
   check_not_in_group("ct_nccl_comm_destroy");
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
+  check_no_group_holds_locked("ct_nccl_comm_destroy");
   const Nccl& n = nccl();
   cuda::DeviceGuard guard(device_);
   ncclResult_t r = n.finalize(comm_);
@@ -573,7 +623,7 @@ void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, F f
   std::lock_guard<std::mutex> l(mu_);
   check_locked();
   bool grouped = tl_group.depth > 0;
-  if (grouped) join_group_locked();  // Note [Communicators and groups]
+  if (grouped) join_group_locked(true);  // Note [Communicators and groups]
   cuda::DeviceGuard guard(device_);
   ncclResult_t r = f(comm_, s->stream);
   if (r != ncclSuccess && r != ncclInProgress) {
@@ -722,29 +772,38 @@ void group_end() {
   }
   std::vector<GroupOp> ops = std::move(tl_group.ops);
   std::vector<CommunicatorPtr> members = std::move(tl_group.members);
+  std::vector<CommunicatorPtr> deferred = std::move(tl_group.deferred);
   std::vector<Orphan> orphans = std::move(tl_group.orphans);
   tl_group.ops.clear();
   tl_group.members.clear();
+  tl_group.deferred.clear();
   tl_group.orphans.clear();
-  std::sort(members.begin(), members.end());
+  std::vector<Communicator*> all;  // every communicator to lock, once, in address order
+  for (const CommunicatorPtr& c : members) all.push_back(c.get());
+  for (const CommunicatorPtr& c : deferred) all.push_back(c.get());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
   std::exception_ptr first;  // the first error; every communicator is seen to all the same
   {
     std::vector<std::unique_lock<std::mutex>> locks;  // in address order: no deadlock between groups
-    for (const CommunicatorPtr& c : members) locks.emplace_back(c->mu_);
+    locks.reserve(all.size());
+    for (Communicator* c : all) locks.emplace_back(c->mu_);
     ncclResult_t r = n.group_end();
     std::string group_error;
-    if (r != ncclSuccess && r != ncclInProgress) group_error = error_message(r, "ncclGroupEnd", nullptr);
-    for (const CommunicatorPtr& c : members) {
+    if (r != ncclSuccess && r != ncclInProgress) {
+      try {
+        group_error = error_message(r, "ncclGroupEnd", nullptr);
+      } catch (...) {
+        group_error = "ncclGroupEnd failed";
+      }
+    }
+    for (const CommunicatorPtr& c : members) {  // the group's work: its errors are the group's
       try {
         if (!group_error.empty()) c->fail_locked(Status::Comm, group_error + "; the communicator was aborted");
         c->check_locked();
         c->wait_ready_locked("ncclGroupEnd", deadline_after(c->timeout_ms_), false);
       } catch (...) {
         if (!first) first = std::current_exception();
-      }
-      if (--c->group_users_ == 0 && c->abort_deferred_) {  // Note [Communicators and groups]
-        c->abort_deferred_ = false;
-        c->abort_locked();
       }
     }
     for (const GroupOp& o : ops) {
@@ -755,6 +814,8 @@ void group_end() {
         if (!first) first = std::current_exception();
       }
     }
+    for (const CommunicatorPtr& c : members) c->leave_group_locked();
+    for (const CommunicatorPtr& c : deferred) c->leave_group_locked();
   }
   for (const Orphan& o : orphans) end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
   if (first) std::rethrow_exception(first);

@@ -62,6 +62,8 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
 
   // The watchdog's visit (Note [The communicator watchdog]); false when nothing is pending.
   bool watchdog_visit();
+  // One open group (of a thread that ended inside it) lets go of the communicator.
+  void leave_group() noexcept;
 
  private:
   friend void group_end();
@@ -89,7 +91,10 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   void fail_locked(Status code, const std::string& msg);  // ends the communicator (abort)
   void abort_locked() noexcept;  // deferred while a group holds it (Note [Communicators and groups])
   static void check_not_in_group(const char* what);
-  void join_group_locked();
+  void check_no_group_holds_locked(const char* what) const;
+  // work: it has work in this thread's group; else it only waits for the group's end to abort
+  void join_group_locked(bool work);
+  void leave_group_locked() noexcept;
   void interrupt_if_aborted_locked(const char* what);  // after ct_nccl_comm_abort: State
   // Retires the finished work (retire) and asks NCCL for an asynchronous error; false (and the
   // communicator ended, fail_locked) on a failure.
