@@ -26,7 +26,7 @@ std::vector<cuda::Stream> streams_arg(const ct_stream* streams, int32_t n) {
   std::vector<cuda::Stream> v;
   if (!streams) return v;
   for (int32_t i = 0; i < n; ++i)
-    v.push_back(streams[i] ? StreamTable::get().lookup(streams[i], "streams") : nullptr);
+    v.push_back(optional_stream(streams[i], "streams"));
   return v;
 }
 

@@ -119,7 +119,7 @@ CT_API ct_status ct_cuda_graph_capture_enter(ct_cuda_graph g, int64_t pool, ct_c
   CT_API_BEGIN
   graph::GraphPtr gr = graph_arg(g);
   CaptureMode m = capture_mode_arg(mode);
-  cuda::Stream s = stream ? StreamTable::get().lookup(stream, "stream") : nullptr;
+  cuda::Stream s = optional_stream(stream);
   need(prev_stream, "prev_stream");
   need(prev_device, "prev_device");
   cuda::check_available();

@@ -131,4 +131,9 @@ using GraphTable = HandleTable<graph::GraphPtr, ct_cuda_graph, kGraphTag>;
 using GraphedTable = HandleTable<graph::GraphedPtr, ct_cuda_graphed, kGraphedTag>;
 using NcclCommTable = HandleTable<comm::CommunicatorPtr, ct_nccl_comm, kNcclCommTag>;
 
+// A stream argument that may be NULL: empty then (the callee picks its default).
+inline cuda::Stream optional_stream(ct_stream s, const char* arg = "stream") {
+  return s ? StreamTable::get().lookup(s, arg) : nullptr;
+}
+
 }  // namespace ct::capi

@@ -122,7 +122,8 @@ CT_API ct_status ct_cuda_caching_allocator_alloc(int64_t size, int32_t device, c
   need(ptr, "ptr");
   CT_CHECK(size > 0, CT_ERR_ARGUMENT, "caching_allocator_alloc: size must be positive, got ", size);
   int d = cuda::resolve_device(device);
-  cuda::Stream s = stream ? StreamTable::get().lookup(stream, "stream") : cuda::current_stream(d);
+  cuda::Stream s = optional_stream(stream);
+  if (!s) s = cuda::current_stream(d);
   CT_CHECK(s->device == d, CT_ERR_DEVICE, "caching_allocator_alloc: the stream is on cuda:", s->device,
            " but the memory is for cuda:", d);
   void* p = alloc::raw_allocations().add(alloc::allocate_on_stream(size, s));

@@ -13,12 +13,6 @@ using namespace ct::capi;
 namespace {
 comm::CommunicatorPtr comm_arg(ct_nccl_comm c) { return NcclCommTable::get().lookup(c, "comm"); }
 
-// The stream a collective runs on: s, or (NULL) the current stream of c's device.
-struct StreamArg {
-  cuda::Stream s;
-  const cuda::Stream* ptr() const { return s ? &s : nullptr; }
-};
-StreamArg stream_arg(ct_stream s) { return StreamArg{s ? StreamTable::get().lookup(s, "stream") : nullptr}; }
 
 // NCCL, loaded at first use (Note [NCCL loads on first use]); after the CUDA check.
 void need_nccl() { comm::nccl(); }
@@ -165,8 +159,7 @@ CT_API ct_status ct_nccl_all_reduce(ct_nccl_comm c, ct_tensor t, ct_comm_op op, 
   comm::CommunicatorPtr p = comm_arg(c);
   Tensor x = get(t, "t");
   CommOp o = comm_op_arg(op);
-  StreamArg sa = stream_arg(s);
-  p->all_reduce(x, o, sa.ptr());
+  p->all_reduce(x, o, optional_stream(s));
   CT_API_END
 }
 
@@ -175,8 +168,7 @@ CT_API ct_status ct_nccl_broadcast(ct_nccl_comm c, ct_tensor t, int32_t root, ct
   cuda::check_available();  // first, for every call (section 21)
   comm::CommunicatorPtr p = comm_arg(c);
   Tensor x = get(t, "t");
-  StreamArg sa = stream_arg(s);
-  p->broadcast(x, root, sa.ptr());
+  p->broadcast(x, root, optional_stream(s));
   CT_API_END
 }
 
@@ -186,8 +178,7 @@ CT_API ct_status ct_nccl_reduce(ct_nccl_comm c, ct_tensor t, int32_t root, ct_co
   comm::CommunicatorPtr p = comm_arg(c);
   Tensor x = get(t, "t");
   CommOp o = comm_op_arg(op);
-  StreamArg sa = stream_arg(s);
-  p->reduce(x, root, o, sa.ptr());
+  p->reduce(x, root, o, optional_stream(s));
   CT_API_END
 }
 
@@ -197,8 +188,7 @@ CT_API ct_status ct_nccl_all_gather(ct_nccl_comm c, ct_tensor output, ct_tensor 
   comm::CommunicatorPtr p = comm_arg(c);
   Tensor o = get(output, "output");
   Tensor i = get(input, "input");
-  StreamArg sa = stream_arg(s);
-  p->all_gather(o, i, sa.ptr());
+  p->all_gather(o, i, optional_stream(s));
   CT_API_END
 }
 
@@ -210,8 +200,7 @@ CT_API ct_status ct_nccl_reduce_scatter(ct_nccl_comm c, ct_tensor output, ct_ten
   Tensor o = get(output, "output");
   Tensor i = get(input, "input");
   CommOp r = comm_op_arg(op);
-  StreamArg sa = stream_arg(s);
-  p->reduce_scatter(o, i, r, sa.ptr());
+  p->reduce_scatter(o, i, r, optional_stream(s));
   CT_API_END
 }
 
@@ -221,8 +210,7 @@ CT_API ct_status ct_nccl_all_to_all(ct_nccl_comm c, ct_tensor output, ct_tensor 
   comm::CommunicatorPtr p = comm_arg(c);
   Tensor o = get(output, "output");
   Tensor i = get(input, "input");
-  StreamArg sa = stream_arg(s);
-  p->all_to_all(o, i, sa.ptr());
+  p->all_to_all(o, i, optional_stream(s));
   CT_API_END
 }
 
@@ -231,8 +219,7 @@ CT_API ct_status ct_nccl_send(ct_nccl_comm c, ct_tensor t, int32_t peer, ct_stre
   cuda::check_available();  // first, for every call (section 21)
   comm::CommunicatorPtr p = comm_arg(c);
   Tensor x = get(t, "t");
-  StreamArg sa = stream_arg(s);
-  p->send(x, peer, sa.ptr());
+  p->send(x, peer, optional_stream(s));
   CT_API_END
 }
 
@@ -241,8 +228,7 @@ CT_API ct_status ct_nccl_recv(ct_nccl_comm c, ct_tensor t, int32_t peer, ct_stre
   cuda::check_available();  // first, for every call (section 21)
   comm::CommunicatorPtr p = comm_arg(c);
   Tensor x = get(t, "t");
-  StreamArg sa = stream_arg(s);
-  p->recv(x, peer, sa.ptr());
+  p->recv(x, peer, optional_stream(s));
   CT_API_END
 }
 

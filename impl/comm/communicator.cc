@@ -187,27 +187,32 @@ Communicator::Communicator(ncclComm_t c, int rank, int size, int device, int64_t
     : comm_(c), rank_(rank), size_(size), device_(device), timeout_ms_(timeout_ms) {}
 
 namespace {
-// Polls a communicator being created (init, split) until NCCL is done with it; aborts it and
-// throws on an error or at the deadline.
-void wait_created(ncclComm_t c, Clock::time_point deadline, const std::string& what, int64_t timeout_ms) {
-  const Nccl& n = nccl();
+// Polls a nonblocking communicator (Note [Communicator lifecycle]) until NCCL is done with its
+// last call: ncclSuccess, the error that ended it, or ncclInProgress when the deadline passed
+// first. tick runs between polls (it may throw); slow polls sleep 1 ms, the others yield.
+template <typename Tick>
+ncclResult_t settle(ncclComm_t c, Clock::time_point deadline, bool slow, Tick tick) {
   for (;;) {
-    ncclResult_t st = ncclSuccess;
-    ncclResult_t q = n.async_error(c, &st);
-    if (q != ncclSuccess) st = q;
-    if (st == ncclSuccess) return;
-    if (st != ncclInProgress) {
-      std::string m = error_message(st, what.c_str(), c);
-      n.abort(c);
-      fail(Status::Comm, m);
-    }
-    if (Clock::now() >= deadline) {
-      n.abort(c);
-      fail(Status::Timeout, what, " timed out after ", timeout_ms,
-           " ms waiting for the other members (did every member call it, with the same unique id?)");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ncclResult_t st = comm_state(c);
+    if (st != ncclInProgress || Clock::now() >= deadline) return st;
+    tick();
+    if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    else std::this_thread::yield();
   }
+}
+ncclResult_t settle(ncclComm_t c, Clock::time_point deadline) { return settle(c, deadline, true, [] {}); }
+
+// Waits for a communicator being created (init, split); aborts it and throws on an error or at
+// the deadline.
+void wait_created(ncclComm_t c, Clock::time_point deadline, const std::string& what, int64_t timeout_ms) {
+  ncclResult_t st = settle(c, deadline);
+  if (st == ncclSuccess) return;
+  std::string m = st == ncclInProgress
+                      ? str_cat(what, " timed out after ", timeout_ms,
+                                " ms waiting for the other members (did every member call it, with the same unique id?)")
+                      : error_message(st, what.c_str(), c);
+  nccl().abort(c);
+  fail(st == ncclInProgress ? Status::Timeout : Status::Comm, m);
 }
 }  // namespace
 
@@ -298,20 +303,8 @@ void end_comm(ncclComm_t c, int device, int64_t timeout_ms, bool healthy) noexce
     (void)cudaSetDevice(device);
     bool done = false;
     ncclResult_t r = healthy ? n.finalize(c) : ncclInternalError;
-    if (r == ncclSuccess || r == ncclInProgress) {
-      auto deadline = deadline_after(timeout_ms);
-      for (;;) {
-        ncclResult_t st = ncclSuccess;
-        ncclResult_t q = n.async_error(c, &st);
-        if (q != ncclSuccess) st = q;
-        if (st == ncclSuccess) {
-          done = n.destroy(c) == ncclSuccess;
-          break;
-        }
-        if (st != ncclInProgress || Clock::now() >= deadline) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-    }
+    if ((r == ncclSuccess || r == ncclInProgress) && settle(c, deadline_after(timeout_ms)) == ncclSuccess)
+      done = n.destroy(c) == ncclSuccess;
     if (!done) n.abort(c);
     if (prev >= 0) (void)cudaSetDevice(prev);
   } catch (...) {
@@ -409,6 +402,8 @@ void Communicator::check_locked() {
 void Communicator::drop_work_locked() {
   for (Work& w : pending_) cudaEventDestroy(w.done);
   pending_.clear();
+  for (cudaEvent_t e : spare_events_) cudaEventDestroy(e);
+  spare_events_.clear();
 }
 
 void Communicator::abort_locked() noexcept {
@@ -445,34 +440,27 @@ void Communicator::fail_locked(Status code, const std::string& msg) {
 }
 
 void Communicator::wait_ready_locked(const char* what, Clock::time_point deadline, bool slow) {
-  const Nccl& n = nccl();
-  for (;;) {
-    ncclResult_t st = ncclSuccess;
-    ncclResult_t q = n.async_error(comm_, &st);
-    if (q != ncclSuccess) st = q;
-    if (st == ncclSuccess) return;
-    if (st != ncclInProgress) {
-      std::string m = str_cat("[Rank ", rank_, "] ", error_message(st, what, comm_), "; the communicator was aborted");
-      fail_locked(Status::Comm, m);
-      fail(Status::Comm, m);
-    }
-    interrupt_if_aborted_locked(what);
-    if (Clock::now() >= deadline) {
-      std::string m = str_cat("[Rank ", rank_, "] ", what, " timed out after ", timeout_ms_, " ms (rank ", rank_, " of ",
-                              size_, " waited for the other members: a peer that died or never called it?); ",
-                              "the communicator was aborted");
-      fail_locked(Status::Timeout, m);
-      fail(Status::Timeout, m);
-    }
-    if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    else std::this_thread::yield();
-  }
+  ncclResult_t st = settle(comm_, deadline, slow, [&] { interrupt_if_aborted_locked(what); });
+  if (st == ncclSuccess) return;
+  Status code = st == ncclInProgress ? Status::Timeout : Status::Comm;
+  std::string m = st == ncclInProgress
+                      ? str_cat("[Rank ", rank_, "] ", what, " timed out after ", timeout_ms_, " ms (rank ", rank_, " of ",
+                                size_, " waited for the other members: a peer that died or never called it?); ",
+                                "the communicator was aborted")
+                      : str_cat("[Rank ", rank_, "] ", error_message(st, what, comm_), "; the communicator was aborted");
+  fail_locked(code, m);
+  fail(code, m);
 }
 
 void Communicator::record_work_locked(const std::string& what, cudaStream_t s) {
   if (cuda::capture_of(s) != 0) return;  // runs at replay: not watched
-  cudaEvent_t e = nullptr;
-  cuda::check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  cudaEvent_t e = nullptr;  // the events of retired work are used again (no create per call)
+  if (!spare_events_.empty()) {
+    e = spare_events_.back();
+    spare_events_.pop_back();
+  } else {
+    cuda::check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  }
   cudaError_t err = cudaEventRecord(e, s);
   if (err != cudaSuccess) {
     cudaEventDestroy(e);
@@ -495,12 +483,10 @@ bool Communicator::poll_locked(bool retire) {
                                         cudaGetErrorString(e), "; the communicator was aborted"));
       return false;
     }
-    cudaEventDestroy(pending_.front().done);
+    spare_events_.push_back(pending_.front().done);
     pending_.pop_front();
   }
-  ncclResult_t st = ncclSuccess;
-  ncclResult_t q = nccl().async_error(comm_, &st);
-  if (q != ncclSuccess) st = q;
+  ncclResult_t st = comm_state(comm_);
   if (st != ncclSuccess && st != ncclInProgress) {
     fail_locked(Status::Comm, str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
                                       error_message(st, "an asynchronous operation", comm_),
@@ -600,7 +586,7 @@ void Communicator::check_rank(const char* op, const char* what, int r) const {
            what, " < ", size_, ")");
 }
 
-cuda::Stream Communicator::prepare(const char* op, const std::vector<const Tensor*>& ts, const cuda::Stream* stream) {
+cuda::Stream Communicator::prepare(const char* op, const std::vector<const Tensor*>& ts, const cuda::Stream& stream) {
   for (const Tensor* t : ts) {
     const Device& d = (*t)->device();
     CT_CHECK(d.is_cuda(), Status::Device, op, ": tensors must be CUDA tensors, but got a tensor on ", d.str());
@@ -608,7 +594,7 @@ cuda::Stream Communicator::prepare(const char* op, const std::vector<const Tenso
              device_);
     CT_CHECK((*t)->is_contiguous(), Status::Argument, op, ": tensors must be contiguous");
   }
-  cuda::Stream s = stream ? *stream : cuda::current_stream(device_);
+  cuda::Stream s = stream ? stream : cuda::current_stream(device_);
   CT_CHECK(s->device == device_, Status::Device, op, ": the stream is on cuda:", s->device,
            " but the communicator is on cuda:", device_);
   // as Tensor.record_stream: memory used on another stream is not reused before that work is done
@@ -640,7 +626,7 @@ void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, F f
   record_work_locked(what, s->stream);
 }
 
-void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream* stream) {
+void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream& stream) {
   cuda::Stream s = prepare("all_reduce", {&t}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(t, "all_reduce", &type);
@@ -650,7 +636,7 @@ void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream* st
   });
 }
 
-void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream* stream) {
+void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream& stream) {
   check_rank("broadcast", "root", root);
   cuda::Stream s = prepare("broadcast", {&t}, stream);
   ncclDataType_t type;
@@ -660,7 +646,7 @@ void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream* stre
   });
 }
 
-void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stream* stream) {
+void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stream& stream) {
   check_rank("reduce", "root", root);
   cuda::Stream s = prepare("reduce", {&t}, stream);
   ncclDataType_t type;
@@ -678,7 +664,7 @@ void check_same_dtype(const char* op, const Tensor& output, const Tensor& input)
 }
 }  // namespace
 
-void Communicator::all_gather(const Tensor& output, const Tensor& input, const cuda::Stream* stream) {
+void Communicator::all_gather(const Tensor& output, const Tensor& input, const cuda::Stream& stream) {
   check_same_dtype("all_gather", output, input);
   CT_CHECK(output->numel() == input->numel() * size_, Status::Shape,
            "all_gather: the output tensor must have nranks times the input's elements: expected ", input->numel() * size_,
@@ -691,7 +677,7 @@ void Communicator::all_gather(const Tensor& output, const Tensor& input, const c
   });
 }
 
-void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, CommOp op, const cuda::Stream* stream) {
+void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, CommOp op, const cuda::Stream& stream) {
   check_same_dtype("reduce_scatter", output, input);
   CT_CHECK(input->numel() == output->numel() * size_, Status::Shape,
            "reduce_scatter: the input tensor must have nranks times the output's elements: expected ",
@@ -705,7 +691,7 @@ void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, Com
   });
 }
 
-void Communicator::all_to_all(const Tensor& output, const Tensor& input, const cuda::Stream* stream) {
+void Communicator::all_to_all(const Tensor& output, const Tensor& input, const cuda::Stream& stream) {
   check_same_dtype("all_to_all", output, input);
   CT_CHECK(output->numel() == input->numel(), Status::Shape,
            "all_to_all: the output and input tensors must have the same number of elements, got ", output->numel(),
@@ -732,7 +718,7 @@ void Communicator::all_to_all(const Tensor& output, const Tensor& input, const c
   });
 }
 
-void Communicator::send(const Tensor& t, int peer, const cuda::Stream* stream) {
+void Communicator::send(const Tensor& t, int peer, const cuda::Stream& stream) {
   check_rank("send", "peer", peer);
   cuda::Stream s = prepare("send", {&t}, stream);
   ncclDataType_t type;
@@ -742,7 +728,7 @@ void Communicator::send(const Tensor& t, int peer, const cuda::Stream* stream) {
   });
 }
 
-void Communicator::recv(const Tensor& t, int peer, const cuda::Stream* stream) {
+void Communicator::recv(const Tensor& t, int peer, const cuda::Stream& stream) {
   check_rank("recv", "peer", peer);
   cuda::Stream s = prepare("recv", {&t}, stream);
   ncclDataType_t type;

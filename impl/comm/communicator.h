@@ -50,15 +50,15 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   void abort();                     // by the caller
   void destroy();                   // finalize + destroy, at most the timeout
 
-  // stream: nullptr = the current stream of the communicator's device.
-  void all_reduce(const Tensor& t, CommOp op, const cuda::Stream* stream);
-  void broadcast(const Tensor& t, int root, const cuda::Stream* stream);
-  void reduce(const Tensor& t, int root, CommOp op, const cuda::Stream* stream);
-  void all_gather(const Tensor& output, const Tensor& input, const cuda::Stream* stream);
-  void reduce_scatter(const Tensor& output, const Tensor& input, CommOp op, const cuda::Stream* stream);
-  void all_to_all(const Tensor& output, const Tensor& input, const cuda::Stream* stream);
-  void send(const Tensor& t, int peer, const cuda::Stream* stream);
-  void recv(const Tensor& t, int peer, const cuda::Stream* stream);
+  // stream: empty = the current stream of the communicator's device.
+  void all_reduce(const Tensor& t, CommOp op, const cuda::Stream& stream);
+  void broadcast(const Tensor& t, int root, const cuda::Stream& stream);
+  void reduce(const Tensor& t, int root, CommOp op, const cuda::Stream& stream);
+  void all_gather(const Tensor& output, const Tensor& input, const cuda::Stream& stream);
+  void reduce_scatter(const Tensor& output, const Tensor& input, CommOp op, const cuda::Stream& stream);
+  void all_to_all(const Tensor& output, const Tensor& input, const cuda::Stream& stream);
+  void send(const Tensor& t, int peer, const cuda::Stream& stream);
+  void recv(const Tensor& t, int peer, const cuda::Stream& stream);
 
   // The watchdog's visit (Note [The communicator watchdog]); false when nothing is pending.
   bool watchdog_visit();
@@ -77,7 +77,7 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
 
   Communicator(ncclComm_t c, int rank, int size, int device, int64_t timeout_ms);
   // The checks every collective starts with; returns the stream to use.
-  cuda::Stream prepare(const char* op, const std::vector<const Tensor*>& ts, const cuda::Stream* stream);
+  cuda::Stream prepare(const char* op, const std::vector<const Tensor*>& ts, const cuda::Stream& stream);
   void check_rank(const char* op, const char* what, int r) const;
   // Runs f (one NCCL call on comm_) under mu_, then the bookkeeping of Note [The communicator
   // watchdog]; inside a group the work is recorded at the group's end.
@@ -110,6 +110,7 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   Status error_code_ = Status::Ok;
   std::string error_;
   std::deque<Work> pending_;
+  std::vector<cudaEvent_t> spare_events_;  // of retired work, recorded again by the next
   uint64_t seq_ = 0;
   bool watched_ = false;
   std::atomic<bool> abort_requested_{false};

@@ -60,12 +60,8 @@ bool use_nccl(const std::vector<Tensor>& ts) {
     if (!t->device().is_cuda() || !t->is_contiguous() || t->dtype != ts[0]->dtype) return false;
     if (!seen.insert(t->device().index).second) return false;
   }
-  try {
-    nccl_dtype(ts[0]->dtype, "torch.cuda.comm");
-  } catch (const Error&) {
-    return false;
-  }
-  return nccl_loadable();
+  ncclDataType_t type;
+  return nccl_type_of(ts[0]->dtype, &type, nullptr) && nccl_loadable();
 }
 
 // ncclGroupStart now, ncclGroupEnd at end() (checked) or when an error leaves the scope.

@@ -72,26 +72,35 @@ void check(ncclResult_t r, const char* what, ncclComm_t comm) {
   fail(code, error_message(r, what, comm));
 }
 
-ncclDataType_t nccl_dtype(DType dt, const char* op, int* count_factor) {
-  if (count_factor) *count_factor = 1;
+bool nccl_type_of(DType dt, ncclDataType_t* type, int* count_factor) {
+  int factor = 1;
   switch (dt) {
     case DType::UInt8:
-    case DType::Bool: return ncclUint8;
-    case DType::Int8: return ncclInt8;
-    case DType::Int32: return ncclInt32;
-    case DType::Int64: return ncclInt64;
-    case DType::Float16: return ncclFloat16;
-    case DType::Float32: return ncclFloat32;
-    case DType::Float64: return ncclFloat64;
-    case DType::BFloat16: return ncclBfloat16;
-    case DType::Complex64:
-      if (count_factor) *count_factor = 2;
-      return ncclFloat32;
-    case DType::Complex128:
-      if (count_factor) *count_factor = 2;
-      return ncclFloat64;
-    default: break;
+    case DType::Bool: *type = ncclUint8; break;
+    case DType::Int8: *type = ncclInt8; break;
+    case DType::Int32: *type = ncclInt32; break;
+    case DType::Int64: *type = ncclInt64; break;
+    case DType::Float16: *type = ncclFloat16; break;
+    case DType::Float32: *type = ncclFloat32; break;
+    case DType::Float64: *type = ncclFloat64; break;
+    case DType::BFloat16: *type = ncclBfloat16; break;
+    case DType::Complex64: *type = ncclFloat32, factor = 2; break;
+    case DType::Complex128: *type = ncclFloat64, factor = 2; break;
+    default: return false;
   }
+  if (count_factor) *count_factor = factor;
+  return true;
+}
+
+ncclResult_t comm_state(ncclComm_t c) {
+  ncclResult_t st = ncclSuccess;
+  ncclResult_t q = nccl().async_error(c, &st);
+  return q != ncclSuccess ? q : st;
+}
+
+ncclDataType_t nccl_dtype(DType dt, const char* op, int* count_factor) {
+  ncclDataType_t type;
+  if (nccl_type_of(dt, &type, count_factor)) return type;
   fail(Status::DType, op, ": input tensor data type is not supported for NCCL: ", dtype_name(dt),
        " (NCCL has uint8, int8, int32, int64, float16, float32, float64, bfloat16, bool and complex)");
 }

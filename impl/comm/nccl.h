@@ -62,8 +62,14 @@ void check(ncclResult_t r, const char* what, ncclComm_t comm = nullptr);
 std::string error_message(ncclResult_t r, const char* what, ncclComm_t comm);
 
 // A dtype's NCCL type, as torch.distributed maps them: bool travels as uint8, complex as two
-// floats (*count_factor = 2). Status::DType for the rest (int16), naming op.
+// floats (*count_factor = 2). nccl_type_of says false for the rest (int16); nccl_dtype throws
+// Status::DType for them, naming op.
+bool nccl_type_of(DType dt, ncclDataType_t* type, int* count_factor);
 ncclDataType_t nccl_dtype(DType dt, const char* op, int* count_factor = nullptr);
+
+// ncclCommGetAsyncError's answer for c (ncclSuccess, ncclInProgress or the error that ended
+// it), or the query's own failure.
+ncclResult_t comm_state(ncclComm_t c);
 
 // torch.cuda.comm's communicators: one clique per ordered list of distinct devices of this
 // process (ncclCommInitAll), created at first use and kept for the process (as torch, which
