@@ -1,7 +1,7 @@
 # Issue 16's benchmark, ctorch against torch on the GPU host:
 #  a. the communicator: all_reduce (SUM, float32) of 1 MiB to 1 GiB through ctorch's
 #     ct_nccl_all_reduce against torch.distributed's NCCL backend, and the small-message latency
-#     (8 B and 1 KiB). One process a GPU (N = the GPU count, or --nranks); in each, torch's
+#     (8 B and 1 KiB); every other dtype it takes (DTYPES) at 16 MiB. One process a GPU (N = the GPU count, or --nranks); in each, torch's
 #     process group and ctorch's communicator on the same GPU, the same buffers' sizes, rounds
 #     alternating which library goes first; CUDA events on torch's current stream, which ctorch's
 #     calls are queued on too (the legacy default stream both start on), around k back-to-back all_reduces;
@@ -9,7 +9,8 @@
 #     (nccl-tests' definition); with one rank the GB/s columns are the algorithm bandwidth
 #     bytes / time instead (NCCL's one-rank all_reduce is a copy at most), said in the rows' names.
 #  b. torch.cuda.comm.broadcast and reduce_add against ct_cuda_comm_broadcast and
-#     ct_cuda_comm_reduce_add over the devices of this host (one process; wall time of k calls
+#     ct_cuda_comm_reduce_add over the devices of this host (float32 at 1 and 64 MiB; float16,
+#     bfloat16, int64 and a transposed float32 matrix, the copy path, at 64 MiB) (one process; wall time of k calls
 #     between synchronizations of every device; with one GPU both return their input and the
 #     rows time the calls' host cost).
 # Target: ctorch >= 0.95x torch (bandwidth), ctorch time <= 1/0.95 torch's. Prints the table in
@@ -41,7 +42,11 @@ SUM = abi_enum("comm_op")["CT_COMM_SUM"]
 ARGTYPES = {"ct_stream_external": [i64, i32, P(vp)], "ct_stream_release": [vp],  # the ranks' calls
             "ct_zeros": [P(i64), i32, i32, i32, i32, P(vp)], "ct_tensor_release": [vp]}
 CUDA_COMM_ARGTYPES = {"ct_cuda_comm_broadcast": [vp, P(i32), i32, P(vp)],
-                      "ct_cuda_comm_reduce_add": [P(vp), i32, i32, P(vp)], "ct_tensor_release": [vp]}
+                      "ct_cuda_comm_reduce_add": [P(vp), i32, i32, P(vp)], "ct_tensor_release": [vp],
+                      "ct_transpose": [vp, i32, i32, P(vp)]}
+# the communicator's other dtypes, measured at 16 MiB (float32 is measured at every size)
+DTYPES = (torch.float16, torch.bfloat16, torch.float64, torch.int32, torch.int64, torch.uint8, torch.int8,
+          torch.bool, torch.complex64)
 TARGET = 0.95
 
 
@@ -99,12 +104,17 @@ def worker(lib, rank, nranks, tmp, max_mib, quick):
         ck(L.ct_stream_external(stream.cuda_stream, device, C.byref(cs)), "ct_stream_external")
 
     rows = []
-    sizes = [8, 1024] + [m * MiB for m in (1, 4, 16, 64, 256, 1024) if m <= max_mib]
-    for nbytes in sizes:
-        numel = nbytes // 4
-        x = torch.zeros(numel, device=dev)
+    # float32 at every size; then every other dtype the communicator takes at 16 MiB (bool: SUM is
+    # a logical or, NCCL's max on bytes, in both libraries; complex: pairs of reals)
+    sizes = [(n, torch.float32) for n in [8, 1024] + [m * MiB for m in (1, 4, 16, 64, 256, 1024) if m <= max_mib]]
+    sizes += [(16 * MiB, dt) for dt in DTYPES if 16 <= max_mib]
+    for nbytes, dtype in sizes:
+        itemsize = torch.empty(0, dtype=dtype).element_size()
+        numel = nbytes // itemsize
+        x = torch.zeros(numel, device=dev, dtype=dtype)
         h = vp()
-        ck(L.ct_zeros((i64 * 1)(numel), 1, ct.dt[torch.float32], CUDA, device, C.byref(h)), "ct_zeros")
+        ck(L.ct_zeros((i64 * 1)(numel), 1, ct.dt[dtype], CUDA, device, C.byref(h)), "ct_zeros")
+        tag = "" if dtype == torch.float32 else "_" + str(dtype).replace("torch.", "")
 
         def t_op():
             dist.all_reduce(x)
@@ -120,14 +130,14 @@ def worker(lib, rank, nranks, tmp, max_mib, quick):
         ck(L.ct_tensor_release(h), "release")
         del x
         if nbytes < MiB:  # latency rows: time only
-            rows.append((f"nccl_all_reduce_latency_{size_name(nbytes)}_n{nranks}", c_ms * 1000, t_ms * 1000, "us",
-                         None, None))
+            rows.append((f"nccl_all_reduce_latency_{size_name(nbytes)}{tag}_n{nranks}", c_ms * 1000, t_ms * 1000,
+                         "us", None, None))
         else:
             factor = 2 * (nranks - 1) / nranks if nranks > 1 else 1.0
             kind = "busbw" if nranks > 1 else "algbw"
             gbs = lambda ms: factor * nbytes / (ms * 1e-3) / 1e9  # noqa: E731
-            rows.append((f"nccl_all_reduce_{size_name(nbytes)}_n{nranks}_{kind}", c_ms * 1000, t_ms * 1000, "us",
-                         gbs(c_ms), gbs(t_ms)))
+            rows.append((f"nccl_all_reduce_{size_name(nbytes)}{tag}_n{nranks}_{kind}", c_ms * 1000, t_ms * 1000,
+                         "us", gbs(c_ms), gbs(t_ms)))
     if cs:
         ck(L.ct_stream_release(cs), "ct_stream_release")
     ck(L.ct_nccl_comm_destroy(comm), "ct_nccl_comm_destroy")
@@ -159,10 +169,23 @@ def cuda_comm_rows(lib, quick):
         sync_all()
         return (time.perf_counter() - t0) / k * 1e3  # ms
 
-    for nbytes in (MiB, 64 * MiB):
-        numel = nbytes // 4
-        x = torch.rand(numel, device="cuda:0")
-        hx = ct.to_ct(x.cpu(), CUDA, 0)
+    # float32 at 1 and 64 MiB, then at 64 MiB half precision, int64, and a transposed float32
+    # matrix (not contiguous: the copy path instead of NCCL, in both libraries)
+    cases = [(MiB, torch.float32, False), (64 * MiB, torch.float32, False), (64 * MiB, torch.float16, False),
+             (64 * MiB, torch.bfloat16, False), (64 * MiB, torch.int64, False), (64 * MiB, torch.float32, True)]
+    for nbytes, dtype, transposed in cases:
+        numel = nbytes // torch.empty(0, dtype=dtype).element_size()
+        x = (torch.rand(numel, device="cuda:0") * 100).to(dtype)
+        if transposed:
+            x = x.view(1024, numel // 1024).t()
+        if transposed:  # the same layout in ctorch: the transpose of a contiguous matrix
+            base, hx = ct.to_ct(x.t().cpu(), CUDA, 0), vp()
+            ck(L.ct_transpose(base, 0, 1, C.byref(hx)), "ct_transpose")
+            L.ct_tensor_release(base)
+        else:
+            hx = ct.to_ct(x.cpu(), CUDA, 0)
+        tag = ("" if dtype == torch.float32 else "_" + str(dtype).replace("torch.", "")) + \
+            ("_transposed" if transposed else "")
         outs = (vp * ndev)()
 
         def t_bcast():
@@ -172,8 +195,8 @@ def cuda_comm_rows(lib, quick):
             ck(L.ct_cuda_comm_broadcast(hx, devarr, ndev, outs), "ct_cuda_comm_broadcast")
             for o in outs:
                 L.ct_tensor_release(o)
-        xs = [x.to(d) for d in devices]
-        hs = [ct.to_ct(x.cpu(), CUDA, d) for d in devices]
+        xs = [x.to(d) for d in devices]  # contiguous copies (reduce_add's NCCL path needs them)
+        hs = [ct.to_ct(x.contiguous().cpu(), CUDA, d) for d in devices]
         harr = (vp * ndev)(*[h.value for h in hs])
         out = vp()
 
@@ -185,7 +208,7 @@ def cuda_comm_rows(lib, quick):
             L.ct_tensor_release(out)
         rounds, k = rounds_for(nbytes, quick)
         for name, c_fn, t_fn in (("broadcast", c_bcast, t_bcast), ("reduce_add", c_reduce, t_reduce)):
-            row = f"cuda_comm_{name}_{size_name(nbytes)}_{ndev}gpu"
+            row = f"cuda_comm_{name}_{size_name(nbytes)}{tag}_{ndev}gpu"
             try:
                 for _ in range(3):
                     c_fn(), t_fn()
