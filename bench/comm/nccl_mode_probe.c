@@ -9,6 +9,10 @@
  *                no longer ncclInProgress (what ctorch's communicator does)
  *   split        a nonblocking communicator, then ncclCommSplit(color 0, key rank) with
  *                blocking = 1 (polled through the parent), and the calls on the child
+ *   split_share  the same with splitShare = 1 (the child shares the parent's resources)
+ *   absent       the split child, but rank 1 comes to the first all_reduce 3 s late: rank 0
+ *                prints how long its own first call (the host launch, which makes NCCL's lazy
+ *                connections) took: about 3 s if a blocking launch waits for a late peer
  * Build and run on the GPU host (two GPUs):
  *   gcc -O2 -I/usr/local/cuda/include bench/comm/nccl_mode_probe.c -o /tmp/probe \
  *       -L/usr/local/cuda/lib64 -lcudart -ldl && /tmp/probe
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NCCL_FN(name, ...) static ncclResult_t (*p_##name)(__VA_ARGS__)
@@ -61,11 +66,12 @@ static void run(int rank, int n, ncclUniqueId id, const char* mode) {
   ncclResult_t r = p_ncclCommInitRankConfig(&comm, n, id, rank, &cfg);
   if (r != ncclSuccess && r != ncclInProgress) { fprintf(stderr, "init: %d\n", (int)r); exit(3); }
   if (nonblocking) ready(comm, "init");
-  if (strcmp(mode, "split") == 0) {
+  if (strncmp(mode, "split", 5) == 0 || strcmp(mode, "absent") == 0) {
     parent = comm;
     comm = NULL;
     ncclConfig_t child = NCCL_CONFIG_INITIALIZER;
     child.blocking = 1;
+    if (strcmp(mode, "split_share") == 0) child.splitShare = 1;
     r = p_ncclCommSplit(parent, 0, rank, &comm, &child);
     if (r != ncclSuccess && r != ncclInProgress) { fprintf(stderr, "split: %d\n", (int)r); exit(3); }
     ready(parent, "split");
@@ -74,6 +80,22 @@ static void run(int rank, int n, ncclUniqueId id, const char* mode) {
   static const size_t sizes[] = {8, 1024, 1 << 20, 16 << 20};
   float* buf = NULL;
   cudaMalloc((void**)&buf, 16 << 20);
+  if (strcmp(mode, "absent") == 0) {
+    struct timespec t0, t1;
+    if (rank == 1) sleep(3);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    r = p_ncclAllReduce(buf, buf, 1, ncclFloat32, ncclSum, comm, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rank == 0)
+      printf("absent: rank 0's first all_reduce call returned %d after %.3f s (rank 1 came 3 s late)\n", (int)r,
+             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    cudaDeviceSynchronize();
+    fflush(stdout);
+    p_ncclCommDestroy(comm);
+    if (p_ncclCommFinalize(parent) == ncclInProgress) ready(parent, "finalize");
+    p_ncclCommDestroy(parent);
+    return;
+  }
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
@@ -112,8 +134,8 @@ static void run(int rank, int n, ncclUniqueId id, const char* mode) {
 
 int main(void) {
   load();
-  static const char* modes[] = {"blocking", "nonblocking", "split"};
-  for (int m = 0; m < 3; ++m) {
+  static const char* modes[] = {"absent", "blocking", "nonblocking", "split", "split_share"};
+  for (int m = 0; m < 5; ++m) {
     int fd[2];
     if (pipe(fd) != 0) return 1;
     pid_t kids[2];
