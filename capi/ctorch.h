@@ -90,6 +90,7 @@ enum {
 
   CT_ERR_STATE = 200,            /* valid call in a state that does not allow it */
   CT_ERR_TIMEOUT = 201,          /* a wait ran past its timeout (a communicator that timed out is aborted) */
+  CT_ERR_DATA_RACE = 202,        /* the stream sanitizer found an unsynchronized access across streams (the op's kernel was queued) */
 
   CT_ERR_DEVICE = 300,           /* inputs on different devices, or wrong device for the op */
   CT_ERR_CUDA_UNAVAILABLE = 301, /* no GPU / no driver / CUDA could not start */
@@ -1317,6 +1318,52 @@ CT_API ct_status ct_nccl_recv(ct_nccl_comm c, ct_tensor t, int32_t peer, ct_stre
  *  a group ends after it. Errors: CT_ERR_STATE for an end without a start. */
 CT_API ct_status ct_nccl_group_start(void);
 CT_API ct_status ct_nccl_group_end(void);
+
+/* ============================================================================================
+ * 24. The CUDA stream sanitizer (torch.cuda._sanitizer, "CSAN")
+ *
+ * Finds a kernel that reads or writes a tensor's memory on one stream while a kernel on another
+ * stream may still be writing it (or, for a write, reading it), with no synchronization in
+ * between: an event recorded after the earlier access and waited for by the later stream
+ * (ct_stream_record_event + ct_stream_wait_event, ct_stream_wait_stream), or the host waiting
+ * (ct_stream_synchronize, ct_event_synchronize, ct_cuda_synchronize, a copy to the host).
+ * ctorch keeps, per storage, the last write and the reads since, and per stream what it has
+ * waited for; every op that queues CUDA work reports what it reads and writes. Memory handed out
+ * again by the allocator starts a new history (its reuse is the caching allocator's business,
+ * with ct_tensor_record_stream). Checks are per storage: any two views of one storage are the
+ * same memory. A report names both accesses' ops, streams, argument names and tensors, in
+ * torch's text form but without stack traces (docs/differences.md).
+ *
+ * Switched on by the environment variable CTORCH_CUDA_SANITIZER when the library is loaded
+ * (as TORCH_CUDA_SANITIZER: any value but "warn" gives CT_CSAN_ERROR; "warn" CT_CSAN_WARN) or by
+ * ct_cuda_sanitizer_set_mode at any time (what happened before it was on is not known: switch it
+ * on first). Off, it costs one predictable branch per op. All of this needs no GPU (CPU tensors
+ * are never checked) and is thread-safe.
+ * ============================================================================================ */
+typedef int32_t ct_csan_mode;
+/* BEGIN GENERATED: csan_mode */
+enum {
+  CT_CSAN_OFF = 0,   /* no checks (the default; nothing measurable on any op) */
+  CT_CSAN_ERROR = 1, /* an op that races fails with CT_ERR_DATA_RACE after its kernel was queued (torch's behaviour) */
+  CT_CSAN_WARN = 2   /* each race goes to the callback (ct_cuda_sanitizer_set_callback; default: stderr) and the op succeeds */
+};
+/* END GENERATED: csan_mode */
+
+/** A report of warn mode: the text of one race (valid during the call only) and the user
+ *  pointer given with the callback. Runs on the thread of the op that raced, once per race; it
+ *  must not call back into ctorch's sanitizer functions. */
+typedef void (*ct_csan_callback)(const char* report, void* user);
+
+/** Sets the mode (CT_CSAN_OFF, _ERROR, _WARN). Switching it on from off starts with nothing
+ *  known; switching it off forgets everything. Errors: CT_ERR_ARGUMENT for another value. */
+CT_API ct_status ct_cuda_sanitizer_set_mode(ct_csan_mode mode);
+/** The current mode. */
+CT_API ct_status ct_cuda_sanitizer_mode(ct_csan_mode* out);
+/** Warn mode's callback and its user pointer; NULL restores the default, which prints each
+ *  report to stderr. */
+CT_API ct_status ct_cuda_sanitizer_set_callback(ct_csan_callback cb, void* user);
+/** How many races the sanitizer has reported in this process (both modes). */
+CT_API ct_status ct_cuda_sanitizer_report_count(int64_t* out);
 
 #ifdef __cplusplus
 } /* extern "C" */

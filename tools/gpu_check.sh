@@ -19,6 +19,15 @@ if [ "${SANITIZE:-1}" != only ]; then
 for t in $(cat "$A/suites.txt" 2>/dev/null); do
   echo "== C suite $t (tests/capi/$t.c)"; "$A/$t" || rc=1
 done
+# Note [Stream sanitizer]: the whole C suite again with the sanitizer on, in warn mode (reports
+# on stderr, nothing fails): any report is a false positive or a race in a test, so none may come
+for t in $(cat "$A/suites.txt" 2>/dev/null); do
+  [ "$t" = sanitizer_test ] && continue
+  CTORCH_CUDA_SANITIZER=warn "$A/$t" > "/tmp/csan_$t.txt" 2>&1 || rc=1
+  n=$(grep -c "CSAN detected" "/tmp/csan_$t.txt")
+  echo "== $t with CTORCH_CUDA_SANITIZER=warn: $(grep -E '^[0-9]+ passed' "/tmp/csan_$t.txt" | tail -1), $n race reports"
+  [ "$n" -eq 0 ] || { rc=1; grep -m3 -A8 "CSAN detected" "/tmp/csan_$t.txt"; }
+done
 echo "== cuda_test with CUDA_LAUNCH_BLOCKING=1"; CUDA_LAUNCH_BLOCKING=1 "$A/cuda_test" || rc=1
 echo "== pluggable allocator loaded from libmyalloc.so"
 "$A/pluggable_test" load "$A/libmyalloc.so" || rc=1
