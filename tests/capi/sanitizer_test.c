@@ -143,6 +143,7 @@ static void test_record_stream_and_event_wait(void) {
   OK(ct_stream_synchronize(s));
   ct_tensor z = sum_all(x);
   EXPECT_EQ_I(g_reports, 1);
+  OK(ct_stream_wait_stream(s, prev)); /* s writes after the default stream's read */
   OK(ct_stream_set_current(s));
   OK(ct_tensor_normal_(x, 0.0, 1.0, NULL));
   OK(ct_stream_record_event(s, e));
@@ -152,6 +153,7 @@ static void test_record_stream_and_event_wait(void) {
   z = sum_all(x);
   EXPECT_EQ_I(g_reports, 1);
   /* a copy to the host (item) waits for its stream */
+  OK(ct_stream_wait_stream(s, prev));
   OK(ct_stream_set_current(s));
   OK(ct_tensor_normal_(x, 0.0, 1.0, NULL));
   ct_tensor one = sum_all(x);
@@ -162,6 +164,7 @@ static void test_record_stream_and_event_wait(void) {
   z = sum_all(x);
   EXPECT_EQ_I(g_reports, 1);
   /* and a device synchronize waits for every stream */
+  OK(ct_stream_wait_stream(s, prev));
   OK(ct_stream_set_current(s));
   OK(ct_tensor_normal_(x, 0.0, 1.0, NULL));
   OK(ct_stream_set_current(prev));
@@ -196,7 +199,8 @@ static void test_error_mode_and_views(void) {
   EXPECT(strstr(ct_last_error_message(), "The CUDA stream sanitizer detected 1 error (neg") != NULL);
   OK(ct_cuda_sanitizer_report_count(&n1));
   EXPECT_EQ_I(n1, n0 + 1);
-  OK(ct_unary(CT_NEG, bottom, &out)); /* reads after reads: no race */
+  OK(ct_stream_wait_stream(s, prev)); /* now s is after normal_ */
+  OK(ct_unary(CT_NEG, bottom, &out));
   rel(out);
   /* a write of the other half on the default stream: one storage, read on s */
   OK(ct_stream_set_current(prev));
