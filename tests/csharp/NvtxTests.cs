@@ -55,13 +55,17 @@ namespace Ctorch.Tests
 
         private static string Unique(string what) => what + " " + Guid.NewGuid().ToString("N");
 
+        // Pushes msgs in order, then pops them all, checking each depth.
+        private static void Nest(params string[] msgs)
+        {
+            for (int i = 0; i < msgs.Length; i++) Assert.AreEqual(Depth(i), Nvtx.RangePush(msgs[i]), "push " + msgs[i]);
+            for (int i = msgs.Length - 1; i >= 0; i--) Assert.AreEqual(Depth(i), Nvtx.RangePop(), "pop " + msgs[i]);
+        }
+
         [Test]
         public void PushPopReturnTheDepth()
         {
-            Assert.AreEqual(Depth(0), Nvtx.RangePush(Unique("cs outer")));
-            Assert.AreEqual(Depth(1), Nvtx.RangePush("cs inner"));
-            Assert.AreEqual(Depth(1), Nvtx.RangePop());
-            Assert.AreEqual(Depth(0), Nvtx.RangePop());
+            Nest(Unique("cs outer"), "cs inner", "cs innermost");
             // a pop with nothing pushed: the tool's error value (-1 here), passed through
             Assert.AreEqual(Injected ? -1 : -2, Nvtx.RangePop());
         }
@@ -72,10 +76,7 @@ namespace Ctorch.Tests
             // two, three and four UTF-8 bytes (a surrogate pair in .NET)
             string text = Unique("cs étape 步 \U0001F680");
             Nvtx.Mark(text);
-            Assert.AreEqual(Depth(0), Nvtx.RangePush(text));
-            Assert.AreEqual(Depth(1), Nvtx.RangePush(""));
-            Assert.AreEqual(Depth(1), Nvtx.RangePop());
-            Assert.AreEqual(Depth(0), Nvtx.RangePop());
+            Nest(text, "");
             ulong id = Nvtx.RangeStart(text);
             Nvtx.RangeEnd(id);
             if (!Injected)
@@ -126,8 +127,7 @@ namespace Ctorch.Tests
             Assert.AreEqual((int)StatusCode.NullPointer, ctorch.ct_nvtx_mark(null));
             StringAssert.Contains("argument 'msg' is NULL", ctorch.ct_last_error_message());
             // nothing was left pushed by the refused calls
-            Assert.AreEqual(Depth(0), Nvtx.RangePush("after refusals"));
-            Assert.AreEqual(Depth(0), Nvtx.RangePop());
+            Nest("after refusals");
         }
 
         [Test]
@@ -148,8 +148,7 @@ namespace Ctorch.Tests
             });
             Assert.AreEqual("body failed", thrown.Message);
             // both ranges were popped: a new push is at depth 0 again
-            Assert.AreEqual(Depth(0), Nvtx.RangePush("after the scope"));
-            Assert.AreEqual(Depth(0), Nvtx.RangePop());
+            Nest("after the scope");
             if (Injected) Assert.AreEqual(0, Only("push", msg + " 7").Value);
         }
 
@@ -166,8 +165,7 @@ namespace Ctorch.Tests
             r.Dispose();
             r.Dispose();   // one pop only
             Assert.IsTrue(r.IsDisposed);
-            Assert.AreEqual(Depth(0), Nvtx.RangePush("after dispose"));
-            Assert.AreEqual(Depth(0), Nvtx.RangePop());
+            Nest("after dispose");
         }
 
         [Test]

@@ -88,19 +88,25 @@ func wantDepth(t *testing.T, what string, got int, err error, want int) {
 	}
 }
 
+// nvtxNest pushes msgs in order, then pops them all, checking each depth (on a locked thread).
+func nvtxNest(t *testing.T, msgs ...string) {
+	t.Helper()
+	for i, m := range msgs {
+		d, err := cuda.NvtxRangePush(m)
+		wantDepth(t, fmt.Sprintf("push %q", m), d, err, nvtxDepth(i))
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		d, err := cuda.NvtxRangePop()
+		wantDepth(t, fmt.Sprintf("pop %q", msgs[i]), d, err, nvtxDepth(i))
+	}
+}
+
 func TestNvtxPushPopReturnTheDepth(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	d, err := cuda.NvtxRangePush(nvtxUnique("go outer"))
-	wantDepth(t, "push", d, err, nvtxDepth(0))
-	d, err = cuda.NvtxRangePush("go inner")
-	wantDepth(t, "push", d, err, nvtxDepth(1))
-	d, err = cuda.NvtxRangePop()
-	wantDepth(t, "pop", d, err, nvtxDepth(1))
-	d, err = cuda.NvtxRangePop()
-	wantDepth(t, "pop", d, err, nvtxDepth(0))
+	nvtxNest(t, nvtxUnique("go outer"), "go inner", "go innermost")
 	// a pop with nothing pushed: the tool's error value (-1 here), passed through
-	d, err = cuda.NvtxRangePop()
+	d, err := cuda.NvtxRangePop()
 	wantDepth(t, "stray pop", d, err, map[bool]int{true: -1, false: -2}[nvtxRecord != ""])
 }
 
@@ -111,14 +117,7 @@ func TestNvtxMessagesReachTheToolAsUTF8(t *testing.T) {
 	if err := cuda.NvtxMark(text); err != nil {
 		t.Fatal(err)
 	}
-	d, err := cuda.NvtxRangePush(text)
-	wantDepth(t, "push", d, err, nvtxDepth(0))
-	d, err = cuda.NvtxRangePush("")
-	wantDepth(t, "push empty", d, err, nvtxDepth(1))
-	d, err = cuda.NvtxRangePop()
-	wantDepth(t, "pop", d, err, nvtxDepth(1))
-	d, err = cuda.NvtxRangePop()
-	wantDepth(t, "pop", d, err, nvtxDepth(0))
+	nvtxNest(t, text, "")
 	id, err := cuda.NvtxRangeStart(text)
 	if err != nil {
 		t.Fatal(err)
@@ -186,10 +185,7 @@ func TestNvtxNulBytes(t *testing.T) {
 	// errors are the C suite's)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	d, err := cuda.NvtxRangePush("after refusals")
-	wantDepth(t, "push", d, err, nvtxDepth(0))
-	d, err = cuda.NvtxRangePop()
-	wantDepth(t, "pop", d, err, nvtxDepth(0))
+	nvtxNest(t, "after refusals")
 }
 
 // depthNow pushes and pops a range on a locked thread: the depth a new range gets there.

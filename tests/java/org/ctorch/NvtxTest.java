@@ -75,12 +75,19 @@ public class NvtxTest extends CtorchTestCase {
     return what + " " + System.nanoTime();
   }
 
+  /** Pushes msgs in order, then pops them all, checking each depth. */
+  static void nest(String... msgs) {
+    for (int i = 0; i < msgs.length; i++) {
+      assertEquals("push " + msgs[i], depth(i), Nvtx.rangePush(msgs[i]));
+    }
+    for (int i = msgs.length - 1; i >= 0; i--) {
+      assertEquals("pop " + msgs[i], depth(i), Nvtx.rangePop());
+    }
+  }
+
   @Test
   public void pushPopReturnTheDepth() {
-    assertEquals(depth(0), Nvtx.rangePush(unique("java outer")));
-    assertEquals(depth(1), Nvtx.rangePush("java inner"));
-    assertEquals(depth(1), Nvtx.rangePop());
-    assertEquals(depth(0), Nvtx.rangePop());
+    nest(unique("java outer"), "java inner", "java innermost");
     // a pop with nothing pushed: the tool's error value (-1 here), passed through
     assertEquals(INJECTED ? -1 : -2, Nvtx.rangePop());
   }
@@ -90,10 +97,7 @@ public class NvtxTest extends CtorchTestCase {
     // two bytes, three bytes and four bytes (outside the BMP: not JNI's modified UTF-8)
     String text = unique("java étape 步 \uD83D\uDE80");
     Nvtx.mark(text);
-    assertEquals(depth(0), Nvtx.rangePush(text));
-    assertEquals(depth(1), Nvtx.rangePush(""));
-    assertEquals(depth(1), Nvtx.rangePop());
-    assertEquals(depth(0), Nvtx.rangePop());
+    nest(text, "");
     long id = Nvtx.rangeStart(text);
     if (!INJECTED) {
       assertEquals(0, id);
@@ -149,8 +153,7 @@ public class NvtxTest extends CtorchTestCase {
     assertEquals(CtorchException.NULL_POINTER, ctorch.ct_nvtx_mark(null));
     assertTrue(Native.lastErrorMessageUtf8().contains("argument 'msg' is NULL"));
     // nothing was left pushed by the refused calls
-    assertEquals(depth(0), Nvtx.rangePush("after refusals"));
-    assertEquals(depth(0), Nvtx.rangePop());
+    nest("after refusals");
   }
 
   interface ThrowingRunnableCall {
@@ -171,8 +174,7 @@ public class NvtxTest extends CtorchTestCase {
     });
     assertEquals("body failed", thrown.getMessage());
     // both ranges were popped: a new push is at depth 0 again
-    assertEquals(depth(0), Nvtx.rangePush("after the scope"));
-    assertEquals(depth(0), Nvtx.rangePop());
+    nest("after the scope");
     if (INJECTED) {
       assertEquals(0, only("push", msg + " 7").value());
     }
@@ -197,8 +199,7 @@ public class NvtxTest extends CtorchTestCase {
     r.close();
     r.close(); // idempotent: one pop only
     assertTrue(r.isClosed());
-    assertEquals(depth(0), Nvtx.rangePush("after close"));
-    assertEquals(depth(0), Nvtx.rangePop());
+    nest("after close");
   }
 
   @Test
