@@ -1320,6 +1320,43 @@ CT_API ct_status ct_nccl_group_start(void);
 CT_API ct_status ct_nccl_group_end(void);
 
 /* ============================================================================================
+ * 22. NVTX (torch.cuda.nvtx): marks and ranges for Nsight Systems and other profilers
+ *
+ * Each function is the NVTX C call torch.cuda.nvtx binds (nvtxMarkA, nvtxRangePushA,
+ * nvtxRangePop, nvtxRangeStartA, nvtxRangeEnd, in the default domain), and passes NVTX's result
+ * through unchanged, as torch does. NVTX (version 3) is compiled into libctorch.so from the CUDA
+ * toolkit's header-only <nvtx3/nvToolsExt.h>: nothing is linked and no GPU, driver or CUDA
+ * context is needed, so these functions work the same on a CPU-only machine (torch raises only
+ * when it was built without CUDA; ctorch always has the header). A profiler attaches by
+ * pointing NVTX_INJECTION64_PATH at its injection library before the process's first NVTX call
+ * (nsys and Nsight set it themselves: `nsys profile -t nvtx,cuda ./prog`); without one every
+ * call is a no-op that costs a load and a branch. docs/profiling.md.
+ *
+ * msg is a NUL-terminated string passed to the tool byte for byte (UTF-8 shows as text in
+ * Nsight Systems); NULL fails with CT_ERR_NULL_POINTER. Ranges pushed and popped nest per
+ * thread; started ranges (range_start/range_end) may end on another thread.
+ * ========================================================================================== */
+
+/** torch.cuda.nvtx.mark(msg): an instantaneous event. */
+CT_API ct_status ct_nvtx_mark(const char* msg);
+/** torch.cuda.nvtx.range_push(msg): starts a nested range on the calling thread.
+ *  Out: *depth (may be NULL to skip) = the zero-based depth of the range started, as the tool
+ *  reports it; -2 (NVTX_NO_PUSH_POP_TRACKING) when no tool is attached, and a negative value
+ *  when the tool reports an error. */
+CT_API ct_status ct_nvtx_range_push(const char* msg, int32_t* depth);
+/** torch.cuda.nvtx.range_pop(): ends the calling thread's innermost pushed range.
+ *  Out: *depth (may be NULL) = the zero-based depth of the range ended, as the tool reports it;
+ *  -2 without a tool; a negative value when the tool reports an error (for instance a pop
+ *  without a push: not a ctorch error, as in torch). */
+CT_API ct_status ct_nvtx_range_pop(int32_t* depth);
+/** torch.cuda.nvtx.range_start(msg): starts a range that may end on any thread.
+ *  Out: *id = the tool's range id (nvtxRangeId_t) for ct_nvtx_range_end; 0 without a tool. */
+CT_API ct_status ct_nvtx_range_start(const char* msg, uint64_t* id);
+/** torch.cuda.nvtx.range_end(id): ends the range id of ct_nvtx_range_start (any value is
+ *  passed to the tool; NVTX does not check it). */
+CT_API ct_status ct_nvtx_range_end(uint64_t id);
+
+/* ============================================================================================
  * 24. The CUDA stream sanitizer (torch.cuda._sanitizer, "CSAN")
  *
  * Finds a kernel that reads or writes a tensor's memory on one stream while a kernel on another
