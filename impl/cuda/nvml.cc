@@ -207,6 +207,15 @@ nvmlDevice_t device_handle(const Nvml& n, int device) {
   return handle_of(n, static_cast<unsigned int>(device_index(device)));
 }
 
+// One unsigned figure of a device: query(n, handle, &value), NVML's function `what`.
+template <typename Query>
+int device_figure(int device, const char* what, const char* figure, Query query) {
+  const Nvml& n = ready();
+  unsigned int v = 0;
+  check(n, query(n, device_handle(n, device), &v), what);
+  return to_int(v, figure);
+}
+
 nvmlUtilization_t utilization_rates(int device) {
   const Nvml& n = ready();
   nvmlUtilization_t u{};
@@ -307,24 +316,18 @@ int utilization(int device) { return to_int(utilization_rates(device).gpu, "the 
 int memory_usage(int device) { return to_int(utilization_rates(device).memory, "the memory usage"); }
 
 int temperature(int device) {
-  const Nvml& n = ready();
-  unsigned int t = 0;
-  check(n, n.temperature(device_handle(n, device), kTemperatureGpu, &t), "nvmlDeviceGetTemperature");
-  return to_int(t, "the temperature");
+  return device_figure(device, "nvmlDeviceGetTemperature", "the temperature",
+                       [](const Nvml& n, nvmlDevice_t h, unsigned int* v) { return n.temperature(h, kTemperatureGpu, v); });
 }
 
 int power_draw(int device) {
-  const Nvml& n = ready();
-  unsigned int mw = 0;
-  check(n, n.power_usage(device_handle(n, device), &mw), "nvmlDeviceGetPowerUsage");
-  return to_int(mw, "the power draw");
+  return device_figure(device, "nvmlDeviceGetPowerUsage", "the power draw",
+                       [](const Nvml& n, nvmlDevice_t h, unsigned int* v) { return n.power_usage(h, v); });
 }
 
 int clock_rate(int device) {
-  const Nvml& n = ready();
-  unsigned int mhz = 0;
-  check(n, n.clock_info(device_handle(n, device), kClockSm, &mhz), "nvmlDeviceGetClockInfo");
-  return to_int(mhz, "the SM clock");
+  return device_figure(device, "nvmlDeviceGetClockInfo", "the SM clock",
+                       [](const Nvml& n, nvmlDevice_t h, unsigned int* v) { return n.clock_info(h, kClockSm, v); });
 }
 
 int64_t device_memory_used(int device) {
