@@ -8,6 +8,8 @@
 # copied to $OUT when the device tool runs this). A filter (substrings separated by '|') runs only matching rows:
 # "/" the whole matrix of issue 12 (rows op/dtype/layout, GPU and cpu/...), "add/" its add
 # rows, "cpu/" its CPU rows (gpu_bench.cc's header lists ops, dtypes and layouts).
+# The filter "csan" runs issue 17's bench/csan_bench.c alone (the stream sanitizer's host cost per
+# small add, off and on; targets: off unchanged, on <= 2x off).
 # Targets (ratio = ctorch time / torch time): matrix rows on the GPU <= 1.05, "cpu/" rows
 # <= 1.25; small CUDA adds (small_add_host, small_add_host_f16) ctorch <= 1.1x the launch
 # floor, the general path's (small_add_bcast_host) <= 1.3x small_add_host's ctorch time; the
@@ -28,6 +30,17 @@ FILTER="${2:-}"
 source "$(dirname "$0")/../tools/gpu_env.sh" "${1:-gpu_artifacts}" || exit 1  # A, LD_LIBRARY_PATH
 cd "$(dirname "$0")/.."
 case "$FILTER" in comm*) python3 bench/comm/comm_bench.py "$A/libctorch.so"; exit $? ;; esac
+# The filter "csan": the stream sanitizer's host cost per op, off and on (bench/csan_bench.c)
+case "$FILTER" in csan*)
+  gcc -O2 -I. bench/csan_bench.c -o /tmp/csan_bench -L"$A" -lctorch -Wl,-rpath,"$A" || exit 1
+  /tmp/csan_bench > /tmp/csan_bench.txt; r=$?
+  { echo; echo "## $(date -u +%F), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), \`bash bench/run.sh gpu_artifacts csan\` (bench/csan_bench.c)"
+    echo "The stream sanitizer's host cost per small CUDA add (1024 float32), one process, modes interleaved, medians of 7 rounds of 20000 calls; target: on <= 2x off."
+    echo "| benchmark | us/op | unit | ratio to off |"; echo "|---|---|---|---|"
+    grep '^| csan_' /tmp/csan_bench.txt | sed 's/ | vs off / | /'; tail -1 /tmp/csan_bench.txt; } | tee -a bench/RESULTS.md
+  [ -n "${OUT:-}" ] && cp bench/RESULTS.md "$OUT/RESULTS.md"
+  exit $r ;;
+esac
 # BENCH_TMP: a folder kept between calls (bench/ncu.sh): the benchmark is built there once
 T="${BENCH_TMP:-$(mktemp -d)}"; mkdir -p "$T"
 TP=$(python3 -c "import torch, os; print(os.path.dirname(torch.__file__))")

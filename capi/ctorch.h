@@ -90,6 +90,7 @@ enum {
 
   CT_ERR_STATE = 200,            /* valid call in a state that does not allow it */
   CT_ERR_TIMEOUT = 201,          /* a wait ran past its timeout (a communicator that timed out is aborted) */
+  CT_ERR_DATA_RACE = 202,        /* the stream sanitizer found an unsynchronized access across streams (the op's kernel was queued) */
 
   CT_ERR_DEVICE = 300,           /* inputs on different devices, or wrong device for the op */
   CT_ERR_CUDA_UNAVAILABLE = 301, /* no GPU / no driver / CUDA could not start */
@@ -1319,6 +1320,43 @@ CT_API ct_status ct_nccl_group_start(void);
 CT_API ct_status ct_nccl_group_end(void);
 
 /* ============================================================================================
+ * 22. NVTX (torch.cuda.nvtx): marks and ranges for Nsight Systems and other profilers
+ *
+ * Each function is the NVTX C call torch.cuda.nvtx binds (nvtxMarkA, nvtxRangePushA,
+ * nvtxRangePop, nvtxRangeStartA, nvtxRangeEnd, in the default domain), and passes NVTX's result
+ * through unchanged, as torch does. NVTX (version 3) is compiled into libctorch.so from the CUDA
+ * toolkit's header-only <nvtx3/nvToolsExt.h>: nothing is linked and no GPU, driver or CUDA
+ * context is needed, so these functions work the same on a CPU-only machine (torch raises only
+ * when it was built without CUDA; ctorch always has the header). A profiler attaches by
+ * pointing NVTX_INJECTION64_PATH at its injection library before the process's first NVTX call
+ * (nsys and Nsight set it themselves: `nsys profile -t nvtx,cuda ./prog`); without one every
+ * call is a no-op that costs a load and a branch. docs/profiling.md.
+ *
+ * msg is a NUL-terminated string passed to the tool byte for byte (UTF-8 shows as text in
+ * Nsight Systems); NULL fails with CT_ERR_NULL_POINTER. Ranges pushed and popped nest per
+ * thread; started ranges (range_start/range_end) may end on another thread.
+ * ========================================================================================== */
+
+/** torch.cuda.nvtx.mark(msg): an instantaneous event. */
+CT_API ct_status ct_nvtx_mark(const char* msg);
+/** torch.cuda.nvtx.range_push(msg): starts a nested range on the calling thread.
+ *  Out: *depth (may be NULL to skip) = the zero-based depth of the range started, as the tool
+ *  reports it; -2 (NVTX_NO_PUSH_POP_TRACKING) when no tool is attached, and a negative value
+ *  when the tool reports an error. */
+CT_API ct_status ct_nvtx_range_push(const char* msg, int32_t* depth);
+/** torch.cuda.nvtx.range_pop(): ends the calling thread's innermost pushed range.
+ *  Out: *depth (may be NULL) = the zero-based depth of the range ended, as the tool reports it;
+ *  -2 without a tool; a negative value when the tool reports an error (for instance a pop
+ *  without a push: not a ctorch error, as in torch). */
+CT_API ct_status ct_nvtx_range_pop(int32_t* depth);
+/** torch.cuda.nvtx.range_start(msg): starts a range that may end on any thread.
+ *  Out: *id = the tool's range id (nvtxRangeId_t) for ct_nvtx_range_end; 0 without a tool. */
+CT_API ct_status ct_nvtx_range_start(const char* msg, uint64_t* id);
+/** torch.cuda.nvtx.range_end(id): ends the range id of ct_nvtx_range_start (any value is
+ *  passed to the tool; NVTX does not check it). */
+CT_API ct_status ct_nvtx_range_end(uint64_t id);
+
+/* ============================================================================================
  * 23. Device monitoring through NVML (torch.cuda.utilization ...) and CUDA initialization
  *     (torch.cuda.init, is_initialized)
  *
@@ -1383,6 +1421,52 @@ CT_API ct_status ct_cuda_device_memory_used(int32_t device, int64_t* out);
  *  end). Unlike torch, which returns its errors as the text, errors are statuses as above. The
  *  list may change between the size query and the call: call again on CT_ERR_BUFFER_SIZE. */
 CT_API ct_status ct_cuda_list_gpu_processes(int32_t device, void* buf, int64_t cap, int64_t* needed);
+
+/* ============================================================================================
+ * 24. The CUDA stream sanitizer (torch.cuda._sanitizer, "CSAN")
+ *
+ * Finds a kernel that reads or writes a tensor's memory on one stream while a kernel on another
+ * stream may still be writing it (or, for a write, reading it), with no synchronization in
+ * between: an event recorded after the earlier access and waited for by the later stream
+ * (ct_stream_record_event + ct_stream_wait_event, ct_stream_wait_stream), or the host waiting
+ * (ct_stream_synchronize, ct_event_synchronize, ct_cuda_synchronize, a copy to the host).
+ * ctorch keeps, per storage, the last write and the reads since, and per stream what it has
+ * waited for; every op that queues CUDA work reports what it reads and writes. Memory handed out
+ * again by the allocator starts a new history (its reuse is the caching allocator's business,
+ * with ct_tensor_record_stream). Checks are per storage: any two views of one storage are the
+ * same memory. A report names both accesses' ops, streams, argument names and tensors, in
+ * torch's text form but without stack traces (docs/differences.md).
+ *
+ * Switched on by the environment variable CTORCH_CUDA_SANITIZER when the library is loaded
+ * (as TORCH_CUDA_SANITIZER: any value but "warn" gives CT_CSAN_ERROR; "warn" CT_CSAN_WARN) or by
+ * ct_cuda_sanitizer_set_mode at any time (what happened before it was on is not known: switch it
+ * on first). Off, it costs one predictable branch per op. All of this needs no GPU (CPU tensors
+ * are never checked) and is thread-safe.
+ * ============================================================================================ */
+typedef int32_t ct_csan_mode;
+/* BEGIN GENERATED: csan_mode */
+enum {
+  CT_CSAN_OFF = 0,   /* no checks (the default; nothing measurable on any op) */
+  CT_CSAN_ERROR = 1, /* an op that races fails with CT_ERR_DATA_RACE after its kernel was queued (torch's behaviour) */
+  CT_CSAN_WARN = 2   /* each race goes to the callback (ct_cuda_sanitizer_set_callback; default: stderr) and the op succeeds */
+};
+/* END GENERATED: csan_mode */
+
+/** A report of warn mode: the text of one race (valid during the call only) and the user
+ *  pointer given with the callback. Runs on the thread of the op that raced, once per race; it
+ *  must not call back into ctorch's sanitizer functions. */
+typedef void (*ct_csan_callback)(const char* report, void* user);
+
+/** Sets the mode (CT_CSAN_OFF, _ERROR, _WARN). Switching it on from off starts with nothing
+ *  known; switching it off forgets everything. Errors: CT_ERR_ARGUMENT for another value. */
+CT_API ct_status ct_cuda_sanitizer_set_mode(ct_csan_mode mode);
+/** The current mode. */
+CT_API ct_status ct_cuda_sanitizer_mode(ct_csan_mode* out);
+/** Warn mode's callback and its user pointer; NULL restores the default, which prints each
+ *  report to stderr. */
+CT_API ct_status ct_cuda_sanitizer_set_callback(ct_csan_callback cb, void* user);
+/** How many races the sanitizer has reported in this process (both modes). */
+CT_API ct_status ct_cuda_sanitizer_report_count(int64_t* out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -19,6 +19,15 @@ if [ "${SANITIZE:-1}" != only ]; then
 for t in $(cat "$A/suites.txt" 2>/dev/null); do
   echo "== C suite $t (tests/capi/$t.c)"; "$A/$t" || rc=1
 done
+# Note [Stream sanitizer]: the whole C suite again with the sanitizer on, in warn mode (reports
+# on stderr, nothing fails): any report is a false positive or a race in a test, so none may come
+for t in $(cat "$A/suites.txt" 2>/dev/null); do
+  [ "$t" = sanitizer_test ] && continue
+  CTORCH_CUDA_SANITIZER=warn "$A/$t" > "/tmp/csan_$t.txt" 2>&1 || rc=1
+  n=$(grep -c "CSAN detected" "/tmp/csan_$t.txt")
+  echo "== $t with CTORCH_CUDA_SANITIZER=warn: $(grep -E '^[0-9]+ passed' "/tmp/csan_$t.txt" | tail -1), $n race reports"
+  [ "$n" -eq 0 ] || { rc=1; grep -m3 -A8 "CSAN detected" "/tmp/csan_$t.txt"; }
+done
 echo "== cuda_test with CUDA_LAUNCH_BLOCKING=1"; CUDA_LAUNCH_BLOCKING=1 "$A/cuda_test" || rc=1
 echo "== pluggable allocator loaded from libmyalloc.so"
 "$A/pluggable_test" load "$A/libmyalloc.so" || rc=1
@@ -36,6 +45,15 @@ for c in linalg fft rng graph comm nvml; do
 done
 echo "== NCCL communicators, ctorch vs torch.distributed, one process a GPU (tests/gpu/nccl_dist_compare.py)"
 python3 tests/gpu/nccl_dist_compare.py "$A/libctorch.so" || rc=1
+echo "== NVTX: nvtx_test, then again under the recording injection library"
+"$A/nvtx_test" "$A/libnvtx_inject.so" || rc=1
+if command -v nsys > /dev/null; then
+  echo "== NVTX ranges in Nsight Systems (nsys profile -t nvtx,cuda)"
+  nsys profile -t nvtx,cuda -f true -o /tmp/ct_nvtx "$A/nvtx_test" > /tmp/nsys.txt 2>&1 || rc=1
+  nsys stats -q -r nvtx_sum /tmp/ct_nvtx.nsys-rep 2>&1 | head -20
+else
+  echo "   (no nsys on this host: the injection library above is the check)"
+fi
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 echo "== impl runtime layer (device resolution, stream guard, raw allocations)"; "$A/runtime_test" --gtest_brief=1 || rc=1
 fi

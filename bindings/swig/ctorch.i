@@ -268,4 +268,33 @@ CT_HANDLE(ct_nccl_comm)
  * from its own native code with a trampoline into the language. */
 %ignore ct_cuda_make_graphed_callable;
 
+/* Section 22, NVTX: the message, the depth and the range id.
+ *   Java: msg travels as the UTF-8 bytes of the String plus a NUL, made on the Java side (JNI's
+ *         own conversion gives "modified UTF-8", whose bytes differ for characters outside the
+ *         Basic Multilingual Plane); a null String stays NULL. The uint64_t id is a long (the
+ *         same 64 bits).
+ *   C#:   string (UTF-8 under mono/.NET on Linux), `out int` depth, ulong id.
+ *   Go:   string, []int32 depth, uint64 id (a []uint64 out-slice). */
+#if defined(SWIGJAVA)
+%typemap(jni) const char* UTF8Z "jbyteArray"
+%typemap(jtype) const char* UTF8Z "byte[]"
+%typemap(jstype) const char* UTF8Z "String"
+%typemap(javain) const char* UTF8Z %{($javainput == null ? null : ($javainput + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_8))%}
+%typemap(in) const char* UTF8Z {
+  $1 = $input ? (char*)(*jenv)->GetByteArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) const char* UTF8Z {
+  if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte*)$1, JNI_ABORT);
+}
+%apply const char* UTF8Z { const char* msg };
+%apply long long* OUTPUT { uint64_t* id };
+%apply long long { uint64_t id };
+#elif defined(SWIGCSHARP)
+%apply unsigned long long* OUTPUT { uint64_t* id };
+#elif defined(SWIGGO)
+GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
+%apply uint64_t* U64OUT { uint64_t* id };
+#endif
+%apply int32_t* I32OUT { int32_t* depth };
+
 %include "capi/ctorch.h"

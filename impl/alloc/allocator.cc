@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "impl/core/csan.h"
 #include "impl/alloc/cuda_memory.h"
 #include "impl/core/error.h"
 #include "impl/cuda/capture.h"
@@ -97,6 +98,7 @@ void free_cached(void* ctx) {
   // Runs in a destructor: an error (a CUDA failure while recording the events of
   // record_stream) cannot propagate; it is reported, and the block stays allocated.
   auto* cb = static_cast<CBlock*>(ctx);
+  if (csan::on()) csan::memory_freed(block_ptr(cb));
   try {
     caching_allocator(block_device(cb))->free(cb);  // cached, no sync
   } catch (const std::exception& e) {
@@ -116,6 +118,7 @@ struct StreamMemory {
 
 void free_pluggable(void* ctx) {
   std::unique_ptr<StreamMemory> m(static_cast<StreamMemory*>(ctx));
+  if (csan::on()) csan::memory_freed(m->ptr);
   const PluggableAllocator* p = pluggable_allocator();
   int64_t st = static_cast<int64_t>(reinterpret_cast<intptr_t>(m->stream->stream));
   if (p->free) p->free(m->ptr, m->nbytes, m->device, st, p->ctx);
@@ -124,6 +127,7 @@ void free_pluggable(void* ctx) {
 
 void free_async(void* ctx) {
   std::unique_ptr<StreamMemory> m(static_cast<StreamMemory*>(ctx));
+  if (csan::on()) csan::memory_freed(m->ptr);
   cudaStream_t own = m->stream->stream;
   int prev = -1;
   (void)cudaGetDevice(&prev);
@@ -180,7 +184,11 @@ DataPtr allocate_cuda(int64_t nbytes, Device device) {
 }  // namespace
 
 DataPtr allocate(int64_t nbytes, Device device, bool pinned) {
-  if (device.is_cuda()) return allocate_cuda(nbytes, device);
+  if (device.is_cuda()) {
+    DataPtr p = allocate_cuda(nbytes, device);
+    if (csan::on()) csan::memory_allocated(p.get());  // Note [Stream sanitizer]: a new history
+    return p;
+  }
   if (!pinned) {
     void* p = cpu_alloc(nbytes);
     return DataPtr(p, p, &free_host, device);
@@ -219,6 +227,7 @@ DataPtr allocate_on_stream(int64_t nbytes, const cuda::Stream& s) {
   DeviceCachingAllocator& a = native_allocator(s->device);
   note_cuda_allocation();
   CBlock* cb = a.malloc(static_cast<size_t>(nbytes), s->stream, s);
+  if (csan::on()) csan::memory_allocated(block_ptr(cb));
   return DataPtr(block_ptr(cb), cb, &free_cached, Device{DeviceType::CUDA, s->device});
 }
 

@@ -44,6 +44,7 @@
 #include "impl/core/error.h"
 #include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
+#include "impl/cuda/sanitize.h"
 
 namespace ct::comm {
 
@@ -466,6 +467,7 @@ void Communicator::record_work_locked(const std::string& what, cudaStream_t s) {
     cudaEventDestroy(e);
     cuda::check(err, "cudaEventRecord");
   }
+  if (csan::on()) csan::event_record(e, s);  // ct_nccl_comm_wait waits for it on the host
   pending_.push_back(Work{e, Clock::now(), what, ++seq_});
   if (!watched_) {
     watched_ = true;
@@ -533,12 +535,18 @@ void Communicator::wait(int64_t timeout_ms) {
   cuda::check_capture_safe("waiting for an NCCL communicator");
   if (timeout_ms <= 0) timeout_ms = timeout_ms_;
   auto deadline = deadline_after(timeout_ms);
-  for (;;) {
+  std::vector<cudaEvent_t> waited;  // for the stream sanitizer: the host has waited for these
+  for (bool first = true;; first = false) {
     {
       std::lock_guard<std::mutex> l(mu_);
       check_locked();
+      if (first && csan::on())
+        for (const Work& w : pending_) waited.push_back(w.done);
       if (!poll_locked(true)) check_locked();  // throws what ended it
-      if (pending_.empty()) return;
+      if (pending_.empty()) {
+        for (cudaEvent_t e : waited) csan::event_synchronize(e);
+        return;
+      }
       if (Clock::now() >= deadline) {
         const Work& w = pending_.front();
         std::string m = str_cat("[Rank ", rank_, "] ", w.what, " (SeqNum=", w.seq, ") did not finish within ", timeout_ms,
@@ -634,6 +642,7 @@ void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream& st
   run("all_reduce", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().all_reduce(t->data(), t->data(), count, type, ro, c, cs);
   });
+  CT_CSAN_KERNEL(s->stream, "all_reduce", {{t.get(), "tensor"}}, {{t.get(), "tensor"}});
 }
 
 void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream& stream) {
@@ -644,6 +653,7 @@ void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream& stre
   run("broadcast", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().broadcast(t->data(), t->data(), count, type, root, c, cs);
   });
+  CT_CSAN_KERNEL(s->stream, "broadcast", {{t.get(), "tensor"}}, {{t.get(), "tensor"}});
 }
 
 void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stream& stream) {
@@ -655,6 +665,7 @@ void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stre
   run("reduce", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().reduce(t->data(), t->data(), count, type, ro, root, c, cs);
   });
+  CT_CSAN_KERNEL(s->stream, "reduce", {{t.get(), "tensor"}}, {{t.get(), "tensor"}});
 }
 
 namespace {
@@ -675,6 +686,7 @@ void Communicator::all_gather(const Tensor& output, const Tensor& input, const c
   run("all_gather", output->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().all_gather(input->data(), output->data(), count, type, c, cs);
   });
+  CT_CSAN_KERNEL(s->stream, "all_gather", {{input.get(), "input"}}, {{output.get(), "output"}});
 }
 
 void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, CommOp op, const cuda::Stream& stream) {
@@ -689,6 +701,7 @@ void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, Com
   run("reduce_scatter", input->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().reduce_scatter(input->data(), output->data(), count, type, ro, c, cs);
   });
+  CT_CSAN_KERNEL(s->stream, "reduce_scatter", {{input.get(), "input"}}, {{output.get(), "output"}});
 }
 
 void Communicator::all_to_all(const Tensor& output, const Tensor& input, const cuda::Stream& stream) {
@@ -716,6 +729,7 @@ void Communicator::all_to_all(const Tensor& output, const Tensor& input, const c
     ncclResult_t e = n.group_end();
     return bad != ncclSuccess ? bad : e;
   });
+  CT_CSAN_KERNEL(s->stream, "all_to_all", {{input.get(), "input"}}, {{output.get(), "output"}});
 }
 
 void Communicator::send(const Tensor& t, int peer, const cuda::Stream& stream) {
@@ -726,6 +740,7 @@ void Communicator::send(const Tensor& t, int peer, const cuda::Stream& stream) {
   run("send", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().send(t->data(), count, type, peer, c, cs);
   });
+  CT_CSAN_KERNEL(s->stream, "send", {{t.get(), "tensor"}}, {});
 }
 
 void Communicator::recv(const Tensor& t, int peer, const cuda::Stream& stream) {
@@ -736,6 +751,7 @@ void Communicator::recv(const Tensor& t, int peer, const cuda::Stream& stream) {
   run("recv", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().recv(t->data(), count, type, peer, c, cs);
   });
+  CT_CSAN_KERNEL(s->stream, "recv", {}, {{t.get(), "tensor"}});
 }
 
 // ---- groups

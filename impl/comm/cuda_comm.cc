@@ -30,6 +30,7 @@
 #include "impl/comm/nccl.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
+#include "impl/cuda/sanitize.h"
 #include "impl/ops/ops.h"
 
 namespace ct::comm {
@@ -114,6 +115,10 @@ void nccl_broadcast(const std::vector<Tensor>& ts) {
           "ncclBroadcast", c);
   }
   group.end();
+  for (size_t i = 0; i < ts.size() && csan::on(); ++i) {
+    if (i == 0) cuda::csan_kernel(current_cuda_stream(a.devices[i]), "broadcast", {{ts[i].get(), "tensor"}}, {});
+    else cuda::csan_kernel(current_cuda_stream(a.devices[i]), "broadcast", {}, {{ts[i].get(), "out"}});
+  }
 }
 
 // nccl::reduce with op SUM into out (on inputs[root]'s device). bool travels as uint8 and is
@@ -132,6 +137,11 @@ void nccl_reduce(const std::vector<Tensor>& inputs, const Tensor& out, int root)
           "ncclReduce", c);
   }
   group.end();
+  for (size_t i = 0; i < inputs.size() && csan::on(); ++i) {
+    const TensorImpl* written = static_cast<int>(i) == root ? out.get() : nullptr;
+    cuda::csan_kernel(current_cuda_stream(a.devices[i]), "reduce_add", {{inputs[i].get(), "inputs"}},
+                      {{written, "out"}});
+  }
 }
 
 // _broadcast_out_impl: no checks.

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "impl/abi/tables.h"
+#include "impl/core/csan.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 
@@ -195,6 +196,7 @@ void synchronize(int device) {
   // device_synchronize, which does not warn either).
   DeviceGuard g(resolve_device(device));
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  if (csan::on()) csan::device_synchronize();
 }
 
 void set_sync_debug_mode(int mode) {

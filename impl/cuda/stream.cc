@@ -4,6 +4,7 @@
 #include <mutex>
 #include <vector>
 
+#include "impl/core/csan.h"
 #include "impl/core/error.h"
 #include "impl/cuda/capture.h"
 #include "impl/cuda/runtime.h"
@@ -83,7 +84,9 @@ StreamImpl::~StreamImpl() {
 }
 
 EventImpl::~EventImpl() {
-  if (event) (void)cudaEventDestroy(event);
+  if (!event) return;
+  if (csan::on()) csan::event_destroyed(event);
+  (void)cudaEventDestroy(event);
 }
 
 Stream default_stream(int device) {
@@ -155,6 +158,7 @@ void stream_synchronize(const Stream& s) {
   on_host_sync("Stream.synchronize");
   DeviceGuard g(s->device);
   check(cudaStreamSynchronize(s->stream), "cudaStreamSynchronize");
+  if (csan::on()) csan::stream_synchronize(s->stream);
 }
 
 void stream_wait_stream(const Stream& s, const Stream& other) {
@@ -181,12 +185,14 @@ void event_record(const Event& e, const Stream& s) {
   CT_CHECK(e->device == s->device, Status::Device, "Event device cuda:", e->device,
            " does not match recording stream's device cuda:", s->device, ".");
   check(cudaEventRecord(e->event, s->stream), "cudaEventRecord");
+  if (csan::on()) csan::event_record(e->event, s->stream);
 }
 
 void event_wait(const Event& e, const Stream& s) {
   if (!e->event) return;  // never recorded: nothing to wait for (as PyTorch)
   DeviceGuard g(s->device);
   check(cudaStreamWaitEvent(s->stream, e->event, 0), "cudaStreamWaitEvent");
+  if (csan::on()) csan::event_wait(e->event, s->stream);
 }
 
 bool event_query(const Event& e) {
@@ -201,6 +207,7 @@ void event_synchronize(const Event& e) {
   check_capture_safe("Event.synchronize");
   DeviceGuard g(e->device);
   check(cudaEventSynchronize(e->event), "cudaEventSynchronize");
+  if (csan::on()) csan::event_synchronize(e->event);
 }
 
 double event_elapsed_ms(const Event& start, const Event& end) {

@@ -75,6 +75,7 @@ bool plain(const Tensor& a, const Tensor& b) {
 void sync_stream(const CudaScope& sc, const char* what) {
   cuda::on_host_sync(what);
   cuda::check(cudaStreamSynchronize(static_cast<cudaStream_t>(sc.stream)), what);
+  if (csan::on()) csan::stream_synchronize(sc.stream);
 }
 
 void memcpy_async(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, const CudaScope& sc) {
@@ -94,9 +95,10 @@ void copy_same_cuda_device(const Tensor& dst, const Tensor& src) {
   CudaScope sc(dst->device());
   if (src->device().is_cuda() && plain(dst, src)) {
     memcpy_async(dst->data(), src->data(), dst->numel() * dst->itemsize(), cudaMemcpyDeviceToDevice, sc);
-    return;
+  } else {
+    cuda_ops::cast(cuda_iter<2>(dst->sizes, {dst.get(), src.get()}), sc.stream);
   }
-  cuda_ops::cast(cuda_iter<2>(dst->sizes, {dst.get(), src.get()}), sc.stream);
+  CT_CSAN_KERNEL(sc.stream, "copy_", {{src.get(), "src"}}, {{dst.get(), "self"}});
 }
 
 // dst's bytes from src, one side on the host, on the CUDA side's current stream. The host
@@ -108,6 +110,8 @@ void memcpy_host_device(const Tensor& dst, const Tensor& src, bool to_device, bo
   CudaScope sc(dev);
   const int64_t n = dst->numel() * dst->itemsize();
   const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+  // (before a blocking copy's wait, which orders every stream after it)
+  CT_CSAN_KERNEL(sc.stream, "copy_", {{src.get(), "src"}}, {{dst.get(), "self"}});
   if (!non_blocking || !alloc::is_pinned(host->storage->data_ptr)) {
     blocking_copy(dst->data(), src->data(), n, kind, sc, to_device ? "copy from host to device" : "copy from device to host");
     return;
@@ -174,6 +178,7 @@ void copy_d2d_peer(const Tensor& dst, const Tensor& src_in) {
                                     static_cast<size_t>(dst->numel() * dst->itemsize()),
                                     static_cast<cudaStream_t>(ssc.stream)),
                 "cudaMemcpyPeerAsync");
+    CT_CSAN_KERNEL(ssc.stream, "copy_", {{src.get(), "src"}}, {{target.get(), "self"}});
     cuda::stream_wait_stream(dst_stream, ssc.stream_ref);  // dst's later work after the copy
   }
   if (target.get() != dst.get()) copy_same_cuda_device(dst, target);
@@ -247,6 +252,7 @@ void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
     return;
   }
   CudaScope sc(c->device());
+  CT_CSAN_KERNEL(sc.stream, "copy_to_buffer", {{c.get(), "self"}}, {});
   blocking_copy(data, c->data(), need, cudaMemcpyDeviceToHost, sc, "copy to a host buffer");
 }
 
@@ -263,6 +269,7 @@ Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType d
   } else {
     CudaScope sc(dev);
     // waited for: the caller may reuse its buffer at once
+    CT_CSAN_KERNEL(sc.stream, "from_buffer", {}, {{out.get(), "out"}});
     blocking_copy(out->data(), data, need, cudaMemcpyHostToDevice, sc, "copy from a host buffer");
   }
   return out;

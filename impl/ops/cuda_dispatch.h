@@ -6,6 +6,7 @@
 #include "impl/core/error.h"
 #include "impl/core/tensor.h"
 #include "impl/cuda/runtime.h"
+#include "impl/cuda/sanitize.h"
 #include "impl/cuda/stream.h"
 #include "impl/ops/cpu/loops.h"
 #include "impl/ops/cuda/kernels.h"

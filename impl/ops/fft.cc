@@ -6,6 +6,8 @@
 #include <numeric>
 
 #include "impl/core/error.h"
+#include "impl/cuda/sanitize.h"
+#include "impl/cuda/stream.h"
 #include "impl/fft/fft.h"
 #include "impl/ops/ops.h"
 
@@ -91,6 +93,8 @@ Tensor run(const Tensor& x, const std::vector<int64_t>& dims, fft::Kind kind, bo
   Tensor out = empty(out_sizes, out_dtype, x->device());
   fft::execute(kind, forward, kind == fft::kC2R ? out_dtype : real_of(kind == fft::kR2C ? out_dtype : x->dtype),
                x->device(), batch, signal, in->data(), out->data());
+  if (csan::on() && out->device().is_cuda())
+    cuda::csan_kernel(cuda::current_stream(out->device().index)->stream, "fft", {{in.get(), "self"}}, {{out.get(), "out"}});
   Shape inv(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inv[perm[i]] = static_cast<int64_t>(i);
   return permute(out, inv);

@@ -48,6 +48,11 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
       off += t->sizes[dim];
     }
     cuda_ops::cat_copy(its, out->itemsize(), sc.stream);
+    if (csan::on()) {
+      std::vector<cuda::CsanTensor> reads;
+      for (const Tensor& t : parts) reads.push_back({t.get(), "tensors"});
+      cuda::csan_kernel(sc.stream, "cat", reads, {{out.get(), "out"}});
+    }
     return out;
   }
   for (const Tensor& t : parts) {

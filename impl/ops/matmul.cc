@@ -4,6 +4,8 @@
 
 #include "impl/blas/blas.h"
 #include "impl/core/error.h"
+#include "impl/cuda/sanitize.h"
+#include "impl/cuda/stream.h"
 #include "impl/ops/ops.h"
 
 namespace ct::ops {
@@ -46,6 +48,9 @@ Tensor batched(const Tensor& a3, const Tensor& b3) {
   int64_t batch = a->sizes[0], n = a->sizes[1], k = a->sizes[2], m = b->sizes[2];
   Tensor c = empty({batch, n, m}, a->dtype, a->device());
   blas::gemm(a->dtype, a->device(), batch, n, m, k, a->data(), b->data(), c->data());
+  if (csan::on() && c->device().is_cuda())
+    cuda::csan_kernel(cuda::current_stream(c->device().index)->stream, "matmul", {{a.get(), "self"}, {b.get(), "other"}},
+                      {{c.get(), "out"}});
   return c;
 }
 

@@ -406,6 +406,7 @@ static void test_scatter(void) {
   ct_stream side = NULL, cur = NULL, after = NULL;
   OK(ct_stream_create(0, 0, &side));
   OK(ct_stream_current(0, &cur));
+  OK(ct_stream_wait_stream(side, cur)); /* the source was written on the current stream */
   OK(ct_cuda_comm_scatter(c, (int32_t[]){0, 0}, 2, NULL, 0, (ct_stream[]){side, NULL}, outs, &n));
   OK(ct_stream_synchronize(side));
   expect_rows(outs[0], 0, 3, 4, __LINE__);
@@ -451,8 +452,11 @@ static void test_scatter_out(void) {
   SKIP_WITHOUT_CUDA();
   ct_tensor t = range2(0, 5, 4, CT_CUDA);
   ct_tensor a = zeros2(2, 4, CT_FLOAT32, CT_CUDA), b = zeros2(3, 4, CT_FLOAT64, CT_CUDA);
-  ct_stream side = NULL;
+  ct_stream side = NULL, cur = NULL;
   OK(ct_stream_create(0, 0, &side));
+  OK(ct_stream_current(0, &cur));
+  OK(ct_stream_wait_stream(side, cur)); /* t and b were written on the current stream */
+  OK(ct_stream_release(cur));
   OK(ct_cuda_comm_scatter_out(t, (ct_tensor[]){a, b}, 2, 0, (ct_stream[]){NULL, side}));
   OK(ct_stream_synchronize(side));
   expect_rows(a, 0, 2, 4, __LINE__);

@@ -402,6 +402,7 @@ static void test_pinned_outlives_stream(void) {
     OK(ct_zeros((int64_t[]){n}, 1, CT_FLOAT32, CT_CPU, -1, &host));
     OK(ct_tensor_pin_memory(host, &pinned));
     OK(ct_stream_guard_enter(side, &prev, &prev_dev));
+    OK(ct_stream_wait_stream(side, prev)); /* dev was written on the default stream */
     OK(ct_tensor_copy_(pinned, dev, 1)); /* non_blocking, on side */
     OK(ct_stream_guard_exit(prev, prev_dev));
     OK(ct_stream_synchronize(side));

@@ -49,6 +49,7 @@ static side_stream side_begin(void) {
   side_stream s = {NULL, NULL};
   OK(ct_stream_create(0, 0, &s.side));
   OK(ct_stream_current(0, &s.prev));
+  OK(ct_stream_wait_stream(s.side, s.prev)); /* the side stream's work comes after what came before */
   OK(ct_stream_set_current(s.side));
   return s;
 }

@@ -30,6 +30,7 @@ TABLES = {
     "fft_norm": ("ct_fft_norm", "CT_FFT_NORM_", ("torch",), {"camel": None, "go": None, "doc": ""}),
     "capture_mode": ("ct_capture_mode", "CT_CAPTURE_MODE_", ("torch",), {"camel": None, "go": None, "doc": ""}),
     "comm_op": ("ct_comm_op", "CT_COMM_", ("torch",), {"camel": None, "go": None, "doc": ""}),
+    "csan_mode": ("ct_csan_mode", "CT_CSAN_", (), {"camel": None, "go": None, "doc": ""}),
 }
 KINDS = ("arith", "compare", "logical")
 PROMOTES = ("", "int_to_float")

@@ -114,6 +114,7 @@ def gen_impl(a):
     enum("FftNorm", "fft_norm", "FFT normalizations")
     enum("CaptureMode", "capture_mode", "CUDA graph capture modes (cudaStreamCaptureMode's numbers)")
     enum("CommOp", "comm_op", "Communicator reduce ops (torch.distributed.ReduceOp's numbers)")
+    enum("CsanMode", "csan_mode", "Stream sanitizer modes")
     o.append("// Event flags (bits, ORed)")
     o.append("namespace event_flags {")
     for r in a["event_flag"]:
@@ -222,7 +223,7 @@ def gen_capi(a):
     pairs = [("status", "Status"), ("dtype", "DType"), ("device_type", "DeviceType"),
              ("device_property", "DeviceProperty"), ("unary_op", "UnaryOp"), ("binary_op", "BinaryOp"),
              ("reduce_op", "ReduceOp"), ("fft_norm", "FftNorm"), ("capture_mode", "CaptureMode"),
-             ("comm_op", "CommOp")]
+             ("comm_op", "CommOp"), ("csan_mode", "CsanMode")]
     for table, cls in pairs:
         for r in a[table]:
             o.append(f"static_assert({r['name']} == static_cast<int32_t>(::ct::{cls}::{r['camel']}), "
@@ -256,6 +257,7 @@ def gen_capi(a):
                              ("reduce_op", "ReduceOp", "reduction op"),
                              ("capture_mode", "CaptureMode", "capture error mode"),
                              ("comm_op", "CommOp", "communicator reduce op"),
+                             ("csan_mode", "CsanMode", "sanitizer mode"),
                              ("device_property", "DeviceProperty", "device property")):
         rows = a[table]
         fn = table + "_arg"

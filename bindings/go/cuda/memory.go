@@ -15,7 +15,6 @@ import (
 	"runtime"
 	"strings"
 
-	"ctorch.dev/ctorch"
 	"ctorch.dev/ctorch/internal/capi"
 )
 
@@ -259,8 +258,8 @@ func CachingAllocatorDelete(ptr uintptr) error {
 // be loaded.
 func LoadAllocator(path, allocSymbol, freeSymbol string) error {
 	for _, s := range []string{path, allocSymbol, freeSymbol} {
-		if strings.IndexByte(s, 0) >= 0 {
-			return goError("cuda_load_allocator", ctorch.CodeArgument, "argument contains a NUL byte")
+		if err := checkCString("cuda_load_allocator", s); err != nil {
+			return err
 		}
 	}
 	return call("cuda_load_allocator", func() int { return capi.Ct_cuda_load_allocator(path, allocSymbol, freeSymbol) })

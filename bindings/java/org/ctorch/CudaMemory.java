@@ -255,12 +255,7 @@ abstract class CudaMemory extends CudaDevices {
     Objects.requireNonNull(allocSymbol, "allocSymbol");
     Objects.requireNonNull(freeSymbol, "freeSymbol");
     for (String arg : new String[] {path, allocSymbol, freeSymbol}) {
-      if (arg.indexOf('\0') >= 0) {
-        throw new CtorchException(CtorchException.ARGUMENT,
-            CtorchException.statusName(CtorchException.ARGUMENT),
-            "loadAllocator: argument contains a NUL character: \""
-                + arg.replace("\0", "\\0") + "\"");
-      }
+      Native.checkNoNul("loadAllocator", arg);
     }
     Native.check(ctorch.ct_cuda_load_allocator(path, allocSymbol, freeSymbol));
   }

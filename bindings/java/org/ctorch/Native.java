@@ -59,6 +59,19 @@ final class Native {
   }
 
   /**
+   * For strings passed to C: a {@link CtorchException} with code 100 (CT_ERR_ARGUMENT) when
+   * {@code arg} contains a NUL character, which would cut the C string short ({@code where}:
+   * the method, for the message).
+   */
+  static void checkNoNul(String where, String arg) {
+    if (arg.indexOf('\0') >= 0) {
+      throw new CtorchException(CtorchException.ARGUMENT,
+          CtorchException.statusName(CtorchException.ARGUMENT),
+          where + ": argument contains a NUL character: \"" + arg.replace("\0", "\\0") + "\"");
+    }
+  }
+
+  /**
    * Throws the exception for {@code status} when it is not CT_OK. Must run on the thread that
    * made the failing call, right after it (the message is thread-local in the C library).
    */

@@ -1,0 +1,60 @@
+// The CUDA stream sanitizer (torch.cuda._sanitizer, "CSAN"): Note [Stream sanitizer] in csan.cc.
+// The bookkeeping only, with streams, events and memory as opaque ids, so that it needs no CUDA
+// and is tested as such; the ops, the stream/event functions and the allocator report to it.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "impl/abi/tables.h"
+
+namespace ct::csan {
+
+namespace detail {
+extern std::atomic<bool> g_on;
+}
+// The one check on every op's path while the sanitizer is off: a relaxed load and a branch.
+inline bool on() { return __builtin_expect(detail::g_on.load(std::memory_order_relaxed), 0); }
+
+// Off / Error (an op that races fails with Status::DataRace, after its kernel was queued, as
+// torch raises CUDASanitizerErrors) / Warn (each report goes to the callback). Switching it on
+// starts from nothing known: accesses before are not checked against.
+void set_mode(CsanMode m);
+CsanMode mode();
+// Warn mode's callback (nullptr: print to stderr); it runs on the thread of the racing op,
+// outside the sanitizer's lock, once per report.
+using Callback = void (*)(const char* report, void* user);
+void set_callback(Callback cb, void* user);
+// Races found since the process started (both modes).
+int64_t report_count();
+// The mode CTORCH_CUDA_SANITIZER asks for at start-up: unset Off; "warn" Warn; anything else
+// Error (torch: the variable's presence switches it on).
+CsanMode mode_from_env(const char* value);
+
+// One tensor argument of a kernel: its storage (the key: accesses to one storage through any
+// view are accesses to the same memory), the argument's name and a description of the tensor.
+struct Arg {
+  const void* storage;  // the storage's base address; nullptr entries are skipped
+  const char* name;     // "self", "other", "out"...
+  std::string what;     // "float32[4, 4] at 0x7f..."
+};
+
+// A kernel queued on stream that reads `reads` and writes `writes` (torch's
+// _handle_kernel_launch: reads checked against the last write, a write against every read since
+// the last write, or against the last write; a storage both read and written counts as written).
+// Error mode: throws Status::DataRace with every report. Call after the launch, when on().
+void kernel(const void* stream, const char* op, const std::vector<Arg>& reads, const std::vector<Arg>& writes);
+
+// Synchronizations (torch's gpu_trace callbacks).
+void event_record(const void* event, const void* stream);  // the event captures the stream's state
+void event_wait(const void* event, const void* stream);    // the stream waits for it
+void event_synchronize(const void* event);                 // the host waits for it
+void event_destroyed(const void* event);
+void stream_synchronize(const void* stream);               // the host waits for the stream
+void device_synchronize();                                 // the host waits for every stream
+// Memory handed out or given back by an allocator: its history starts again.
+void memory_allocated(const void* storage);
+void memory_freed(const void* storage);
+
+}  // namespace ct::csan

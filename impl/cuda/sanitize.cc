@@ -1,0 +1,29 @@
+#include "impl/cuda/sanitize.h"
+
+#include <cuda_runtime_api.h>
+
+#include "impl/core/error.h"
+#include "impl/cuda/capture.h"
+
+namespace ct::cuda {
+
+namespace {
+std::vector<csan::Arg> args_of(const std::vector<CsanTensor>& ts) {
+  std::vector<csan::Arg> out;
+  for (const CsanTensor& c : ts) {
+    if (!c.t || !c.t->device().is_cuda() || c.t->storage->data() == nullptr) continue;
+    out.push_back(csan::Arg{c.t->storage->data(), c.name,
+                            str_cat(dtype_name(c.t->dtype), shape_str(c.t->sizes), " on ", c.t->device().str(),
+                                    " (storage ", c.t->storage->data(), ", offset ", c.t->offset, ")")});
+  }
+  return out;
+}
+}  // namespace
+
+void csan_kernel(const void* stream, const char* op, const std::vector<CsanTensor>& reads,
+                 const std::vector<CsanTensor>& writes) {
+  if (capture_of(static_cast<cudaStream_t>(const_cast<void*>(stream))) != 0) return;
+  csan::kernel(stream, op, args_of(reads), args_of(writes));
+}
+
+}  // namespace ct::cuda
