@@ -1357,6 +1357,72 @@ CT_API ct_status ct_nvtx_range_start(const char* msg, uint64_t* id);
 CT_API ct_status ct_nvtx_range_end(uint64_t id);
 
 /* ============================================================================================
+ * 23. Device monitoring through NVML (torch.cuda.utilization ...) and CUDA initialization
+ *     (torch.cuda.init, is_initialized)
+ *
+ * The figures torch.cuda reads from NVML, the NVIDIA driver's management library, in torch's
+ * units. NVML (libnvidia-ml.so.1, installed with the driver) is loaded with dlopen at the first
+ * query and initialized once; libctorch.so does not link it (docs/monitoring.md).
+ *
+ * device is a CUDA device index, negative for the calling thread's current device (which needs
+ * CUDA). It is mapped to NVML's index through CUDA_VISIBLE_DEVICES as torch maps it (ordinals,
+ * or UUIDs and their prefixes, "GPU-..." / "MIG-..."); an index with no visible GPU is
+ * CT_ERR_INDEX, "device N is not visible (CUDA_VISIBLE_DEVICES=[...])" (the list: the NVML
+ * index of each visible device). An explicit index does not initialize CUDA.
+ * Errors of every query:
+ *   CT_ERR_NOT_SUPPORTED     libnvidia-ml.so.1 cannot be loaded (no driver: the message names it
+ *                            and gives the loader's reason), or NVML says the device or driver
+ *                            does not support the query or forbids it ("Not Supported",
+ *                            "Insufficient Permissions")
+ *   CT_ERR_CUDA_UNAVAILABLE  NVML is there but the driver is not loaded; device < 0 without CUDA
+ *   CT_ERR_INDEX             a device with no visible GPU
+ *   CT_ERR_CUDA              any other NVML failure ("NVML error in nvmlDevice...: <NVML's text>
+ *                            (nvmlReturn_t N)", e.g. "GPU is lost")
+ * Values are sampled by the driver: utilization, memory usage and power over its last sample
+ * period (1/6 s to 1 s, by product), as nvidia-smi shows them.
+ * ========================================================================================== */
+
+/** torch.cuda.init(): initializes ctorch's CUDA state; idempotent. Errors:
+ *  CT_ERR_CUDA_UNAVAILABLE with the runtime's reason (no GPU, no driver). */
+CT_API ct_status ct_cuda_init(void);
+/** torch.cuda.is_initialized(): *out = 1 once a call needed a GPU and reached one (ct_cuda_init,
+ *  ct_cuda_current_device, a CUDA tensor, a stream ...), else 0. Asking whether CUDA is
+ *  available, counting devices and the NVML queries with an explicit device do not initialize
+ *  (as in torch). Never initializes; works without CUDA. */
+CT_API ct_status ct_cuda_is_initialized(int32_t* out);
+/** torch.cuda._device_count_nvml(): the number of visible CUDA devices as NVML and
+ *  CUDA_VISIBLE_DEVICES give it, without initializing CUDA: 0 when CUDA_VISIBLE_DEVICES names no
+ *  device; -1 when NVML cannot be used (no libnvidia-ml.so.1, no driver, a failed query) and for
+ *  MIG UUIDs, which torch does not parse (torch.cuda.device_count then asks the CUDA runtime:
+ *  ct_cuda_device_count). The ordinal list is cut at the first ordinal NVML does not have. Only
+ *  fails for a NULL out. */
+CT_API ct_status ct_cuda_device_count_nvml(int32_t* out);
+/** torch.cuda.utilization(device): percent (0..100) of the last sample period during which one
+ *  or more kernels ran on the GPU (nvidia-smi's utilization.gpu). */
+CT_API ct_status ct_cuda_utilization(int32_t device, int32_t* out);
+/** torch.cuda.memory_usage(device): percent (0..100) of the last sample period during which
+ *  device memory was read or written (nvidia-smi's utilization.memory; not bytes). */
+CT_API ct_status ct_cuda_memory_usage(int32_t device, int32_t* out);
+/** torch.cuda.temperature(device): the GPU die's temperature in degrees Celsius. */
+CT_API ct_status ct_cuda_temperature(int32_t device, int32_t* out);
+/** torch.cuda.power_draw(device): the board's power draw in milliwatts (an average over the last
+ *  second on Ampere and later but GA100, else instantaneous; nvidia-smi's power.draw in W). */
+CT_API ct_status ct_cuda_power_draw(int32_t device, int32_t* out);
+/** torch.cuda.clock_rate(device): the current SM clock in MHz (nvidia-smi's clocks.sm). */
+CT_API ct_status ct_cuda_clock_rate(int32_t device, int32_t* out);
+/** torch.cuda.device_memory_used(device): device memory in use in bytes, by every process and
+ *  the driver's reserve (NVML's memory info, version 1: reserved + allocated; nvidia-smi's
+ *  memory.total - memory.free). */
+CT_API ct_status ct_cuda_device_memory_used(int32_t device, int64_t* out);
+/** torch.cuda.list_gpu_processes(device), as text into buf (string convention of
+ *  ct_tensor_repr): "GPU:<NVML index>", then "no processes are running" or one line a compute
+ *  process, "process <pid, width 10> uses <MB, width 12, 3 decimals> MB GPU memory" (MB = 2^20
+ *  bytes; "N/A" in place of the figure when NVML cannot tell), lines joined by "\n" (none at the
+ *  end). Unlike torch, which returns its errors as the text, errors are statuses as above. The
+ *  list may change between the size query and the call: call again on CT_ERR_BUFFER_SIZE. */
+CT_API ct_status ct_cuda_list_gpu_processes(int32_t device, void* buf, int64_t cap, int64_t* needed);
+
+/* ============================================================================================
  * 24. The CUDA stream sanitizer (torch.cuda._sanitizer, "CSAN")
  *
  * Finds a kernel that reads or writes a tensor's memory on one stream while a kernel on another

@@ -37,11 +37,18 @@ namespace Ctorch
             if (st != (int)StatusCode.BufferSize) Check(st);
             if (needed < 0 || needed > int.MaxValue - 1)
                 throw new InvalidOperationException("ctorch reported an invalid string length " + needed);
-            var buf = new byte[needed + 1];
-            fixed (byte* p = buf)
+            // A text that may grow between the calls (list_gpu_processes) is asked again.
+            for (int attempt = 0; ; attempt++)
             {
+                var buf = new byte[needed + 1];
                 long needed2;
-                Check(call((IntPtr)p, buf.Length, out needed2));
+                fixed (byte* p = buf) st = call((IntPtr)p, buf.Length, out needed2);
+                if (st == (int)StatusCode.BufferSize && attempt < 4 && needed2 > needed && needed2 <= int.MaxValue - 1)
+                {
+                    needed = needed2;
+                    continue;
+                }
+                Check(st);
                 return Encoding.UTF8.GetString(buf, 0, (int)Math.Min(needed, needed2));
             }
         }

@@ -49,6 +49,9 @@ const InitState& state() {
 
 std::atomic<int> g_sync_debug{0};
 
+// Note [CUDA initialization] (init.h): set once check_available has passed.
+std::atomic<bool> g_initialized{false};
+
 }  // namespace
 
 void check(cudaError_t err, const char* what) {
@@ -84,7 +87,15 @@ int device_count() { return state().count; }
 void check_available() {
   const InitState& s = state();
   if (s.count == 0) fail(Status::CudaUnavailable, s.reason);
+  // one relaxed load on the hot path; the store happens once
+  if (!g_initialized.load(std::memory_order_relaxed)) g_initialized.store(true, std::memory_order_release);
 }
+
+// Declared in init.h (//impl/cuda), which this nvcc-built target cannot include (see there).
+void init();
+bool initialized();
+void init() { check_available(); }
+bool initialized() { return g_initialized.load(std::memory_order_acquire); }
 
 int current_device() {
   check_available();

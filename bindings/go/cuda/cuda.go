@@ -11,9 +11,11 @@
 // plan cache of torch.backends.cuda.cufft_plan_cache (CUFFTPlanCache), and torch.cuda.comm
 // (Broadcast, BroadcastOut, BroadcastCoalesced, ReduceAdd, ReduceAddCoalesced, Scatter,
 // ScatterOut, Gather, GatherOut; communicators for processes and hosts are package
-// ctorch.dev/ctorch/nccl), and torch.cuda.nvtx's marks and ranges for profilers (NvtxMark,
-// NvtxRangePush, NvtxRangePop, NvtxRangeStart, NvtxRangeEnd, and the scoped NvtxRange and
-// NvtxPush; they need no GPU). (Devices themselves
+// ctorch.dev/ctorch/nccl), torch.cuda.init and is_initialized (Init, IsInitialized), the
+// figures torch.cuda reads from NVML (Utilization, MemoryUsage, Temperature, PowerDraw,
+// ClockRate, DeviceMemoryUsed, ListGPUProcesses, DeviceCountNVML), and torch.cuda.nvtx's marks
+// and ranges for profilers (NvtxMark, NvtxRangePush, NvtxRangePop, NvtxRangeStart, NvtxRangeEnd,
+// and the scoped NvtxRange and NvtxPush; they need no GPU). (Devices themselves
 // are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1");
 // generators are ctorch.Generator values; the matrix products are ctorch.Tensor methods and
 // the FFTs functions of package ctorch.)

@@ -53,6 +53,23 @@ abstract class CudaDevices extends CudaAbi {
     Native.check(ctorch.ct_cuda_check_available());
   }
 
+  /**
+   * {@code torch.cuda.init()}: initializes CUDA; idempotent. Throws code 301
+   * (CT_ERR_CUDA_UNAVAILABLE) with the reason when there is no GPU or driver.
+   */
+  public static void init() {
+    Native.check(ctorch.ct_cuda_init());
+  }
+
+  /**
+   * {@code torch.cuda.is_initialized()}: true once a call needed a GPU and reached one
+   * ({@link #init()}, {@link #currentDevice()}, a CUDA tensor ...); {@link #isAvailable()} and
+   * {@link #deviceCount()} do not initialize. Never initializes.
+   */
+  public static boolean isInitialized() {
+    return Native.intOut(ctorch::ct_cuda_is_initialized) != 0;
+  }
+
   /** {@code torch.cuda.get_device_name(device)}, e.g. "NVIDIA H100 80GB HBM3". */
   public static String deviceName(int device) {
     return Native.string((buf, cap, needed) ->
