@@ -48,8 +48,8 @@ python3 tests/gpu/nccl_dist_compare.py "$A/libctorch.so" || rc=1
 echo "== NVTX: nvtx_test, then again under the recording injection library"
 "$A/nvtx_test" "$A/libnvtx_inject.so" || rc=1
 if command -v nsys > /dev/null; then
-  echo "== NVTX ranges in Nsight Systems (nsys profile -t nvtx,cuda)"
-  nsys profile -t nvtx,cuda -f true -o /tmp/ct_nvtx "$A/nvtx_test" > /tmp/nsys.txt 2>&1 || rc=1
+  echo "== NVTX ranges in Nsight Systems: the profile example under nsys profile -t nvtx,cuda"
+  nsys profile -t nvtx,cuda -f true -o /tmp/ct_nvtx "$A/profile" > /tmp/nsys.txt 2>&1 || rc=1
   nsys stats -q -r nvtx_sum /tmp/ct_nvtx.nsys-rep 2>&1 | head -20
 else
   echo "   (no nsys on this host: the injection library above is the check)"
@@ -82,6 +82,7 @@ fi
 [ "${SANITIZE:-1}" = only ] && { echo "gpu_check rc=$rc"; exit $rc; }
 echo "== quickstart"; "$A/quickstart" || rc=1
 echo "== graphs example"; "$A/graphs" || rc=1
+echo "== profile example (NVTX ranges, NVML figures)"; "$A/profile" || rc=1
 echo "== allreduce example, one rank"; "$A/allreduce" || rc=1
 if [ "$NGPU" -ge 2 ]; then
   echo "== allreduce example, two processes exchanging the unique id through a file"
