@@ -623,6 +623,10 @@ def java_block(a, table):
             "{@code torch.distributed.ReduceOp}: how a collective combines the members' tensors.",
             lambda r: f"{{@code ReduceOp.{r['torch']}}}{': ' + jdoc(r['doc']) if r['doc'] else ''}.",
             from_code=True))
+    elif table == "csan_mode":  # the whole nested enum CudaSanitizer.Mode
+        o += indented(java_coded_enum(
+            a, "Mode", "csan_mode", "What the stream sanitizer does with a race.",
+            lambda r: f"{r['name']}: {jdoc(r['doc'])}.", from_code=True))
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
     return o
