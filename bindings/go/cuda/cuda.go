@@ -13,7 +13,8 @@
 // ScatterOut, Gather, GatherOut; communicators for processes and hosts are package
 // ctorch.dev/ctorch/nccl), and torch.cuda.nvtx's marks and ranges for profilers (NvtxMark,
 // NvtxRangePush, NvtxRangePop, NvtxRangeStart, NvtxRangeEnd, and the scoped NvtxRange and
-// NvtxPush; they need no GPU). (Devices themselves
+// NvtxPush; they need no GPU), and the stream sanitizer of torch.cuda._sanitizer
+// (SetSanitizerMode, EnableSanitizer, SetSanitizerCallback, SanitizerReportCount). (Devices themselves
 // are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1");
 // generators are ctorch.Generator values; the matrix products are ctorch.Tensor methods and
 // the FFTs functions of package ctorch.)
