@@ -201,21 +201,16 @@ func TestSanitizerCallbackKeptAndCalledFromAnyThread(t *testing.T) {
 func TestSanitizerPanickingCallbackDoesNotEscape(t *testing.T) {
 	sanitizerTest(t)
 	s := newScope(t)
-	var mu sync.Mutex
-	var got []string
+	k := &sanitizerSink{}
 	noErr(t, cuda.SetSanitizerCallback(func(r string) {
-		mu.Lock()
-		got = append(got, r)
-		mu.Unlock()
+		k.add(r)
 		panic("panicked in the test's sanitizer callback (expected)")
 	}))
 	capi.SanitizerReportForTest("first\n", false)
 	capi.SanitizerReportForTest("second\n", true)
-	mu.Lock()
-	if len(got) != 2 || got[0] != "first\n" || got[1] != "second\n" {
+	if got, _ := k.get(); len(got) != 2 || got[0] != "first\n" || got[1] != "second\n" {
 		t.Errorf("reports %q", got)
 	}
-	mu.Unlock()
 	a := s.T(ctorch.Ones([]int64{2}))
 	eqF64(t, s.T(a.MulScalar(3)), 3, 3)
 }
@@ -272,18 +267,13 @@ func TestGPUSanitizerSideStreamRaceReportedThroughCallback(t *testing.T) {
 	s := newScope(t)
 	noErr(t, cuda.SetSanitizerMode(cuda.SanitizerOff))
 	noErr(t, cuda.SetSanitizerMode(cuda.SanitizerWarn))
-	var mu sync.Mutex
-	var got []string
-	noErr(t, cuda.SetSanitizerCallback(func(r string) {
-		mu.Lock()
-		got = append(got, r)
-		mu.Unlock()
-	}))
+	k := &sanitizerSink{}
+	noErr(t, cuda.SetSanitizerCallback(k.add))
 	runtime.GC()
 	n0, err := cuda.SanitizerReportCount()
 	noErr(t, err)
 	noErr(t, sumOnSideStream(t, s, cudaNormal(s), false))
-	mu.Lock()
+	got, _ := k.get()
 	if len(got) != 1 {
 		t.Fatalf("%d reports, want 1: %q", len(got), got)
 	}
@@ -293,16 +283,13 @@ func TestGPUSanitizerSideStreamRaceReportedThroughCallback(t *testing.T) {
 			t.Errorf("report without %q:\n%s", want, got[0])
 		}
 	}
-	mu.Unlock()
 	if n, _ := cuda.SanitizerReportCount(); n != n0+1 {
 		t.Errorf("report count %d, want %d", n, n0+1)
 	}
 	noErr(t, sumOnSideStream(t, s, cudaNormal(s), true))
-	mu.Lock()
-	if len(got) != 1 {
+	if got, _ = k.get(); len(got) != 1 {
 		t.Errorf("with WaitStream: %d reports, want 1: %q", len(got), got)
 	}
-	mu.Unlock()
 }
 
 func TestGPUSanitizerSideStreamRaceIsErrDataRace(t *testing.T) {
