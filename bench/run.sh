@@ -32,7 +32,14 @@ cd "$(dirname "$0")/.."
 case "$FILTER" in comm*) python3 bench/comm/comm_bench.py "$A/libctorch.so"; exit $? ;; esac
 # The filter "csan": the stream sanitizer's host cost per op, off and on (bench/csan_bench.c)
 case "$FILTER" in csan*)
-  gcc -O2 -I. bench/csan_bench.c -o /tmp/csan_bench -L"$A" -lctorch -Wl,-rpath,"$A" && /tmp/csan_bench; exit $? ;;
+  gcc -O2 -I. bench/csan_bench.c -o /tmp/csan_bench -L"$A" -lctorch -Wl,-rpath,"$A" || exit 1
+  /tmp/csan_bench > /tmp/csan_bench.txt; r=$?
+  { echo; echo "## $(date -u +%F), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), \`bash bench/run.sh gpu_artifacts csan\` (bench/csan_bench.c)"
+    echo "The stream sanitizer's host cost per small CUDA add (1024 float32), one process, modes interleaved, medians of 7 rounds of 20000 calls; target: on <= 2x off."
+    echo "| benchmark | us/op | unit | ratio to off |"; echo "|---|---|---|---|"
+    grep '^| csan_' /tmp/csan_bench.txt | sed 's/ | vs off / | /'; tail -1 /tmp/csan_bench.txt; } | tee -a bench/RESULTS.md
+  [ -n "${OUT:-}" ] && cp bench/RESULTS.md "$OUT/RESULTS.md"
+  exit $r ;;
 esac
 # BENCH_TMP: a folder kept between calls (bench/ncu.sh): the benchmark is built there once
 T="${BENCH_TMP:-$(mktemp -d)}"; mkdir -p "$T"

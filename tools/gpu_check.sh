@@ -45,6 +45,15 @@ for c in linalg fft rng graph comm; do
 done
 echo "== NCCL communicators, ctorch vs torch.distributed, one process a GPU (tests/gpu/nccl_dist_compare.py)"
 python3 tests/gpu/nccl_dist_compare.py "$A/libctorch.so" || rc=1
+echo "== NVTX: nvtx_test, then again under the recording injection library"
+"$A/nvtx_test" "$A/libnvtx_inject.so" || rc=1
+if command -v nsys > /dev/null; then
+  echo "== NVTX ranges in Nsight Systems (nsys profile -t nvtx,cuda)"
+  nsys profile -t nvtx,cuda -f true -o /tmp/ct_nvtx "$A/nvtx_test" > /tmp/nsys.txt 2>&1 || rc=1
+  nsys stats -q -r nvtx_sum /tmp/ct_nvtx.nsys-rep 2>&1 | head -20
+else
+  echo "   (no nsys on this host: the injection library above is the check)"
+fi
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 echo "== impl runtime layer (device resolution, stream guard, raw allocations)"; "$A/runtime_test" --gtest_brief=1 || rc=1
 fi
