@@ -55,6 +55,8 @@ namespace Ctorch
                 return new CtorchOutOfMemoryException(name, message);
             if (status == (int)StatusCode.Timeout)
                 return new CtorchTimeoutException(name, message);
+            if (status == (int)StatusCode.DataRace)
+                return new CtorchDataRaceException(name, message);
             if (status == (int)StatusCode.Comm)
                 return new CtorchCommException(name, message);
             return new CtorchException((StatusCode)status, name, message);
@@ -82,6 +84,21 @@ namespace Ctorch
             : base(StatusCode.Timeout, statusName, nativeMessage) { }
 
         protected CtorchTimeoutException(SerializationInfo info, StreamingContext context)
+            : base(info, context) { }
+    }
+
+    /// <summary>CT_ERR_DATA_RACE (202): the stream sanitizer (<see cref="CudaSanitizer"/>, error
+    /// mode) found a kernel reading or writing a tensor's memory while a kernel on another stream
+    /// may still be writing it (or, for a write, reading it), with no synchronization in between.
+    /// The op's kernel was queued; <see cref="CtorchException.NativeMessage"/> holds every report
+    /// (both accesses' ops, streams, argument names and tensors).</summary>
+    [Serializable]
+    public class CtorchDataRaceException : CtorchException
+    {
+        public CtorchDataRaceException(string statusName, string nativeMessage)
+            : base(StatusCode.DataRace, statusName, nativeMessage) { }
+
+        protected CtorchDataRaceException(SerializationInfo info, StreamingContext context)
             : base(info, context) { }
     }
 

@@ -59,6 +59,11 @@ func (e *Error) Timeout() bool { return e.Code == CodeTimeout }
 // communicator's initialization, wait or collective that ran past its timeout.
 func IsTimeout(err error) bool { return errors.Is(err, ErrTimeout) }
 
+// IsDataRace reports whether err is (or wraps) a race the CUDA stream sanitizer found in its
+// error mode (ErrDataRace; cuda.SetSanitizerMode): the failing op's kernel was queued, and the
+// message holds the report.
+func IsDataRace(err error) bool { return errors.Is(err, ErrDataRace) }
+
 // sentinel makes the Err* values of abi_gen.go, one per status code of capi/abi.toml (with the
 // Code* constants); ErrOutOfMemory means a host or device allocation failed after the caching
 // allocator freed its cached blocks and retried, and its message says how much was asked for and

@@ -267,6 +267,9 @@ CT_HANDLE(ct_nccl_comm)
 /* ct_cuda_make_graphed_callable takes a ct_graph_fn for the same reason: each binding calls it
  * from its own native code with a trampoline into the language. */
 %ignore ct_cuda_make_graphed_callable;
+/* ct_cuda_sanitizer_set_callback takes a ct_csan_callback: each binding registers its own
+ * trampoline into the language (JNI in csan_jni.c, a C# delegate, cgo). */
+%ignore ct_cuda_sanitizer_set_callback;
 
 /* Section 22, NVTX: the message, the depth and the range id.
  *   Java: msg travels as the UTF-8 bytes of the String plus a NUL, made on the Java side (JNI's

@@ -13,9 +13,11 @@
 // ScatterOut, Gather, GatherOut; communicators for processes and hosts are package
 // ctorch.dev/ctorch/nccl), torch.cuda.init and is_initialized (Init, IsInitialized), the
 // figures torch.cuda reads from NVML (Utilization, MemoryUsage, Temperature, PowerDraw,
-// ClockRate, DeviceMemoryUsed, ListGPUProcesses, DeviceCountNVML), and torch.cuda.nvtx's marks
+// ClockRate, DeviceMemoryUsed, ListGPUProcesses, DeviceCountNVML), torch.cuda.nvtx's marks
 // and ranges for profilers (NvtxMark, NvtxRangePush, NvtxRangePop, NvtxRangeStart, NvtxRangeEnd,
-// and the scoped NvtxRange and NvtxPush; they need no GPU). (Devices themselves
+// and the scoped NvtxRange and NvtxPush; they need no GPU), and the stream sanitizer of
+// torch.cuda._sanitizer (SetSanitizerMode, EnableSanitizer, SetSanitizerCallback,
+// SanitizerReportCount). (Devices themselves
 // are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1");
 // generators are ctorch.Generator values; the matrix products are ctorch.Tensor methods and
 // the FFTs functions of package ctorch.)

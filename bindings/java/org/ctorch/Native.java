@@ -100,6 +100,8 @@ final class Native {
         return new CtorchOutOfMemoryException(name, message);
       case CtorchException.TIMEOUT:
         return new CtorchTimeoutException(name, message);
+      case CtorchException.DATA_RACE:
+        return new CtorchDataRaceException(name, message);
       case CtorchException.COMM:
         return new CtorchCommException(name, message);
       default:
