@@ -28,7 +28,7 @@ func main() {
 	}
 }
 
-func run() (err error) {
+func run() error {
 	// NVTX nests pushed ranges per OS thread: the outer range is pushed and popped by hand
 	// (torch.cuda.nvtx.range_push / range_pop), so keep this goroutine on one thread.
 	// cuda.NvtxPush and cuda.NvtxRange, used below, lock it themselves.
