@@ -96,6 +96,11 @@ if [ -x "$A/go_ctorch.test" ]; then
   grep -E "^--- FAIL|^(ok|FAIL|PASS)$|^panic" /tmp/go_gpu.txt | head -20
   echo "go: $(grep -c '^--- PASS' /tmp/go_gpu.txt) passed, $(grep -c '^--- FAIL' /tmp/go_gpu.txt) failed, $(grep -c '^--- SKIP' /tmp/go_gpu.txt) skipped"
   grep -A3 "^--- SKIP" /tmp/go_gpu.txt | grep -v "^--" | head -10
+  echo "== Go binding suite again with the stream sanitizer on (CTORCH_CUDA_SANITIZER=warn): no reports"
+  CTORCH_CUDA_SANITIZER=warn "$A/go_ctorch.test" -test.count=1 > /tmp/go_csan.txt 2>&1 || rc=1
+  n=$(grep -c "CSAN detected" /tmp/go_csan.txt)
+  echo "go with the sanitizer: $(grep -c '^--- FAIL' /tmp/go_csan.txt) failed, $n race reports"
+  [ "$n" -eq 0 ] || { rc=1; grep -m3 -A8 "CSAN detected" /tmp/go_csan.txt; }
 fi
 echo "== torch, same devices; the C suite's reference values (tests/gpu/torch_reference.py)"
 python3 tests/gpu/torch_reference.py || rc=1
