@@ -1453,8 +1453,9 @@ enum {
 /* END GENERATED: csan_mode */
 
 /** A report of warn mode: the text of one race (valid during the call only) and the user
- *  pointer given with the callback. Runs on the thread of the op that raced, once per race; it
- *  must not call back into ctorch's sanitizer functions. */
+ *  pointer given with the callback. Runs on the thread of the op that raced, once per race, when
+ *  that op has queued its work, outside ctorch's locks. A call already under way when the
+ *  callback is replaced may still reach the old one (keep its user data alive a while). */
 typedef void (*ct_csan_callback)(const char* report, void* user);
 
 /** Sets the mode (CT_CSAN_OFF, _ERROR, _WARN). Switching it on from off starts with nothing

@@ -98,8 +98,8 @@ void free_cached(void* ctx) {
   // Runs in a destructor: an error (a CUDA failure while recording the events of
   // record_stream) cannot propagate; it is reported, and the block stays allocated.
   auto* cb = static_cast<CBlock*>(ctx);
-  if (csan::on()) csan::memory_freed(block_ptr(cb));
   try {
+    if (csan::on()) csan::memory_freed(block_ptr(cb));
     caching_allocator(block_device(cb))->free(cb);  // cached, no sync
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ctorch: error while freeing CUDA memory: %s\n", e.what());

@@ -401,6 +401,8 @@ void Communicator::check_locked() {
 }
 
 void Communicator::drop_work_locked() {
+  for (cudaEvent_t e : csan_events_) csan::event_destroyed(e);
+  csan_events_.clear();
   for (Work& w : pending_) cudaEventDestroy(w.done);
   pending_.clear();
   for (cudaEvent_t e : spare_events_) cudaEventDestroy(e);
@@ -453,7 +455,8 @@ void Communicator::wait_ready_locked(const char* what, Clock::time_point deadlin
   fail(code, m);
 }
 
-void Communicator::record_work_locked(const std::string& what, cudaStream_t s) {
+void Communicator::record_work_locked(const std::string& what, const cuda::Stream& stream) {
+  cudaStream_t s = stream->stream;
   if (cuda::capture_of(s) != 0) return;  // runs at replay: not watched
   cudaEvent_t e = nullptr;  // the events of retired work are used again (no create per call)
   if (!spare_events_.empty()) {
@@ -467,7 +470,10 @@ void Communicator::record_work_locked(const std::string& what, cudaStream_t s) {
     cudaEventDestroy(e);
     cuda::check(err, "cudaEventRecord");
   }
-  if (csan::on()) csan::event_record(e, s);  // ct_nccl_comm_wait waits for it on the host
+  if (csan::on()) {  // ct_nccl_comm_wait waits for it on the host
+    csan::event_record(e, cuda::csan_key(stream));
+    if (std::find(csan_events_.begin(), csan_events_.end(), e) == csan_events_.end()) csan_events_.push_back(e);
+  }
   pending_.push_back(Work{e, Clock::now(), what, ++seq_});
   if (!watched_) {
     watched_ = true;
@@ -535,16 +541,17 @@ void Communicator::wait(int64_t timeout_ms) {
   cuda::check_capture_safe("waiting for an NCCL communicator");
   if (timeout_ms <= 0) timeout_ms = timeout_ms_;
   auto deadline = deadline_after(timeout_ms);
-  std::vector<cudaEvent_t> waited;  // for the stream sanitizer: the host has waited for these
-  for (bool first = true;; first = false) {
+  for (;;) {
     {
       std::lock_guard<std::mutex> l(mu_);
       check_locked();
-      if (first && csan::on())
-        for (const Work& w : pending_) waited.push_back(w.done);
       if (!poll_locked(true)) check_locked();  // throws what ended it
       if (pending_.empty()) {
-        for (cudaEvent_t e : waited) csan::event_synchronize(e);
+        // the stream sanitizer: every collective recorded since the last wait is done (events
+        // reused since hold later work, done too)
+        if (csan::on())
+          for (cudaEvent_t e : csan_events_) csan::event_synchronize(e);
+        csan_events_.clear();
         return;
       }
       if (Clock::now() >= deadline) {
@@ -612,26 +619,35 @@ cuda::Stream Communicator::prepare(const char* op, const std::vector<const Tenso
 }
 
 template <typename F>
-void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, F f) {
+void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, const std::vector<cuda::CsanTensor>& reads,
+                       const std::vector<cuda::CsanTensor>& writes, F f) {
   std::string what = str_cat(op, "(numel=", numel, ")");
-  std::lock_guard<std::mutex> l(mu_);
-  check_locked();
-  bool grouped = tl_group.depth > 0;
-  if (grouped) join_group_locked(true);  // Note [Communicators and groups]
-  cuda::DeviceGuard guard(device_);
-  ncclResult_t r = f(comm_, s->stream);
-  if (r != ncclSuccess && r != ncclInProgress) {
-    std::string m = str_cat("[Rank ", rank_, "] ", error_message(r, op, comm_));
-    if (r == ncclInvalidArgument || r == ncclInvalidUsage) fail(Status::Argument, m);
-    fail_locked(Status::Comm, m + "; the communicator was aborted");
-    fail(Status::Comm, m + "; the communicator was aborted");
+  // Note [Stream sanitizer]: the collective's accesses are recorded before the event that
+  // ct_nccl_comm_wait waits for (so that the event covers them), its races raised at the end,
+  // outside the lock
+  cuda::CsanReports races;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    check_locked();
+    bool grouped = tl_group.depth > 0;
+    if (grouped) join_group_locked(true);  // Note [Communicators and groups]
+    cuda::DeviceGuard guard(device_);
+    ncclResult_t r = f(comm_, s->stream);
+    if (r != ncclSuccess && r != ncclInProgress) {
+      std::string m = str_cat("[Rank ", rank_, "] ", error_message(r, op, comm_));
+      if (r == ncclInvalidArgument || r == ncclInvalidUsage) fail(Status::Argument, m);
+      fail_locked(Status::Comm, m + "; the communicator was aborted");
+      fail(Status::Comm, m + "; the communicator was aborted");
+    }
+    races.kernel(s, op, reads, writes);
+    if (grouped) {  // queued at the group's end
+      tl_group.ops.push_back(GroupOp{shared_from_this(), s, std::move(what)});
+    } else {
+      if (r == ncclInProgress) wait_ready_locked(op, deadline_after(timeout_ms_), false);
+      record_work_locked(what, s);
+    }
   }
-  if (grouped) {  // queued at the group's end
-    tl_group.ops.push_back(GroupOp{shared_from_this(), s, std::move(what)});
-    return;
-  }
-  if (r == ncclInProgress) wait_ready_locked(op, deadline_after(timeout_ms_), false);
-  record_work_locked(what, s->stream);
+  races.raise(op);
 }
 
 void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream& stream) {
@@ -639,10 +655,9 @@ void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream& st
   ncclDataType_t type;
   size_t count = nccl_count(t, "all_reduce", &type);
   ncclRedOp_t ro = red_op(op, t->dtype, "all_reduce");
-  run("all_reduce", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("all_reduce", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().all_reduce(t->data(), t->data(), count, type, ro, c, cs);
   });
-  CT_CSAN_KERNEL(s->stream, "all_reduce", {{t.get(), "tensor"}}, {{t.get(), "tensor"}});
 }
 
 void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream& stream) {
@@ -650,10 +665,9 @@ void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream& stre
   cuda::Stream s = prepare("broadcast", {&t}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(t, "broadcast", &type);
-  run("broadcast", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("broadcast", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().broadcast(t->data(), t->data(), count, type, root, c, cs);
   });
-  CT_CSAN_KERNEL(s->stream, "broadcast", {{t.get(), "tensor"}}, {{t.get(), "tensor"}});
 }
 
 void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stream& stream) {
@@ -662,10 +676,9 @@ void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stre
   ncclDataType_t type;
   size_t count = nccl_count(t, "reduce", &type);
   ncclRedOp_t ro = red_op(op, t->dtype, "reduce");
-  run("reduce", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("reduce", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().reduce(t->data(), t->data(), count, type, ro, root, c, cs);
   });
-  CT_CSAN_KERNEL(s->stream, "reduce", {{t.get(), "tensor"}}, {{t.get(), "tensor"}});
 }
 
 namespace {
@@ -683,10 +696,9 @@ void Communicator::all_gather(const Tensor& output, const Tensor& input, const c
   cuda::Stream s = prepare("all_gather", {&output, &input}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(input, "all_gather", &type);
-  run("all_gather", output->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("all_gather", output->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().all_gather(input->data(), output->data(), count, type, c, cs);
   });
-  CT_CSAN_KERNEL(s->stream, "all_gather", {{input.get(), "input"}}, {{output.get(), "output"}});
 }
 
 void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, CommOp op, const cuda::Stream& stream) {
@@ -698,10 +710,9 @@ void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, Com
   ncclDataType_t type;
   size_t count = nccl_count(output, "reduce_scatter", &type);
   ncclRedOp_t ro = red_op(op, input->dtype, "reduce_scatter");
-  run("reduce_scatter", input->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("reduce_scatter", input->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().reduce_scatter(input->data(), output->data(), count, type, ro, c, cs);
   });
-  CT_CSAN_KERNEL(s->stream, "reduce_scatter", {{input.get(), "input"}}, {{output.get(), "output"}});
 }
 
 void Communicator::all_to_all(const Tensor& output, const Tensor& input, const cuda::Stream& stream) {
@@ -715,7 +726,7 @@ void Communicator::all_to_all(const Tensor& output, const Tensor& input, const c
   ncclDataType_t type;
   size_t count = nccl_count(input, "all_to_all", &type) / static_cast<size_t>(size_);
   size_t chunk = static_cast<size_t>(input->numel() / size_) * static_cast<size_t>(input->itemsize());
-  run("all_to_all", input->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("all_to_all", input->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, [&](ncclComm_t c, cudaStream_t cs) {
     const Nccl& n = nccl();
     ncclResult_t r = n.group_start();
     if (r != ncclSuccess) return r;
@@ -729,7 +740,6 @@ void Communicator::all_to_all(const Tensor& output, const Tensor& input, const c
     ncclResult_t e = n.group_end();
     return bad != ncclSuccess ? bad : e;
   });
-  CT_CSAN_KERNEL(s->stream, "all_to_all", {{input.get(), "input"}}, {{output.get(), "output"}});
 }
 
 void Communicator::send(const Tensor& t, int peer, const cuda::Stream& stream) {
@@ -737,10 +747,9 @@ void Communicator::send(const Tensor& t, int peer, const cuda::Stream& stream) {
   cuda::Stream s = prepare("send", {&t}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(t, "send", &type);
-  run("send", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("send", t->numel(), s, {{t.get(), "tensor"}}, {}, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().send(t->data(), count, type, peer, c, cs);
   });
-  CT_CSAN_KERNEL(s->stream, "send", {{t.get(), "tensor"}}, {});
 }
 
 void Communicator::recv(const Tensor& t, int peer, const cuda::Stream& stream) {
@@ -748,10 +757,9 @@ void Communicator::recv(const Tensor& t, int peer, const cuda::Stream& stream) {
   cuda::Stream s = prepare("recv", {&t}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(t, "recv", &type);
-  run("recv", t->numel(), s, [&](ncclComm_t c, cudaStream_t cs) {
+  run("recv", t->numel(), s, {}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().recv(t->data(), count, type, peer, c, cs);
   });
-  CT_CSAN_KERNEL(s->stream, "recv", {}, {{t.get(), "tensor"}});
 }
 
 // ---- groups
@@ -811,7 +819,7 @@ void group_end() {
     for (const GroupOp& o : ops) {
       if (o.comm->state_ != Communicator::State::Ok) continue;
       try {
-        o.comm->record_work_locked(o.what, o.stream->stream);
+        o.comm->record_work_locked(o.what, o.stream);
       } catch (...) {
         if (!first) first = std::current_exception();
       }

@@ -14,6 +14,7 @@
 
 #include "impl/abi/tables.h"
 #include "impl/core/tensor.h"
+#include "impl/cuda/sanitize.h"
 #include "impl/cuda/stream.h"
 
 namespace ct::comm {
@@ -81,9 +82,11 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   void check_rank(const char* op, const char* what, int r) const;
   // Runs f (one NCCL call on comm_) under mu_, then the bookkeeping of Note [The communicator
   // watchdog]; inside a group the work is recorded at the group's end.
+  // reads/writes: the collective's tensors, for the stream sanitizer.
   template <typename F>
-  void run(const char* op, int64_t numel, const cuda::Stream& s, F f);
-  void record_work_locked(const std::string& what, cudaStream_t s);
+  void run(const char* op, int64_t numel, const cuda::Stream& s, const std::vector<cuda::CsanTensor>& reads,
+           const std::vector<cuda::CsanTensor>& writes, F f);
+  void record_work_locked(const std::string& what, const cuda::Stream& s);
   // Polls ncclCommGetAsyncError until the last call is done (nonblocking communicators);
   // on timeout aborts and throws Status::Timeout; on an error fails and throws Status::Comm.
   void wait_ready_locked(const char* what, std::chrono::steady_clock::time_point deadline, bool slow);
@@ -111,6 +114,7 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   std::string error_;
   std::deque<Work> pending_;
   std::vector<cudaEvent_t> spare_events_;  // of retired work, recorded again by the next
+  std::vector<cudaEvent_t> csan_events_;   // recorded for the stream sanitizer since the last wait
   uint64_t seq_ = 0;
   bool watched_ = false;
   std::atomic<bool> abort_requested_{false};

@@ -106,19 +106,24 @@ cudaStream_t current_cuda_stream(int device) { return cuda::current_stream(devic
 void nccl_broadcast(const std::vector<Tensor>& ts) {
   NcclArgs a = nccl_args(ts, "broadcast");
   const Nccl& n = nccl();
-  std::lock_guard<std::mutex> lock(a.clique->mu);  // released after the group's end
-  NcclGroup group;
-  for (size_t i = 0; i < ts.size(); ++i) {
-    cuda::DeviceGuard g(a.devices[i]);
-    ncclComm_t c = a.clique->comms[i];
-    check(n.broadcast(ts[i]->data(), ts[i]->data(), a.count, a.type, 0, c, current_cuda_stream(a.devices[i])),
-          "ncclBroadcast", c);
+  {
+    std::lock_guard<std::mutex> lock(a.clique->mu);  // released after the group's end
+    NcclGroup group;
+    for (size_t i = 0; i < ts.size(); ++i) {
+      cuda::DeviceGuard g(a.devices[i]);
+      ncclComm_t c = a.clique->comms[i];
+      check(n.broadcast(ts[i]->data(), ts[i]->data(), a.count, a.type, 0, c, current_cuda_stream(a.devices[i])),
+            "ncclBroadcast", c);
+    }
+    group.end();
   }
-  group.end();
+  cuda::CsanReports races;  // Note [Stream sanitizer]: every device's part, raised once
   for (size_t i = 0; i < ts.size() && csan::on(); ++i) {
-    if (i == 0) cuda::csan_kernel(current_cuda_stream(a.devices[i]), "broadcast", {{ts[i].get(), "tensor"}}, {});
-    else cuda::csan_kernel(current_cuda_stream(a.devices[i]), "broadcast", {}, {{ts[i].get(), "out"}});
+    const TensorImpl* t = ts[i].get();
+    races.kernel(cuda::current_stream(a.devices[i]), "broadcast", {{i == 0 ? t : nullptr, "tensor"}},
+                 {{i == 0 ? nullptr : t, "out"}});
   }
+  races.raise("broadcast");
 }
 
 // nccl::reduce with op SUM into out (on inputs[root]'s device). bool travels as uint8 and is
@@ -127,21 +132,24 @@ void nccl_reduce(const std::vector<Tensor>& inputs, const Tensor& out, int root)
   NcclArgs a = nccl_args(inputs, "reduce_add");
   ncclRedOp_t op = inputs[0]->dtype == DType::Bool ? ncclMax : ncclSum;
   const Nccl& n = nccl();
-  std::lock_guard<std::mutex> lock(a.clique->mu);  // released after the group's end
-  NcclGroup group;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    cuda::DeviceGuard g(a.devices[i]);
-    ncclComm_t c = a.clique->comms[i];
-    void* recv = static_cast<int>(i) == root ? out->data() : nullptr;
-    check(n.reduce(inputs[i]->data(), recv, a.count, a.type, op, root, c, current_cuda_stream(a.devices[i])),
-          "ncclReduce", c);
+  {
+    std::lock_guard<std::mutex> lock(a.clique->mu);  // released after the group's end
+    NcclGroup group;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      cuda::DeviceGuard g(a.devices[i]);
+      ncclComm_t c = a.clique->comms[i];
+      void* recv = static_cast<int>(i) == root ? out->data() : nullptr;
+      check(n.reduce(inputs[i]->data(), recv, a.count, a.type, op, root, c, current_cuda_stream(a.devices[i])),
+            "ncclReduce", c);
+    }
+    group.end();
   }
-  group.end();
+  cuda::CsanReports races;  // Note [Stream sanitizer]: every device's part, raised once
   for (size_t i = 0; i < inputs.size() && csan::on(); ++i) {
     const TensorImpl* written = static_cast<int>(i) == root ? out.get() : nullptr;
-    cuda::csan_kernel(current_cuda_stream(a.devices[i]), "reduce_add", {{inputs[i].get(), "inputs"}},
-                      {{written, "out"}});
+    races.kernel(cuda::current_stream(a.devices[i]), "reduce_add", {{inputs[i].get(), "inputs"}}, {{written, "out"}});
   }
+  races.raise("reduce_add");
 }
 
 // _broadcast_out_impl: no checks.

@@ -14,10 +14,16 @@
 // record_stream do). Keys are storages, not data pointers: two views of one storage are one
 // memory (torch keys by data_ptr, so views at other offsets escape it); two disjoint slices of
 // one storage written on two streams are therefore reported (docs/differences.md).
+// A stream is its device and handle (StreamKey: the legacy default stream is handle 0 on every
+// device), forgotten when it is destroyed; a device synchronize orders that device's streams
+// only. Of the reads since the last write only the newest of each stream is kept: an older read
+// on the same stream is ordered before it, so a write that is after the newest is after all.
 // Differences from torch: no stack traces (the op's name, the argument names and the tensors
-// instead); ops launched into a graph capture are not checked (they run at replay).
+// instead); ops launched into a graph capture, and the event records and waits of a capture,
+// are not checked (they run at replay). An op with several steps raises its reports at its end.
 #include "impl/core/csan.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,12 +42,15 @@ std::atomic<bool> g_on{false};
 
 namespace {
 
-using Clock = std::unordered_map<const void*, int64_t>;  // stream -> sequence number
+using Clock = std::unordered_map<StreamKey, int64_t>;  // stream -> sequence number
+
+int device_of(StreamKey k) { return static_cast<int>(k >> 56) - 1; }
+uintptr_t handle_of(StreamKey k) { return static_cast<uintptr_t>(k & ((uint64_t{1} << 56) - 1)); }
 
 struct Access {
   bool write = false;
   int64_t seq = 0;
-  const void* stream = nullptr;
+  StreamKey stream = 0;
   std::string op;
   std::string names;  // "self, other"
   std::string what;
@@ -50,7 +59,7 @@ struct Access {
 struct History {
   bool has_write = false;
   Access write;
-  std::vector<Access> reads;  // since the last write
+  std::vector<Access> reads;  // since the last write: the newest of each stream
 };
 
 struct State {
@@ -60,12 +69,12 @@ struct State {
   void* user = nullptr;
   int64_t seq = 0;
   int64_t reports = 0;
-  std::unordered_map<const void*, Clock> streams;   // current clock of each stream
+  std::unordered_map<StreamKey, Clock> streams;     // current clock of each stream
   std::unordered_map<const void*, Clock> events;    // clock captured by each event's last record
   Clock host;                                       // what the host has waited for
   std::unordered_map<const void*, History> memory;  // per storage
 
-  Clock& stream(const void* s) {
+  Clock& stream(StreamKey s) {
     auto it = streams.find(s);
     if (it != streams.end()) return it->second;
     host.emplace(s, 0);
@@ -92,14 +101,15 @@ void merge(Clock& into, const Clock& from) {
   }
 }
 
-bool ordered_after(State& st, const void* stream, const Access& prev) {
+bool ordered_after(State& st, StreamKey stream, const Access& prev) {
   const Clock& c = st.stream(stream);
   auto it = c.find(prev.stream);
   return it != c.end() && prev.seq <= it->second;
 }
 
 std::string describe(const Access& a) {
-  std::string s = str_cat("Access by stream ", reinterpret_cast<uintptr_t>(a.stream), " during kernel:\n", a.op, "\n",
+  std::string s = str_cat("Access by stream ", handle_of(a.stream), " on cuda:", device_of(a.stream),
+                          " during kernel:\n", a.op, "\n",
                           a.write ? "writing to" : "reading from", " argument(s) ", a.names, "\n");
   if (!a.what.empty()) s += str_cat("Tensor: ", a.what, "\n");
   return s;
@@ -179,19 +189,16 @@ int64_t report_count() {
   return st.reports;
 }
 
-void kernel(const void* stream, const char* op, const std::vector<Arg>& reads, const std::vector<Arg>& writes) {
+std::vector<std::string> kernel(StreamKey stream, const char* op, const std::vector<Arg>& reads,
+                                const std::vector<Arg>& writes) {
   State& st = state();
   std::vector<std::string> found;
-  CsanMode m;
-  Callback cb;
-  void* user;
   {
     std::vector<Touched> ts;
     for (const Arg& a : reads) add(ts, a, false);
     for (const Arg& a : writes) add(ts, a, true);
     std::lock_guard<std::mutex> l(st.mu);
-    m = st.mode;
-    if (m == CsanMode::Off) return;
+    if (st.mode == CsanMode::Off) return found;
     int64_t seq = ++st.seq;
     st.stream(stream)[stream] = seq;
     for (Touched& t : ts) {
@@ -199,7 +206,9 @@ void kernel(const void* stream, const char* op, const std::vector<Arg>& reads, c
       History& h = st.memory[t.storage];
       if (!a.write) {
         check(st, t.storage, a, h.has_write ? &h.write : nullptr, &found);
-        h.reads.push_back(std::move(a));
+        auto same = std::find_if(h.reads.begin(), h.reads.end(), [&](const Access& r) { return r.stream == stream; });
+        if (same != h.reads.end()) *same = std::move(a);  // Note [Stream sanitizer]: the newest read of a stream
+        else h.reads.push_back(std::move(a));
       } else {
         if (!h.reads.empty()) {
           for (const Access& r : h.reads) check(st, t.storage, a, &r, &found);
@@ -212,21 +221,34 @@ void kernel(const void* stream, const char* op, const std::vector<Arg>& reads, c
       }
     }
     st.reports += static_cast<int64_t>(found.size());
+  }
+  return found;
+}
+
+void raise(const char* op, const std::vector<std::string>& reports) {
+  if (reports.empty()) return;
+  State& st = state();
+  CsanMode m;
+  Callback cb;
+  void* user;
+  {
+    std::lock_guard<std::mutex> l(st.mu);
+    m = st.mode;
     cb = st.cb;
     user = st.user;
   }
-  if (found.empty()) return;
+  if (m == CsanMode::Off) return;
   if (m == CsanMode::Warn) {
-    for (const std::string& r : found) {
+    for (const std::string& r : reports) {
       if (cb) cb(r.c_str(), user);
       else std::fprintf(stderr, "%s", r.c_str());
     }
     return;
   }
   std::string msg;
-  for (const std::string& r : found) msg += r;
-  fail(Status::DataRace, msg, "The CUDA stream sanitizer detected ", found.size(), " error",
-       found.size() == 1 ? "" : "s", " (", op, "; CTORCH_CUDA_SANITIZER / ct_cuda_sanitizer_set_mode)");
+  for (const std::string& r : reports) msg += r;
+  fail(Status::DataRace, msg, "The CUDA stream sanitizer detected ", reports.size(), " error",
+       reports.size() == 1 ? "" : "s", " (", op, "; CTORCH_CUDA_SANITIZER / ct_cuda_sanitizer_set_mode)");
 }
 
 namespace {
@@ -238,11 +260,11 @@ void locked(F f) {
 }
 }  // namespace
 
-void event_record(const void* event, const void* stream) {
+void event_record(const void* event, StreamKey stream) {
   locked([&](State& st) { st.events[event] = st.stream(stream); });
 }
 
-void event_wait(const void* event, const void* stream) {
+void event_wait(const void* event, StreamKey stream) {
   locked([&](State& st) {
     Clock& c = st.stream(stream);
     auto it = st.events.find(event);
@@ -263,7 +285,7 @@ void event_destroyed(const void* event) {
   locked([&](State& st) { st.events.erase(event); });
 }
 
-void stream_synchronize(const void* stream) {
+void stream_synchronize(StreamKey stream) {
   locked([&](State& st) {
     Clock c = st.stream(stream);
     for (auto& kv : st.streams) merge(kv.second, c);
@@ -271,14 +293,24 @@ void stream_synchronize(const void* stream) {
   });
 }
 
-void device_synchronize() {
+void device_synchronize(int device) {
   locked([&](State& st) {
+    Clock done;  // every stream of the device, up to its last kernel
     for (auto& kv : st.streams) {
+      if (device_of(kv.first) != device) continue;
       auto own = kv.second.find(kv.first);
-      if (own != kv.second.end()) st.host[kv.first] = own->second;
+      if (own != kv.second.end()) done[kv.first] = own->second;
     }
-    for (auto& kv : st.streams) merge(kv.second, st.host);
+    merge(st.host, done);
+    for (auto& kv : st.streams) merge(kv.second, done);
   });
+}
+
+// Only its own clock goes: what other streams and the host know of its work stays true (a
+// stream that waited for it is still after its kernels), and a new stream with the same handle
+// starts from the host's clock, its kernels numbered after everything known.
+void stream_destroyed(StreamKey stream) {
+  locked([&](State& st) { st.streams.erase(stream); });
 }
 
 void memory_allocated(const void* storage) {

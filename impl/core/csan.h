@@ -32,6 +32,13 @@ int64_t report_count();
 // Error (torch: the variable's presence switches it on).
 CsanMode mode_from_env(const char* value);
 
+// A stream as the sanitizer knows it: its device and its handle (the legacy default stream is
+// handle 0 on every device, so the handle alone would make two devices' default streams one).
+using StreamKey = uint64_t;
+inline StreamKey stream_key(int device, const void* handle) {
+  return (static_cast<uint64_t>(device + 1) << 56) ^ static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
+}
+
 // One tensor argument of a kernel: its storage (the key: accesses to one storage through any
 // view are accesses to the same memory), the argument's name and a description of the tensor.
 struct Arg {
@@ -43,16 +50,23 @@ struct Arg {
 // A kernel queued on stream that reads `reads` and writes `writes` (torch's
 // _handle_kernel_launch: reads checked against the last write, a write against every read since
 // the last write, or against the last write; a storage both read and written counts as written).
-// Error mode: throws Status::DataRace with every report. Call after the launch, when on().
-void kernel(const void* stream, const char* op, const std::vector<Arg>& reads, const std::vector<Arg>& writes);
+// Returns the reports, which the caller raises (raise() below) once its op has queued all its
+// work and let go of its locks: an op with several steps records each and raises at its end, so
+// a race never leaves it half done, and the callback never runs under a lock of ctorch's.
+std::vector<std::string> kernel(StreamKey stream, const char* op, const std::vector<Arg>& reads,
+                                const std::vector<Arg>& writes);
+// Error mode: throws Status::DataRace with the reports; warn mode: each to the callback (or
+// stderr). Nothing when there are none.
+void raise(const char* op, const std::vector<std::string>& reports);
 
 // Synchronizations (torch's gpu_trace callbacks).
-void event_record(const void* event, const void* stream);  // the event captures the stream's state
-void event_wait(const void* event, const void* stream);    // the stream waits for it
-void event_synchronize(const void* event);                 // the host waits for it
+void event_record(const void* event, StreamKey stream);  // the event captures the stream's state
+void event_wait(const void* event, StreamKey stream);    // the stream waits for it
+void event_synchronize(const void* event);               // the host waits for it
 void event_destroyed(const void* event);
-void stream_synchronize(const void* stream);               // the host waits for the stream
-void device_synchronize();                                 // the host waits for every stream
+void stream_synchronize(StreamKey stream);               // the host waits for the stream
+void device_synchronize(int device);                     // the host waits for the device's streams
+void stream_destroyed(StreamKey stream);                 // its handle may be reused
 // Memory handed out or given back by an allocator: its history starts again.
 void memory_allocated(const void* storage);
 void memory_freed(const void* storage);

@@ -194,9 +194,10 @@ std::string gencode_flags() {
 void synchronize(int device) {
   // Not reported by the sync debug mode: an explicit synchronize is the point (as PyTorch's
   // device_synchronize, which does not warn either).
-  DeviceGuard g(resolve_device(device));
+  device = resolve_device(device);
+  DeviceGuard g(device);
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  if (csan::on()) csan::device_synchronize();
+  if (csan::on()) csan::device_synchronize(device);
 }
 
 void set_sync_debug_mode(int mode) {

@@ -20,10 +20,18 @@ std::vector<csan::Arg> args_of(const std::vector<CsanTensor>& ts) {
 }
 }  // namespace
 
-void csan_kernel(const void* stream, const char* op, const std::vector<CsanTensor>& reads,
+void CsanReports::kernel(const Stream& s, const char* op, const std::vector<CsanTensor>& reads,
+                         const std::vector<CsanTensor>& writes) {
+  if (!csan::on() || capture_of(s->stream) != 0) return;
+  std::vector<std::string> r = csan::kernel(csan_key(s), op, args_of(reads), args_of(writes));
+  found_.insert(found_.end(), r.begin(), r.end());
+}
+
+void csan_kernel(const Stream& s, const char* op, const std::vector<CsanTensor>& reads,
                  const std::vector<CsanTensor>& writes) {
-  if (capture_of(static_cast<cudaStream_t>(const_cast<void*>(stream))) != 0) return;
-  csan::kernel(stream, op, args_of(reads), args_of(writes));
+  CsanReports r;
+  r.kernel(s, op, reads, writes);
+  r.raise(op);
 }
 
 }  // namespace ct::cuda

@@ -72,6 +72,7 @@ void set_stream_destroyed_hook(void (*hook)(int device, cudaStream_t s)) { g_des
 
 StreamImpl::~StreamImpl() {
   if (owned && stream) {
+    if (csan::on()) csan::stream_destroyed(csan::stream_key(device, stream));
     if (auto hook = g_destroyed_hook.load()) hook(device, stream);
     // Destroyed on its own device, and the thread's current device left as it was: the last
     // reference may be dropped anywhere (a binding's finalizer, the allocator's graveyard).
@@ -158,7 +159,7 @@ void stream_synchronize(const Stream& s) {
   on_host_sync("Stream.synchronize");
   DeviceGuard g(s->device);
   check(cudaStreamSynchronize(s->stream), "cudaStreamSynchronize");
-  if (csan::on()) csan::stream_synchronize(s->stream);
+  if (csan::on()) csan::stream_synchronize(csan::stream_key(s->device, s->stream));
 }
 
 void stream_wait_stream(const Stream& s, const Stream& other) {
@@ -185,14 +186,15 @@ void event_record(const Event& e, const Stream& s) {
   CT_CHECK(e->device == s->device, Status::Device, "Event device cuda:", e->device,
            " does not match recording stream's device cuda:", s->device, ".");
   check(cudaEventRecord(e->event, s->stream), "cudaEventRecord");
-  if (csan::on()) csan::event_record(e->event, s->stream);
+  // (in a capture the record is a graph edge, not an order of work running now)
+  if (csan::on() && capture_of(s->stream) == 0) csan::event_record(e->event, csan::stream_key(s->device, s->stream));
 }
 
 void event_wait(const Event& e, const Stream& s) {
   if (!e->event) return;  // never recorded: nothing to wait for (as PyTorch)
   DeviceGuard g(s->device);
   check(cudaStreamWaitEvent(s->stream, e->event, 0), "cudaStreamWaitEvent");
-  if (csan::on()) csan::event_wait(e->event, s->stream);
+  if (csan::on() && capture_of(s->stream) == 0) csan::event_wait(e->event, csan::stream_key(s->device, s->stream));
 }
 
 bool event_query(const Event& e) {

@@ -75,7 +75,7 @@ bool plain(const Tensor& a, const Tensor& b) {
 void sync_stream(const CudaScope& sc, const char* what) {
   cuda::on_host_sync(what);
   cuda::check(cudaStreamSynchronize(static_cast<cudaStream_t>(sc.stream)), what);
-  if (csan::on()) csan::stream_synchronize(sc.stream);
+  if (csan::on()) csan::stream_synchronize(cuda::csan_key(sc.stream_ref));
 }
 
 void memcpy_async(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, const CudaScope& sc) {
@@ -84,11 +84,17 @@ void memcpy_async(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, co
 }
 
 // A copy between the GPU and host memory that the host then waits for: refused during a capture
-// (Note [Illegal operations during capture]) before anything is queued.
-void blocking_copy(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, const CudaScope& sc, const char* what) {
+// (Note [Illegal operations during capture]) before anything is queued. The stream sanitizer
+// learns of the copy (reads, writes) before the wait, which orders every stream after it, and
+// a race is raised once the copy is done.
+void blocking_copy(void* dst, const void* src, int64_t n, cudaMemcpyKind kind, const CudaScope& sc, const char* what,
+                   const std::vector<cuda::CsanTensor>& reads, const std::vector<cuda::CsanTensor>& writes) {
   cuda::check_capture_safe(what, static_cast<cudaStream_t>(sc.stream));
   memcpy_async(dst, src, n, kind, sc);
+  cuda::CsanReports races;
+  races.kernel(sc.stream_ref, "copy_", reads, writes);
   sync_stream(sc, what);
+  races.raise("copy_");
 }
 
 void copy_same_cuda_device(const Tensor& dst, const Tensor& src) {
@@ -98,7 +104,7 @@ void copy_same_cuda_device(const Tensor& dst, const Tensor& src) {
   } else {
     cuda_ops::cast(cuda_iter<2>(dst->sizes, {dst.get(), src.get()}), sc.stream);
   }
-  CT_CSAN_KERNEL(sc.stream, "copy_", {{src.get(), "src"}}, {{dst.get(), "self"}});
+  CT_CSAN_KERNEL(sc.stream_ref, "copy_", {{src.get(), "src"}}, {{dst.get(), "self"}});
 }
 
 // dst's bytes from src, one side on the host, on the CUDA side's current stream. The host
@@ -110,13 +116,13 @@ void memcpy_host_device(const Tensor& dst, const Tensor& src, bool to_device, bo
   CudaScope sc(dev);
   const int64_t n = dst->numel() * dst->itemsize();
   const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-  // (before a blocking copy's wait, which orders every stream after it)
-  CT_CSAN_KERNEL(sc.stream, "copy_", {{src.get(), "src"}}, {{dst.get(), "self"}});
   if (!non_blocking || !alloc::is_pinned(host->storage->data_ptr)) {
-    blocking_copy(dst->data(), src->data(), n, kind, sc, to_device ? "copy from host to device" : "copy from device to host");
+    const char* what = to_device ? "copy from host to device" : "copy from device to host";
+    blocking_copy(dst->data(), src->data(), n, kind, sc, what, {{src.get(), "src"}}, {{dst.get(), "self"}});
     return;
   }
   memcpy_async(dst->data(), src->data(), n, kind, sc);
+  CT_CSAN_KERNEL(sc.stream_ref, "copy_", {{src.get(), "src"}}, {{dst.get(), "self"}});
   // Only an asynchronous copy from or to pinned memory can be captured into a graph (Note
   // [Illegal operations during capture]). Its block then records no event: keeping the pinned
   // tensor alive while the graph replays is the caller's part (docs/graphs.md).
@@ -178,10 +184,12 @@ void copy_d2d_peer(const Tensor& dst, const Tensor& src_in) {
                                     static_cast<size_t>(dst->numel() * dst->itemsize()),
                                     static_cast<cudaStream_t>(ssc.stream)),
                 "cudaMemcpyPeerAsync");
-    CT_CSAN_KERNEL(ssc.stream, "copy_", {{src.get(), "src"}}, {{target.get(), "self"}});
+    cuda::CsanReports races;  // raised once the copy is whole
+    races.kernel(ssc.stream_ref, "copy_", {{src.get(), "src"}}, {{target.get(), "self"}});
     cuda::stream_wait_stream(dst_stream, ssc.stream_ref);  // dst's later work after the copy
+    if (target.get() != dst.get()) copy_same_cuda_device(dst, target);
+    races.raise("copy_");
   }
-  if (target.get() != dst.get()) copy_same_cuda_device(dst, target);
 }
 
 }  // namespace
@@ -252,8 +260,7 @@ void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
     return;
   }
   CudaScope sc(c->device());
-  CT_CSAN_KERNEL(sc.stream, "copy_to_buffer", {{c.get(), "self"}}, {});
-  blocking_copy(data, c->data(), need, cudaMemcpyDeviceToHost, sc, "copy to a host buffer");
+  blocking_copy(data, c->data(), need, cudaMemcpyDeviceToHost, sc, "copy to a host buffer", {{c.get(), "self"}}, {});
 }
 
 Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev) {
@@ -269,8 +276,7 @@ Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType d
   } else {
     CudaScope sc(dev);
     // waited for: the caller may reuse its buffer at once
-    CT_CSAN_KERNEL(sc.stream, "from_buffer", {}, {{out.get(), "out"}});
-    blocking_copy(out->data(), data, need, cudaMemcpyHostToDevice, sc, "copy from a host buffer");
+    blocking_copy(out->data(), data, need, cudaMemcpyHostToDevice, sc, "copy from a host buffer", {}, {{out.get(), "out"}});
   }
   return out;
 }

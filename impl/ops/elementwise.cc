@@ -378,7 +378,7 @@ void unary_run(UnaryOp op, const Tensor& out, const Tensor& a) {
   if (a->device().is_cuda()) {
     CudaScope sc(a->device());
     cuda_ops::unary(op, cuda_iter<2>(out->sizes, {out.get(), a.get()}), common, sc.stream);
-    CT_CSAN_KERNEL(sc.stream, unary_name(op), {{a.get(), "self"}}, {{out.get(), "out"}});
+    CT_CSAN_KERNEL(sc.stream_ref, unary_name(op), {{a.get(), "self"}}, {{out.get(), "out"}});
   } else {
     Operands<2> args{out->sizes, {out.get(), a.get()}};
     CT_DISPATCH_ALL(common, unary_name(op), [&] { run_unary<scalar_t>(op, args); });
@@ -450,7 +450,7 @@ void binary_run(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& b
   if (dev.is_cuda()) {
     CudaScope sc(dev);
     cuda_ops::binary(op, cuda_iter<3>(out->sizes, {out.get(), a.get(), b.get()}), common, sc.stream);
-    CT_CSAN_KERNEL(sc.stream, binary_name(op), {{a.get(), "self"}, {b.get(), "other"}}, {{out.get(), "out"}});
+    CT_CSAN_KERNEL(sc.stream_ref, binary_name(op), {{a.get(), "self"}, {b.get(), "other"}}, {{out.get(), "out"}});
   } else {
     Operands<3> args{out->sizes, {out.get(), a.get(), b.get()}};
     CT_DISPATCH_ALL(common, binary_name(op), [&] { run_binary<scalar_t>(op, args); });
@@ -517,7 +517,7 @@ Tensor binary_fast(BinaryOp op, const Tensor& a, const Tensor& b) {
   }
   CudaScope sc(dev);
   cuda_ops::binary(op, it, dt, sc.stream);
-  CT_CSAN_KERNEL(sc.stream, binary_name(op), {{a.get(), "self"}, {b.get(), "other"}}, {{out.get(), "out"}});
+  CT_CSAN_KERNEL(sc.stream_ref, binary_name(op), {{a.get(), "self"}, {b.get(), "other"}}, {{out.get(), "out"}});
   return out;
 }
 
@@ -594,7 +594,7 @@ void clamp_run(const Tensor& out, const Tensor& a, DType common, bool has_min, d
   if (a->device().is_cuda()) {
     CudaScope sc(a->device());
     cuda_ops::clamp(cuda_iter<2>(out->sizes, {out.get(), a.get()}), common, has_min, mn, has_max, mx, sc.stream);
-    CT_CSAN_KERNEL(sc.stream, "clamp", {{a.get(), "self"}}, {{out.get(), "out"}});
+    CT_CSAN_KERNEL(sc.stream_ref, "clamp", {{a.get(), "self"}}, {{out.get(), "out"}});
     return;
   }
   Operands<2> args{out->sizes, {out.get(), a.get()}};
@@ -627,7 +627,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   if (dev.is_cuda()) {
     CudaScope sc(dev);
     cuda_ops::where(cuda_iter<4>(shape, {out.get(), cond.get(), a.get(), b.get()}), res, sc.stream);
-    CT_CSAN_KERNEL(sc.stream, "where", {{cond.get(), "condition"}, {a.get(), "self"}, {b.get(), "other"}},
+    CT_CSAN_KERNEL(sc.stream_ref, "where", {{cond.get(), "condition"}, {a.get(), "self"}, {b.get(), "other"}},
                    {{out.get(), "out"}});
     return out;
   }

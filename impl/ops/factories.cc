@@ -17,7 +17,7 @@ void fill_indexed(const Tensor& t, F f, int kind, double a, double b, int64_t c,
   if (t->device().is_cuda()) {
     CudaScope sc(t->device());
     cuda_ops::fill_pattern(t->data(), t->numel(), t->dtype, kind, a, b, c, d, sc.stream);
-    CT_CSAN_KERNEL(sc.stream, "factory", {}, {{t.get(), "out"}});
+    CT_CSAN_KERNEL(sc.stream_ref, "factory", {}, {{t.get(), "out"}});
     return;
   }
   CT_DISPATCH_ALL(t->dtype, "factory", [&] {

@@ -94,7 +94,7 @@ Tensor run(const Tensor& x, const std::vector<int64_t>& dims, fft::Kind kind, bo
   fft::execute(kind, forward, kind == fft::kC2R ? out_dtype : real_of(kind == fft::kR2C ? out_dtype : x->dtype),
                x->device(), batch, signal, in->data(), out->data());
   if (csan::on() && out->device().is_cuda())
-    cuda::csan_kernel(cuda::current_stream(out->device().index)->stream, "fft", {{in.get(), "self"}}, {{out.get(), "out"}});
+    cuda::csan_kernel(cuda::current_stream(out->device().index), "fft", {{in.get(), "self"}}, {{out.get(), "out"}});
   Shape inv(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inv[perm[i]] = static_cast<int64_t>(i);
   return permute(out, inv);

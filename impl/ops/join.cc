@@ -51,7 +51,7 @@ Tensor cat(const std::vector<Tensor>& ts, int64_t dim) {
     if (csan::on()) {
       std::vector<cuda::CsanTensor> reads;
       for (const Tensor& t : parts) reads.push_back({t.get(), "tensors"});
-      cuda::csan_kernel(sc.stream, "cat", reads, {{out.get(), "out"}});
+      cuda::csan_kernel(sc.stream_ref, "cat", reads, {{out.get(), "out"}});
     }
     return out;
   }

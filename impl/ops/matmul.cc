@@ -49,7 +49,7 @@ Tensor batched(const Tensor& a3, const Tensor& b3) {
   Tensor c = empty({batch, n, m}, a->dtype, a->device());
   blas::gemm(a->dtype, a->device(), batch, n, m, k, a->data(), b->data(), c->data());
   if (csan::on() && c->device().is_cuda())
-    cuda::csan_kernel(cuda::current_stream(c->device().index)->stream, "matmul", {{a.get(), "self"}, {b.get(), "other"}},
+    cuda::csan_kernel(cuda::current_stream(c->device().index), "matmul", {{a.get(), "self"}, {b.get(), "other"}},
                       {{c.get(), "out"}});
   return c;
 }

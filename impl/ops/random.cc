@@ -42,7 +42,7 @@ void fill(const Tensor& t, int draw, const rng::Params& p, const GeneratorPtr& g
     rng::cuda_fill(out->data(), n, static_cast<int32_t>(t->dtype), draw, p, a.seed, a.offset, a.state, geo.grid,
                    sc.stream);
     cuda::check_launch(op, static_cast<cudaStream_t>(sc.stream));
-    CT_CSAN_KERNEL(sc.stream, op, {}, {{out.get(), "self"}});
+    CT_CSAN_KERNEL(sc.stream_ref, op, {}, {{out.get(), "self"}});
   } else {
     rng::PhiloxArgs a = g.philox(geo.counter_offset);
     rng::cpu_fill(out->data(), n, static_cast<int32_t>(t->dtype), draw, p, a.seed, a.offset, geo.threads);

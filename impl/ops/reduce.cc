@@ -327,7 +327,7 @@ Tensor reduce(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bo
       // the dense span starts at the element with the smallest address: the tensor's data pointer
       if (ip.rows) cuda_ops::reduce_rows(op, t->data(), tmp->data(), L.O, L.R, comp, t->dtype, get, sc.stream, store);
       else cuda_ops::reduce_cols(op, t->data(), tmp->data(), L.R, L.O, comp, t->dtype, get, sc.stream, store);
-      CT_CSAN_KERNEL(sc.stream, name, {{t.get(), "self"}}, {{tmp.get(), "out"}});
+      CT_CSAN_KERNEL(sc.stream_ref, name, {{t.get(), "self"}}, {{tmp.get(), "out"}});
       return finish_perm(tmp, t, mask, ip.kept_perm, L, out_dtype);
     }
     if (op != ReduceOp::Prod && plan_strided(t, mask, &sr)) {
@@ -336,7 +336,7 @@ Tensor reduce(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bo
       CudaScope sc(t->device());
       CudaScratch get(t->device());
       cuda_ops::reduce_strided(op, t->data(), tmp->data(), sr, comp, t->dtype, get, sc.stream, store);
-      CT_CSAN_KERNEL(sc.stream, name, {{t.get(), "self"}}, {{tmp.get(), "out"}});
+      CT_CSAN_KERNEL(sc.stream_ref, name, {{t.get(), "self"}}, {{tmp.get(), "out"}});
       return finish(tmp, L, out_dtype);
     }
   }
@@ -357,7 +357,7 @@ Tensor reduce(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bo
     CudaScope sc(t->device());
     CudaScratch get(t->device());
     cuda_ops::reduce_rows(op, L.rows->data(), tmp->data(), L.O, L.R, comp, comp, get, sc.stream, comp);
-    CT_CSAN_KERNEL(sc.stream, name, {{L.rows.get(), "self"}}, {{tmp.get(), "out"}});
+    CT_CSAN_KERNEL(sc.stream_ref, name, {{L.rows.get(), "self"}}, {{tmp.get(), "out"}});
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { reduce_kernel<scalar_t>(op, L, tmp); });
   }
@@ -424,7 +424,7 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
     CudaScratch get(t->device());
     cuda_ops::arg_reduce_rows(t->data(), vals ? vals->data() : nullptr, reinterpret_cast<int64_t*>(idx->data()), L.O,
                               L.R, comp, t->dtype, is_max, get, sc.stream, ip.cols);
-    CT_CSAN_KERNEL(sc.stream, name, {{t.get(), "self"}}, {{vals.get(), "values"}, {idx.get(), "indices"}});
+    CT_CSAN_KERNEL(sc.stream_ref, name, {{t.get(), "self"}}, {{vals.get(), "values"}, {idx.get(), "indices"}});
     if (all) return {vals ? finish(vals, L, t->dtype) : Tensor(), finish(idx, L, DType::Int64)};
     return {vals ? finish_perm(vals, t, mask, ip.kept_perm, L, t->dtype) : Tensor(),
             finish_perm(idx, t, mask, ip.kept_perm, L, DType::Int64)};
@@ -443,7 +443,7 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
     CudaScratch get(t->device());
     cuda_ops::arg_reduce_rows(L.rows->data(), vals ? vals->data() : nullptr, reinterpret_cast<int64_t*>(idx->data()),
                               L.O, L.R, comp, comp, is_max, get, sc.stream, false);
-    CT_CSAN_KERNEL(sc.stream, name, {{L.rows.get(), "self"}}, {{vals.get(), "values"}, {idx.get(), "indices"}});
+    CT_CSAN_KERNEL(sc.stream_ref, name, {{L.rows.get(), "self"}}, {{vals.get(), "values"}, {idx.get(), "indices"}});
   } else {
     CT_DISPATCH_COMPUTE(comp, name, [&] { arg_kernel<scalar_t>(L, vals, idx, is_max); });
   }
@@ -477,7 +477,7 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
     CudaScope sc(t->device());
     CudaScratch get(L.rows->device());
     cuda_ops::norm_rows(reinterpret_cast<const double*>(L.rows->data()), out, L.O, L.R, p, get, sc.stream);
-    CT_CSAN_KERNEL(sc.stream, "linalg.vector_norm", {{L.rows.get(), "self"}}, {{tmp.get(), "out"}});
+    CT_CSAN_KERNEL(sc.stream_ref, "linalg.vector_norm", {{L.rows.get(), "self"}}, {{tmp.get(), "out"}});
     return finish(tmp, L, to_real(t->dtype));
   }
   auto add = [](double a, double b) { return a + b; };

@@ -13,7 +13,9 @@ using namespace ct;
 
 namespace {
 
-const void* s(int i) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(0x1000 + i)); }
+csan::StreamKey s(int i, int device = 0) {
+  return csan::stream_key(device, reinterpret_cast<const void*>(static_cast<uintptr_t>(0x1000 + i)));
+}
 const void* t(int i) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(0x900000 + 0x100 * i)); }
 const void* e(int i) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(0x5000 + i)); }
 
@@ -33,12 +35,12 @@ class Csan : public ::testing::Test {
     csan::set_mode(CsanMode::Off);
   }
   // The number of reports a kernel gave.
-  size_t kernel(const void* stream, std::vector<int> reads, std::vector<int> writes, const char* op = "op") {
+  size_t kernel(csan::StreamKey stream, std::vector<int> reads, std::vector<int> writes, const char* op = "op") {
     size_t before = g_reports.size();
     std::vector<csan::Arg> r, w;
     for (int i : reads) r.push_back({t(i), "self", ""});
     for (int i : writes) w.push_back({t(i), "out", ""});
-    csan::kernel(stream, op, r, w);
+    csan::raise(op, csan::kernel(stream, op, r, w));
     return g_reports.size() - before;
   }
 };
@@ -132,6 +134,8 @@ TEST_F(Csan, OneReportPerConflictingTensor) {
 }
 
 TEST_F(Csan, HostWaits) {
+  kernel(s(2), {9}, {});  // s(2) and s(3) exist before the waits: the waits must reach them
+  kernel(s(3), {9}, {});
   kernel(s(1), {}, {1});
   csan::stream_synchronize(s(1));
   EXPECT_EQ(kernel(s(2), {1}, {}), 0u);  // the host waited for s(1): every stream is after it
@@ -141,9 +145,58 @@ TEST_F(Csan, HostWaits) {
   EXPECT_EQ(kernel(s(3), {}, {2}), 0u);
   kernel(s(3), {}, {3});
   kernel(s(4), {}, {4});
-  csan::device_synchronize();
-  EXPECT_EQ(kernel(s(5), {3, 4}, {}), 0u);  // a stream seen for the first time starts from the host
-  EXPECT_EQ(kernel(s(1), {}, {3, 4}), 2u);  // s(5)'s reads of both were not waited for
+  kernel(s(5), {9}, {});
+  csan::device_synchronize(0);
+  EXPECT_EQ(kernel(s(5), {3, 4}, {}), 0u);
+  EXPECT_EQ(kernel(s(6), {3, 4}, {}), 0u);  // a stream seen for the first time starts from the host
+  EXPECT_EQ(kernel(s(1), {}, {3, 4}), 4u);  // s(5)'s and s(6)'s reads of each were not waited for
+}
+
+TEST_F(Csan, WithoutTheWaitsTheSameAccessesRace) {  // the case above fails without its waits
+  kernel(s(2), {9}, {});
+  kernel(s(1), {}, {1});
+  EXPECT_EQ(kernel(s(2), {1}, {}), 1u);
+}
+
+TEST_F(Csan, DevicesAreApart) {
+  // the legacy default stream is handle 0 on every device: two streams, not one
+  const csan::StreamKey d0 = csan::stream_key(0, nullptr), d1 = csan::stream_key(1, nullptr);
+  EXPECT_NE(d0, d1);
+  kernel(d0, {}, {1});
+  kernel(d1, {9}, {});
+  csan::device_synchronize(1);  // device 1 only
+  EXPECT_EQ(kernel(d1, {1}, {}), 1u);
+  csan::device_synchronize(0);
+  EXPECT_EQ(kernel(d1, {1}, {}), 0u);
+  EXPECT_NE(g_reports[0].find("Access by stream 0 on cuda:1 during kernel"), std::string::npos) << g_reports[0];
+  EXPECT_NE(g_reports[0].find("Previous access by stream 0 on cuda:0 during kernel"), std::string::npos) << g_reports[0];
+}
+
+TEST_F(Csan, TheNewestReadOfEachStreamIsKept) {
+  for (int i = 0; i < 100; ++i) kernel(s(1), {1}, {});
+  EXPECT_EQ(kernel(s(2), {}, {1}), 1u);  // one report for s(1), not a hundred
+  for (int i = 0; i < 10; ++i) {
+    kernel(s(1), {2}, {});
+    kernel(s(3), {2}, {});
+  }
+  csan::event_record(e(0), s(1));
+  csan::event_wait(e(0), s(2));
+  EXPECT_EQ(kernel(s(2), {}, {2}), 1u);  // s(3)'s newest read is not waited for
+  kernel(s(1), {3}, {});
+  csan::event_record(e(1), s(1));  // covers the first read of s(1) only
+  kernel(s(1), {3}, {});
+  csan::event_wait(e(1), s(2));
+  EXPECT_EQ(kernel(s(2), {}, {3}), 1u);  // the newer read of s(1) is the one that counts
+}
+
+TEST_F(Csan, ADestroyedStreamKeepsWhatOthersKnow) {
+  kernel(s(1), {}, {1});
+  csan::event_record(e(0), s(1));
+  csan::event_wait(e(0), s(2));
+  csan::stream_destroyed(s(1));
+  EXPECT_EQ(kernel(s(2), {1}, {}), 0u);  // s(2) waited for s(1)'s write
+  // a new stream with s(1)'s handle starts from the host's clock: it knows nothing of s(2)
+  EXPECT_EQ(kernel(s(1), {}, {1}), 1u);
 }
 
 TEST_F(Csan, ReadAndWriteOfOneStorageInOneKernelIsAWrite) {
@@ -155,26 +208,30 @@ TEST_F(Csan, ReadAndWriteOfOneStorageInOneKernelIsAWrite) {
 
 TEST_F(Csan, NewMemoryStartsANewHistory) {
   kernel(s(1), {}, {1});
-  csan::memory_freed(t(1));
-  csan::memory_allocated(t(1));
+  csan::memory_allocated(t(1));  // handed out again (its free may not have been seen)
   EXPECT_EQ(kernel(s(2), {}, {1}), 0u);
+  kernel(s(1), {}, {2});
+  csan::memory_freed(t(2));
+  EXPECT_EQ(kernel(s(2), {}, {2}), 0u);
+  kernel(s(1), {}, {3});
+  EXPECT_EQ(kernel(s(2), {}, {3}), 1u);  // neither: the race is found
 }
 
 TEST_F(Csan, TheReportNamesBothAccesses) {
   std::vector<csan::Arg> w{{t(1), "out", "float32[4] on cuda:0"}};
-  csan::kernel(s(1), "mul", {}, w);
+  csan::raise("mul", csan::kernel(s(1), "mul", {}, w));
   std::vector<csan::Arg> r{{t(1), "self", "float32[4] on cuda:0"}};
-  csan::kernel(s(2), "add", r, {});
+  csan::raise("add", csan::kernel(s(2), "add", r, {}));
   ASSERT_EQ(g_reports.size(), 1u);
   const std::string& m = g_reports[0];
   EXPECT_NE(m.find("CSAN detected a possible data race on tensor with data pointer " +
                    std::to_string(reinterpret_cast<uintptr_t>(t(1)))),
             std::string::npos) << m;
-  EXPECT_NE(m.find("Access by stream " + std::to_string(reinterpret_cast<uintptr_t>(s(2))) +
-                   " during kernel:\nadd\nreading from argument(s) self\nTensor: float32[4] on cuda:0\n"),
+  EXPECT_NE(m.find("Access by stream " + std::to_string(0x1002) +
+                   " on cuda:0 during kernel:\nadd\nreading from argument(s) self\nTensor: float32[4] on cuda:0\n"),
             std::string::npos) << m;
-  EXPECT_NE(m.find("Previous access by stream " + std::to_string(reinterpret_cast<uintptr_t>(s(1))) +
-                   " during kernel:\nmul\nwriting to argument(s) out\n"),
+  EXPECT_NE(m.find("Previous access by stream " + std::to_string(0x1001) +
+                   " on cuda:0 during kernel:\nmul\nwriting to argument(s) out\n"),
             std::string::npos) << m;
 }
 
@@ -182,8 +239,11 @@ TEST_F(Csan, ErrorModeThrowsAfterRecording) {
   csan::set_mode(CsanMode::Error);
   int64_t before = csan::report_count();
   kernel(s(1), {}, {1});
+  std::vector<std::string> found = csan::kernel(s(2), "add_", {}, {{t(1), "self", ""}});
+  EXPECT_EQ(found.size(), 1u);  // returned, not raised: an op raises at its end
+  EXPECT_EQ(g_reports.size(), 0u);
   try {
-    kernel(s(2), {}, {1}, "add_");
+    csan::raise("add_", found);
     FAIL() << "no error";
   } catch (const Error& err) {
     EXPECT_EQ(err.code(), Status::DataRace);
