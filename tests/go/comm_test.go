@@ -452,6 +452,10 @@ func TestGPUCommScatterGather(t *testing.T) {
 		s.T(ctorch.Zeros([]int64{1, 2}, ctorch.CUDADevice(0))),
 		s.T(ctorch.Zeros([]int64{4, 2}, ctorch.CUDADevice(0))),
 	}
+	cur, err := cuda.CurrentStream(0)
+	noErr(t, err)
+	closeLater(t, cur)
+	noErr(t, side.WaitStream(cur)) // outs were written on the current stream
 	noErr(t, cuda.ScatterOut(x, outs, 0, []*cuda.Stream{nil, side}))
 	noErr(t, cuda.Synchronize(0))
 	eqF64(t, outs[0], 0, 1)
@@ -539,6 +543,10 @@ func TestGPUNCCLSingleRank(t *testing.T) {
 	noErr(t, side.Synchronize())
 	eqI64(t, n, 5, 6)
 	noErr(t, c.Broadcast(x, 0, nil))
+	cur, err := cuda.CurrentStream(0)
+	noErr(t, err)
+	closeLater(t, cur)
+	noErr(t, side.WaitStream(cur)) // the broadcast wrote x on the current stream
 	noErr(t, c.Reduce(x, 0, nccl.Sum, side))
 	noErr(t, side.Synchronize())
 	eqF64(t, x, 1, -2, 3)
