@@ -422,6 +422,7 @@ namespace Ctorch.Tests
 
                 // Into given outputs, split by their sizes, on a stream each.
                 Tensor o1 = Tensor.Zeros(new long[] { 4 }, DType.Int64, Cuda0), o2 = Tensor.Zeros(new long[] { 6 }, DType.Int64, Cuda0);
+                WaitForCurrent(s);   // o2 was written (zeros) on the current stream
                 CudaComm.ScatterOut(x, new[] { o1, o2 }, 0, new[] { null, s });
                 s.Synchronize();
                 AreEqual(new long[] { 0, 1, 2, 3 }, o1);
@@ -524,10 +525,10 @@ namespace Ctorch.Tests
                 // On a stream of our own.
                 using (var s = new CudaStream(0))
                 {
-                    Tensor u = C(4, 5);
-                    WaitForCurrent(s);
+                    Tensor u = C(4, 5), gathered = Tensor.Zeros(new long[] { 2 }, DType.Float32, Cuda0);
+                    WaitForCurrent(s);   // u and gathered were written on the current stream
                     comm.AllReduce(u, NcclComm.ReduceOp.Sum, s);
-                    comm.AllGather(Tensor.Zeros(new long[] { 2 }, DType.Float32, Cuda0), u, s);
+                    comm.AllGather(gathered, u, s);
                     s.Synchronize();
                     AreEqual(new float[] { 4, 5 }, u);
                 }
