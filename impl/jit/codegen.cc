@@ -1,0 +1,167 @@
+// Note [Jiterator kernels]: torch.cuda.jiterator's semantics (torch/cuda/jiterator.py,
+// aten/src/ATen/cuda/jiterator.cu, native/cuda/jit_utils.cpp; /work/notes/issue18_research.md).
+// The user writes `template <typename T> T name(T a, T b, ...extra) { ... }` (or, with several
+// outputs, `void name(T a, ..., T& out0, T& out1)`); inputs are broadcast and promoted to their
+// common dtype (torch.result_type), the outputs have that dtype, and name is called with T the
+// common dtype's math type (float for float16 and bfloat16). Unlike torch, which compiles one
+// kernel that casts each operand at run time by a switch on its dtype, ctorch compiles one
+// kernel per combination of dtypes (they are in the cache key either way), so every load and
+// store is a static conversion. The source carries every type it uses: no CUDA or system header
+// is needed where the program runs (Half and BFloat16 convert through PTX, as torch's).
+// Operands are outputs first, then inputs (the elementwise engine's order); the collapsed shape
+// is outermost first, byte strides, 64-bit indices. A contiguous kernel skips the index
+// arithmetic (every operand dense in one dim).
+#include "impl/jit/codegen.h"
+
+#include <regex>
+
+#include "impl/core/dtype.h"
+#include "impl/core/error.h"
+
+namespace ct::jit {
+
+std::string function_name(const std::string& code) {
+  // torch's _CodeParser with re.DOTALL ([\s\S] for ".") and re.match (anchored at the start,
+  // greedy groups: the last templated function's name)
+  static const std::regex pattern(
+      R"(\s*template\s*(<[\s\S]+>)\s*(\w+)\s+(\w+)\s*(\([\s\S]+\))\s*(\{[\s\S]+\})\s*)");
+  std::smatch m;
+  CT_CHECK(std::regex_search(code, m, pattern, std::regex_constants::match_continuous), Status::Argument,
+           "Couldn't parse code, please check correctness:\n ", code);
+  return m[3].str();
+}
+
+namespace {
+
+const char* type_name(DType d) {
+  switch (d) {
+    case DType::UInt8: return "uint8_t";
+    case DType::Int8: return "int8_t";
+    case DType::Int16: return "int16_t";
+    case DType::Int32: return "int32_t";
+    case DType::Int64: return "int64_t";
+    case DType::Float16: return "Half";
+    case DType::BFloat16: return "BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Bool: return "bool";
+    case DType::Complex64:
+    case DType::Complex128: break;
+  }
+  fail(Status::DType, "the jiterator does not support ", dtype_name(d), " tensors yet (complex dtypes are not implemented)");
+}
+
+// torch's toOpMathType: float16 and bfloat16 compute in float.
+const char* math_type_name(DType d) {
+  return d == DType::Float16 || d == DType::BFloat16 ? "float" : type_name(d);
+}
+
+const char* extra_type_name(ExtraType t) {
+  switch (t) {
+    case ExtraType::Int64: return "int64_t";
+    case ExtraType::Float64: return "double";
+    case ExtraType::Bool: return "bool";
+  }
+  return "double";
+}
+
+// Everything a kernel uses, without headers (NVRTC declares the CUDA math functions itself).
+const char* kPrelude = R"(// ctorch jiterator kernel (Note [Jiterator kernels] in impl/jit/codegen.cc)
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#define INFINITY __int_as_float(0x7f800000)
+#define NAN __int_as_float(0x7fffffff)
+namespace std {
+using ::abs; using ::acos; using ::asin; using ::atan; using ::atan2; using ::ceil; using ::cos;
+using ::cosh; using ::erf; using ::erfc; using ::exp; using ::exp2; using ::expm1; using ::fabs;
+using ::floor; using ::fmax; using ::fmin; using ::fmod; using ::isinf; using ::isnan; using ::log;
+using ::log10; using ::log1p; using ::log2; using ::max; using ::min; using ::pow; using ::round;
+using ::rsqrt; using ::sin; using ::sinh; using ::sqrt; using ::tan; using ::tanh; using ::trunc;
+}
+// float16 and bfloat16 storage; arithmetic happens in float (the math type)
+struct Half {
+  unsigned short x;
+  Half() = default;
+  __device__ Half(float f) { asm("{ cvt.rn.f16.f32 %0, %1; }" : "=h"(x) : "f"(f)); }
+  template <typename U> __device__ Half(U v) : Half(static_cast<float>(v)) {}
+  __device__ operator float() const {
+    float f;
+    asm("{ cvt.f32.f16 %0, %1; }" : "=f"(f) : "h"(x));
+    return f;
+  }
+};
+struct BFloat16 {
+  unsigned short x;
+  BFloat16() = default;
+  __device__ BFloat16(float f) {  // round to nearest even; NaN is 0x7fc0 (ctorch's CPU and CUDA kernels)
+    unsigned int u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) { x = 0x7fc0u; return; }
+    x = static_cast<unsigned short>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  }
+  template <typename U> __device__ BFloat16(U v) : BFloat16(static_cast<float>(v)) {}
+  __device__ operator float() const { return __uint_as_float(static_cast<unsigned int>(x) << 16); }
+};
+)";
+
+}  // namespace
+
+std::string kernel_source(const KernelSpec& spec) {
+  const int nin = static_cast<int>(spec.inputs.size());
+  const int nout = spec.num_outputs;
+  CT_CHECK(nin >= 1 && nin <= kMaxJitInputs, Status::Argument, "the jiterator takes 1 to ", kMaxJitInputs,
+           " tensor inputs, got ", nin);
+  CT_CHECK(nout >= 1 && nout <= kMaxJitOutputs, Status::Argument, "the jiterator makes 1 to ", kMaxJitOutputs,
+           " outputs, got ", nout);
+  CT_CHECK(spec.return_by_ref || nout == 1, Status::Argument, "Return by value only works for single output.");
+  const int nt = nin + nout;
+  const std::string common = type_name(spec.common);
+  const std::string math = math_type_name(spec.common);
+  std::string s = kPrelude;
+  s += "\n// ---- the user's code\n" + spec.code + "\n\n// ---- the kernel\n";
+  s += str_cat("struct CtJitIter {\n  int32_t ndim;\n  int64_t numel;\n  int64_t sizes[", kMaxJitDims,
+               "];\n  int64_t strides[", nt, "][", kMaxJitDims, "];\n  char* data[", nt, "];\n};\n");
+  s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it");
+  for (size_t e = 0; e < spec.extras.size(); ++e) s += str_cat(", ", extra_type_name(spec.extras[e]), " extra_arg_", e);
+  s += ") {\n";
+  s += "  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;\n";
+  s += "  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < it.numel; i += step) {\n";
+  if (spec.contiguous) {
+    for (int k = 0; k < nt; ++k) s += str_cat("    const int64_t off", k, " = i * it.strides[", k, "][0];\n");
+  } else {
+    for (int k = 0; k < nt; ++k) s += str_cat("    int64_t off", k, " = 0;\n");
+    s += "    int64_t rest = i;\n";
+    s += "    for (int d = it.ndim - 1; d >= 0; --d) {\n";
+    s += "      const int64_t idx = rest % it.sizes[d];\n      rest /= it.sizes[d];\n";
+    for (int k = 0; k < nt; ++k) s += str_cat("      off", k, " += idx * it.strides[", k, "][d];\n");
+    s += "    }\n";
+  }
+  // inputs: their own dtype, then the common dtype (torch's inputs promoted to it), then T
+  for (int j = 0; j < nin; ++j) {
+    int k = nout + j;
+    s += str_cat("    const ", math, " arg", j, " = static_cast<", math, ">(static_cast<", common, ">(*reinterpret_cast<const ",
+                 type_name(spec.inputs[static_cast<size_t>(j)]), "*>(it.data[", k, "] + off", k, ")));\n");
+  }
+  std::string args;
+  for (int j = 0; j < nin; ++j) args += str_cat(j ? ", " : "", "arg", j);
+  for (size_t e = 0; e < spec.extras.size(); ++e) args += str_cat(", extra_arg_", e);
+  if (!spec.return_by_ref) {
+    s += str_cat("    const ", math, " out0 = ", spec.name, "<", math, ">(", args, ");\n");
+  } else {
+    for (int o = 0; o < nout; ++o) s += str_cat("    ", math, " out", o, ";\n");
+    std::string outs;
+    for (int o = 0; o < nout; ++o) outs += str_cat(", out", o);
+    s += str_cat("    ", spec.name, "<", math, ">(", args, outs, ");\n");
+  }
+  for (int o = 0; o < nout; ++o)
+    s += str_cat("    *reinterpret_cast<", common, "*>(it.data[", o, "] + off", o, ") = static_cast<", common, ">(out", o, ");\n");
+  s += "  }\n}\n";
+  return s;
+}
+
+}  // namespace ct::jit
