@@ -56,6 +56,7 @@ else
 fi
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 echo "== impl runtime layer (device resolution, stream guard, raw allocations)"; "$A/runtime_test" --gtest_brief=1 || rc=1
+echo "== the jiterator's launch (issue 18, in progress)"; "$A/jit_run_test" --gtest_brief=1 || rc=1
 fi
 if [ "${SANITIZE:-1}" != 0 ]; then
   # sanitize TOOL TEST: compute-sanitizer's summary lines, its first findings when it fails
