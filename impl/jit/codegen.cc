@@ -120,17 +120,66 @@ std::string kernel_source(const KernelSpec& spec) {
            " outputs, got ", nout);
   CT_CHECK(spec.return_by_ref || nout == 1, Status::Argument, "Return by value only works for single output.");
   const int nt = nin + nout;
+  const int vec = spec.contiguous ? spec.vec : 1;
+  CT_CHECK(vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16, Status::Internal, "jit kernel vector width ", vec);
   const std::string common = type_name(spec.common);
   const std::string math = math_type_name(spec.common);
   std::string s = kPrelude;
   s += "\n// ---- the user's code\n" + spec.code + "\n\n// ---- the kernel\n";
   s += str_cat("struct CtJitIter {\n  int32_t ndim;\n  int64_t numel;\n  int64_t sizes[", kMaxJitDims,
                "];\n  int64_t strides[", nt, "][", kMaxJitDims, "];\n  char* data[", nt, "];\n};\n");
-  s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it");
-  for (size_t e = 0; e < spec.extras.size(); ++e) s += str_cat(", ", extra_type_name(spec.extras[e]), " extra_arg_", e);
-  s += ") {\n";
+  std::string params;
+  for (size_t e = 0; e < spec.extras.size(); ++e) params += str_cat(", ", extra_type_name(spec.extras[e]), " extra_arg_", e);
+  std::string args;  // the call's arguments after the inputs
+  for (size_t e = 0; e < spec.extras.size(); ++e) args += str_cat(", extra_arg_", e);
+  // the element function: the inputs in their own dtype, through the common dtype (torch's
+  // inputs are promoted to it) to T; the outputs from T to the common dtype
+  std::string in_params, in_args, out_params;
+  for (int j = 0; j < nin; ++j) {
+    in_params += str_cat(j ? ", " : "", type_name(spec.inputs[static_cast<size_t>(j)]), " in", j);
+    in_args += str_cat(j ? ", " : "", "static_cast<", math, ">(static_cast<", common, ">(in", j, "))");
+  }
+  for (int o = 0; o < nout; ++o) out_params += str_cat(", ", common, "& res", o);
+  s += str_cat("__device__ __forceinline__ void ct_jit_element(", in_params, params, out_params, ") {\n");
+  if (!spec.return_by_ref) {
+    s += str_cat("  res0 = static_cast<", common, ">(", spec.name, "<", math, ">(", in_args, args, "));\n");
+  } else {
+    std::string outs;
+    for (int o = 0; o < nout; ++o) {
+      s += str_cat("  ", math, " out", o, ";\n");
+      outs += str_cat(", out", o);
+    }
+    s += str_cat("  ", spec.name, "<", math, ">(", in_args, args, outs, ");\n");
+    for (int o = 0; o < nout; ++o) s += str_cat("  res", o, " = static_cast<", common, ">(out", o, ");\n");
+  }
+  s += "}\n";
+  if (vec > 1) {  // vectors of vec elements of each operand (its data aligned to them)
+    for (int k = 0; k < nt; ++k) {
+      const char* t = k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]);
+      s += str_cat("struct alignas(sizeof(", t, ") * ", vec, ") CtJitVec", k, " { ", t, " v[", vec, "]; };\n");
+    }
+  }
+  s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it", params, ") {\n");
   s += "  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;\n";
-  s += "  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < it.numel; i += step) {\n";
+  s += "  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
+  std::string scalar_from = "0";
+  if (vec > 1) {
+    s += str_cat("  const int64_t nvec = it.numel / ", vec, ";\n");
+    s += "  for (int64_t c = first; c < nvec; c += step) {\n";
+    for (int k = nout; k < nt; ++k)
+      s += str_cat("    const CtJitVec", k, " v", k, " = reinterpret_cast<const CtJitVec", k, "*>(it.data[", k, "])[c];\n");
+    for (int o = 0; o < nout; ++o) s += str_cat("    CtJitVec", o, " v", o, ";\n");
+    s += str_cat("#pragma unroll\n    for (int u = 0; u < ", vec, "; ++u) {\n      ");
+    std::string call = "ct_jit_element(";
+    for (int j = 0; j < nin; ++j) call += str_cat(j ? ", " : "", "v", nout + j, ".v[u]");
+    for (size_t e = 0; e < spec.extras.size(); ++e) call += str_cat(", extra_arg_", e);
+    for (int o = 0; o < nout; ++o) call += str_cat(", v", o, ".v[u]");
+    s += call + ");\n    }\n";
+    for (int o = 0; o < nout; ++o) s += str_cat("    reinterpret_cast<CtJitVec", o, "*>(it.data[", o, "])[c] = v", o, ";\n");
+    s += "  }\n";
+    scalar_from = str_cat("nvec * ", vec);
+  }
+  s += str_cat("  for (int64_t i = ", scalar_from, " + first; i < it.numel; i += step) {\n");
   if (spec.contiguous) {
     for (int k = 0; k < nt; ++k) s += str_cat("    const int64_t off", k, " = i * it.strides[", k, "][0];\n");
   } else {
@@ -141,25 +190,16 @@ std::string kernel_source(const KernelSpec& spec) {
     for (int k = 0; k < nt; ++k) s += str_cat("      off", k, " += idx * it.strides[", k, "][d];\n");
     s += "    }\n";
   }
-  // inputs: their own dtype, then the common dtype (torch's inputs promoted to it), then T
-  for (int j = 0; j < nin; ++j) {
-    int k = nout + j;
-    s += str_cat("    const ", math, " arg", j, " = static_cast<", math, ">(static_cast<", common, ">(*reinterpret_cast<const ",
-                 type_name(spec.inputs[static_cast<size_t>(j)]), "*>(it.data[", k, "] + off", k, ")));\n");
+  for (int k = 0; k < nt; ++k) {
+    const char* t = k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]);
+    s += str_cat("    ", k < nout ? "" : "const ", t, "* p", k, " = reinterpret_cast<", k < nout ? "" : "const ", t,
+                 "*>(it.data[", k, "] + off", k, ");\n");
   }
-  std::string args;
-  for (int j = 0; j < nin; ++j) args += str_cat(j ? ", " : "", "arg", j);
-  for (size_t e = 0; e < spec.extras.size(); ++e) args += str_cat(", extra_arg_", e);
-  if (!spec.return_by_ref) {
-    s += str_cat("    const ", math, " out0 = ", spec.name, "<", math, ">(", args, ");\n");
-  } else {
-    for (int o = 0; o < nout; ++o) s += str_cat("    ", math, " out", o, ";\n");
-    std::string outs;
-    for (int o = 0; o < nout; ++o) outs += str_cat(", out", o);
-    s += str_cat("    ", spec.name, "<", math, ">(", args, outs, ");\n");
-  }
-  for (int o = 0; o < nout; ++o)
-    s += str_cat("    *reinterpret_cast<", common, "*>(it.data[", o, "] + off", o, ") = static_cast<", common, ">(out", o, ");\n");
+  std::string call = "ct_jit_element(";
+  for (int j = 0; j < nin; ++j) call += str_cat(j ? ", " : "", "*p", nout + j);
+  for (size_t e = 0; e < spec.extras.size(); ++e) call += str_cat(", extra_arg_", e);
+  for (int o = 0; o < nout; ++o) call += str_cat(", *p", o);
+  s += "    " + call + ");\n";
   s += "  }\n}\n";
   return s;
 }

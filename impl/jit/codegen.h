@@ -27,6 +27,8 @@ struct KernelSpec {
   bool return_by_ref = false;    // outputs as trailing T& parameters (multi-output form)
   std::vector<ExtraType> extras; // the extra scalar arguments, in order
   bool contiguous = false;       // every operand dense in one dim: no index arithmetic
+  int vec = 1;                   // contiguous: elements a thread moves at once (1, 2, 4, 8 or 16;
+                                 // every operand's data aligned to vec elements of it)
 };
 
 // Operands at most (outputs and inputs), and dimensions at most, of a kernel.

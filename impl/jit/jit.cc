@@ -125,6 +125,20 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
   spec.return_by_ref = return_by_ref_;
   for (const auto& e : extras) spec.extras.push_back(e.second.type);
   spec.contiguous = contiguous;
+  if (contiguous) {  // vectors of up to 16 bytes of each operand, where every operand's data is aligned to them
+    int64_t widest = 1;
+    for (int k = 0; k < nt; ++k) widest = std::max(widest, all[static_cast<size_t>(k)]->itemsize());
+    int vec = static_cast<int>(16 / widest);
+    auto aligned = [&](int v) {
+      for (int k = 0; k < nt; ++k)
+        if (reinterpret_cast<uintptr_t>(ops.base[static_cast<size_t>(k)]) %
+                static_cast<uintptr_t>(v * all[static_cast<size_t>(k)]->itemsize()) != 0)
+          return false;
+      return true;
+    };
+    while (vec > 1 && !aligned(vec)) vec /= 2;
+    spec.vec = vec;
+  }
   std::string source = kernel_source(spec);
 
   cuda::DeviceGuard guard(dev.index);

@@ -158,3 +158,28 @@ TEST(JitRun, CompiledOnceForManyThreads) {
   f.run({cuda_of({1}, {1}, DType::Float64)}, {});  // another dtype: another kernel
   EXPECT_EQ(jit::compiled_kernel_count(), before + 2);
 }
+
+TEST(JitRun, VectorsTailsAndMisalignedViews) {
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f("template <typename T> T sq(T x, T y) { return x * x - y; }", 1, false, {});
+  for (DType dt : {DType::Float32, DType::Float16, DType::UInt8}) {
+    std::vector<double> v = iota(1003, dt == DType::UInt8 ? 0 : 0.25, 3);
+    if (dt == DType::UInt8)
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 15);
+    Tensor x = cuda_of(v, {1003}, dt);
+    // the whole (vectors and a tail), then views starting 1 and 3 elements in (data not aligned
+    // to a vector: narrower vectors or none)
+    for (int64_t start : {0, 1, 3}) {
+      Tensor a = ops::narrow(x, 0, start, 1003 - start);
+      Tensor b = ops::narrow(x, 0, 0, 1003 - start);
+      std::vector<double> ar = host_of(a), br = host_of(b), got = host_of(f.run({a, b}, {})[0]);
+      ASSERT_EQ(got.size(), ar.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        double want = ar[i] * ar[i] - br[i];
+        if (dt == DType::UInt8) want = static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(want)));
+        double tol = dt == DType::Float16 ? 2e-3 * (1 + std::fabs(want)) * 4 : dt == DType::Float32 ? 1e-5 * (1 + std::fabs(want)) : 0;
+        ASSERT_NEAR(got[i], want, tol) << dtype_name(dt) << " start " << start << " i=" << i;
+      }
+    }
+  }
+}

@@ -93,6 +93,7 @@ TEST(JitSource, CompilesForEveryRealDtype) {
       a.name = "add";
       EXPECT_GT(jit::compile_cubin(jit::kernel_source(a), "add.cu", 90).size(), 0u) << dtype_name(in);
       jit::KernelSpec b = spec("template <typename T> T same(T x) { return x; }", {in}, in, contiguous);
+      b.vec = contiguous ? static_cast<int>(16 / itemsize(in)) : 1;
       EXPECT_GT(jit::compile_cubin(jit::kernel_source(b), "same.cu", 80).size(), 0u) << dtype_name(in);
     }
   }
@@ -105,7 +106,10 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
       {DType::Float16, DType::BFloat16}, DType::Float32, false);
   s.extras = {jit::ExtraType::Float64, jit::ExtraType::Bool};
   std::string src = jit::kernel_source(s);
-  EXPECT_NE(src.find("silu_mix<float>(arg0, arg1, extra_arg_0, extra_arg_1)"), std::string::npos) << src;
+  EXPECT_NE(src.find("silu_mix<float>(static_cast<float>(static_cast<float>(in0)), "
+                     "static_cast<float>(static_cast<float>(in1)), extra_arg_0, extra_arg_1)"),
+            std::string::npos)
+      << src;
   EXPECT_GT(jit::compile_cubin(src, "silu.cu", 90).size(), 0u);
   jit::KernelSpec m = spec("template <typename T> void sd(T a, T b, int64_t k, T& out0, T& out1) { out0 = a + b * T(k); out1 = a - b; }",
                            {DType::Int32, DType::Int64}, DType::Int64, true);
@@ -113,8 +117,19 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
   m.return_by_ref = true;
   m.extras = {jit::ExtraType::Int64};
   src = jit::kernel_source(m);
-  EXPECT_NE(src.find("sd<int64_t>(arg0, arg1, extra_arg_0, out0, out1)"), std::string::npos) << src;
+  EXPECT_NE(src.find("sd<int64_t>(static_cast<int64_t>(static_cast<int64_t>(in0)), "
+                     "static_cast<int64_t>(static_cast<int64_t>(in1)), extra_arg_0, out0, out1)"),
+            std::string::npos)
+      << src;
   EXPECT_GT(jit::compile_cubin(src, "sd.cu", 90).size(), 0u);
+  for (int vec : {2, 4, 8}) {  // vectors of each operand (their data aligned to vec elements)
+    m.vec = vec;
+    src = jit::kernel_source(m);
+    EXPECT_NE(src.find(str_cat("struct alignas(sizeof(int32_t) * ", vec, ") CtJitVec2 { int32_t v[", vec, "]; };")),
+              std::string::npos)
+        << src;
+    EXPECT_GT(jit::compile_cubin(src, "sd.cu", 90).size(), 0u) << vec;
+  }
 }
 
 TEST(JitSource, Refusals) {
