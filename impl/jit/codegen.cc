@@ -56,11 +56,11 @@ const char* math_type_name(DType d) {
   return d == DType::Float16 || d == DType::BFloat16 ? "float" : type_name(d);
 }
 
-const char* extra_type_name(ExtraType t) {
+const char* extra_type_name(JitArg t) {
   switch (t) {
-    case ExtraType::Int64: return "int64_t";
-    case ExtraType::Float64: return "double";
-    case ExtraType::Bool: return "bool";
+    case JitArg::Int64: return "int64_t";
+    case JitArg::Double: return "double";
+    case JitArg::Bool: return "bool";
   }
   return "double";
 }

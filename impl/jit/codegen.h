@@ -14,9 +14,6 @@ namespace ct::jit {
 // Status::Argument ("Couldn't parse code, please check correctness: ...") otherwise.
 std::string function_name(const std::string& code);
 
-// The type of an extra scalar argument (torch's kwargs: int, float, bool).
-enum class ExtraType { Int64, Float64, Bool };
-
 // One compiled variant of a jitted function.
 struct KernelSpec {
   std::string code;              // the user's source, verbatim
@@ -25,7 +22,7 @@ struct KernelSpec {
   int num_outputs = 1;           // 1..8; every output has the common dtype
   DType common = DType::Float32; // torch.result_type of the inputs
   bool return_by_ref = false;    // outputs as trailing T& parameters (multi-output form)
-  std::vector<ExtraType> extras; // the extra scalar arguments, in order
+  std::vector<JitArg> extras;    // the extra scalar arguments' types (torch's kwargs), in order
   bool contiguous = false;       // every operand dense in one dim: no index arithmetic
   int vec = 1;                   // contiguous: elements a thread moves at once (1, 2, 4, 8 or 16;
                                  // every operand's data aligned to vec elements of it)

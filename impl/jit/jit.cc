@@ -159,8 +159,8 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
   std::vector<void*> args{iter.data()};
   for (auto& e : extras) {
     Extra& x = e.second;
-    args.push_back(x.type == ExtraType::Int64 ? static_cast<void*>(&x.i)
-                   : x.type == ExtraType::Float64 ? static_cast<void*>(&x.d)
+    args.push_back(x.type == JitArg::Int64 ? static_cast<void*>(&x.i)
+                   : x.type == JitArg::Double ? static_cast<void*>(&x.d)
                                                   : static_cast<void*>(&x.b));
   }
   const cuda::Stream& stream = cuda::current_stream(dev.index);

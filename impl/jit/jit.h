@@ -14,13 +14,13 @@ namespace ct::jit {
 
 // An extra scalar argument (torch's kwargs): its type and value.
 struct Extra {
-  ExtraType type = ExtraType::Float64;
+  JitArg type = JitArg::Double;
   int64_t i = 0;
   double d = 0;
   bool b = false;
-  static Extra of_int(int64_t v) { return Extra{ExtraType::Int64, v, 0, false}; }
-  static Extra of_double(double v) { return Extra{ExtraType::Float64, 0, v, false}; }
-  static Extra of_bool(bool v) { return Extra{ExtraType::Bool, 0, 0, v}; }
+  static Extra of_int(int64_t v) { return Extra{JitArg::Int64, v, 0, false}; }
+  static Extra of_double(double v) { return Extra{JitArg::Double, 0, v, false}; }
+  static Extra of_bool(bool v) { return Extra{JitArg::Bool, 0, 0, v}; }
 };
 using Extras = std::vector<std::pair<std::string, Extra>>;
 

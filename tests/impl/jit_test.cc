@@ -104,7 +104,7 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
       "template <typename T> T silu_mix(T x, T y, T alpha, bool flip) {\n"
       "  T s = x / (T(1) + std::exp(-x));\n  return flip ? -s : s + alpha * ::tanh(y) + std::sqrt(std::fabs(y));\n}",
       {DType::Float16, DType::BFloat16}, DType::Float32, false);
-  s.extras = {jit::ExtraType::Float64, jit::ExtraType::Bool};
+  s.extras = {jit::JitArg::Double, jit::JitArg::Bool};
   std::string src = jit::kernel_source(s);
   EXPECT_NE(src.find("silu_mix<float>(static_cast<float>(static_cast<float>(in0)), "
                      "static_cast<float>(static_cast<float>(in1)), extra_arg_0, extra_arg_1)"),
@@ -115,7 +115,7 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
                            {DType::Int32, DType::Int64}, DType::Int64, true);
   m.num_outputs = 2;
   m.return_by_ref = true;
-  m.extras = {jit::ExtraType::Int64};
+  m.extras = {jit::JitArg::Int64};
   src = jit::kernel_source(m);
   EXPECT_NE(src.find("sd<int64_t>(static_cast<int64_t>(static_cast<int64_t>(in0)), "
                      "static_cast<int64_t>(static_cast<int64_t>(in1)), extra_arg_0, out0, out1)"),

@@ -115,6 +115,7 @@ def gen_impl(a):
     enum("CaptureMode", "capture_mode", "CUDA graph capture modes (cudaStreamCaptureMode's numbers)")
     enum("CommOp", "comm_op", "Communicator reduce ops (torch.distributed.ReduceOp's numbers)")
     enum("CsanMode", "csan_mode", "Stream sanitizer modes")
+    enum("JitArg", "jit_arg", "The types of a jitted function's extra arguments")
     o.append("// Event flags (bits, ORed)")
     o.append("namespace event_flags {")
     for r in a["event_flag"]:
@@ -223,7 +224,8 @@ def gen_capi(a):
     pairs = [("status", "Status"), ("dtype", "DType"), ("device_type", "DeviceType"),
              ("device_property", "DeviceProperty"), ("unary_op", "UnaryOp"), ("binary_op", "BinaryOp"),
              ("reduce_op", "ReduceOp"), ("fft_norm", "FftNorm"), ("capture_mode", "CaptureMode"),
-             ("comm_op", "CommOp"), ("csan_mode", "CsanMode")]
+             ("comm_op", "CommOp"), ("csan_mode", "CsanMode"),
+             ("jit_arg", "JitArg")]
     for table, cls in pairs:
         for r in a[table]:
             o.append(f"static_assert({r['name']} == static_cast<int32_t>(::ct::{cls}::{r['camel']}), "
@@ -258,6 +260,7 @@ def gen_capi(a):
                              ("capture_mode", "CaptureMode", "capture error mode"),
                              ("comm_op", "CommOp", "communicator reduce op"),
                              ("csan_mode", "CsanMode", "sanitizer mode"),
+                             ("jit_arg", "JitArg", "jiterator argument type"),
                              ("device_property", "DeviceProperty", "device property")):
         rows = a[table]
         fn = table + "_arg"
