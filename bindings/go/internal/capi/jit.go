@@ -137,8 +137,14 @@ func JitCreate(code string, multi bool, numOutputs int32, a JitArgs) (int64, *Fa
 	return int64(out), f
 }
 
-func JitRetain(h int64) *Failure  { return Call(func() int { return int(C.ctgo_jit_retain(C.int64_t(h))) }) }
-func JitRelease(h int64) *Failure { return Call(func() int { return int(C.ctgo_jit_release(C.int64_t(h))) }) }
+// JitRetain and JitRelease are ct_cuda_jit_retain and ct_cuda_jit_release.
+func JitRetain(h int64) *Failure {
+	return Call(func() int { return int(C.ctgo_jit_retain(C.int64_t(h))) })
+}
+
+func JitRelease(h int64) *Failure {
+	return Call(func() int { return int(C.ctgo_jit_release(C.int64_t(h))) })
+}
 
 // JitName is ct_cuda_jit_name: asks for the length, then copies.
 func JitName(h int64) (string, *Failure) {
