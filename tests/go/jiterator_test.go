@@ -8,13 +8,15 @@ package ctorch_test
 // (Close twice, use after Close, Ref, the finalizer, the live count back to its start), a
 // parse error, a call without CUDA and the kernel count. On a GPU (TestGPUJit*, skipped here
 // with the reason): torch's fused kernel with its defaults, overrides and kwargs given in
-// another order, a two-output function and an NVRTC compile error. Values and messages over
-// dtypes and layouts are the C suite's (tests/capi/jiterator_test.c).
+// another order, a two-output function, an NVRTC compile error, and eight goroutines' first
+// calls compiling one kernel. Values and messages over dtypes and layouts are the C suite's
+// (tests/capi/jiterator_test.c).
 
 import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"ctorch.dev/ctorch"
@@ -353,5 +355,47 @@ func TestGPUJitCompileError(t *testing.T) {
 	}
 	if !errors.Is(err, ctorch.ErrArgument) {
 		t.Errorf("errors.Is(%v, ErrArgument) is false", err)
+	}
+}
+
+// Eight goroutines call a new function at once: each gets its own result, and one kernel is
+// compiled (the library's lock; the binding adds no state of its own to a call).
+func TestGPUJitConcurrentFirstCalls(t *testing.T) {
+	s := gpuTest(t, 1)
+	jitScope(t)
+	f := newJit(t, "template <typename T> T cube_plus(T x, T c) { return x * x * x + c; }", cuda.IntArg("c", 0))
+	x := s.T(ctorch.Arange(0, 10, 1, ctorch.Float64, ctorch.CUDADevice(0)))
+	before, err := cuda.JitKernelCount()
+	noErr(t, err)
+	var wg sync.WaitGroup
+	sums := make([]float64, 8)
+	errs := make([]error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			outs, err := f.Call([]*ctorch.Tensor{x}, cuda.IntArg("c", int64(i)))
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer outs[0].Close()
+			v, err := ctorch.ToSlice[float64](outs[0])
+			for _, e := range v {
+				sums[i] += e
+			}
+			errs[i] = err
+		}(i)
+	}
+	wg.Wait()
+	after, err := cuda.JitKernelCount()
+	noErr(t, err)
+	for i := range sums {
+		if errs[i] != nil || sums[i] != float64(2025+10*i) { // sum of k^3 + i, k = 0..9
+			t.Errorf("goroutine %d: sum %v, error %v; want %d", i, sums[i], errs[i], 2025+10*i)
+		}
+	}
+	if after != before+1 {
+		t.Errorf("JitKernelCount went from %d to %d, want one kernel compiled", before, after)
 	}
 }
