@@ -163,7 +163,7 @@ func (f *JitFunction) finalize() { f.o.Finalize(capi.JitRelease) }
 //
 // The code is parsed now (ctorch.ErrArgument: "Couldn't parse code, please check correctness")
 // and compiled at the first call; no GPU is needed here. ctorch.ErrArgument also for a name
-// given twice, an empty one, one or code containing a NUL byte, or a value Arg refused.
+// given twice, an empty name, a NUL byte in a name or in the code, or a value Arg refused.
 func NewJitFunction(code string, kwargs ...JitArg) (*JitFunction, error) {
 	return newJit("cuda_jit_create", code, false, 1, kwargs)
 }
