@@ -643,6 +643,10 @@ def java_block(a, table):
         o += indented(java_coded_enum(
             a, "Mode", "csan_mode", "What the stream sanitizer does with a race.",
             lambda r: f"{r['name']}: {jdoc(r['doc'])}.", from_code=True))
+    elif table == "jit_arg":  # the whole nested enum JitFunction.ArgType
+        o += indented(java_coded_enum(
+            a, "ArgType", "jit_arg", "The type of an extra argument, as the C ABI marshals it.",
+            lambda r: f"{r['name']}: {jdoc(r['doc'])}.", from_code=True))
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
     return o

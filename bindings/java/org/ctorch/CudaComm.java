@@ -66,7 +66,7 @@ public final class CudaComm {
     } finally {
       Reference.reachabilityFence(tensor);
     }
-    return wrapAll(outs, outs.length);
+    return Tensor.wrapAll(outs, outs.length);
   }
 
   /**
@@ -115,7 +115,7 @@ public final class CudaComm {
     } finally {
       fence(tensors);
     }
-    Tensor[] flat = wrapAll(outs, outs.length);
+    Tensor[] flat = Tensor.wrapAll(outs, outs.length);
     Tensor[][] rows = new Tensor[devices.length][];
     for (int d = 0; d < rows.length; d++) {
       rows[d] = Arrays.copyOfRange(flat, d * hs.length, (d + 1) * hs.length);
@@ -185,7 +185,7 @@ public final class CudaComm {
     } finally {
       fence(flat);
     }
-    return wrapAll(outs, outs.length);
+    return Tensor.wrapAll(outs, outs.length);
   }
 
   /* ============================================================================================
@@ -223,7 +223,7 @@ public final class CudaComm {
       Reference.reachabilityFence(tensor);
       Reference.reachabilityFence(streams);
     }
-    return wrapAll(outs, n[0]);
+    return Tensor.wrapAll(outs, n[0]);
   }
 
   /** {@code comm.scatter(tensor, out=outs)}: along dim 0 on the current streams. */
@@ -323,28 +323,5 @@ public final class CudaComm {
       hs[i] = streams[i] == null ? 0 : streams[i].handle();
     }
     return hs;
-  }
-
-  /**
-   * Owns the first n [new reference] handles: a Tensor for each; when one cannot be made, the
-   * tensors made so far are closed and the other handles released.
-   */
-  private static Tensor[] wrapAll(long[] handles, int n) {
-    Tensor[] ts = new Tensor[n];
-    int i = 0;
-    try {
-      for (; i < n; i++) {
-        ts[i] = Tensor.wrap(handles[i]);
-      }
-      return ts;
-    } catch (Throwable e) {
-      for (int j = 0; j < i; j++) {
-        ts[j].close();
-      }
-      for (int j = i + 1; j < n; j++) { // wrap released handles[i] itself
-        ctorch.ct_tensor_release(handles[j]);
-      }
-      throw e;
-    }
   }
 }
