@@ -273,10 +273,40 @@ CT_HANDLE(ct_cuda_jit_fn)
  * trampoline into the language (JNI in csan_jni.c, a C# delegate, cgo). */
 %ignore ct_cuda_sanitizer_set_callback;
 
+/* Section 22, NVTX: the message, the depth and the range id.
+ *   Java: msg travels as the UTF-8 bytes of the String plus a NUL, made on the Java side (JNI's
+ *         own conversion gives "modified UTF-8", whose bytes differ for characters outside the
+ *         Basic Multilingual Plane); a null String stays NULL. The uint64_t id is a long (the
+ *         same 64 bits).
+ *   C#:   string (UTF-8 under mono/.NET on Linux), `out int` depth, ulong id.
+ *   Go:   string, []int32 depth, uint64 id (a []uint64 out-slice). */
+#if defined(SWIGJAVA)
+%typemap(jni) const char* UTF8Z "jbyteArray"
+%typemap(jtype) const char* UTF8Z "byte[]"
+%typemap(jstype) const char* UTF8Z "String"
+%typemap(javain) const char* UTF8Z %{($javainput == null ? null : ($javainput + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_8))%}
+%typemap(in) const char* UTF8Z {
+  $1 = $input ? (char*)(*jenv)->GetByteArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) const char* UTF8Z {
+  if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte*)$1, JNI_ABORT);
+}
+%apply const char* UTF8Z { const char* msg };
+%apply long long* OUTPUT { uint64_t* id };
+%apply long long { uint64_t id };
+#elif defined(SWIGCSHARP)
+%apply unsigned long long* OUTPUT { uint64_t* id };
+#elif defined(SWIGGO)
+GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
+%apply uint64_t* U64OUT { uint64_t* id };
+#endif
+%apply int32_t* I32OUT { int32_t* depth };
+
 /* Section 25, the jiterator's extra arguments (names, types, int64 and double values).
- *   Java: names as String[] (each the UTF-8 bytes of the String plus a NUL, made on the Java
- *         side as for NVTX's msg below, copied into C strings for the call; a null array or
- *         element stays NULL), types as int[], values as long[] and double[] (null: NULL). */
+ *   Java: the code as NVTX's msg above (real UTF-8, not JNI's modified UTF-8), names as
+ *         String[] (each the UTF-8 bytes of the String plus a NUL, made on the Java side,
+ *         copied into C strings for the call; a null array or element stays NULL), types as
+ *         int[], values as long[] and double[] (null: NULL). */
 #if defined(SWIGJAVA)
 %{
 #include <stdlib.h>
@@ -322,39 +352,11 @@ CT_HANDLE(ct_cuda_jit_fn)
 %typemap(freearg) const double* F64ARRAY {
   if ($1) (*jenv)->ReleaseDoubleArrayElements(jenv, $input, (jdouble*)$1, JNI_ABORT);
 }
+%apply const char* UTF8Z { const char* code };
 %apply const char* const* UTF8ZARRAY { const char* const* arg_names, const char* const* over_names };
 %apply const int32_t* I32ARRAY { const ct_jit_arg_type* arg_types, const ct_jit_arg_type* over_types };
 %apply const int64_t* ARRAY { const int64_t* arg_ints, const int64_t* over_ints };
 %apply const double* F64ARRAY { const double* arg_doubles, const double* over_doubles };
 #endif
-
-/* Section 22, NVTX: the message, the depth and the range id.
- *   Java: msg travels as the UTF-8 bytes of the String plus a NUL, made on the Java side (JNI's
- *         own conversion gives "modified UTF-8", whose bytes differ for characters outside the
- *         Basic Multilingual Plane); a null String stays NULL. The uint64_t id is a long (the
- *         same 64 bits).
- *   C#:   string (UTF-8 under mono/.NET on Linux), `out int` depth, ulong id.
- *   Go:   string, []int32 depth, uint64 id (a []uint64 out-slice). */
-#if defined(SWIGJAVA)
-%typemap(jni) const char* UTF8Z "jbyteArray"
-%typemap(jtype) const char* UTF8Z "byte[]"
-%typemap(jstype) const char* UTF8Z "String"
-%typemap(javain) const char* UTF8Z %{($javainput == null ? null : ($javainput + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_8))%}
-%typemap(in) const char* UTF8Z {
-  $1 = $input ? (char*)(*jenv)->GetByteArrayElements(jenv, $input, NULL) : NULL;
-}
-%typemap(freearg) const char* UTF8Z {
-  if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte*)$1, JNI_ABORT);
-}
-%apply const char* UTF8Z { const char* msg };
-%apply long long* OUTPUT { uint64_t* id };
-%apply long long { uint64_t id };
-#elif defined(SWIGCSHARP)
-%apply unsigned long long* OUTPUT { uint64_t* id };
-#elif defined(SWIGGO)
-GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
-%apply uint64_t* U64OUT { uint64_t* id };
-#endif
-%apply int32_t* I32OUT { int32_t* depth };
 
 %include "capi/ctorch.h"

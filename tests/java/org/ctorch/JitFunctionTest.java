@@ -188,6 +188,11 @@ public class JitFunctionTest extends CtorchTestCase {
     }
     assertEquals(live, Torch.liveJitFunctionCount());
     assertTrue(JitFunction.kernelCount() >= 0);
+    // the code travels as real UTF-8 (JNI's modified UTF-8 would give other bytes for U+1D11E)
+    // (the parse error quotes it)
+    String clef = "template <typename T> T clef_\uD834\uDD1E(T x) { return x; }";
+    CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> JitFunction.create(clef));
+    assertTrue(e.detail(), e.detail().contains(clef));
   }
 
   @Test
