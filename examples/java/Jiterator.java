@@ -47,15 +47,10 @@ public final class Jiterator {
     try (JitFunction gelu = JitFunction.create(GELU, kwargs);
         JitFunction polar = JitFunction.createMultiOutput(POLAR, 2)) {
       System.out.println(gelu + ", " + polar);
-      if (!Cuda.isAvailable()) {
-        String why;
-        try {
-          Cuda.checkAvailable();
-          why = "no CUDA device";
-        } catch (CtorchException e) {
-          why = e.detail();
-        }
-        System.out.println("running them needs CUDA, which is not available here (" + why + ")");
+      try {
+        Cuda.checkAvailable(); // code 301 with the CUDA runtime's reason when it cannot be used
+      } catch (CtorchException e) {
+        System.out.println("running them needs CUDA: " + e.detail());
         return;
       }
       Device cuda = Device.parse("cuda");

@@ -81,7 +81,7 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_broadcast_out(tensor.handle(), hs, hs.length));
     } finally {
       Reference.reachabilityFence(tensor);
-      fence(outs);
+      TensorBase.fence(outs);
     }
   }
 
@@ -113,7 +113,7 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_broadcast_coalesced(hs, hs.length, devices, devices.length,
           bufferSize, outs));
     } finally {
-      fence(tensors);
+      TensorBase.fence(tensors);
     }
     Tensor[] flat = Tensor.wrapAll(outs, outs.length);
     Tensor[][] rows = new Tensor[devices.length][];
@@ -148,7 +148,7 @@ public final class CudaComm {
     try {
       Native.check(ctorch.ct_cuda_comm_reduce_add(hs, hs.length, destination, out));
     } finally {
-      fence(inputs);
+      TensorBase.fence(inputs);
     }
     return Tensor.wrap(out[0]);
   }
@@ -183,7 +183,7 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_reduce_add_coalesced(hs, inputs.size(), columns, destination,
           bufferSize, outs));
     } finally {
-      fence(flat);
+      TensorBase.fence(flat);
     }
     return Tensor.wrapAll(outs, outs.length);
   }
@@ -245,7 +245,7 @@ public final class CudaComm {
     } finally {
       Reference.reachabilityFence(tensor);
       Reference.reachabilityFence(streams);
-      fence(outs);
+      TensorBase.fence(outs);
     }
   }
 
@@ -272,7 +272,7 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_gather(hs, hs.length, dim, destination.type().code(),
           destination.index(), out));
     } finally {
-      fence(tensors);
+      TensorBase.fence(tensors);
     }
     return Tensor.wrap(out[0]);
   }
@@ -288,21 +288,13 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_gather_out(hs, hs.length, out.handle(), dim));
     } finally {
       Reference.reachabilityFence(out);
-      fence(tensors);
+      TensorBase.fence(tensors);
     }
   }
 
   /* ============================================================================================
    * Plumbing
    * ========================================================================================== */
-
-  /** Keeps tensors (and so the handles taken from them) reachable up to this call. */
-  private static void fence(List<Tensor> tensors) {
-    Reference.reachabilityFence(tensors);
-    for (Tensor t : tensors) {
-      Reference.reachabilityFence(t);
-    }
-  }
 
   /** IllegalArgumentException unless an array that is given (length >= 0) has n entries. */
   private static void checkLength(String what, int length, String of, int n) {

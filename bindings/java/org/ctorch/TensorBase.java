@@ -116,6 +116,20 @@ abstract class TensorBase implements AutoCloseable {
     return hs;
   }
 
+  /** {@link #handles(java.util.List, String)} of an array (null: NullPointerException naming it). */
+  static long[] handles(Tensor[] tensors, String what) {
+    Objects.requireNonNull(tensors, what);
+    return handles(Arrays.asList(tensors), what);
+  }
+
+  /** Keeps tensors (and so the handles taken from them) reachable up to this call. */
+  static void fence(java.util.List<Tensor> tensors) {
+    Reference.reachabilityFence(tensors);
+    for (Tensor t : tensors) {
+      Reference.reachabilityFence(t);
+    }
+  }
+
   /**
    * Owns the first n [new reference] handles: a Tensor for each; when one cannot be made, the
    * tensors made so far are closed and the other handles released.
