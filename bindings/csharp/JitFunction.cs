@@ -150,15 +150,9 @@ namespace Ctorch
         public Tensor[] CallMulti(Tensor[] inputs, IEnumerable<KeyValuePair<string, object>> overrides) =>
             Run(inputs, JitArgs.Of(overrides, nameof(overrides)));
 
-        private Tensor Single(Tensor[] inputs, JitArgs overrides)
-        {
-            int n = NumOutputs;
-            if (n != 1)
-                throw new InvalidOperationException(Name + " makes " + n + " outputs: call it with CallMulti");
-            return Run(inputs, overrides)[0];
-        }
+        private Tensor Single(Tensor[] inputs, JitArgs overrides) => Run(inputs, overrides, true)[0];
 
-        private Tensor[] Run(Tensor[] inputs, JitArgs overrides)
+        private Tensor[] Run(Tensor[] inputs, JitArgs overrides, bool single = false)
         {
             if (inputs == null) throw new ArgumentNullException(nameof(inputs));
             using (var a = Use())
@@ -166,11 +160,14 @@ namespace Ctorch
             {
                 IntPtr f = a.Ptr;
                 IntPtr[] ins = l.Ptrs;
-                var outs = new IntPtr[Out.Get<int>(JitNumOutputs, f)];
-                overrides.Pass((names, types, ints, doubles, n) =>
-                    JitRun(f, ins, ins.Length, names, types, ints, doubles, n, outs, outs.Length));
-                var r = new Tensor[outs.Length];
-                for (int i = 0; i < outs.Length; i++) r[i] = Tensor.Own(outs[i]);
+                int n = Out.Get<int>(JitNumOutputs, f);
+                if (single && n != 1)
+                    throw new InvalidOperationException(Name + " makes " + n + " outputs: call it with CallMulti");
+                var outs = new IntPtr[n];
+                overrides.Pass((names, types, ints, doubles, count) =>
+                    JitRun(f, ins, ins.Length, names, types, ints, doubles, count, outs, outs.Length));
+                var r = new Tensor[n];
+                for (int i = 0; i < n; i++) r[i] = Tensor.Own(outs[i]);
                 return r;
             }
         }
@@ -185,8 +182,14 @@ namespace Ctorch
 
         public override string ToString()
         {
-            if (IsDisposed) return "JitFunction(disposed)";
-            return $"JitFunction({Name}, outputs={NumOutputs})";
+            try
+            {
+                return $"JitFunction({Name}, outputs={NumOutputs})";
+            }
+            catch (ObjectDisposedException)
+            {
+                return "JitFunction(disposed)";
+            }
         }
 
         // ---------------------------------------------------------------- the C functions
