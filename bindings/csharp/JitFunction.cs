@@ -28,7 +28,8 @@ namespace Ctorch
     /// <see cref="ArgType.Bool"/>; anything else is ArgumentException) and passed to the function
     /// by position, in the order given, after the tensors. The code is parsed when the function is
     /// made (CtorchException (Argument), "Couldn't parse code, ...") and compiled with NVRTC at the
-    /// first call for each combination of dtypes and layout; a compile error is CtorchException
+    /// first call for each combination of dtypes and layout (or read from the disk cache of an
+    /// earlier process, docs/jiterator.md); a compile error is CtorchException
     /// (Argument) carrying NVRTC's log. Making one needs no GPU; without CUDA a call throws
     /// CtorchException (CudaUnavailable). Each JitFunction owns one reference to the native
     /// function through its <see cref="JitFunctionHandle"/>; <see cref="NativeObject{T}.Dispose"/>
@@ -113,8 +114,8 @@ namespace Ctorch
             get { using (var a = Use()) return Out.Get<int>(JitNumOutputs, a.Ptr); }
         }
 
-        /// <summary>How many kernels the jiterator has compiled in this process (all functions,
-        /// devices and dtypes).</summary>
+        /// <summary>How many kernels the jiterator has made ready in this process, compiled or read
+        /// from its disk cache (all functions, devices and dtypes).</summary>
         public static long KernelCount => Out.Get<long>(ctorch.ct_cuda_jit_kernel_count);
 
         // ---------------------------------------------------------------- calls

@@ -299,7 +299,7 @@ namespace Ctorch.Tests
         }
 
         [Test]
-        public void ConcurrentFirstCallsCompileOnce()
+        public void ConcurrentFirstCallsMakeOneKernel()
         {
             RequireGpu();
             using (JitFunction f = JitFunction.Create("template <typename T> T cube(T x) { return x * x * x; }"))
