@@ -1487,7 +1487,10 @@ CT_API ct_status ct_cuda_sanitizer_report_count(int64_t* out);
  * math functions (exp, ::tanh, std::sqrt, ...) are there; nothing may be #included. Complex
  * dtypes are not supported yet (CT_ERR_DTYPE). Each combination of dtypes, layout (contiguous
  * or not) and device is compiled once per process at its first call (concurrent first calls
- * compile once; the kernels are kept for the process). docs/jiterator.md.
+ * compile once; the kernels are kept for the process) and kept on disk for the next processes:
+ * CTORCH_KERNEL_CACHE_PATH, else $XDG_CACHE_HOME/ctorch/kernels, else ~/.cache/ctorch/kernels
+ * (USE_CTORCH_KERNEL_CACHE=0: none), a file per kernel named after it, the GPU architecture and
+ * NVRTC's and the driver's versions. docs/jiterator.md.
  *
  * Extra arguments (torch's kwargs) are named and typed at creation with default values: arrays
  * of n names, n types (ct_jit_arg_type) and values, an entry's value in ints[i] for
@@ -1544,7 +1547,8 @@ CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int3
                                  const char* const* over_names, const ct_jit_arg_type* over_types,
                                  const int64_t* over_ints, const double* over_doubles, int32_t n_over,
                                  ct_tensor* outs, int32_t n_outs);
-/** Kernels the jiterator has compiled in this process (all functions, devices, dtypes). */
+/** Kernels the jiterator has made ready in this process, compiled or read from its disk cache
+ *  (all functions, devices, dtypes). */
 CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);
 
 #ifdef __cplusplus

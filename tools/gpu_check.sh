@@ -84,6 +84,7 @@ fi
 echo "== quickstart"; "$A/quickstart" || rc=1
 echo "== graphs example"; "$A/graphs" || rc=1
 echo "== profile example (NVTX ranges, NVML figures)"; "$A/profile" || rc=1
+echo "== jiterator example (a fused GELU against the formula in double, a two-output op)"; "$A/jiterator" || rc=1
 echo "== allreduce example, one rank"; "$A/allreduce" || rc=1
 if [ "$NGPU" -ge 2 ]; then
   echo "== allreduce example, two processes exchanging the unique id through a file"

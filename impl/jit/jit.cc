@@ -7,11 +7,13 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/cuda/sanitize.h"
 #include "impl/cuda/stream.h"
+#include "impl/jit/disk_cache.h"
 #include "impl/jit/nvrtc.h"
 #include "impl/ops/cpu/loops.h"
 #include "impl/ops/ops.h"
@@ -44,15 +46,7 @@ std::map<std::pair<int, std::string>, Kernel>& kernels() {
   return *m;
 }
 
-Kernel kernel_for(int device, const std::string& source, const std::string& name) {
-  std::lock_guard<std::mutex> l(g_mu);
-  auto key = std::make_pair(device, source);
-  auto it = kernels().find(key);
-  if (it != kernels().end()) return it->second;
-  int major = 0, minor = 0;
-  cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
-  std::string cubin = compile_cubin(source, name + ".cu", major * 10 + minor);
+Kernel load(const std::string& cubin) {
   Kernel k;
   cuda::check(cudaLibraryLoadData(&k.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
               "cudaLibraryLoadData (a jiterator kernel)");
@@ -60,6 +54,39 @@ Kernel kernel_for(int device, const std::string& source, const std::string& name
   if (e != cudaSuccess) {
     (void)cudaLibraryUnload(k.library);
     cuda::check(e, "cudaLibraryGetKernel (a jiterator kernel)");
+  }
+  return k;
+}
+
+Kernel kernel_for(int device, const std::string& source, const std::string& name) {
+  std::lock_guard<std::mutex> l(g_mu);
+  auto key = std::make_pair(device, source);
+  auto it = kernels().find(key);
+  if (it != kernels().end()) return it->second;
+  int major = 0, minor = 0, driver = 0;
+  cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+  cuda::check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+  const int arch = major * 10 + minor;
+  NvrtcVersion v = nvrtc_version();
+  const int nvrtc = v.major * 100 + v.minor;
+  // Note [Jiterator disk cache]: a stored CUBIN that the driver refuses is compiled again
+  const DiskCache* disk = DiskCache::process();
+  std::optional<std::string> stored = disk ? disk->load(source, name, arch, nvrtc, driver) : std::nullopt;
+  Kernel k;
+  bool loaded = false;
+  if (stored) {
+    try {
+      k = load(*stored);
+      loaded = true;
+    } catch (const Error&) {
+      (void)cudaGetLastError();
+    }
+  }
+  if (!loaded) {
+    std::string cubin = compile_cubin(source, name + ".cu", arch);
+    k = load(cubin);
+    if (disk) disk->store(source, name, arch, nvrtc, driver, cubin);
   }
   kernels().emplace(key, k);
   return k;

@@ -46,7 +46,8 @@ class JitFunction {
   Extras defaults_;
 };
 
-// Kernels compiled by this process so far (the in-memory cache's size), for tests.
+// Kernels made ready by this process so far, compiled or loaded from the disk cache (the
+// in-memory cache's size).
 int64_t compiled_kernel_count();
 
 }  // namespace ct::jit

@@ -104,7 +104,7 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
       "template <typename T> T silu_mix(T x, T y, T alpha, bool flip) {\n"
       "  T s = x / (T(1) + std::exp(-x));\n  return flip ? -s : s + alpha * ::tanh(y) + std::sqrt(std::fabs(y));\n}",
       {DType::Float16, DType::BFloat16}, DType::Float32, false);
-  s.extras = {jit::JitArg::Double, jit::JitArg::Bool};
+  s.extras = {JitArg::Double, JitArg::Bool};
   std::string src = jit::kernel_source(s);
   EXPECT_NE(src.find("silu_mix<float>(static_cast<float>(static_cast<float>(in0)), "
                      "static_cast<float>(static_cast<float>(in1)), extra_arg_0, extra_arg_1)"),
@@ -115,7 +115,7 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
                            {DType::Int32, DType::Int64}, DType::Int64, true);
   m.num_outputs = 2;
   m.return_by_ref = true;
-  m.extras = {jit::JitArg::Int64};
+  m.extras = {JitArg::Int64};
   src = jit::kernel_source(m);
   EXPECT_NE(src.find("sd<int64_t>(static_cast<int64_t>(static_cast<int64_t>(in0)), "
                      "static_cast<int64_t>(static_cast<int64_t>(in1)), extra_arg_0, out0, out1)"),
@@ -144,4 +144,44 @@ TEST(JitSource, Refusals) {
   s.num_outputs = 2;
   e = error_of([&] { jit::kernel_source(s); });
   EXPECT_NE(e.second.find("Return by value only works for single output."), std::string::npos) << e.second;
+}
+
+// ---- the disk cache (disk_cache.cc, Note [Jiterator disk cache])
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "impl/jit/disk_cache.h"
+
+TEST(JitDiskCache, StoresAndLoadsExactlyItsSource) {
+  char tmpl[] = "/tmp/ctorch_jit_cache_XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  jit::DiskCache c(tmpl);
+  const std::string src = "extern \"C\" __global__ void k() {}\n", cubin = jit::compile_cubin(src, "k.cu", 90);
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13000).has_value());
+  c.store(src, "k", 90, 1300, 13000, cubin);
+  std::optional<std::string> got = c.load(src, "k", 90, 1300, 13000);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(*got, cubin);
+  // another architecture, NVRTC, driver or source: another file, not a hit
+  EXPECT_FALSE(c.load(src, "k", 80, 1300, 13000).has_value());
+  EXPECT_FALSE(c.load(src, "k", 90, 1301, 13000).has_value());
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13010).has_value());
+  EXPECT_FALSE(c.load(src + " ", "k", 90, 1300, 13000).has_value());
+  EXPECT_NE(c.path(src, "k", 90, 1300, 13000).find("/k_sm90_nvrtc1300_driver13000_"), std::string::npos);
+  // a truncated or foreign file is no hit (and the next store replaces it)
+  const std::string p = c.path(src, "k", 90, 1300, 13000);
+  {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << "ctorch jiterator kernel v1\n" << "garbage";
+  }
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13000).has_value());
+  c.store(src, "k", 90, 1300, 13000, cubin);
+  EXPECT_EQ(c.load(src, "k", 90, 1300, 13000).value_or(""), cubin);
+  // no temporary files left behind: the directory is empty once the kernel's file is gone
+  EXPECT_EQ(std::remove(p.c_str()), 0);
+  EXPECT_EQ(::rmdir(tmpl), 0) << "the cache directory still holds files";
 }

@@ -479,6 +479,18 @@ def gen_csharp(a):
         o.append(f"        {r['camel']} = {r['value']},")
     o.append("    }")
     o.append("")
+    o.append("    public sealed partial class JitFunction")
+    o.append("    {")
+    o.append("        /// <summary>The type of an extra argument as the C layer receives it (<c>ct_jit_arg_type</c>;")
+    o.append("        /// a kwarg's C# type picks it: long/int, double/float, bool).</summary>")
+    o.append("        public enum ArgType")
+    o.append("        {")
+    for r in a["jit_arg"]:
+        o.append(f"            /// <summary>{r['name']}: {xml(r['doc'])}.</summary>")
+        o.append(f"            {r['camel']} = {r['value']},")
+    o.append("        }")
+    o.append("    }")
+    o.append("")
     o.append("    public sealed partial class NcclComm")
     o.append("    {")
     o.append("        /// <summary>The reduction of a collective (torch.distributed.ReduceOp, <c>ct_comm_op</c>; the")
@@ -646,6 +658,10 @@ def java_block(a, table):
     elif table == "csan_mode":  # the whole nested enum CudaSanitizer.Mode
         o += indented(java_coded_enum(
             a, "Mode", "csan_mode", "What the stream sanitizer does with a race.",
+            lambda r: f"{r['name']}: {jdoc(r['doc'])}.", from_code=True))
+    elif table == "jit_arg":  # the whole nested enum JitFunction.ArgType
+        o += indented(java_coded_enum(
+            a, "ArgType", "jit_arg", "The type of an extra argument, as the C ABI marshals it.",
             lambda r: f"{r['name']}: {jdoc(r['doc'])}.", from_code=True))
     else:
         raise abilib.AbiError(f"java template: no block for table '{table}'")
