@@ -359,7 +359,8 @@ func TestGPUJitCompileError(t *testing.T) {
 }
 
 // Eight goroutines call a new function at once: each gets its own result, and one kernel is
-// compiled (the library's lock; the binding adds no state of its own to a call).
+// made ready (compiled, or read from the disk cache: the library's lock; the binding adds no
+// state of its own to a call).
 func TestGPUJitConcurrentFirstCalls(t *testing.T) {
 	s := gpuTest(t, 1)
 	jitScope(t)
@@ -396,6 +397,6 @@ func TestGPUJitConcurrentFirstCalls(t *testing.T) {
 		}
 	}
 	if after != before+1 {
-		t.Errorf("JitKernelCount went from %d to %d, want one kernel compiled", before, after)
+		t.Errorf("JitKernelCount went from %d to %d, want one kernel made ready", before, after)
 	}
 }

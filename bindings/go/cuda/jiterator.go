@@ -266,7 +266,8 @@ func (f *JitFunction) NumOutputs() (int, error) {
 // them), NumOutputs of them. overrides replace declared extra arguments by name for this call
 // (torch's keyword arguments), keeping their type unless another is given. It runs on the
 // current stream of the inputs' device for the calling OS thread, and compiles the kernel at
-// the first call for these dtypes and this layout: a compile error matches ctorch.ErrArgument
+// the first call for these dtypes and this layout (or reads it from the disk cache, see
+// docs/jiterator.md): a compile error matches ctorch.ErrArgument
 // and carries NVRTC's log with line numbers. Errors: ctorch.ErrCUDAUnavailable without a GPU;
 // ctorch.ErrArgument (more than 8 inputs, "<name> is not declared in function definition", an
 // override Arg refused); ctorch.ErrDevice (inputs on several devices, CPU inputs);
@@ -312,8 +313,9 @@ func LiveJitFunctionCount() (int64, error) {
 	return out[0], err
 }
 
-// JitKernelCount is the number of kernels the jiterator has compiled in this process (all
-// functions, devices, dtypes and layouts); it only grows.
+// JitKernelCount is the number of kernels the jiterator has made ready in this process,
+// compiled or read from its disk cache (all functions, devices, dtypes and layouts); it only
+// grows.
 func JitKernelCount() (int64, error) {
 	out := []int64{0}
 	err := call("cuda_jit_kernel_count", func() int { return capi.Ct_cuda_jit_kernel_count(out) })
