@@ -20,6 +20,7 @@ jit::Extras extras_arg(const char* const* names, const ct_jit_arg_type* types, c
   need(types, "arg_types");
   for (int32_t i = 0; i < n; ++i) {
     CT_CHECK(names[i] != nullptr, CT_ERR_NULL_POINTER, what, ": extra argument ", i, "'s name is NULL");
+    CT_CHECK(names[i][0] != '\0', CT_ERR_ARGUMENT, what, ": extra argument ", i, "'s name is empty");
     JitArg t = jit_arg_arg(types[i]);
     jit::Extra e;
     e.type = t;
@@ -113,7 +114,14 @@ CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int3
            " outputs, but n_outs is ", n_outs);
   need(outs, "outs");
   std::vector<Tensor> res = fn->run(ins, over);
-  for (int32_t i = 0; i < n_outs; ++i) outs[i] = new_handle(std::move(res[static_cast<size_t>(i)]));
+  std::vector<ct_tensor> made;  // all or nothing: outs untouched on failure
+  try {
+    for (Tensor& t : res) made.push_back(new_handle(std::move(t)));
+  } catch (...) {
+    for (ct_tensor h : made) release(h);
+    throw;
+  }
+  for (int32_t i = 0; i < n_outs; ++i) outs[i] = made[static_cast<size_t>(i)];
   CT_API_END
 }
 

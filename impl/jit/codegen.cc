@@ -13,22 +13,67 @@
 // arithmetic (every operand dense in one dim).
 #include "impl/jit/codegen.h"
 
-#include <regex>
+#include <cctype>
 
 #include "impl/core/dtype.h"
 #include "impl/core/error.h"
 
 namespace ct::jit {
 
+namespace {
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+[[noreturn]] void parse_error(const std::string& code) {
+  fail(Status::Argument, "Couldn't parse code, please check correctness:\n ", code);
+}
+}  // namespace
+
+// torch's _CodeParser (re.match of `\s*template\s*(<.+>)\s*(\w+)\s+(\w+)\s*(\(.+\))\s*(\{.+\})\s*`
+// with re.DOTALL: anchored at the start, every group greedy) without a regex engine, whose
+// backtracking recurses once per character and overflows the stack on long code: the greedy
+// `<.+>` ends at the last '>' after which a header `\s*\w+\s+(\w+)\s*(` follows, and the
+// greedy `(.+)` and `{.+}` need a ')' at least two characters further, followed by spaces and a
+// '{' with at least one character before a later '}'.
 std::string function_name(const std::string& code) {
-  // torch's _CodeParser with re.DOTALL ([\s\S] for ".") and re.match (anchored at the start,
-  // greedy groups: the last templated function's name)
-  static const std::regex pattern(
-      R"(\s*template\s*(<[\s\S]+>)\s*(\w+)\s+(\w+)\s*(\([\s\S]+\))\s*(\{[\s\S]+\})\s*)");
-  std::smatch m;
-  CT_CHECK(std::regex_search(code, m, pattern, std::regex_constants::match_continuous), Status::Argument,
-           "Couldn't parse code, please check correctness:\n ", code);
-  return m[3].str();
+  const size_t n = code.size();
+  size_t i = 0;
+  while (i < n && is_space(code[i])) ++i;
+  if (code.compare(i, 8, "template") != 0) parse_error(code);
+  i += 8;
+  while (i < n && is_space(code[i])) ++i;
+  if (i >= n || code[i] != '<') parse_error(code);
+  const size_t lt = i;
+  // the last '}' and, before it with a character between, the last ')' followed by spaces and '{'
+  const size_t last_brace = code.rfind('}');
+  size_t last_paren = std::string::npos;
+  if (last_brace != std::string::npos) {
+    for (size_t p = last_brace; p-- > 0;) {
+      if (code[p] != ')') continue;
+      size_t k = p + 1;
+      while (k < n && is_space(code[k])) ++k;
+      if (k < n && code[k] == '{' && k + 1 < last_brace) {
+        last_paren = p;
+        break;
+      }
+    }
+  }
+  if (last_paren == std::string::npos) parse_error(code);
+  for (size_t gt = n; gt-- > lt + 1;) {  // the greedy `<.+>`: the last '>' that works
+    if (code[gt] != '>' || gt < lt + 2) continue;
+    size_t k = gt + 1;
+    while (k < n && is_space(code[k])) ++k;
+    size_t w0 = k;
+    while (k < n && is_word(code[k])) ++k;
+    if (k == w0 || k >= n || !is_space(code[k])) continue;  // the return type, then at least one space
+    while (k < n && is_space(code[k])) ++k;
+    size_t w1 = k;
+    while (k < n && is_word(code[k])) ++k;
+    if (k == w1) continue;
+    std::string name = code.substr(w1, k - w1);
+    while (k < n && is_space(code[k])) ++k;
+    if (k < n && code[k] == '(' && last_paren >= k + 2) return name;
+  }
+  parse_error(code);
 }
 
 namespace {
@@ -77,12 +122,17 @@ typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 #define INFINITY __int_as_float(0x7f800000)
 #define NAN __int_as_float(0x7fffffff)
+#define POS_INFINITY __int_as_float(0x7f800000)
+#define NEG_INFINITY __int_as_float(0xff800000)
 namespace std {
-using ::abs; using ::acos; using ::asin; using ::atan; using ::atan2; using ::ceil; using ::cos;
-using ::cosh; using ::erf; using ::erfc; using ::exp; using ::exp2; using ::expm1; using ::fabs;
-using ::floor; using ::fmax; using ::fmin; using ::fmod; using ::isinf; using ::isnan; using ::log;
-using ::log10; using ::log1p; using ::log2; using ::max; using ::min; using ::pow; using ::round;
-using ::rsqrt; using ::sin; using ::sinh; using ::sqrt; using ::tan; using ::tanh; using ::trunc;
+using ::abs; using ::acos; using ::acosh; using ::asin; using ::asinh; using ::atan; using ::atan2;
+using ::atanh; using ::cbrt; using ::ceil; using ::copysign; using ::cos; using ::cosh; using ::erf;
+using ::erfc; using ::exp; using ::exp2; using ::expm1; using ::fabs; using ::fdim; using ::floor;
+using ::fma; using ::fmax; using ::fmin; using ::fmod; using ::frexp; using ::hypot; using ::isfinite;
+using ::isinf; using ::isnan; using ::ldexp; using ::lgamma; using ::log; using ::log10; using ::log1p;
+using ::log2; using ::lround; using ::max; using ::min; using ::modf; using ::nearbyint; using ::nextafter;
+using ::pow; using ::remainder; using ::rint; using ::round; using ::rsqrt; using ::signbit; using ::sin;
+using ::sinh; using ::sqrt; using ::tan; using ::tanh; using ::tgamma; using ::trunc;
 }
 // float16 and bfloat16 storage; arithmetic happens in float (the math type)
 struct Half {
@@ -125,7 +175,9 @@ std::string kernel_source(const KernelSpec& spec) {
   const std::string common = type_name(spec.common);
   const std::string math = math_type_name(spec.common);
   std::string s = kPrelude;
-  s += "\n// ---- the user's code\n" + spec.code + "\n\n// ---- the kernel\n";
+  // #line: NVRTC's messages count the user's lines as the user's own file (name.cu)
+  s += str_cat("\n// ---- the user's code\n#line 1 \"", spec.name, ".cu\"\n", spec.code, "\n#line 1 \"ctorch_jit_kernel.cu\"\n",
+               "// ---- the kernel\n");
   s += str_cat("struct CtJitIter {\n  int32_t ndim;\n  int64_t numel;\n  int64_t sizes[", kMaxJitDims,
                "];\n  int64_t strides[", nt, "][", kMaxJitDims, "];\n  char* data[", nt, "];\n};\n");
   std::string params;

@@ -75,6 +75,8 @@ static void test_creation_errors(void) {
   const ct_jit_arg_type bad[] = {CT_JIT_ARG_INT64, 7};
   FAILS(ct_cuda_jit_create(kFused, kAlphaBeta, bad, kOnes, NULL, 2, &f), CT_ERR_ARGUMENT,
         "unknown jiterator argument type 7");
+  const char* empty[] = {"alpha", ""};
+  FAILS(ct_cuda_jit_create(kFused, empty, kInts2, kOnes, NULL, 2, &f), CT_ERR_ARGUMENT, "extra argument 1's name is empty");
   const char* twice[] = {"alpha", "alpha"};
   FAILS(ct_cuda_jit_create(kFused, twice, kInts2, kOnes, NULL, 2, &f), CT_ERR_ARGUMENT,
         "extra argument 'alpha' is declared twice");

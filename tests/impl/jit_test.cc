@@ -38,6 +38,25 @@ TEST(Nvrtc, CompilesToCubinForTheArchitecture) {
   }
 }
 
+TEST(JitSource, MathNamesAndTheUsersLineNumbers) {
+  jit::KernelSpec s;
+  s.code = "template <typename T> T m(T x) {\n  T a = std::lgamma(x) + std::tgamma(x) + std::hypot(x, x) + std::cbrt(x);\n"
+           "  T b = std::copysign(x, T(-1)) + std::fma(x, x, x) + std::fdim(x, x) + std::acosh(x) + std::asinh(x);\n"
+           "  bool c = std::isfinite(x) && !std::signbit(x) && x < POS_INFINITY && x > NEG_INFINITY;\n"
+           "  return c ? a + b + std::rint(x) + std::remainder(x, T(2)) + std::nextafter(x, T(0)) : T(0);\n}";
+  s.name = "m";
+  s.inputs = {DType::Float32};
+  for (DType d : {DType::Float32, DType::Float64}) {
+    s.inputs = {d};
+    s.common = d;
+    EXPECT_GT(jit::compile_cubin(jit::kernel_source(s), "m.cu", 90).size(), 0u) << dtype_name(d);
+  }
+  // an error on the user's third line is reported as line 3 of m.cu (#line)
+  s.code = "template <typename T> T m(T x) {\n  T y = x;\n  return y + undefined_name;\n}";
+  auto e = error_of([&] { jit::compile_cubin(jit::kernel_source(s), "m.cu", 90); });
+  EXPECT_NE(e.second.find("m.cu(3): error: identifier \"undefined_name\" is undefined"), std::string::npos) << e.second;
+}
+
 TEST(Nvrtc, ACompileErrorCarriesTheLog) {
   std::string bad = "extern \"C\" __global__ void k(float* x) {\n  x[0] = undefined_name;\n}\n";
   auto e = error_of([&] { jit::compile_cubin(bad, "user_kernel.cu", 90); });
@@ -61,8 +80,18 @@ TEST(JitName, TorchsParserTakesTheLastTemplatedFunction) {
                                "template <typename T> T main_fn(T x, T mask, T y) { return fn(x, mask) + y; }\n"),
             "main_fn");
   EXPECT_EQ(jit::function_name("template <typename T> void two(T a, T& out0, T& out1) { out0 = a; out1 = -a; }"), "two");
+  // long code: no recursion per character (std::regex's overflowed the stack near 50,000)
+  std::string big = "template <typename T> T big(T x) {\n";
+  for (int i = 0; i < 20000; ++i) big += "  x = x + T(1);  // a line of the body\n";
+  big += "  return x;\n}\n";
+  EXPECT_EQ(jit::function_name(big), "big");
+  EXPECT_EQ(jit::function_name("template <class T, int N=2> T f(T x) { return x; } "
+                               "template <typename T> int g (T x) {return 1;}  \n"),
+            "g");
   for (const char* bad : {"template <typename T> T my _kernel(T x) { return x; }",
-                          "template <typename T> Tmy_kernel(T x) { return x; }", "float f(float x) { return x; }"}) {
+                          "template <typename T> Tmy_kernel(T x) { return x; }", "float f(float x) { return x; }",
+                          "template <> T f(T x) { return x; }", "template <typename T> T f(T x) {}",
+                          "template <typename T> T f() { return 1; }", ""}) {
     auto e = error_of([&] { jit::function_name(bad); });
     EXPECT_EQ(e.first, Status::Argument) << bad;
     EXPECT_NE(e.second.find("Couldn't parse code, please check correctness:\n "), std::string::npos) << e.second;
