@@ -28,7 +28,7 @@ namespace ct::jit {
 
 namespace {
 
-const char kMagic[] = "ctorch jiterator kernel v1\n";
+const char kMagic[] = "ctorch jiterator kernel v2\n";
 
 uint64_t fnv1a(const std::string& s, uint64_t seed) {
   uint64_t h = 1469598103934665603ull ^ seed;
@@ -80,7 +80,9 @@ std::string DiskCache::path(const std::string& source, const std::string& name, 
   char hash[40];
   std::snprintf(hash, sizeof hash, "%016llx%016llx", static_cast<unsigned long long>(fnv1a(source, 0)),
                 static_cast<unsigned long long>(fnv1a(source, 0x9e3779b97f4a7c15ull)));
-  return str_cat(dir_, "/", name, "_sm", arch, "_nvrtc", nvrtc, "_driver", driver, "_", source.size(), "_", hash,
+  // (a long name is cut: the hash and the stored source tell kernels apart, and a file name must
+  // stay under NAME_MAX)
+  return str_cat(dir_, "/", name.substr(0, 64), "_sm", arch, "_nvrtc", nvrtc, "_driver", driver, "_", source.size(), "_", hash,
                  ".cubin");
 }
 
@@ -90,14 +92,18 @@ std::optional<std::string> DiskCache::load(const std::string& source, const std:
   if (!in) return std::nullopt;
   std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const size_t magic = sizeof kMagic - 1;
-  if (all.size() < magic + 16 || all.compare(0, magic, kMagic) != 0) return std::nullopt;
-  uint64_t src_len = 0, bin_len = 0;
+  if (all.size() < magic + 32 || all.compare(0, magic, kMagic) != 0) return std::nullopt;
+  uint64_t src_len = 0, bin_len = 0, h0 = 0, h1 = 0;
   std::memcpy(&src_len, all.data() + magic, 8);
   std::memcpy(&bin_len, all.data() + magic + 8, 8);
-  size_t at = magic + 16;
+  std::memcpy(&h0, all.data() + magic + 16, 8);
+  std::memcpy(&h1, all.data() + magic + 24, 8);
+  size_t at = magic + 32;
   if (src_len != source.size() || all.size() != at + src_len + bin_len || bin_len == 0) return std::nullopt;
   if (all.compare(at, src_len, source) != 0) return std::nullopt;
-  return all.substr(at + src_len);
+  std::string cubin = all.substr(at + src_len);
+  if (fnv1a(cubin, 0) != h0 || fnv1a(cubin, 0x9e3779b97f4a7c15ull) != h1) return std::nullopt;  // damaged bytes
+  return cubin;
 }
 
 void DiskCache::store(const std::string& source, const std::string& name, int arch, int nvrtc, int driver,
@@ -106,12 +112,15 @@ void DiskCache::store(const std::string& source, const std::string& name, int ar
   std::ostringstream tid;
   tid << std::this_thread::get_id();
   std::string tmp = str_cat(final_path, ".tmp.", ::getpid(), ".", tid.str());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return;
   std::string head(kMagic);
-  uint64_t src_len = source.size(), bin_len = cubin.size();
+  uint64_t src_len = source.size(), bin_len = cubin.size(), h0 = fnv1a(cubin, 0),
+           h1 = fnv1a(cubin, 0x9e3779b97f4a7c15ull);
   head.append(reinterpret_cast<const char*>(&src_len), 8);
   head.append(reinterpret_cast<const char*>(&bin_len), 8);
+  head.append(reinterpret_cast<const char*>(&h0), 8);
+  head.append(reinterpret_cast<const char*>(&h1), 8);
   bool ok = true;
   for (const std::string* part : {static_cast<const std::string*>(&head), &source, &cubin}) {
     size_t done = 0;

@@ -201,11 +201,19 @@ TEST(JitDiskCache, StoresAndLoadsExactlyItsSource) {
   EXPECT_FALSE(c.load(src, "k", 90, 1300, 13010).has_value());
   EXPECT_FALSE(c.load(src + " ", "k", 90, 1300, 13000).has_value());
   EXPECT_NE(c.path(src, "k", 90, 1300, 13000).find("/k_sm90_nvrtc1300_driver13000_"), std::string::npos);
-  // a truncated or foreign file is no hit (and the next store replaces it)
+  EXPECT_LT(c.path(src, std::string(300, 'n'), 90, 1300, 13000).size() - std::string(tmpl).size(), 200u);
+  // damaged CUBIN bytes (header and source intact), a truncated or a foreign file: no hit (and the
+  // next store replaces it)
   const std::string p = c.path(src, "k", 90, 1300, 13000);
   {
+    std::fstream io(p, std::ios::binary | std::ios::in | std::ios::out);
+    io.seekp(-1, std::ios::end);
+    io.put('\x5a');
+  }
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13000).has_value());
+  {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out << "ctorch jiterator kernel v1\n" << "garbage";
+    out << "ctorch jiterator kernel v2\n" << "garbage";
   }
   EXPECT_FALSE(c.load(src, "k", 90, 1300, 13000).has_value());
   c.store(src, "k", 90, 1300, 13000, cubin);
