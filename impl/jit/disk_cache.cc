@@ -1,8 +1,9 @@
 // Note [Jiterator disk cache]: as torch's kernel cache (PYTORCH_KERNEL_CACHE_PATH,
 // ~/.cache/torch/kernels), with ctorch's names: the CUBIN of each generated source is kept in a
 // file named after the kernel, the architecture, NVRTC's and the driver's versions, the
-// source's length and a 128-bit hash of it. The file holds a magic line, the whole source and
-// the CUBIN, so that a file is used only for exactly its source (no hash collision can load a
+// source's length and a 128-bit hash of it (a long name cut). The file holds a magic line, the
+// lengths, a hash of the CUBIN, the whole source and the CUBIN, so that a file is used only for
+// exactly its source and intact bytes (no hash collision can load a
 // wrong kernel) and a truncated or foreign file is simply not a hit (torch's fails instead).
 // Writes go to a temporary file in the same directory, closed and synced before it is renamed
 // over the final name: processes compiling the same kernel at once each write whole files and
