@@ -1469,6 +1469,88 @@ CT_API ct_status ct_cuda_sanitizer_set_callback(ct_csan_callback cb, void* user)
 /** How many races the sanitizer has reported in this process (both modes). */
 CT_API ct_status ct_cuda_sanitizer_report_count(int64_t* out);
 
+/* ============================================================================================
+ * 25. The jiterator (torch.cuda.jiterator._create_jit_fn, _create_multi_output_jit_fn)
+ *
+ * An elementwise function written at run time as CUDA C++ source, compiled with NVRTC (the CUDA
+ * runtime compiler, libnvrtc.so.13, loaded on first use; missing: CT_ERR_NOT_SUPPORTED naming
+ * it) and run like a built-in op: its inputs broadcast together and promoted to their common
+ * dtype (torch.result_type), its outputs new tensors of that shape and dtype, any strides, on
+ * the current stream of the inputs' device. As torch's, the code is one or more function
+ * templates and the last one is called for each element with T the common dtype's math type
+ * (float for float16 and bfloat16), the inputs first, then the extra arguments:
+ *
+ *   template <typename T> T my_fused_kernel(T x, T y, T alpha, T beta) { return alpha * x + beta * y; }
+ *
+ * With several outputs (ct_cuda_jit_create_multi_output) the function returns void and takes
+ * the outputs as trailing T& parameters. Unannotated functions are device functions; the CUDA
+ * math functions (exp, ::tanh, std::sqrt, ...) are there; nothing may be #included. Complex
+ * dtypes are not supported yet (CT_ERR_DTYPE). Each combination of dtypes, layout (contiguous
+ * or not) and device is compiled once per process at its first call (concurrent first calls
+ * compile once; the kernels are kept for the process) and kept on disk for the next processes:
+ * CTORCH_KERNEL_CACHE_PATH, else $XDG_CACHE_HOME/ctorch/kernels, else ~/.cache/ctorch/kernels
+ * (USE_CTORCH_KERNEL_CACHE=0: none), a file per kernel named after it, the GPU architecture and
+ * NVRTC's and the driver's versions. docs/jiterator.md.
+ *
+ * Extra arguments (torch's kwargs) are named and typed at creation with default values: arrays
+ * of n names, n types (ct_jit_arg_type) and values, an entry's value in ints[i] for
+ * CT_JIT_ARG_INT64 and CT_JIT_ARG_BOOL, in doubles[i] for CT_JIT_ARG_DOUBLE (the other array's
+ * entry is ignored; either array may be NULL when no entry needs it). They are passed to the
+ * function by position, in the order given, after the tensors (torch's: not matched to the
+ * parameters' names). A call may override some by name, as torch's keyword arguments.
+ * ============================================================================================ */
+/** A jitted function: a counted reference like a stream ([new reference] from the create
+ *  functions). */
+typedef struct ct_cuda_jit_fn_* ct_cuda_jit_fn;
+typedef int32_t ct_jit_arg_type;
+/* BEGIN GENERATED: jit_arg */
+enum {
+  CT_JIT_ARG_INT64 = 0,  /* int64_t (its value in the int64 array) */
+  CT_JIT_ARG_DOUBLE = 1, /* double (its value in the double array) */
+  CT_JIT_ARG_BOOL = 2    /* bool (its value in the int64 array: 0 false, anything else true) */
+};
+/* END GENERATED: jit_arg */
+
+/** torch.cuda.jiterator._create_jit_fn(code, **kwargs): one output, returned by the function.
+ *  The code is parsed now (its last template function's name: "Couldn't parse code, please
+ *  check correctness" otherwise, CT_ERR_ARGUMENT) and compiled at the first call. Errors:
+ *  CT_ERR_NULL_POINTER (code, out, a NULL array that an entry needs), CT_ERR_ARGUMENT (a name
+ *  given twice, n < 0, an unknown type). Needs no GPU. [new reference] */
+CT_API ct_status ct_cuda_jit_create(const char* code, const char* const* arg_names, const ct_jit_arg_type* arg_types,
+                                    const int64_t* arg_ints, const double* arg_doubles, int32_t n_args,
+                                    ct_cuda_jit_fn* out);
+/** torch.cuda.jiterator._create_multi_output_jit_fn(code, num_outputs, **kwargs): num_outputs
+ *  (1..8) outputs, trailing T& parameters of a void function. Errors as ct_cuda_jit_create, and
+ *  CT_ERR_ARGUMENT for num_outputs out of range. [new reference] */
+CT_API ct_status ct_cuda_jit_create_multi_output(const char* code, int32_t num_outputs, const char* const* arg_names,
+                                                 const ct_jit_arg_type* arg_types, const int64_t* arg_ints,
+                                                 const double* arg_doubles, int32_t n_args, ct_cuda_jit_fn* out);
+CT_API ct_status ct_cuda_jit_retain(ct_cuda_jit_fn f);
+CT_API ct_status ct_cuda_jit_release(ct_cuda_jit_fn f);
+/** Live jitted-function handles (for leak checks). */
+CT_API ct_status ct_live_cuda_jit_count(int64_t* out);
+/** The function's name (the string convention of ct_tensor_repr) and its number of outputs. */
+CT_API ct_status ct_cuda_jit_name(ct_cuda_jit_fn f, void* buf, int64_t cap, int64_t* needed);
+CT_API ct_status ct_cuda_jit_num_outputs(ct_cuda_jit_fn f, int32_t* out);
+/** Calls f on n_inputs (1..8) CUDA tensors of one device: outs (n_outs = its number of outputs)
+ *  receive the results [new reference each]. Overrides (n_over >= 0, arrays as at creation)
+ *  replace declared extra arguments by name, keeping their type unless another is given.
+ *  Compiles the kernel at the first call for these dtypes and this layout (a compile error is
+ *  CT_ERR_ARGUMENT with NVRTC's log, line numbers included). Empty inputs give empty outputs
+ *  without compiling. Errors: CT_ERR_CUDA_UNAVAILABLE; CT_ERR_ARGUMENT ("jiterator only supports
+ *  up to 8 tensor inputs, got 9", "<name> is not declared in function definition", n_outs not
+ *  the function's outputs); CT_ERR_DEVICE ("Expected all tensors to be on the same device, but
+ *  found at least two devices, cuda:0 and cpu!", CPU inputs); CT_ERR_SHAPE (shapes that do not
+ *  broadcast); CT_ERR_DTYPE (complex); CT_ERR_NOT_SUPPORTED (no NVRTC, more than 12
+ *  dimensions that do not collapse). On failure outs are untouched. */
+CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int32_t n_inputs,
+                                 const char* const* over_names, const ct_jit_arg_type* over_types,
+                                 const int64_t* over_ints, const double* over_doubles, int32_t n_over,
+                                 ct_tensor* outs, int32_t n_outs);
+/** Kernels the jiterator has made ready in this process, compiled or read from its disk cache
+ *  (all functions, devices, dtypes). */
+CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

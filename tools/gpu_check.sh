@@ -56,6 +56,7 @@ else
 fi
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 echo "== impl runtime layer (device resolution, stream guard, raw allocations)"; "$A/runtime_test" --gtest_brief=1 || rc=1
+echo "== the jiterator's launch (issue 18, in progress)"; "$A/jit_run_test" --gtest_brief=1 || rc=1
 fi
 if [ "${SANITIZE:-1}" != 0 ]; then
   # sanitize TOOL TEST: compute-sanitizer's summary lines, its first findings when it fails
@@ -83,6 +84,7 @@ fi
 echo "== quickstart"; "$A/quickstart" || rc=1
 echo "== graphs example"; "$A/graphs" || rc=1
 echo "== profile example (NVTX ranges, NVML figures)"; "$A/profile" || rc=1
+echo "== jiterator example (a fused GELU against the formula in double, a two-output op)"; "$A/jiterator" || rc=1
 echo "== allreduce example, one rank"; "$A/allreduce" || rc=1
 if [ "$NGPU" -ge 2 ]; then
   echo "== allreduce example, two processes exchanging the unique id through a file"

@@ -1,5 +1,5 @@
 // The SafeHandles that own one counted reference to a native CUDA stream, event, graph, graphed
-// callable or NCCL communicator.
+// callable, NCCL communicator or jitted function.
 using System;
 using Ctorch.Swig;
 
@@ -54,5 +54,15 @@ namespace Ctorch
         public NcclCommHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
 
         protected override void Release(IntPtr h) => ctorch.ct_nccl_comm_release(h);
+    }
+
+    /// <summary>One counted reference to a native jitted function (a <c>ct_cuda_jit_fn</c>),
+    /// released by <c>ct_cuda_jit_release</c> (see <see cref="NativeHandle"/>).</summary>
+    public sealed class JitFunctionHandle : NativeHandle
+    {
+        /// <inheritdoc cref="NativeHandle(IntPtr, bool)"/>
+        public JitFunctionHandle(IntPtr preexistingHandle, bool ownsHandle) : base(preexistingHandle, ownsHandle) { }
+
+        protected override void Release(IntPtr h) => JitFunction.NativeRelease(h);
     }
 }

@@ -52,6 +52,10 @@ namespace Ctorch
         /// leak checks; works without CUDA).</summary>
         public static long LiveNcclCommCount => Out.Get<long>(ctorch.ct_live_nccl_comm_count);
 
+        /// <summary>Number of live native jitted functions (ct_live_cuda_jit_count, for leak checks;
+        /// works without CUDA). A function with several references counts once.</summary>
+        public static long LiveJitFunctionCount => Out.Get<long>(ctorch.ct_live_cuda_jit_count);
+
         // ---------------------------------------------------------------- random numbers
 
         /// <summary>torch.manual_seed(seed): seeds the default generator of the CPU and of every

@@ -236,6 +236,7 @@ CT_HANDLE(ct_generator)
 CT_HANDLE(ct_cuda_graph)
 CT_HANDLE(ct_cuda_graphed)
 CT_HANDLE(ct_nccl_comm)
+CT_HANDLE(ct_cuda_jit_fn)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
@@ -245,6 +246,7 @@ CT_HANDLE(ct_nccl_comm)
 %apply ct_cuda_graph* OUT { ct_cuda_graph* out };
 %apply ct_cuda_graphed* OUT { ct_cuda_graphed* out };
 %apply ct_nccl_comm* OUT { ct_nccl_comm* out };
+%apply ct_cuda_jit_fn* OUT { ct_cuda_jit_fn* out };
 %apply const ct_tensor* ARRAY { const ct_tensor* tensors, const ct_tensor* inputs, const ct_tensor* static_inputs,
                                 const ct_tensor* outs };
 %apply ct_tensor* ARRAYOUT { ct_tensor* outs };
@@ -299,5 +301,62 @@ GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
 %apply uint64_t* U64OUT { uint64_t* id };
 #endif
 %apply int32_t* I32OUT { int32_t* depth };
+
+/* Section 25, the jiterator's extra arguments (names, types, int64 and double values).
+ *   Java: the code as NVTX's msg above (real UTF-8, not JNI's modified UTF-8), names as
+ *         String[] (each the UTF-8 bytes of the String plus a NUL, made on the Java side,
+ *         copied into C strings for the call; a null array or element stays NULL), types as
+ *         int[], values as long[] and double[] (null: NULL). */
+#if defined(SWIGJAVA)
+%{
+#include <stdlib.h>
+%}
+%typemap(jni) const char* const* UTF8ZARRAY "jobjectArray"
+%typemap(jtype) const char* const* UTF8ZARRAY "byte[][]"
+%typemap(jstype) const char* const* UTF8ZARRAY "String[]"
+%typemap(javain) const char* const* UTF8ZARRAY %{($javainput == null ? null : java.util.Arrays.stream($javainput).map(s -> s == null ? null : (s + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_8)).toArray(byte[][]::new))%}
+%typemap(in) const char* const* UTF8ZARRAY (char** strs = NULL, jsize nstrs = 0) {
+  if ($input) {
+    nstrs = (*jenv)->GetArrayLength(jenv, $input);
+    strs = (char**)calloc(nstrs > 0 ? (size_t)nstrs : 1, sizeof(char*));
+    for (jsize i = 0; strs && i < nstrs; i++) {
+      jbyteArray b = (jbyteArray)(*jenv)->GetObjectArrayElement(jenv, $input, i);
+      if (!b) continue;
+      jsize len = (*jenv)->GetArrayLength(jenv, b);
+      strs[i] = (char*)malloc((size_t)len + 1);
+      if (!strs[i]) { (*jenv)->DeleteLocalRef(jenv, b); for (jsize j = 0; j < i; j++) free(strs[j]); free(strs); strs = NULL; break; }
+      (*jenv)->GetByteArrayRegion(jenv, b, 0, len, (jbyte*)strs[i]);
+      strs[i][len] = 0;
+      (*jenv)->DeleteLocalRef(jenv, b);
+    }
+    if (!strs) {
+      SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "out of memory copying the names");
+      return $null;
+    }
+  }
+  $1 = ($1_ltype)strs;
+}
+%typemap(freearg) const char* const* UTF8ZARRAY {
+  if (strs$argnum) {
+    for (jsize i = 0; i < nstrs$argnum; i++) free(strs$argnum[i]);
+    free(strs$argnum);
+  }
+}
+%typemap(jni) const double* F64ARRAY "jdoubleArray"
+%typemap(jtype) const double* F64ARRAY "double[]"
+%typemap(jstype) const double* F64ARRAY "double[]"
+%typemap(javain) const double* F64ARRAY "$javainput"
+%typemap(in) const double* F64ARRAY {
+  $1 = $input ? (double*)(*jenv)->GetDoubleArrayElements(jenv, $input, NULL) : NULL;
+}
+%typemap(freearg) const double* F64ARRAY {
+  if ($1) (*jenv)->ReleaseDoubleArrayElements(jenv, $input, (jdouble*)$1, JNI_ABORT);
+}
+%apply const char* UTF8Z { const char* code };
+%apply const char* const* UTF8ZARRAY { const char* const* arg_names, const char* const* over_names };
+%apply const int32_t* I32ARRAY { const ct_jit_arg_type* arg_types, const ct_jit_arg_type* over_types };
+%apply const int64_t* ARRAY { const int64_t* arg_ints, const int64_t* over_ints };
+%apply const double* F64ARRAY { const double* arg_doubles, const double* over_doubles };
+#endif
 
 %include "capi/ctorch.h"

@@ -1,5 +1,5 @@
-// The GC safety net: tensors (and events, generators) that are never disposed are released by
-// the finalizer.
+// The GC safety net: tensors (and events, generators, CUDA graphs, jitted functions) that are
+// never disposed are released by the finalizer.
 using System;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
@@ -109,19 +109,32 @@ namespace Ctorch.Tests
             }
         }
 
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void ChurnJitFunctions(int n)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                var f = JitFunction.Create("template <typename T> T f(T x, T a) { return a * x; }", ("a", i));
+                if (i % 3 == 0) f.NewReference().Dispose();
+                if (i % 3 == 1) f.Dispose();      // the rest are left to the GC
+            }
+        }
+
         // 10,000 tensors (5,833 never disposed); 3,000 events (created without a GPU: the CUDA
-        // event itself only exists after a record), 3,000 generators and 3,000 CUDA graphs (made
-        // without a GPU too), 2,000 of each never disposed. Each handle type's finalizer releases
-        // what was dropped.
+        // event itself only exists after a record), 3,000 generators, 3,000 CUDA graphs and 3,000
+        // jitted functions (made without a GPU too), 2,000 of each never disposed. Each handle
+        // type's finalizer releases what was dropped.
         [TestCase("tensors")]
         [TestCase("events")]
         [TestCase("generators")]
         [TestCase("graphs")]
+        [TestCase("jit functions")]
         public void DroppedObjectsAreReleasedByTheGC(string kind)
         {
             Func<long> count = kind == "tensors" ? () => Torch.LiveTensorCount
                              : kind == "events" ? () => Torch.LiveEventCount
                              : kind == "graphs" ? () => Torch.LiveCudaGraphCount
+                             : kind == "jit functions" ? () => Torch.LiveJitFunctionCount
                              : (Func<long>)(() => Torch.LiveGeneratorCount);
             long start = count();
             OnOwnThread(() =>
@@ -129,6 +142,7 @@ namespace Ctorch.Tests
                 if (kind == "tensors") ChurnTensors(5000);
                 else if (kind == "events") ChurnEvents(3000);
                 else if (kind == "graphs") ChurnGraphs(3000);
+                else if (kind == "jit functions") ChurnJitFunctions(3000);
                 else ChurnGenerators(3000);
             });
             long left = WaitForCount(start, count) - start;

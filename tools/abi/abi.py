@@ -31,6 +31,7 @@ TABLES = {
     "capture_mode": ("ct_capture_mode", "CT_CAPTURE_MODE_", ("torch",), {"camel": None, "go": None, "doc": ""}),
     "comm_op": ("ct_comm_op", "CT_COMM_", ("torch",), {"camel": None, "go": None, "doc": ""}),
     "csan_mode": ("ct_csan_mode", "CT_CSAN_", (), {"camel": None, "go": None, "doc": ""}),
+    "jit_arg": ("ct_jit_arg_type", "CT_JIT_ARG_", (), {"camel": None, "go": None, "doc": ""}),
 }
 KINDS = ("arith", "compare", "logical")
 PROMOTES = ("", "int_to_float")

@@ -17,7 +17,8 @@
 // and ranges for profilers (NvtxMark, NvtxRangePush, NvtxRangePop, NvtxRangeStart, NvtxRangeEnd,
 // and the scoped NvtxRange and NvtxPush; they need no GPU), and the stream sanitizer of
 // torch.cuda._sanitizer (SetSanitizerMode, EnableSanitizer, SetSanitizerCallback,
-// SanitizerReportCount). (Devices themselves
+// SanitizerReportCount), and torch.cuda.jiterator's elementwise functions compiled at run time
+// (NewJitFunction, NewMultiOutputJitFunction, JitFunction). (Devices themselves
 // are ctorch.Device values: ctorch.CUDA, ctorch.CUDADevice(1), ctorch.ParseDevice("cuda:1");
 // generators are ctorch.Generator values; the matrix products are ctorch.Tensor methods and
 // the FFTs functions of package ctorch.)
@@ -28,9 +29,9 @@
 // gives the reason. CUDA_VISIBLE_DEVICES decides which GPUs exist and their order.
 //
 // Streams (Stream, torch.cuda.Stream), events (Event, torch.cuda.Event), graphs (Graph,
-// torch.cuda.CUDAGraph) and graphed callables (Graphed) own a native handle each, like
-// ctorch.Tensor: Close them (a finalizer is only a safety net). Using a nil or closed one
-// returns an error matching ctorch.ErrInvalidHandle.
+// torch.cuda.CUDAGraph), graphed callables (Graphed) and jitted functions (JitFunction) own a
+// native handle each, like ctorch.Tensor: Close them (a finalizer is only a safety net). Using
+// a nil or closed one returns an error matching ctorch.ErrInvalidHandle.
 //
 // # OS threads
 //

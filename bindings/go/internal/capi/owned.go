@@ -6,7 +6,7 @@ import (
 )
 
 // Owned is one owned reference to a library handle: the whole state of ctorch.Generator,
-// cuda.Stream, cuda.Event, cuda.Graph, cuda.Graphed and nccl.Comm, each a struct of one Owned. (ctorch.Tensor keeps the same two
+// cuda.Stream, cuda.Event, cuda.Graph, cuda.Graphed, cuda.JitFunction and nccl.Comm, each a struct of one Owned. (ctorch.Tensor keeps the same two
 // fields itself, on the hot path of every operation.) The owner sets a finalizer of its own (a
 // method expression, so that no closure is allocated per object) that calls Finalize, gives
 // the reference back with Release (its Close), and reads the handle with Get. Padded to 16

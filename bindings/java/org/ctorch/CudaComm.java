@@ -66,7 +66,7 @@ public final class CudaComm {
     } finally {
       Reference.reachabilityFence(tensor);
     }
-    return wrapAll(outs, outs.length);
+    return Tensor.wrapAll(outs, outs.length);
   }
 
   /**
@@ -81,7 +81,7 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_broadcast_out(tensor.handle(), hs, hs.length));
     } finally {
       Reference.reachabilityFence(tensor);
-      fence(outs);
+      TensorBase.fence(outs);
     }
   }
 
@@ -113,9 +113,9 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_broadcast_coalesced(hs, hs.length, devices, devices.length,
           bufferSize, outs));
     } finally {
-      fence(tensors);
+      TensorBase.fence(tensors);
     }
-    Tensor[] flat = wrapAll(outs, outs.length);
+    Tensor[] flat = Tensor.wrapAll(outs, outs.length);
     Tensor[][] rows = new Tensor[devices.length][];
     for (int d = 0; d < rows.length; d++) {
       rows[d] = Arrays.copyOfRange(flat, d * hs.length, (d + 1) * hs.length);
@@ -148,7 +148,7 @@ public final class CudaComm {
     try {
       Native.check(ctorch.ct_cuda_comm_reduce_add(hs, hs.length, destination, out));
     } finally {
-      fence(inputs);
+      TensorBase.fence(inputs);
     }
     return Tensor.wrap(out[0]);
   }
@@ -183,9 +183,9 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_reduce_add_coalesced(hs, inputs.size(), columns, destination,
           bufferSize, outs));
     } finally {
-      fence(flat);
+      TensorBase.fence(flat);
     }
-    return wrapAll(outs, outs.length);
+    return Tensor.wrapAll(outs, outs.length);
   }
 
   /* ============================================================================================
@@ -223,7 +223,7 @@ public final class CudaComm {
       Reference.reachabilityFence(tensor);
       Reference.reachabilityFence(streams);
     }
-    return wrapAll(outs, n[0]);
+    return Tensor.wrapAll(outs, n[0]);
   }
 
   /** {@code comm.scatter(tensor, out=outs)}: along dim 0 on the current streams. */
@@ -245,7 +245,7 @@ public final class CudaComm {
     } finally {
       Reference.reachabilityFence(tensor);
       Reference.reachabilityFence(streams);
-      fence(outs);
+      TensorBase.fence(outs);
     }
   }
 
@@ -272,7 +272,7 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_gather(hs, hs.length, dim, destination.type().code(),
           destination.index(), out));
     } finally {
-      fence(tensors);
+      TensorBase.fence(tensors);
     }
     return Tensor.wrap(out[0]);
   }
@@ -288,21 +288,13 @@ public final class CudaComm {
       Native.check(ctorch.ct_cuda_comm_gather_out(hs, hs.length, out.handle(), dim));
     } finally {
       Reference.reachabilityFence(out);
-      fence(tensors);
+      TensorBase.fence(tensors);
     }
   }
 
   /* ============================================================================================
    * Plumbing
    * ========================================================================================== */
-
-  /** Keeps tensors (and so the handles taken from them) reachable up to this call. */
-  private static void fence(List<Tensor> tensors) {
-    Reference.reachabilityFence(tensors);
-    for (Tensor t : tensors) {
-      Reference.reachabilityFence(t);
-    }
-  }
 
   /** IllegalArgumentException unless an array that is given (length >= 0) has n entries. */
   private static void checkLength(String what, int length, String of, int n) {
@@ -323,28 +315,5 @@ public final class CudaComm {
       hs[i] = streams[i] == null ? 0 : streams[i].handle();
     }
     return hs;
-  }
-
-  /**
-   * Owns the first n [new reference] handles: a Tensor for each; when one cannot be made, the
-   * tensors made so far are closed and the other handles released.
-   */
-  private static Tensor[] wrapAll(long[] handles, int n) {
-    Tensor[] ts = new Tensor[n];
-    int i = 0;
-    try {
-      for (; i < n; i++) {
-        ts[i] = Tensor.wrap(handles[i]);
-      }
-      return ts;
-    } catch (Throwable e) {
-      for (int j = 0; j < i; j++) {
-        ts[j].close();
-      }
-      for (int j = i + 1; j < n; j++) { // wrap released handles[i] itself
-        ctorch.ct_tensor_release(handles[j]);
-      }
-      throw e;
-    }
   }
 }

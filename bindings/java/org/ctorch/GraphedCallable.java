@@ -1,6 +1,5 @@
 package org.ctorch;
 
-import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -85,20 +84,6 @@ public final class GraphedCallable extends NativeObject {
     return new GraphedCallable(handle, numInputs);
   }
 
-  /** The handles of tensors (a null array or element: NullPointerException naming it). */
-  private static long[] handles(Tensor[] tensors, String what) {
-    Objects.requireNonNull(tensors, what);
-    return TensorBase.handles(Arrays.asList(tensors), what);
-  }
-
-  /** Keeps tensors (and so the handles taken from them) reachable up to this call. */
-  private static void fence(Tensor[] tensors) {
-    Reference.reachabilityFence(tensors);
-    for (Tensor t : tensors) {
-      Reference.reachabilityFence(t);
-    }
-  }
-
   /** Rethrows t, which the lambda threw: E, unchecked or an Error. */
   @SuppressWarnings("unchecked")
   private static <E extends Exception> RuntimeException rethrow(Throwable t) throws E {
@@ -109,14 +94,14 @@ public final class GraphedCallable extends NativeObject {
       throws E {
     Objects.requireNonNull(fn, "fn");
     Objects.requireNonNull(options, "options");
-    long[] hs = handles(staticInputs, "staticInputs");
+    long[] hs = TensorBase.handles(staticInputs, "staticInputs");
     long[] out = {0};
     Throwable[] thrown = {null};
     int st;
     try {
       st = make0(fn, hs, options.warmupIters(), options.pool(), out, thrown);
     } finally {
-      fence(staticInputs);
+      TensorBase.fence(Arrays.asList(staticInputs));
     }
     if (thrown[0] != null) {
       if (st == Native.CT_OK) { // never: the lambda's failure stops the C call
@@ -146,11 +131,11 @@ public final class GraphedCallable extends NativeObject {
    * 102.
    */
   public void run(Tensor... inputs) {
-    long[] hs = handles(inputs, "inputs");
+    long[] hs = TensorBase.handles(inputs, "inputs");
     try {
       Native.run(this, () -> ctorch.ct_cuda_graphed_run(handle(), hs, hs.length));
     } finally {
-      fence(inputs);
+      TensorBase.fence(Arrays.asList(inputs));
     }
   }
 

@@ -116,6 +116,42 @@ abstract class TensorBase implements AutoCloseable {
     return hs;
   }
 
+  /** {@link #handles(java.util.List, String)} of an array (null: NullPointerException naming it). */
+  static long[] handles(Tensor[] tensors, String what) {
+    Objects.requireNonNull(tensors, what);
+    return handles(Arrays.asList(tensors), what);
+  }
+
+  /** Keeps tensors (and so the handles taken from them) reachable up to this call. */
+  static void fence(java.util.List<Tensor> tensors) {
+    Reference.reachabilityFence(tensors);
+    for (Tensor t : tensors) {
+      Reference.reachabilityFence(t);
+    }
+  }
+
+  /**
+   * Owns the first n [new reference] handles: a Tensor for each; when one cannot be made, the
+   * tensors made so far are closed and the other handles released.
+   */
+  static Tensor[] wrapAll(long[] handles, int n) {
+    Tensor[] ts = new Tensor[n];
+    int i = 0;
+    try {
+      for (; i < n; i++) {
+        ts[i] = Tensor.wrap(handles[i]);
+      }
+      return ts;
+    } catch (Throwable e) {
+      for (int j = 0; j < i; j++) {
+        ts[j].close();
+      }
+      for (int j = i + 1; j < n; j++) { // wrap released handles[i] itself
+        ctorch.ct_tensor_release(handles[j]);
+      }
+      throw e;
+    }
+  }
   /** Runs a call that produces one [new reference] and wraps it. */
   static Tensor create(Native.LongOutCall c) {
     return wrap(Native.longOut(c));

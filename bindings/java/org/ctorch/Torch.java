@@ -116,6 +116,14 @@ public final class Torch {
     return Native.longOut(ctorch::ct_live_nccl_comm_count);
   }
 
+  /**
+   * Number of live jitted-function handles, for leak checks: every open {@link JitFunction}
+   * holds one. Works without a GPU.
+   */
+  public static long liveJitFunctionCount() {
+    return Native.longOut(ctorch::ct_live_cuda_jit_count);
+  }
+
   /** {@code torch.promote_types(a, b)}. */
   public static DType promoteTypes(DType a, DType b) {
     return a.promoteTypes(b);

@@ -16,7 +16,7 @@ import org.junit.runner.Description;
 
 /**
  * Base of the suites: each test must close every tensor, stream, event, generator, CUDA graph,
- * graphed callable and NCCL communicator it makes, so the numbers of live native handles are back to their starting
+ * graphed callable, NCCL communicator and jitted function it makes, so the numbers of live native handles are back to their starting
  * values when the test ends.
  * Tests that need a GPU call {@link #assumeCuda()}; on a machine without one they are skipped,
  * and the skip is printed ("SKIPPED ...: reason") because JUnit's text runner counts a skipped
@@ -31,6 +31,7 @@ public abstract class CtorchTestCase {
   private long graphsBefore;
   private long graphedBefore;
   private long ncclCommsBefore;
+  private long jitFunctionsBefore;
 
   /** Prints every skipped test with its reason (JUnitCore's own output does not). */
   @Rule
@@ -51,6 +52,7 @@ public abstract class CtorchTestCase {
     graphsBefore = Torch.liveCudaGraphCount();
     graphedBefore = Torch.liveGraphedCallableCount();
     ncclCommsBefore = Torch.liveNcclCommCount();
+    jitFunctionsBefore = Torch.liveJitFunctionCount();
   }
 
   @After
@@ -65,6 +67,8 @@ public abstract class CtorchTestCase {
         Torch.liveGraphedCallableCount());
     assertEquals("live NCCL communicator handles after the test", ncclCommsBefore,
         Torch.liveNcclCommCount());
+    assertEquals("live jitted-function handles after the test", jitFunctionsBefore,
+        Torch.liveJitFunctionCount());
   }
 
   /** Waits (running System.gc()) until count is back to base, at most 30 s; returns the count. */

@@ -1,0 +1,259 @@
+// Note [Jiterator kernels]: torch.cuda.jiterator's semantics (torch/cuda/jiterator.py,
+// aten/src/ATen/cuda/jiterator.cu, native/cuda/jit_utils.cpp; /work/notes/issue18_research.md).
+// The user writes `template <typename T> T name(T a, T b, ...extra) { ... }` (or, with several
+// outputs, `void name(T a, ..., T& out0, T& out1)`); inputs are broadcast and promoted to their
+// common dtype (torch.result_type), the outputs have that dtype, and name is called with T the
+// common dtype's math type (float for float16 and bfloat16). Unlike torch, which compiles one
+// kernel that casts each operand at run time by a switch on its dtype, ctorch compiles one
+// kernel per combination of dtypes (they are in the cache key either way), so every load and
+// store is a static conversion. The source carries every type it uses: no CUDA or system header
+// is needed where the program runs (Half and BFloat16 convert through PTX, as torch's).
+// Operands are outputs first, then inputs (the elementwise engine's order); the collapsed shape
+// is outermost first, byte strides, 64-bit indices. A contiguous kernel skips the index
+// arithmetic (every operand dense in one dim).
+#include "impl/jit/codegen.h"
+
+#include <cctype>
+
+#include "impl/core/dtype.h"
+#include "impl/core/error.h"
+
+namespace ct::jit {
+
+namespace {
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+[[noreturn]] void parse_error(const std::string& code) {
+  fail(Status::Argument, "Couldn't parse code, please check correctness:\n ", code);
+}
+}  // namespace
+
+// torch's _CodeParser (re.match of `\s*template\s*(<.+>)\s*(\w+)\s+(\w+)\s*(\(.+\))\s*(\{.+\})\s*`
+// with re.DOTALL: anchored at the start, every group greedy) without a regex engine, whose
+// backtracking recurses once per character and overflows the stack on long code: the greedy
+// `<.+>` ends at the last '>' after which a header `\s*\w+\s+(\w+)\s*(` follows, and the
+// greedy `(.+)` and `{.+}` need a ')' at least two characters further, followed by spaces and a
+// '{' with at least one character before a later '}'.
+std::string function_name(const std::string& code) {
+  const size_t n = code.size();
+  size_t i = 0;
+  while (i < n && is_space(code[i])) ++i;
+  if (code.compare(i, 8, "template") != 0) parse_error(code);
+  i += 8;
+  while (i < n && is_space(code[i])) ++i;
+  if (i >= n || code[i] != '<') parse_error(code);
+  const size_t lt = i;
+  // the last '}' and, before it with a character between, the last ')' followed by spaces and '{'
+  const size_t last_brace = code.rfind('}');
+  size_t last_paren = std::string::npos;
+  if (last_brace != std::string::npos) {
+    for (size_t p = last_brace; p-- > 0;) {
+      if (code[p] != ')') continue;
+      size_t k = p + 1;
+      while (k < n && is_space(code[k])) ++k;
+      if (k < n && code[k] == '{' && k + 1 < last_brace) {
+        last_paren = p;
+        break;
+      }
+    }
+  }
+  if (last_paren == std::string::npos) parse_error(code);
+  for (size_t gt = n; gt-- > lt + 1;) {  // the greedy `<.+>`: the last '>' that works
+    if (code[gt] != '>' || gt < lt + 2) continue;
+    size_t k = gt + 1;
+    while (k < n && is_space(code[k])) ++k;
+    size_t w0 = k;
+    while (k < n && is_word(code[k])) ++k;
+    if (k == w0 || k >= n || !is_space(code[k])) continue;  // the return type, then at least one space
+    while (k < n && is_space(code[k])) ++k;
+    size_t w1 = k;
+    while (k < n && is_word(code[k])) ++k;
+    if (k == w1) continue;
+    std::string name = code.substr(w1, k - w1);
+    while (k < n && is_space(code[k])) ++k;
+    if (k < n && code[k] == '(' && last_paren >= k + 2) return name;
+  }
+  parse_error(code);
+}
+
+namespace {
+
+const char* type_name(DType d) {
+  switch (d) {
+    case DType::UInt8: return "uint8_t";
+    case DType::Int8: return "int8_t";
+    case DType::Int16: return "int16_t";
+    case DType::Int32: return "int32_t";
+    case DType::Int64: return "int64_t";
+    case DType::Float16: return "Half";
+    case DType::BFloat16: return "BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Bool: return "bool";
+    case DType::Complex64:
+    case DType::Complex128: break;
+  }
+  fail(Status::DType, "the jiterator does not support ", dtype_name(d), " tensors yet (complex dtypes are not implemented)");
+}
+
+// torch's toOpMathType: float16 and bfloat16 compute in float.
+const char* math_type_name(DType d) {
+  return d == DType::Float16 || d == DType::BFloat16 ? "float" : type_name(d);
+}
+
+const char* extra_type_name(JitArg t) {
+  switch (t) {
+    case JitArg::Int64: return "int64_t";
+    case JitArg::Double: return "double";
+    case JitArg::Bool: return "bool";
+  }
+  return "double";
+}
+
+// Everything a kernel uses, without headers (NVRTC declares the CUDA math functions itself).
+const char* kPrelude = R"(// ctorch jiterator kernel (Note [Jiterator kernels] in impl/jit/codegen.cc)
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#define INFINITY __int_as_float(0x7f800000)
+#define NAN __int_as_float(0x7fffffff)
+#define POS_INFINITY __int_as_float(0x7f800000)
+#define NEG_INFINITY __int_as_float(0xff800000)
+namespace std {
+using ::abs; using ::acos; using ::acosh; using ::asin; using ::asinh; using ::atan; using ::atan2;
+using ::atanh; using ::cbrt; using ::ceil; using ::copysign; using ::cos; using ::cosh; using ::erf;
+using ::erfc; using ::exp; using ::exp2; using ::expm1; using ::fabs; using ::fdim; using ::floor;
+using ::fma; using ::fmax; using ::fmin; using ::fmod; using ::frexp; using ::hypot; using ::isfinite;
+using ::isinf; using ::isnan; using ::ldexp; using ::lgamma; using ::log; using ::log10; using ::log1p;
+using ::log2; using ::lround; using ::max; using ::min; using ::modf; using ::nearbyint; using ::nextafter;
+using ::pow; using ::remainder; using ::rint; using ::round; using ::rsqrt; using ::signbit; using ::sin;
+using ::sinh; using ::sqrt; using ::tan; using ::tanh; using ::tgamma; using ::trunc;
+}
+// float16 and bfloat16 storage; arithmetic happens in float (the math type)
+struct Half {
+  unsigned short x;
+  Half() = default;
+  __device__ Half(float f) { asm("{ cvt.rn.f16.f32 %0, %1; }" : "=h"(x) : "f"(f)); }
+  template <typename U> __device__ Half(U v) : Half(static_cast<float>(v)) {}
+  __device__ operator float() const {
+    float f;
+    asm("{ cvt.f32.f16 %0, %1; }" : "=f"(f) : "h"(x));
+    return f;
+  }
+};
+struct BFloat16 {
+  unsigned short x;
+  BFloat16() = default;
+  __device__ BFloat16(float f) {  // round to nearest even; NaN is 0x7fc0 (ctorch's CPU and CUDA kernels)
+    unsigned int u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) { x = 0x7fc0u; return; }
+    x = static_cast<unsigned short>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  }
+  template <typename U> __device__ BFloat16(U v) : BFloat16(static_cast<float>(v)) {}
+  __device__ operator float() const { return __uint_as_float(static_cast<unsigned int>(x) << 16); }
+};
+)";
+
+}  // namespace
+
+std::string kernel_source(const KernelSpec& spec) {
+  const int nin = static_cast<int>(spec.inputs.size());
+  const int nout = spec.num_outputs;
+  CT_CHECK(nin >= 1 && nin <= kMaxJitInputs, Status::Argument, "the jiterator takes 1 to ", kMaxJitInputs,
+           " tensor inputs, got ", nin);
+  CT_CHECK(nout >= 1 && nout <= kMaxJitOutputs, Status::Argument, "the jiterator makes 1 to ", kMaxJitOutputs,
+           " outputs, got ", nout);
+  CT_CHECK(spec.return_by_ref || nout == 1, Status::Argument, "Return by value only works for single output.");
+  const int nt = nin + nout;
+  const int vec = spec.contiguous ? spec.vec : 1;
+  CT_CHECK(vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16, Status::Internal, "jit kernel vector width ", vec);
+  const std::string common = type_name(spec.common);
+  const std::string math = math_type_name(spec.common);
+  std::string s = kPrelude;
+  // #line: NVRTC's messages count the user's lines as the user's own file (name.cu)
+  s += str_cat("\n// ---- the user's code\n#line 1 \"", spec.name, ".cu\"\n", spec.code, "\n#line 1 \"ctorch_jit_kernel.cu\"\n",
+               "// ---- the kernel\n");
+  s += str_cat("struct CtJitIter {\n  int32_t ndim;\n  int64_t numel;\n  int64_t sizes[", kMaxJitDims,
+               "];\n  int64_t strides[", nt, "][", kMaxJitDims, "];\n  char* data[", nt, "];\n};\n");
+  std::string params;
+  for (size_t e = 0; e < spec.extras.size(); ++e) params += str_cat(", ", extra_type_name(spec.extras[e]), " extra_arg_", e);
+  std::string args;  // the call's arguments after the inputs
+  for (size_t e = 0; e < spec.extras.size(); ++e) args += str_cat(", extra_arg_", e);
+  // the element function: the inputs in their own dtype, through the common dtype (torch's
+  // inputs are promoted to it) to T; the outputs from T to the common dtype
+  std::string in_params, in_args, out_params;
+  for (int j = 0; j < nin; ++j) {
+    in_params += str_cat(j ? ", " : "", type_name(spec.inputs[static_cast<size_t>(j)]), " in", j);
+    in_args += str_cat(j ? ", " : "", "static_cast<", math, ">(static_cast<", common, ">(in", j, "))");
+  }
+  for (int o = 0; o < nout; ++o) out_params += str_cat(", ", common, "& res", o);
+  s += str_cat("__device__ __forceinline__ void ct_jit_element(", in_params, params, out_params, ") {\n");
+  if (!spec.return_by_ref) {
+    s += str_cat("  res0 = static_cast<", common, ">(", spec.name, "<", math, ">(", in_args, args, "));\n");
+  } else {
+    std::string outs;
+    for (int o = 0; o < nout; ++o) {
+      s += str_cat("  ", math, " out", o, ";\n");
+      outs += str_cat(", out", o);
+    }
+    s += str_cat("  ", spec.name, "<", math, ">(", in_args, args, outs, ");\n");
+    for (int o = 0; o < nout; ++o) s += str_cat("  res", o, " = static_cast<", common, ">(out", o, ");\n");
+  }
+  s += "}\n";
+  if (vec > 1) {  // vectors of vec elements of each operand (its data aligned to them)
+    for (int k = 0; k < nt; ++k) {
+      const char* t = k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]);
+      s += str_cat("struct alignas(sizeof(", t, ") * ", vec, ") CtJitVec", k, " { ", t, " v[", vec, "]; };\n");
+    }
+  }
+  s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it", params, ") {\n");
+  s += "  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;\n";
+  s += "  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
+  std::string scalar_from = "0";
+  if (vec > 1) {
+    s += str_cat("  const int64_t nvec = it.numel / ", vec, ";\n");
+    s += "  for (int64_t c = first; c < nvec; c += step) {\n";
+    for (int k = nout; k < nt; ++k)
+      s += str_cat("    const CtJitVec", k, " v", k, " = reinterpret_cast<const CtJitVec", k, "*>(it.data[", k, "])[c];\n");
+    for (int o = 0; o < nout; ++o) s += str_cat("    CtJitVec", o, " v", o, ";\n");
+    s += str_cat("#pragma unroll\n    for (int u = 0; u < ", vec, "; ++u) {\n      ");
+    std::string call = "ct_jit_element(";
+    for (int j = 0; j < nin; ++j) call += str_cat(j ? ", " : "", "v", nout + j, ".v[u]");
+    for (size_t e = 0; e < spec.extras.size(); ++e) call += str_cat(", extra_arg_", e);
+    for (int o = 0; o < nout; ++o) call += str_cat(", v", o, ".v[u]");
+    s += call + ");\n    }\n";
+    for (int o = 0; o < nout; ++o) s += str_cat("    reinterpret_cast<CtJitVec", o, "*>(it.data[", o, "])[c] = v", o, ";\n");
+    s += "  }\n";
+    scalar_from = str_cat("nvec * ", vec);
+  }
+  s += str_cat("  for (int64_t i = ", scalar_from, " + first; i < it.numel; i += step) {\n");
+  if (spec.contiguous) {
+    for (int k = 0; k < nt; ++k) s += str_cat("    const int64_t off", k, " = i * it.strides[", k, "][0];\n");
+  } else {
+    for (int k = 0; k < nt; ++k) s += str_cat("    int64_t off", k, " = 0;\n");
+    s += "    int64_t rest = i;\n";
+    s += "    for (int d = it.ndim - 1; d >= 0; --d) {\n";
+    s += "      const int64_t idx = rest % it.sizes[d];\n      rest /= it.sizes[d];\n";
+    for (int k = 0; k < nt; ++k) s += str_cat("      off", k, " += idx * it.strides[", k, "][d];\n");
+    s += "    }\n";
+  }
+  for (int k = 0; k < nt; ++k) {
+    const char* t = k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]);
+    s += str_cat("    ", k < nout ? "" : "const ", t, "* p", k, " = reinterpret_cast<", k < nout ? "" : "const ", t,
+                 "*>(it.data[", k, "] + off", k, ");\n");
+  }
+  std::string call = "ct_jit_element(";
+  for (int j = 0; j < nin; ++j) call += str_cat(j ? ", " : "", "*p", nout + j);
+  for (size_t e = 0; e < spec.extras.size(); ++e) call += str_cat(", extra_arg_", e);
+  for (int o = 0; o < nout; ++o) call += str_cat(", *p", o);
+  s += "    " + call + ");\n";
+  s += "  }\n}\n";
+  return s;
+}
+
+}  // namespace ct::jit

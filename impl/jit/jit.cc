@@ -1,0 +1,208 @@
+#include "impl/jit/jit.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+#include "impl/cuda/sanitize.h"
+#include "impl/cuda/stream.h"
+#include "impl/jit/disk_cache.h"
+#include "impl/jit/nvrtc.h"
+#include "impl/ops/cpu/loops.h"
+#include "impl/ops/ops.h"
+
+namespace ct::jit {
+
+JitFunction::JitFunction(std::string code, int num_outputs, bool return_by_ref, Extras defaults)
+    : code_(std::move(code)), num_outputs_(num_outputs), return_by_ref_(return_by_ref), defaults_(std::move(defaults)) {
+  CT_CHECK(return_by_ref_ || num_outputs_ == 1, Status::Argument, "Return by value only works for single output.");
+  CT_CHECK(num_outputs_ >= 1 && num_outputs_ <= kMaxJitOutputs, Status::Argument, "the jiterator makes 1 to ",
+           kMaxJitOutputs, " outputs, got ", num_outputs_);
+  name_ = function_name(code_);
+  for (size_t i = 0; i < defaults_.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      CT_CHECK(defaults_[i].first != defaults_[j].first, Status::Argument, "extra argument '", defaults_[i].first,
+               "' is declared twice");
+}
+
+namespace {
+
+// The in-memory cache (Note [Jiterator kernels]): the kernel of each generated source, per
+// device. Compiles hold the lock: concurrent first calls compile once.
+struct Kernel {
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t kernel = nullptr;
+};
+std::mutex g_mu;
+std::map<std::pair<int, std::string>, Kernel>& kernels() {
+  static auto* m = new std::map<std::pair<int, std::string>, Kernel>();  // kept for the process
+  return *m;
+}
+
+Kernel load(const std::string& cubin) {
+  Kernel k;
+  cuda::check(cudaLibraryLoadData(&k.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+              "cudaLibraryLoadData (a jiterator kernel)");
+  cudaError_t e = cudaLibraryGetKernel(&k.kernel, k.library, kKernelSymbol);
+  if (e != cudaSuccess) {
+    (void)cudaLibraryUnload(k.library);
+    cuda::check(e, "cudaLibraryGetKernel (a jiterator kernel)");
+  }
+  return k;
+}
+
+Kernel kernel_for(int device, const std::string& source, const std::string& name) {
+  std::lock_guard<std::mutex> l(g_mu);
+  auto key = std::make_pair(device, source);
+  auto it = kernels().find(key);
+  if (it != kernels().end()) return it->second;
+  int major = 0, minor = 0, driver = 0;
+  cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+  cuda::check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+  const int arch = major * 10 + minor;
+  NvrtcVersion v = nvrtc_version();
+  const int nvrtc = v.major * 100 + v.minor;
+  // Note [Jiterator disk cache]: a stored CUBIN that the driver refuses is compiled again
+  const DiskCache* disk = DiskCache::process();
+  std::optional<std::string> stored = disk ? disk->load(source, name, arch, nvrtc, driver) : std::nullopt;
+  Kernel k;
+  bool loaded = false;
+  if (stored) {
+    try {
+      k = load(*stored);
+      loaded = true;
+    } catch (const Error&) {
+      (void)cudaGetLastError();
+    }
+  }
+  if (!loaded) {
+    std::string cubin = compile_cubin(source, name + ".cu", arch);
+    k = load(cubin);
+    if (disk) disk->store(source, name, arch, nvrtc, driver, cubin);
+  }
+  kernels().emplace(key, k);
+  return k;
+}
+
+}  // namespace
+
+int64_t compiled_kernel_count() {
+  std::lock_guard<std::mutex> l(g_mu);
+  return static_cast<int64_t>(kernels().size());
+}
+
+std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Extras& overrides) const {
+  cuda::check_available();
+  CT_CHECK(!inputs.empty(), Status::Argument, "the jiterator needs at least one tensor input");
+  CT_CHECK(static_cast<int>(inputs.size()) <= kMaxJitInputs, Status::Argument,
+           "jiterator only supports up to 8 tensor inputs, got ", inputs.size());
+  Extras extras = defaults_;
+  for (const auto& o : overrides) {
+    auto it = std::find_if(extras.begin(), extras.end(), [&](const auto& e) { return e.first == o.first; });
+    CT_CHECK(it != extras.end(), Status::Argument, o.first, " is not declared in function definition");
+    it->second = o.second;
+  }
+  const Device dev = inputs[0]->device();
+  for (const Tensor& t : inputs) {
+    if (t->device() == dev) continue;
+    fail(Status::Device, "Expected all tensors to be on the same device, but found at least two devices, ", dev.str(),
+         " and ", t->device().str(), "!");
+  }
+  CT_CHECK(dev.is_cuda(), Status::Device, "the jiterator runs CUDA kernels: its inputs must be CUDA tensors, got ",
+           dev.str());
+  Shape shape = inputs[0]->sizes;
+  for (size_t i = 1; i < inputs.size(); ++i) shape = ops::broadcast_shapes(shape, inputs[i]->sizes);
+  DType common = ops::result_type(inputs);
+  std::vector<Tensor> outs;
+  for (int o = 0; o < num_outputs_; ++o) outs.push_back(empty_tensor(shape, common, dev));
+  int64_t numel = 1;
+  for (int64_t s : shape) numel *= s;
+  if (numel == 0) return outs;  // no compile, no launch (as torch)
+
+  // operands outputs first; make_operands takes a fixed count: the rest repeat output 0
+  constexpr size_t kMax = kMaxJitInputs + kMaxJitOutputs;
+  const int nt = num_outputs_ + static_cast<int>(inputs.size());
+  std::array<const TensorImpl*, kMax> all;
+  for (size_t k = 0; k < kMax; ++k) {
+    int i = static_cast<int>(k);
+    all[k] = i < num_outputs_ ? outs[static_cast<size_t>(i)].get()
+             : i < nt        ? inputs[static_cast<size_t>(i - num_outputs_)].get()
+                             : outs[0].get();
+  }
+  cpu::StridedOperands<kMax> ops = cpu::make_operands<kMax>(shape, all);
+  CT_CHECK(ops.shape.size() <= static_cast<size_t>(kMaxJitDims), Status::NotSupported, "jitted kernels support at most ",
+           kMaxJitDims, " non-collapsible dimensions, got ", ops.shape.size());
+  bool contiguous = ops.shape.size() == 1;
+  for (int k = 0; k < nt && contiguous; ++k) contiguous = ops.strides[static_cast<size_t>(k)][0] == all[static_cast<size_t>(k)]->itemsize();
+
+  KernelSpec spec;
+  spec.code = code_;
+  spec.name = name_;
+  for (const Tensor& t : inputs) spec.inputs.push_back(t->dtype);
+  spec.num_outputs = num_outputs_;
+  spec.common = common;
+  spec.return_by_ref = return_by_ref_;
+  for (const auto& e : extras) spec.extras.push_back(e.second.type);
+  spec.contiguous = contiguous;
+  if (contiguous) {  // vectors of up to 16 bytes of each operand, where every operand's data is aligned to them
+    int64_t widest = 1;
+    for (int k = 0; k < nt; ++k) widest = std::max(widest, all[static_cast<size_t>(k)]->itemsize());
+    int vec = static_cast<int>(16 / widest);
+    auto aligned = [&](int v) {
+      for (int k = 0; k < nt; ++k)
+        if (reinterpret_cast<uintptr_t>(ops.base[static_cast<size_t>(k)]) %
+                static_cast<uintptr_t>(v * all[static_cast<size_t>(k)]->itemsize()) != 0)
+          return false;
+      return true;
+    };
+    while (vec > 1 && !aligned(vec)) vec /= 2;
+    spec.vec = vec;
+  }
+  std::string source = kernel_source(spec);
+
+  cuda::DeviceGuard guard(dev.index);
+  Kernel k = kernel_for(dev.index, source, name_);
+
+  // the parameters: one struct of IterLayout, then each extra argument
+  std::vector<unsigned char> iter(IterLayout::size(nt), 0);
+  auto put = [&](size_t at, const void* v, size_t n) { std::memcpy(iter.data() + at, v, n); };
+  int32_t ndim = static_cast<int32_t>(ops.shape.size());
+  put(IterLayout::kNdim, &ndim, 4);
+  put(IterLayout::kNumel, &numel, 8);
+  for (int d = 0; d < ndim; ++d) {
+    put(IterLayout::kSizes + 8 * d, &ops.shape[static_cast<size_t>(d)], 8);
+    for (int op = 0; op < nt; ++op)
+      put(IterLayout::kStrides + static_cast<size_t>(op) * 8 * kMaxJitDims + 8 * d, &ops.strides[static_cast<size_t>(op)][static_cast<size_t>(d)], 8);
+  }
+  for (int op = 0; op < nt; ++op) put(IterLayout::data(nt) + 8 * static_cast<size_t>(op), &ops.base[static_cast<size_t>(op)], 8);
+  std::vector<void*> args{iter.data()};
+  for (auto& e : extras) {
+    Extra& x = e.second;
+    args.push_back(x.type == JitArg::Int64 ? static_cast<void*>(&x.i)
+                   : x.type == JitArg::Double ? static_cast<void*>(&x.d)
+                                                  : static_cast<void*>(&x.b));
+  }
+  const cuda::Stream& stream = cuda::current_stream(dev.index);
+  int64_t blocks = std::min<int64_t>((numel + 127) / 128, int64_t{cuda::multiprocessor_count()} * 16);
+  cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(k.kernel), dim3(static_cast<unsigned>(blocks)), dim3(128),
+                               args.data(), 0, stream->stream),
+              "cudaLaunchKernel (a jiterator kernel)");
+  cuda::check_launch(name_.c_str(), stream->stream);
+  if (csan::on()) {
+    std::vector<cuda::CsanTensor> reads, writes;
+    for (const Tensor& t : inputs) reads.push_back({t.get(), "inputs"});
+    for (const Tensor& t : outs) writes.push_back({t.get(), "out"});
+    cuda::csan_kernel(stream, name_.c_str(), reads, writes);
+  }
+  return outs;
+}
+
+}  // namespace ct::jit

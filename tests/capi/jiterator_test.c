@@ -1,0 +1,228 @@
+/* Section 25 of ctorch.h: the jiterator. Creation, handles and argument errors need no GPU; the
+ * values (against double-precision references) and the checks of a call need one. The kernels'
+ * source and NVRTC are also tested alone (tests/impl/jit_test.cc, jit_run_test.cc). */
+#include <pthread.h>
+
+#include "tests/capi/test_util.h"
+
+static const char* kFused =
+    "template <typename T> T my_fused_kernel(T x, T y, T alpha, T beta) { return alpha * x + beta * y; }";
+static const char* kAlphaBeta[] = {"alpha", "beta"};
+static const ct_jit_arg_type kInts2[] = {CT_JIT_ARG_INT64, CT_JIT_ARG_INT64};
+static const int64_t kOnes[] = {1, 1};
+
+static ct_cuda_jit_fn fused(void) {
+  ct_cuda_jit_fn f = NULL;
+  OK(ct_cuda_jit_create(kFused, kAlphaBeta, kInts2, kOnes, NULL, 2, &f));
+  return f;
+}
+
+static void test_create_and_handles(void) {
+  int64_t live0 = -1, live = -1;
+  OK(ct_live_cuda_jit_count(&live0));
+  ct_cuda_jit_fn f = fused();
+  char name[64];
+  int64_t needed = 0;
+  OK(ct_cuda_jit_name(f, name, sizeof name, &needed));
+  EXPECT_STR(name, "my_fused_kernel");
+  EXPECT_EQ_I(needed, 15);
+  int32_t n = 0;
+  OK(ct_cuda_jit_num_outputs(f, &n));
+  EXPECT_EQ_I(n, 1);
+  OK(ct_live_cuda_jit_count(&live));
+  EXPECT_EQ_I(live, live0 + 1);
+  OK(ct_cuda_jit_retain(f));
+  OK(ct_cuda_jit_release(f));
+  OK(ct_cuda_jit_release(f));
+  FAILS(ct_cuda_jit_release(f), CT_ERR_INVALID_HANDLE, "already released");
+  FAILS(ct_cuda_jit_num_outputs(NULL, &n), CT_ERR_INVALID_HANDLE, "NULL jitted function");
+  ct_tensor t = NULL;
+  OK(ct_zeros((int64_t[]){1}, 1, CT_FLOAT32, CT_CPU, -1, &t));
+  FAILS(ct_cuda_jit_num_outputs((ct_cuda_jit_fn)t, &n), CT_ERR_INVALID_HANDLE, "not a ctorch jitted function");
+  rel(t);
+  OK(ct_live_cuda_jit_count(&live));
+  EXPECT_EQ_I(live, live0);
+  /* two outputs, by reference; a bool and a double argument */
+  const char* names[] = {"neg", "scale"};
+  ct_jit_arg_type types[] = {CT_JIT_ARG_BOOL, CT_JIT_ARG_DOUBLE};
+  int64_t ints[] = {0, 0};
+  double doubles[] = {0, 2.5};
+  OK(ct_cuda_jit_create_multi_output(
+      "template <typename T> void sd(T a, T b, bool neg, T scale, T& out0, T& out1) {\n"
+      "  out0 = (a + b) * scale; out1 = neg ? b - a : a - b; }",
+      2, names, types, ints, doubles, 2, &f));
+  OK(ct_cuda_jit_num_outputs(f, &n));
+  EXPECT_EQ_I(n, 2);
+  OK(ct_cuda_jit_release(f));
+}
+
+static void test_creation_errors(void) {
+  ct_cuda_jit_fn f = NULL;
+  FAILS(ct_cuda_jit_create(NULL, NULL, NULL, NULL, NULL, 0, &f), CT_ERR_NULL_POINTER, "'code'");
+  FAILS(ct_cuda_jit_create(kFused, NULL, NULL, NULL, NULL, 0, NULL), CT_ERR_NULL_POINTER, "'out'");
+  FAILS(ct_cuda_jit_create("template <typename T> T my _kernel(T x) { return x; }", NULL, NULL, NULL, NULL, 0, &f),
+        CT_ERR_ARGUMENT, "Couldn't parse code, please check correctness:");
+  FAILS(ct_cuda_jit_create("float f(float x) { return x; }", NULL, NULL, NULL, NULL, 0, &f), CT_ERR_ARGUMENT,
+        "Couldn't parse code");
+  FAILS(ct_cuda_jit_create(kFused, kAlphaBeta, kInts2, kOnes, NULL, -1, &f), CT_ERR_ARGUMENT, "must be >= 0, got -1");
+  FAILS(ct_cuda_jit_create(kFused, NULL, kInts2, kOnes, NULL, 2, &f), CT_ERR_NULL_POINTER, "arg_names");
+  FAILS(ct_cuda_jit_create(kFused, kAlphaBeta, NULL, kOnes, NULL, 2, &f), CT_ERR_NULL_POINTER, "arg_types");
+  FAILS(ct_cuda_jit_create(kFused, kAlphaBeta, kInts2, NULL, NULL, 2, &f), CT_ERR_NULL_POINTER,
+        "extra argument 'alpha' is an int64 but arg_ints is NULL");
+  const ct_jit_arg_type dbl[] = {CT_JIT_ARG_DOUBLE, CT_JIT_ARG_DOUBLE};
+  FAILS(ct_cuda_jit_create(kFused, kAlphaBeta, dbl, kOnes, NULL, 2, &f), CT_ERR_NULL_POINTER,
+        "extra argument 'alpha' is a double but arg_doubles is NULL");
+  const ct_jit_arg_type bad[] = {CT_JIT_ARG_INT64, 7};
+  FAILS(ct_cuda_jit_create(kFused, kAlphaBeta, bad, kOnes, NULL, 2, &f), CT_ERR_ARGUMENT,
+        "unknown jiterator argument type 7");
+  const char* empty[] = {"alpha", ""};
+  FAILS(ct_cuda_jit_create(kFused, empty, kInts2, kOnes, NULL, 2, &f), CT_ERR_ARGUMENT, "extra argument 1's name is empty");
+  const char* twice[] = {"alpha", "alpha"};
+  FAILS(ct_cuda_jit_create(kFused, twice, kInts2, kOnes, NULL, 2, &f), CT_ERR_ARGUMENT,
+        "extra argument 'alpha' is declared twice");
+  FAILS(ct_cuda_jit_create_multi_output(kFused, 0, NULL, NULL, NULL, NULL, 0, &f), CT_ERR_ARGUMENT,
+        "makes 1 to 8 outputs, got 0");
+  FAILS(ct_cuda_jit_create_multi_output(kFused, 9, NULL, NULL, NULL, NULL, 0, &f), CT_ERR_ARGUMENT,
+        "makes 1 to 8 outputs, got 9");
+  EXPECT(f == NULL);
+  int64_t n = -1;
+  OK(ct_cuda_jit_kernel_count(&n));
+  EXPECT(n >= 0);
+  FAILS(ct_cuda_jit_kernel_count(NULL), CT_ERR_NULL_POINTER, "'out'");
+}
+
+static void test_without_gpu(void) {
+  if (g_cuda) {
+    printf("  (a GPU is present: the no-CUDA errors are not reachable)\n");
+    return;
+  }
+  ct_cuda_jit_fn f = fused();
+  ct_tensor x = NULL, out = NULL;
+  OK(ct_ones((int64_t[]){3}, 1, CT_FLOAT32, CT_CPU, -1, &x));
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, x}, 2, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_CUDA_UNAVAILABLE, "");
+  EXPECT(out == NULL);
+  rel(x);
+  OK(ct_cuda_jit_release(f));
+}
+
+static ct_tensor cuda_f64(const double* v, int64_t n, ct_dtype dt) {
+  ct_tensor h = from_f64(v, n, (int64_t[]){n}, 1, CT_FLOAT64), d = NULL;
+  OK(ct_tensor_to(h, CT_CUDA, 0, dt, 0, 1, &d));
+  rel(h);
+  return d;
+}
+
+static void test_values(void) {
+  SKIP_WITHOUT_CUDA();
+  ct_cuda_jit_fn f = fused();
+  double a[5] = {1, 2, 3, 4, 5}, b[5] = {10, 20, 30, 40, 50};
+  ct_tensor x = cuda_f64(a, 5, CT_FLOAT32), y = cuda_f64(b, 5, CT_FLOAT32), out = NULL;
+  OK(ct_cuda_jit_run(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &out, 1));
+  EXPECT_DTYPE(out, CT_FLOAT32);
+  EXPECT_VALS(out, 0, 11, 22, 33, 44, 55);
+  rel(out);
+  /* beta overridden (an int), alpha as a double */
+  const char* over[] = {"beta", "alpha"};
+  ct_jit_arg_type ot[] = {CT_JIT_ARG_INT64, CT_JIT_ARG_DOUBLE};
+  OK(ct_cuda_jit_run(f, (ct_tensor[]){x, y}, 2, over, ot, (int64_t[]){-1, 0}, (double[]){0, 0.5}, 2, &out, 1));
+  EXPECT_VALS(out, 0, -9.5, -19, -28.5, -38, -47.5);
+  rel(out);
+  /* int32 and a broadcast float64 row: float64 */
+  ct_tensor i = NULL, r = NULL;
+  OK(ct_arange(0, 6, 1, CT_INT32, CT_CUDA, 0, &i));
+  ct_tensor i2 = NULL;
+  OK(ct_view(i, (int64_t[]){2, 3}, 2, &i2));
+  r = cuda_f64((double[]){0.5, 0.25, 0.125}, 3, CT_FLOAT64);
+  OK(ct_cuda_jit_run(f, (ct_tensor[]){i2, r}, 2, NULL, NULL, NULL, NULL, 0, &out, 1));
+  EXPECT_DTYPE(out, CT_FLOAT64);
+  EXPECT_SHAPE(out, 2, 3);
+  EXPECT_VALS(out, 0, 0.5, 1.25, 2.125, 3.5, 4.25, 5.125);
+  rel(out), rel(i), rel(i2), rel(r);
+  /* errors */
+  const char* unknown[] = {"gamma"};
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, y}, 2, unknown, (ct_jit_arg_type[]){CT_JIT_ARG_INT64}, (int64_t[]){1},
+                        NULL, 1, &out, 1),
+        CT_ERR_ARGUMENT, "gamma is not declared in function definition");
+  ct_tensor nine[9] = {x, x, x, x, x, x, x, x, x};
+  FAILS(ct_cuda_jit_run(f, nine, 9, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_ARGUMENT,
+        "jiterator only supports up to 8 tensor inputs, got 9");
+  ct_tensor c = NULL;
+  OK(ct_ones((int64_t[]){5}, 1, CT_FLOAT32, CT_CPU, -1, &c));
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, c}, 2, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_DEVICE,
+        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &out, 2), CT_ERR_ARGUMENT,
+        "my_fused_kernel makes 1 outputs, but n_outs is 2");
+  ct_tensor z = NULL;
+  OK(ct_zeros((int64_t[]){4}, 1, CT_FLOAT32, CT_CUDA, 0, &z));
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, z}, 2, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_SHAPE, "");
+  EXPECT(out == NULL);
+  rel(c), rel(z);
+  ct_cuda_jit_fn broken = NULL;
+  OK(ct_cuda_jit_create("template <typename T> T broken(T x) {\n  return x + undefined_name;\n}", NULL, NULL, NULL, NULL,
+                        0, &broken));
+  FAILS(ct_cuda_jit_run(broken, &x, 1, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_ARGUMENT,
+        "identifier \"undefined_name\" is undefined");
+  OK(ct_cuda_jit_release(broken));
+  rel(x), rel(y);
+  OK(ct_cuda_jit_release(f));
+}
+
+static void test_two_outputs(void) {
+  SKIP_WITHOUT_CUDA();
+  const char* names[] = {"neg", "scale"};
+  ct_jit_arg_type types[] = {CT_JIT_ARG_BOOL, CT_JIT_ARG_DOUBLE};
+  ct_cuda_jit_fn f = NULL;
+  OK(ct_cuda_jit_create_multi_output(
+      "template <typename T> void sd(T a, T b, bool neg, T scale, T& out0, T& out1) {\n"
+      "  out0 = (a + b) * scale; out1 = neg ? b - a : a - b; }",
+      2, names, types, (int64_t[]){0, 0}, (double[]){0, 2}, 2, &f));
+  ct_tensor a = cuda_f64((double[]){1, 2}, 2, CT_FLOAT16), b = cuda_f64((double[]){10, 20}, 2, CT_FLOAT16);
+  ct_tensor outs[2] = {NULL, NULL};
+  OK(ct_cuda_jit_run(f, (ct_tensor[]){a, b}, 2, names, types, (int64_t[]){1, 0}, NULL, 1, outs, 2));
+  EXPECT_DTYPE(outs[0], CT_FLOAT16);
+  EXPECT_VALS(outs[0], 0, 22, 44);
+  EXPECT_VALS(outs[1], 0, 9, 18);
+  rel(outs[0]), rel(outs[1]), rel(a), rel(b);
+  OK(ct_cuda_jit_release(f));
+}
+
+/* Eight threads call a new function at once: one kernel is compiled. */
+typedef struct {
+  ct_cuda_jit_fn f;
+  ct_tensor x;
+  double got;
+} call_ctx;
+static void* call_cube(void* p) {
+  call_ctx* c = (call_ctx*)p;
+  ct_tensor out = NULL, s = NULL;
+  if (ct_cuda_jit_run(c->f, &c->x, 1, NULL, NULL, NULL, NULL, 0, &out, 1) == CT_OK &&
+      ct_reduce(CT_SUM, out, NULL, 0, 0, CT_DTYPE_UNDEFINED, &s) == CT_OK)
+    ct_tensor_item_double(s, &c->got);
+  rel(out), rel(s);
+  return NULL;
+}
+
+static void test_threads_compile_once(void) {
+  SKIP_WITHOUT_CUDA();
+  ct_cuda_jit_fn f = NULL;
+  OK(ct_cuda_jit_create("template <typename T> T cube(T x) { return x * x * x; }", NULL, NULL, NULL, NULL, 0, &f));
+  ct_tensor x = NULL;
+  OK(ct_arange(0, 10, 1, CT_FLOAT64, CT_CUDA, 0, &x));
+  int64_t before = 0, after = 0;
+  OK(ct_cuda_jit_kernel_count(&before));
+  pthread_t th[8];
+  call_ctx ctx[8];
+  for (int i = 0; i < 8; ++i) {
+    ctx[i] = (call_ctx){f, x, -1};
+    pthread_create(&th[i], NULL, call_cube, &ctx[i]);
+  }
+  for (int i = 0; i < 8; ++i) pthread_join(th[i], NULL);
+  OK(ct_cuda_jit_kernel_count(&after));
+  EXPECT_EQ_I(after, before + 1);
+  for (int i = 0; i < 8; ++i) EXPECT(ctx[i].got == 2025.0); /* sum of i^3, 0..9 */
+  rel(x);
+  OK(ct_cuda_jit_release(f));
+}
+
+TEST_MAIN(TEST_CASE(create_and_handles), TEST_CASE(creation_errors), TEST_CASE(without_gpu), TEST_CASE(values),
+          TEST_CASE(two_outputs), TEST_CASE(threads_compile_once))

@@ -1,0 +1,185 @@
+// The jiterator's launch (impl/jit/jit.h, issue 18 in progress): values against double-precision
+// references on a GPU (skipped visibly without one; the GPU bundle carries this test), the
+// checks and messages of torch's jiterator, the in-memory cache. Without CUDA: the
+// CUDA-unavailable error.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include "impl/core/error.h"
+#include "impl/cuda/runtime.h"
+#include "impl/jit/jit.h"
+#include "impl/ops/ops.h"
+#include "tests/impl/error_of.h"
+
+using namespace ct;
+
+namespace {
+
+const Device kCuda{DeviceType::CUDA, 0};
+const char* kFused = "template <typename T> T my_fused_kernel(T x, T y, T alpha, T beta) { return alpha * x + beta * y; }";
+
+#define SKIP_WITHOUT_CUDA() \
+  if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device"
+
+Tensor cuda_of(const std::vector<double>& v, Shape sizes, DType dt) {
+  Tensor t = ops::from_buffer(v.data(), static_cast<int64_t>(v.size() * 8), sizes, DType::Float64, Device{});
+  return ops::to(t, kCuda, dt, true);
+}
+
+std::vector<double> host_of(const Tensor& t) {
+  Tensor h = ops::to(ops::contiguous(t), Device{}, DType::Float64, true);
+  std::vector<double> v(static_cast<size_t>(h->numel()));
+  ops::copy_to_buffer(h, v.data(), static_cast<int64_t>(v.size() * 8));
+  return v;
+}
+
+std::vector<double> iota(int n, double scale, double shift) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = scale * i + shift;
+  return v;
+}
+
+}  // namespace
+
+TEST(JitRun, WithoutCuda) {
+  if (cuda::is_available()) GTEST_SKIP() << "a GPU is present: the no-CUDA error is not reachable";
+  jit::JitFunction f(kFused, 1, false, {});
+  Tensor x = ops::from_buffer(std::vector<float>{1, 2}.data(), 8, {2}, DType::Float32, Device{});
+  auto e = error_of([&] { f.run({x, x}, {}); });
+  EXPECT_EQ(e.first, Status::CudaUnavailable) << e.second;
+}
+
+TEST(JitRun, CreationErrors) {
+  auto e = error_of([] { jit::JitFunction("float f(float x) { return x; }", 1, false, {}); });
+  EXPECT_NE(e.second.find("Couldn't parse code"), std::string::npos) << e.second;
+  e = error_of([] { jit::JitFunction(kFused, 2, false, {}); });
+  EXPECT_NE(e.second.find("Return by value only works for single output."), std::string::npos) << e.second;
+  e = error_of([] { jit::JitFunction(kFused, 1, false, {{"a", jit::Extra::of_int(1)}, {"a", jit::Extra::of_int(2)}}); });
+  EXPECT_NE(e.second.find("extra argument 'a' is declared twice"), std::string::npos) << e.second;
+}
+
+TEST(JitRun, TorchsFusedKernelOverDtypes) {
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f(kFused, 1, false, {{"alpha", jit::Extra::of_int(1)}, {"beta", jit::Extra::of_int(1)}});
+  const int n = 1000;
+  std::vector<double> a = iota(n, 0.01, -3), b = iota(n, -0.02, 5);
+  for (DType dt : {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16, DType::Int32, DType::Int64}) {
+    std::vector<double> ai = a, bi = b;
+    if (!is_floating(dt)) {
+      ai = iota(n, 3, -100);
+      bi = iota(n, -2, 7);
+    }
+    Tensor x = cuda_of(ai, {n}, dt), y = cuda_of(bi, {n}, dt);
+    std::vector<double> xr = host_of(x), yr = host_of(y);  // the values in dt
+    for (auto [alpha, beta] : {std::pair<double, double>{1, 1}, {2, -3}}) {
+      jit::Extras over;
+      if (alpha != 1) over = {{"alpha", jit::Extra::of_int(2)}, {"beta", jit::Extra::of_int(-3)}};
+      std::vector<Tensor> out = f.run({x, y}, over);
+      ASSERT_EQ(out.size(), 1u);
+      EXPECT_EQ(out[0]->dtype, dt);
+      std::vector<double> got = host_of(out[0]);
+      double tol = dt == DType::Float16 ? 2e-2 : dt == DType::BFloat16 ? 1.5e-1 : dt == DType::Float32 ? 1e-5 : 0;
+      for (int i = 0; i < n; ++i) {
+        double want = alpha * xr[static_cast<size_t>(i)] + beta * yr[static_cast<size_t>(i)];
+        ASSERT_NEAR(got[static_cast<size_t>(i)], want, tol * (1 + std::fabs(want))) << dtype_name(dt) << " i=" << i;
+      }
+    }
+  }
+}
+
+TEST(JitRun, PromotionBroadcastAndStrides) {
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f("template <typename T> T mix(T x, T y) { return x * T(10) + y; }", 1, false, {});
+  // int32 [3, 1] and a transposed float32 [4, 3] -> [3, 4]... broadcast against [3, 4] (the transpose)
+  Tensor a = cuda_of({1, 2, 3}, {3, 1}, DType::Int32);
+  Tensor b = ops::transpose(cuda_of(iota(12, 0.5, 0), {4, 3}, DType::Float32), 0, 1);  // [3, 4], strides (1, 3)
+  std::vector<Tensor> out = f.run({a, b}, {});
+  EXPECT_EQ(out[0]->dtype, DType::Float32);
+  EXPECT_EQ(out[0]->sizes, (Shape{3, 4}));
+  std::vector<double> got = host_of(out[0]);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) EXPECT_DOUBLE_EQ(got[static_cast<size_t>(r * 4 + c)], (r + 1) * 10.0 + 0.5 * (c * 3 + r));
+}
+
+TEST(JitRun, SeveralOutputsAndABoolArgument) {
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f("template <typename T> void sd(T a, T b, bool neg, T& out0, T& out1) {\n"
+                     "  out0 = a + b; out1 = neg ? b - a : a - b; }",
+                     2, true, {{"neg", jit::Extra::of_bool(false)}});
+  Tensor a = cuda_of({1, 2, 3}, {3}, DType::Float64), b = cuda_of({10, 20, 30}, {3}, DType::Float64);
+  std::vector<Tensor> out = f.run({a, b}, {});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(host_of(out[0]), (std::vector<double>{11, 22, 33}));
+  EXPECT_EQ(host_of(out[1]), (std::vector<double>{-9, -18, -27}));
+  out = f.run({a, b}, {{"neg", jit::Extra::of_bool(true)}});
+  EXPECT_EQ(host_of(out[1]), (std::vector<double>{9, 18, 27}));
+}
+
+TEST(JitRun, ChecksAndMessages) {
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f(kFused, 1, false, {{"alpha", jit::Extra::of_int(1)}, {"beta", jit::Extra::of_int(1)}});
+  Tensor x = cuda_of({1, 2}, {2}, DType::Float32);
+  auto e = error_of([&] { f.run({x, x}, {{"gamma", jit::Extra::of_int(1)}}); });
+  EXPECT_NE(e.second.find("gamma is not declared in function definition"), std::string::npos) << e.second;
+  e = error_of([&] { f.run(std::vector<Tensor>(9, x), {}); });
+  EXPECT_NE(e.second.find("jiterator only supports up to 8 tensor inputs, got 9"), std::string::npos) << e.second;
+  Tensor c = ops::from_buffer(std::vector<float>{1, 2}.data(), 8, {2}, DType::Float32, Device{});
+  e = error_of([&] { f.run({x, c}, {}); });
+  EXPECT_EQ(e.first, Status::Device);
+  EXPECT_NE(e.second.find("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
+            std::string::npos)
+      << e.second;
+  jit::JitFunction bad("template <typename T> T broken(T x) { return x + undefined_name; }", 1, false, {});
+  e = error_of([&] { bad.run({x}, {}); });
+  EXPECT_EQ(e.first, Status::Argument);
+  EXPECT_NE(e.second.find("identifier \"undefined_name\" is undefined"), std::string::npos) << e.second;
+  // empty: no compile, no launch
+  int64_t before = jit::compiled_kernel_count();
+  std::vector<Tensor> out = bad.run({cuda_of({}, {0}, DType::Float32)}, {});
+  EXPECT_EQ(out[0]->numel(), 0);
+  EXPECT_EQ(jit::compiled_kernel_count(), before);
+}
+
+TEST(JitRun, CompiledOnceForManyThreads) {
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f("template <typename T> T cube(T x) { return x * x * x; }", 1, false, {});
+  Tensor x = cuda_of(iota(100, 1, 0), {100}, DType::Float32);
+  int64_t before = jit::compiled_kernel_count();
+  std::vector<std::thread> threads;
+  std::vector<std::vector<double>> got(8);
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] { got[static_cast<size_t>(i)] = host_of(f.run({x}, {})[0]); });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(jit::compiled_kernel_count(), before + 1);
+  for (const auto& g : got) EXPECT_DOUBLE_EQ(g[7], 343.0);
+  f.run({cuda_of({1}, {1}, DType::Float64)}, {});  // another dtype: another kernel
+  EXPECT_EQ(jit::compiled_kernel_count(), before + 2);
+}
+
+TEST(JitRun, VectorsTailsAndMisalignedViews) {
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f("template <typename T> T sq(T x, T y) { return x * x - y; }", 1, false, {});
+  for (DType dt : {DType::Float32, DType::Float16, DType::UInt8}) {
+    std::vector<double> v = iota(1003, dt == DType::UInt8 ? 0 : 0.25, 3);
+    if (dt == DType::UInt8)
+      for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 15);
+    Tensor x = cuda_of(v, {1003}, dt);
+    // the whole (vectors and a tail), then views starting 1 and 3 elements in (data not aligned
+    // to a vector: narrower vectors or none)
+    for (int64_t start : {0, 1, 3}) {
+      Tensor a = ops::narrow(x, 0, start, 1003 - start);
+      Tensor b = ops::narrow(x, 0, 0, 1003 - start);
+      std::vector<double> ar = host_of(a), br = host_of(b), got = host_of(f.run({a, b}, {})[0]);
+      ASSERT_EQ(got.size(), ar.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        double want = ar[i] * ar[i] - br[i];
+        if (dt == DType::UInt8) want = static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(want)));
+        double tol = dt == DType::Float16 ? 2e-3 * (1 + std::fabs(want)) * 4 : dt == DType::Float32 ? 1e-5 * (1 + std::fabs(want)) : 0;
+        ASSERT_NEAR(got[i], want, tol) << dtype_name(dt) << " start " << start << " i=" << i;
+      }
+    }
+  }
+}

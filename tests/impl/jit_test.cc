@@ -1,0 +1,224 @@
+// The jiterator's compiler (impl/jit, issue 18 in progress): NVRTC loaded at first use, CUBIN for
+// a given architecture, compile errors with NVRTC's log. Compiling needs no GPU, so this runs in
+// CI (NVRTC comes with the CUDA toolkit every machine of this project has).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "impl/core/dtype.h"
+#include "impl/core/error.h"
+#include "impl/jit/codegen.h"
+#include "impl/jit/nvrtc.h"
+#include "tests/impl/error_of.h"
+
+using namespace ct;
+
+namespace {
+const char* kKernel =
+    "extern \"C\" __global__ void scale(float* x, float a, long long n) {\n"
+    "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+    "  if (i < n) x[i] *= a;\n"
+    "}\n";
+}  // namespace
+
+TEST(Nvrtc, VersionAndArchitectures) {
+  jit::NvrtcVersion v = jit::nvrtc_version();
+  EXPECT_GE(v.major, 13);
+  std::vector<int> archs = jit::nvrtc_archs();
+  EXPECT_NE(std::find(archs.begin(), archs.end(), 80), archs.end());
+  EXPECT_NE(std::find(archs.begin(), archs.end(), 90), archs.end());
+}
+
+TEST(Nvrtc, CompilesToCubinForTheArchitecture) {
+  for (int arch : {80, 90}) {
+    std::string cubin = jit::compile_cubin(kKernel, "scale.cu", arch);
+    ASSERT_GT(cubin.size(), 4u);
+    EXPECT_EQ(cubin.substr(0, 4), std::string("\x7f" "ELF")) << "sm_" << arch;
+  }
+}
+
+TEST(JitSource, MathNamesAndTheUsersLineNumbers) {
+  jit::KernelSpec s;
+  s.code = "template <typename T> T m(T x) {\n  T a = std::lgamma(x) + std::tgamma(x) + std::hypot(x, x) + std::cbrt(x);\n"
+           "  T b = std::copysign(x, T(-1)) + std::fma(x, x, x) + std::fdim(x, x) + std::acosh(x) + std::asinh(x);\n"
+           "  bool c = std::isfinite(x) && !std::signbit(x) && x < POS_INFINITY && x > NEG_INFINITY;\n"
+           "  return c ? a + b + std::rint(x) + std::remainder(x, T(2)) + std::nextafter(x, T(0)) : T(0);\n}";
+  s.name = "m";
+  s.inputs = {DType::Float32};
+  for (DType d : {DType::Float32, DType::Float64}) {
+    s.inputs = {d};
+    s.common = d;
+    EXPECT_GT(jit::compile_cubin(jit::kernel_source(s), "m.cu", 90).size(), 0u) << dtype_name(d);
+  }
+  // an error on the user's third line is reported as line 3 of m.cu (#line)
+  s.code = "template <typename T> T m(T x) {\n  T y = x;\n  return y + undefined_name;\n}";
+  auto e = error_of([&] { jit::compile_cubin(jit::kernel_source(s), "m.cu", 90); });
+  EXPECT_NE(e.second.find("m.cu(3): error: identifier \"undefined_name\" is undefined"), std::string::npos) << e.second;
+}
+
+TEST(Nvrtc, ACompileErrorCarriesTheLog) {
+  std::string bad = "extern \"C\" __global__ void k(float* x) {\n  x[0] = undefined_name;\n}\n";
+  auto e = error_of([&] { jit::compile_cubin(bad, "user_kernel.cu", 90); });
+  EXPECT_EQ(e.first, Status::Argument);
+  EXPECT_NE(e.second.find("the jiterator's kernel did not compile (NVRTC, sm_90)"), std::string::npos) << e.second;
+  EXPECT_NE(e.second.find("user_kernel.cu(2): error: identifier \"undefined_name\" is undefined"), std::string::npos)
+      << e.second;
+}
+
+TEST(Nvrtc, AnUnknownArchitectureIsNotSupported) {
+  auto e = error_of([&] { jit::compile_cubin(kKernel, "scale.cu", 12); });
+  EXPECT_EQ(e.first, Status::NotSupported);
+  EXPECT_NE(e.second.find("cannot compile for sm_12 (it knows sm_"), std::string::npos) << e.second;
+}
+
+// ---- the kernels' source (codegen.cc, Note [Jiterator kernels])
+
+TEST(JitName, TorchsParserTakesTheLastTemplatedFunction) {
+  EXPECT_EQ(jit::function_name("template <typename T> T my_kernel(T x) { return x; }"), "my_kernel");
+  EXPECT_EQ(jit::function_name("\n  template<typename T>\nT fn(T x, T mask) { return x * mask; }\n"
+                               "template <typename T> T main_fn(T x, T mask, T y) { return fn(x, mask) + y; }\n"),
+            "main_fn");
+  EXPECT_EQ(jit::function_name("template <typename T> void two(T a, T& out0, T& out1) { out0 = a; out1 = -a; }"), "two");
+  // long code: no recursion per character (std::regex's overflowed the stack near 50,000)
+  std::string big = "template <typename T> T big(T x) {\n";
+  for (int i = 0; i < 20000; ++i) big += "  x = x + T(1);  // a line of the body\n";
+  big += "  return x;\n}\n";
+  EXPECT_EQ(jit::function_name(big), "big");
+  EXPECT_EQ(jit::function_name("template <class T, int N=2> T f(T x) { return x; } "
+                               "template <typename T> int g (T x) {return 1;}  \n"),
+            "g");
+  for (const char* bad : {"template <typename T> T my _kernel(T x) { return x; }",
+                          "template <typename T> Tmy_kernel(T x) { return x; }", "float f(float x) { return x; }",
+                          "template <> T f(T x) { return x; }", "template <typename T> T f(T x) {}",
+                          "template <typename T> T f() { return 1; }", ""}) {
+    auto e = error_of([&] { jit::function_name(bad); });
+    EXPECT_EQ(e.first, Status::Argument) << bad;
+    EXPECT_NE(e.second.find("Couldn't parse code, please check correctness:\n "), std::string::npos) << e.second;
+  }
+}
+
+namespace {
+jit::KernelSpec spec(std::string code, std::vector<DType> inputs, DType common, bool contiguous) {
+  jit::KernelSpec s;
+  s.name = jit::function_name(code);
+  s.code = std::move(code);
+  s.inputs = std::move(inputs);
+  s.common = common;
+  s.contiguous = contiguous;
+  return s;
+}
+}  // namespace
+
+TEST(JitSource, CompilesForEveryRealDtype) {
+  const DType all[] = {DType::UInt8, DType::Int8,    DType::Int16,   DType::Int32, DType::Int64,
+                       DType::Float16, DType::BFloat16, DType::Float32, DType::Float64, DType::Bool};
+  for (DType in : all) {
+    for (bool contiguous : {true, false}) {
+      // an input of each dtype into float32, and each dtype as the common one
+      jit::KernelSpec a = spec("template <typename T> T twice(T x) { return x + x; }", {in, DType::Float32},
+                               DType::Float32, contiguous);
+      a.code = "template <typename T> T add(T x, T y) { return x + y; }";
+      a.name = "add";
+      EXPECT_GT(jit::compile_cubin(jit::kernel_source(a), "add.cu", 90).size(), 0u) << dtype_name(in);
+      jit::KernelSpec b = spec("template <typename T> T same(T x) { return x; }", {in}, in, contiguous);
+      b.vec = contiguous ? static_cast<int>(16 / itemsize(in)) : 1;
+      EXPECT_GT(jit::compile_cubin(jit::kernel_source(b), "same.cu", 80).size(), 0u) << dtype_name(in);
+    }
+  }
+}
+
+TEST(JitSource, MathExtraArgumentsAndOutputs) {
+  jit::KernelSpec s = spec(
+      "template <typename T> T silu_mix(T x, T y, T alpha, bool flip) {\n"
+      "  T s = x / (T(1) + std::exp(-x));\n  return flip ? -s : s + alpha * ::tanh(y) + std::sqrt(std::fabs(y));\n}",
+      {DType::Float16, DType::BFloat16}, DType::Float32, false);
+  s.extras = {JitArg::Double, JitArg::Bool};
+  std::string src = jit::kernel_source(s);
+  EXPECT_NE(src.find("silu_mix<float>(static_cast<float>(static_cast<float>(in0)), "
+                     "static_cast<float>(static_cast<float>(in1)), extra_arg_0, extra_arg_1)"),
+            std::string::npos)
+      << src;
+  EXPECT_GT(jit::compile_cubin(src, "silu.cu", 90).size(), 0u);
+  jit::KernelSpec m = spec("template <typename T> void sd(T a, T b, int64_t k, T& out0, T& out1) { out0 = a + b * T(k); out1 = a - b; }",
+                           {DType::Int32, DType::Int64}, DType::Int64, true);
+  m.num_outputs = 2;
+  m.return_by_ref = true;
+  m.extras = {JitArg::Int64};
+  src = jit::kernel_source(m);
+  EXPECT_NE(src.find("sd<int64_t>(static_cast<int64_t>(static_cast<int64_t>(in0)), "
+                     "static_cast<int64_t>(static_cast<int64_t>(in1)), extra_arg_0, out0, out1)"),
+            std::string::npos)
+      << src;
+  EXPECT_GT(jit::compile_cubin(src, "sd.cu", 90).size(), 0u);
+  for (int vec : {2, 4, 8}) {  // vectors of each operand (their data aligned to vec elements)
+    m.vec = vec;
+    src = jit::kernel_source(m);
+    EXPECT_NE(src.find(str_cat("struct alignas(sizeof(int32_t) * ", vec, ") CtJitVec2 { int32_t v[", vec, "]; };")),
+              std::string::npos)
+        << src;
+    EXPECT_GT(jit::compile_cubin(src, "sd.cu", 90).size(), 0u) << vec;
+  }
+}
+
+TEST(JitSource, Refusals) {
+  jit::KernelSpec s = spec("template <typename T> T f(T x) { return x; }", {DType::Complex64}, DType::Complex64, true);
+  auto e = error_of([&] { jit::kernel_source(s); });
+  EXPECT_EQ(e.first, Status::DType);
+  EXPECT_NE(e.second.find("does not support torch.complex64 tensors yet"), std::string::npos) << e.second;
+  s = spec("template <typename T> T f(T x) { return x; }", std::vector<DType>(9, DType::Float32), DType::Float32, true);
+  e = error_of([&] { jit::kernel_source(s); });
+  EXPECT_NE(e.second.find("takes 1 to 8 tensor inputs, got 9"), std::string::npos) << e.second;
+  s = spec("template <typename T> T f(T x) { return x; }", {DType::Float32}, DType::Float32, true);
+  s.num_outputs = 2;
+  e = error_of([&] { jit::kernel_source(s); });
+  EXPECT_NE(e.second.find("Return by value only works for single output."), std::string::npos) << e.second;
+}
+
+// ---- the disk cache (disk_cache.cc, Note [Jiterator disk cache])
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "impl/jit/disk_cache.h"
+
+TEST(JitDiskCache, StoresAndLoadsExactlyItsSource) {
+  char tmpl[] = "/tmp/ctorch_jit_cache_XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  jit::DiskCache c(tmpl);
+  const std::string src = "extern \"C\" __global__ void k() {}\n", cubin = jit::compile_cubin(src, "k.cu", 90);
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13000).has_value());
+  c.store(src, "k", 90, 1300, 13000, cubin);
+  std::optional<std::string> got = c.load(src, "k", 90, 1300, 13000);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(*got, cubin);
+  // another architecture, NVRTC, driver or source: another file, not a hit
+  EXPECT_FALSE(c.load(src, "k", 80, 1300, 13000).has_value());
+  EXPECT_FALSE(c.load(src, "k", 90, 1301, 13000).has_value());
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13010).has_value());
+  EXPECT_FALSE(c.load(src + " ", "k", 90, 1300, 13000).has_value());
+  EXPECT_NE(c.path(src, "k", 90, 1300, 13000).find("/k_sm90_nvrtc1300_driver13000_"), std::string::npos);
+  EXPECT_LT(c.path(src, std::string(300, 'n'), 90, 1300, 13000).size() - std::string(tmpl).size(), 200u);
+  // damaged CUBIN bytes (header and source intact), a truncated or a foreign file: no hit (and the
+  // next store replaces it)
+  const std::string p = c.path(src, "k", 90, 1300, 13000);
+  {
+    std::fstream io(p, std::ios::binary | std::ios::in | std::ios::out);
+    io.seekp(-1, std::ios::end);
+    io.put('\x5a');
+  }
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13000).has_value());
+  {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << "ctorch jiterator kernel v2\n" << "garbage";
+  }
+  EXPECT_FALSE(c.load(src, "k", 90, 1300, 13000).has_value());
+  c.store(src, "k", 90, 1300, 13000, cubin);
+  EXPECT_EQ(c.load(src, "k", 90, 1300, 13000).value_or(""), cubin);
+  // no temporary files left behind: the directory is empty once the kernel's file is gone
+  EXPECT_EQ(std::remove(p.c_str()), 0);
+  EXPECT_EQ(::rmdir(tmpl), 0) << "the cache directory still holds files";
+}
