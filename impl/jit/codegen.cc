@@ -9,8 +9,10 @@
 // store is a static conversion. The source carries every type it uses: no CUDA or system header
 // is needed where the program runs (Half and BFloat16 convert through PTX, as torch's).
 // Operands are outputs first, then inputs (the elementwise engine's order); the collapsed shape
-// is outermost first, byte strides, 64-bit indices. A contiguous kernel skips the index
-// arithmetic (every operand dense in one dim).
+// is outermost first, byte strides, 64-bit offsets; element indices are 32-bit where numel
+// allows. A contiguous kernel (every operand dense in one dim) skips the index arithmetic and
+// moves vectors (Note [Jiterator blocks]); any other layout divides each index into the
+// collapsed dims in a grid-stride loop.
 #include "impl/jit/codegen.h"
 
 #include <cctype>
@@ -205,53 +207,75 @@ std::string kernel_source(const KernelSpec& spec) {
     for (int o = 0; o < nout; ++o) s += str_cat("  res", o, " = static_cast<", common, ">(out", o, ");\n");
   }
   s += "}\n";
-  if (vec > 1) {  // vectors of vec elements of each operand (its data aligned to them)
-    for (int k = 0; k < nt; ++k) {
-      const char* t = k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]);
-      s += str_cat("struct alignas(sizeof(", t, ") * ", vec, ") CtJitVec", k, " { ", t, " v[", vec, "]; };\n");
-    }
-  }
-  s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it", params, ") {\n");
-  s += "  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;\n";
-  s += "  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
-  std::string scalar_from = "0";
-  if (vec > 1) {
-    s += str_cat("  const int64_t nvec = it.numel / ", vec, ";\n");
-    s += "  for (int64_t c = first; c < nvec; c += step) {\n";
-    for (int k = nout; k < nt; ++k)
-      s += str_cat("    const CtJitVec", k, " v", k, " = reinterpret_cast<const CtJitVec", k, "*>(it.data[", k, "])[c];\n");
-    for (int o = 0; o < nout; ++o) s += str_cat("    CtJitVec", o, " v", o, ";\n");
-    s += str_cat("#pragma unroll\n    for (int u = 0; u < ", vec, "; ++u) {\n      ");
-    std::string call = "ct_jit_element(";
-    for (int j = 0; j < nin; ++j) call += str_cat(j ? ", " : "", "v", nout + j, ".v[u]");
-    for (size_t e = 0; e < spec.extras.size(); ++e) call += str_cat(", extra_arg_", e);
-    for (int o = 0; o < nout; ++o) call += str_cat(", v", o, ".v[u]");
-    s += call + ");\n    }\n";
-    for (int o = 0; o < nout; ++o) s += str_cat("    reinterpret_cast<CtJitVec", o, "*>(it.data[", o, "])[c] = v", o, ";\n");
-    s += "  }\n";
-    scalar_from = str_cat("nvec * ", vec);
-  }
-  s += str_cat("  for (int64_t i = ", scalar_from, " + first; i < it.numel; i += step) {\n");
+  const char* idx = spec.index32 ? "uint32_t" : "int64_t";
+  auto op_type = [&](int k) { return k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]); };
+  auto call_with = [&](const std::string& in, const std::string& out) {  // in/out: "$" stands for the operand
+    auto sub = [](std::string f, int k) {
+      std::string r;
+      for (char c : f) r += c == '$' ? std::to_string(k) : std::string(1, c);
+      return r;
+    };
+    std::string c = "ct_jit_element(";
+    for (int j = 0; j < nin; ++j) c += str_cat(j ? ", " : "", sub(in, nout + j));
+    for (size_t e = 0; e < spec.extras.size(); ++e) c += str_cat(", extra_arg_", e);
+    for (int o = 0; o < nout; ++o) c += str_cat(", ", sub(out, o));
+    return c + ");";
+  };
   if (spec.contiguous) {
-    for (int k = 0; k < nt; ++k) s += str_cat("    const int64_t off", k, " = i * it.strides[", k, "][0];\n");
-  } else {
-    for (int k = 0; k < nt; ++k) s += str_cat("    int64_t off", k, " = 0;\n");
-    s += "    int64_t rest = i;\n";
-    s += "    for (int d = it.ndim - 1; d >= 0; --d) {\n";
-    s += "      const int64_t idx = rest % it.sizes[d];\n      rest /= it.sizes[d];\n";
-    for (int k = 0; k < nt; ++k) s += str_cat("      off", k, " += idx * it.strides[", k, "][d];\n");
-    s += "    }\n";
+    // Note [Jiterator blocks]: the built-in engine's and torch's scheme. A block owns 128 * ept
+    // consecutive elements; in a full block thread t loads vectors t, t + 128, ... of every
+    // input first, then computes, then stores (16-byte accesses where every operand allows);
+    // the last block takes its elements t, t + 128, ... one by one. Blocks past the grid's
+    // 2^31 - 1 are taken in a loop.
+    const int ept = spec.ept;
+    CT_CHECK(ept >= vec && ept % vec == 0, Status::Internal, "jit kernel elements per thread ", ept, " for vectors of ", vec);
+    for (int k = 0; k < nt; ++k)
+      s += str_cat("struct alignas(sizeof(", op_type(k), ") * ", vec, ") CtJitVec", k, " { ", op_type(k), " v[", vec, "]; };\n");
+    s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it", params, ") {\n");
+    s += str_cat("  typedef ", idx, " ct_idx;\n");
+    s += str_cat("  constexpr int kEpt = ", ept, ", kVec = ", vec, ", kNv = kEpt / kVec;\n");
+    s += "  const ct_idx numel = static_cast<ct_idx>(it.numel);\n";
+    s += "  const ct_idx nblocks = (numel + (128 * kEpt - 1)) / (128 * kEpt);\n";
+    s += "  for (ct_idx b = blockIdx.x; b < nblocks; b += gridDim.x) {\n";
+    s += "    const ct_idx base = b * (128 * kEpt);\n";
+    s += "    if (numel - base >= 128 * kEpt) {\n";
+    s += "      const ct_idx first = base / kVec + threadIdx.x;\n";
+    for (int k = nout; k < nt; ++k) s += str_cat("      CtJitVec", k, " v", k, "[kNv];\n");
+    s += "#pragma unroll\n      for (int n = 0; n < kNv; ++n) {\n";
+    for (int k = nout; k < nt; ++k)
+      s += str_cat("        v", k, "[n] = reinterpret_cast<const CtJitVec", k, "*>(it.data[", k, "])[first + n * 128];\n");
+    s += "      }\n";
+    for (int o = 0; o < nout; ++o) s += str_cat("      CtJitVec", o, " v", o, "[kNv];\n");
+    s += "#pragma unroll\n      for (int n = 0; n < kNv; ++n) {\n#pragma unroll\n        for (int u = 0; u < kVec; ++u) ";
+    s += call_with("v$[n].v[u]", "v$[n].v[u]") + "\n      }\n";
+    s += "#pragma unroll\n      for (int n = 0; n < kNv; ++n) {\n";
+    for (int o = 0; o < nout; ++o)
+      s += str_cat("        reinterpret_cast<CtJitVec", o, "*>(it.data[", o, "])[first + n * 128] = v", o, "[n];\n");
+    s += "      }\n    } else {\n";
+    s += "      for (ct_idx i = base + threadIdx.x; i < numel; i += 128) {\n";
+    for (int k = 0; k < nt; ++k)
+      s += str_cat("        ", k < nout ? "" : "const ", op_type(k), "* p", k, " = reinterpret_cast<", k < nout ? "" : "const ",
+                   op_type(k), "*>(it.data[", k, "]) + i;\n");
+    s += "        " + call_with("*p$", "*p$") + "\n      }\n    }\n  }\n}\n";
+    return s;
   }
-  for (int k = 0; k < nt; ++k) {
-    const char* t = k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]);
-    s += str_cat("    ", k < nout ? "" : "const ", t, "* p", k, " = reinterpret_cast<", k < nout ? "" : "const ", t,
-                 "*>(it.data[", k, "] + off", k, ");\n");
-  }
-  std::string call = "ct_jit_element(";
-  for (int j = 0; j < nin; ++j) call += str_cat(j ? ", " : "", "*p", nout + j);
-  for (size_t e = 0; e < spec.extras.size(); ++e) call += str_cat(", extra_arg_", e);
-  for (int o = 0; o < nout; ++o) call += str_cat(", *p", o);
-  s += "    " + call + ");\n";
+  // any strides: a grid-stride loop over the elements (the grid sized to the resident blocks)
+  s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it", params, ") {\n");
+  s += str_cat("  typedef ", idx, " ct_idx;\n");
+  s += "  const ct_idx numel = static_cast<ct_idx>(it.numel);\n";
+  s += "  const ct_idx step = static_cast<ct_idx>(gridDim.x) * blockDim.x;\n";
+  s += "  for (ct_idx i = static_cast<ct_idx>(blockIdx.x) * blockDim.x + threadIdx.x; i < numel; i += step) {\n";
+  for (int k = 0; k < nt; ++k) s += str_cat("    int64_t off", k, " = 0;\n");
+  s += "    ct_idx rest = i;\n";
+  s += "    for (int d = it.ndim - 1; d >= 0; --d) {\n";
+  s += "      const ct_idx size = static_cast<ct_idx>(it.sizes[d]);\n";
+  s += "      const ct_idx q = rest / size;\n      const int64_t idx = static_cast<int64_t>(rest - q * size);\n      rest = q;\n";
+  for (int k = 0; k < nt; ++k) s += str_cat("      off", k, " += idx * it.strides[", k, "][d];\n");
+  s += "    }\n";
+  for (int k = 0; k < nt; ++k)
+    s += str_cat("    ", k < nout ? "" : "const ", op_type(k), "* p", k, " = reinterpret_cast<", k < nout ? "" : "const ",
+                 op_type(k), "*>(it.data[", k, "] + off", k, ");\n");
+  s += "    " + call_with("*p$", "*p$") + "\n";
   s += "  }\n}\n";
   return s;
 }

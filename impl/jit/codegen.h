@@ -26,6 +26,8 @@ struct KernelSpec {
   bool contiguous = false;       // every operand dense in one dim: no index arithmetic
   int vec = 1;                   // contiguous: elements a thread moves at once (1, 2, 4, 8 or 16;
                                  // every operand's data aligned to vec elements of it)
+  int ept = 8;                   // contiguous: elements per thread of a full block (a multiple of vec)
+  bool index32 = false;          // element indices fit 32 bits (numel < 2^31): cheaper arithmetic
 };
 
 // Operands at most (outputs and inputs), and dimensions at most, of a kernel.

@@ -39,6 +39,7 @@ namespace {
 struct Kernel {
   cudaLibrary_t library = nullptr;
   cudaKernel_t kernel = nullptr;
+  int blocks_per_sm = 1;  // resident blocks of 128 threads an SM holds (the strided form's grid)
 };
 std::mutex g_mu;
 std::map<std::pair<int, std::string>, Kernel>& kernels() {
@@ -55,6 +56,12 @@ Kernel load(const std::string& cubin) {
     (void)cudaLibraryUnload(k.library);
     cuda::check(e, "cudaLibraryGetKernel (a jiterator kernel)");
   }
+  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, reinterpret_cast<const void*>(k.kernel), 128, 0);
+  if (e != cudaSuccess) {
+    (void)cudaLibraryUnload(k.library);
+    cuda::check(e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (a jiterator kernel)");
+  }
+  k.blocks_per_sm = std::max(k.blocks_per_sm, 1);
   return k;
 }
 
@@ -121,8 +128,16 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
   Shape shape = inputs[0]->sizes;
   for (size_t i = 1; i < inputs.size(); ++i) shape = ops::broadcast_shapes(shape, inputs[i]->sizes);
   DType common = ops::result_type(inputs);
+  // the outputs laid out as the inputs are iterated (PyTorch's TensorIterator rule, as the
+  // built-in ops): f(x.t()) is laid out like x.t(), and runs as a contiguous kernel
+  std::array<const TensorImpl*, kMaxJitInputs> in_ptrs{};
+  for (size_t i = 0; i < inputs.size(); ++i) in_ptrs[i] = inputs[i].get();
+  const Shape out_strides = cpu::strides_for(shape, in_ptrs.data(), inputs.size());
   std::vector<Tensor> outs;
-  for (int o = 0; o < num_outputs_; ++o) outs.push_back(empty_tensor(shape, common, dev));
+  for (int o = 0; o < num_outputs_; ++o) {
+    outs.push_back(empty_tensor(shape, common, dev));
+    outs.back()->strides = out_strides;
+  }
   int64_t numel = 1;
   for (int64_t s : shape) numel *= s;
   if (numel == 0) return outs;  // no compile, no launch (as torch)
@@ -165,7 +180,12 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
     };
     while (vec > 1 && !aligned(vec)) vec /= 2;
     spec.vec = vec;
+    // torch's thread work size: 16 elements a thread where an operand has 1-byte elements, else 8
+    int64_t narrowest = 16;
+    for (int k = 0; k < nt; ++k) narrowest = std::min(narrowest, all[static_cast<size_t>(k)]->itemsize());
+    spec.ept = std::max(vec, narrowest == 1 ? 16 : 8);
   }
+  spec.index32 = numel < (int64_t{1} << 31);
   std::string source = kernel_source(spec);
 
   cuda::DeviceGuard guard(dev.index);
@@ -191,7 +211,11 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
                                                   : static_cast<void*>(&x.b));
   }
   const cuda::Stream& stream = cuda::current_stream(dev.index);
-  int64_t blocks = std::min<int64_t>((numel + 127) / 128, int64_t{cuda::multiprocessor_count()} * 16);
+  // Note [Jiterator blocks]: one block per 128 * ept elements (contiguous); a grid-stride loop
+  // over as many blocks as are resident at once (any strides: no second, partial wave)
+  const int64_t blocks =
+      contiguous ? std::min<int64_t>((numel + 128 * spec.ept - 1) / (128 * spec.ept), int64_t{0x7fffffff})
+                 : std::min<int64_t>((numel + 127) / 128, int64_t{cuda::multiprocessor_count()} * k.blocks_per_sm);
   cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(k.kernel), dim3(static_cast<unsigned>(blocks)), dim3(128),
                                args.data(), 0, stream->stream),
               "cudaLaunchKernel (a jiterator kernel)");

@@ -163,15 +163,16 @@ TEST(JitRun, VectorsTailsAndMisalignedViews) {
   SKIP_WITHOUT_CUDA();
   jit::JitFunction f("template <typename T> T sq(T x, T y) { return x * x - y; }", 1, false, {});
   for (DType dt : {DType::Float32, DType::Float16, DType::UInt8}) {
-    std::vector<double> v = iota(1003, dt == DType::UInt8 ? 0 : 0.25, 3);
+    // 5003 elements: full blocks of 128 threads (8 elements a thread, 16 for uint8) and a tail
+    std::vector<double> v = iota(5003, dt == DType::UInt8 ? 0 : 0.00025, 3);
     if (dt == DType::UInt8)
       for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i % 15);
-    Tensor x = cuda_of(v, {1003}, dt);
+    Tensor x = cuda_of(v, {5003}, dt);
     // the whole (vectors and a tail), then views starting 1 and 3 elements in (data not aligned
     // to a vector: narrower vectors or none)
     for (int64_t start : {0, 1, 3}) {
-      Tensor a = ops::narrow(x, 0, start, 1003 - start);
-      Tensor b = ops::narrow(x, 0, 0, 1003 - start);
+      Tensor a = ops::narrow(x, 0, start, 5003 - start);
+      Tensor b = ops::narrow(x, 0, 0, 5003 - start);
       std::vector<double> ar = host_of(a), br = host_of(b), got = host_of(f.run({a, b}, {})[0]);
       ASSERT_EQ(got.size(), ar.size());
       for (size_t i = 0; i < got.size(); ++i) {
@@ -181,5 +182,38 @@ TEST(JitRun, VectorsTailsAndMisalignedViews) {
         ASSERT_NEAR(got[i], want, tol) << dtype_name(dt) << " start " << start << " i=" << i;
       }
     }
+  }
+}
+
+TEST(JitRun, MoreThanTwoToThe31Elements) {
+  SKIP_WITHOUT_CUDA();
+  // 64-bit indices (Note [Jiterator blocks]): 2^31 + 4080 uint8 elements, contiguous and as a
+  // transposed view, each element i being p[i % 251]
+  const int64_t rows = 8555728, cols = 251, n = rows * cols;
+  ASSERT_GT(n, int64_t{1} << 31);
+  std::vector<double> pv(static_cast<size_t>(cols));
+  for (int64_t j = 0; j < cols; ++j) pv[static_cast<size_t>(j)] = static_cast<double>((j * 7) % 256);
+  Tensor p = cuda_of(pv, {1, cols}, DType::UInt8);
+  Tensor x = ops::reshape(ops::contiguous(ops::expand(p, {rows, cols})), {n});
+  jit::JitFunction f("template <typename T> T lin(T x) { return x * T(3) + T(1); }", 1, false, {});
+  Tensor y = f.run({x}, {})[0];
+  auto check = [&](int64_t from, int64_t len) {
+    std::vector<double> got = host_of(ops::narrow(y, 0, from, len));
+    for (int64_t i = 0; i < len; ++i) {
+      double want = static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(pv[static_cast<size_t>((from + i) % cols)]) * 3 + 1));
+      ASSERT_EQ(got[static_cast<size_t>(i)], want) << "element " << from + i;
+    }
+  };
+  check(0, 3000);
+  check((int64_t{1} << 31) - 3000, 6000);
+  check(n - 3000, 3000);
+  y = Tensor();
+  // the strided form: the same elements through a transposed view (rows, cols) -> (cols, rows)
+  Tensor xt = ops::transpose(ops::view(x, {rows, cols}), 0, 1);
+  Tensor yt = f.run({xt}, {})[0];  // (cols, rows), C-contiguous: yt[j][r] = lin(p[j])
+  for (int64_t j : {int64_t{0}, int64_t{1}, cols - 1}) {
+    std::vector<double> got = host_of(ops::narrow(ops::select(yt, 0, j), 0, rows - 2000, 2000));
+    double want = static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(pv[static_cast<size_t>(j)]) * 3 + 1));
+    for (double g : got) ASSERT_EQ(g, want) << "row " << j;
   }
 }

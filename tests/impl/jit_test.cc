@@ -123,6 +123,8 @@ TEST(JitSource, CompilesForEveryRealDtype) {
       EXPECT_GT(jit::compile_cubin(jit::kernel_source(a), "add.cu", 90).size(), 0u) << dtype_name(in);
       jit::KernelSpec b = spec("template <typename T> T same(T x) { return x; }", {in}, in, contiguous);
       b.vec = contiguous ? static_cast<int>(16 / itemsize(in)) : 1;
+      b.ept = itemsize(in) == 1 ? 16 : 8;  // torch's thread work size
+      b.index32 = itemsize(in) % 2 == 0;   // both index widths across the dtypes
       EXPECT_GT(jit::compile_cubin(jit::kernel_source(b), "same.cu", 80).size(), 0u) << dtype_name(in);
     }
   }
@@ -153,6 +155,8 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
   EXPECT_GT(jit::compile_cubin(src, "sd.cu", 90).size(), 0u);
   for (int vec : {2, 4, 8}) {  // vectors of each operand (their data aligned to vec elements)
     m.vec = vec;
+    m.ept = 8;
+    m.index32 = vec == 4;
     src = jit::kernel_source(m);
     EXPECT_NE(src.find(str_cat("struct alignas(sizeof(int32_t) * ", vec, ") CtJitVec2 { int32_t v[", vec, "]; };")),
               std::string::npos)
@@ -173,6 +177,12 @@ TEST(JitSource, Refusals) {
   s.num_outputs = 2;
   e = error_of([&] { jit::kernel_source(s); });
   EXPECT_NE(e.second.find("Return by value only works for single output."), std::string::npos) << e.second;
+  s.num_outputs = 1;
+  s.vec = 4;
+  s.ept = 6;  // a full block's elements per thread must be whole vectors
+  e = error_of([&] { jit::kernel_source(s); });
+  EXPECT_EQ(e.first, Status::Internal);
+  EXPECT_NE(e.second.find("elements per thread 6 for vectors of 4"), std::string::npos) << e.second;
 }
 
 // ---- the disk cache (disk_cache.cc, Note [Jiterator disk cache])

@@ -99,21 +99,20 @@ inline bool has_contiguous_strides(const TensorImpl* t) {
 
 // Element strides for a new tensor of `shape` laid out in the iteration order of `inputs`
 // (PyTorch's allocation of TensorIterator outputs; contiguous when the inputs are). At most
-// kMaxInputs inputs (the ops have 1 to 3).
-constexpr size_t kMaxInputs = 4;
-inline Shape strides_for(const Shape& shape, std::initializer_list<const TensorImpl*> inputs) {
-  CT_CHECK(inputs.size() <= kMaxInputs, Status::Internal, "strides_for: ", inputs.size(), " inputs (at most ",
-           kMaxInputs, ")");
+// kMaxInputs inputs (the ops have 1 to 3, the jiterator up to 8).
+constexpr size_t kMaxInputs = 8;
+inline Shape strides_for(const Shape& shape, const TensorImpl* const* inputs, size_t count) {
+  CT_CHECK(count <= kMaxInputs, Status::Internal, "strides_for: ", count, " inputs (at most ", kMaxInputs, ")");
   bool dense = true;  // Note [Dense operands shortcut]
   for (int64_t s : shape) dense = dense && s > 0;
-  for (const TensorImpl* t : inputs) dense = dense && has_contiguous_strides(t);
+  for (size_t i = 0; i < count; ++i) dense = dense && has_contiguous_strides(inputs[i]);
   if (dense) return contiguous_strides(shape);
   std::array<Shape, kMaxInputs> st;
   std::array<const Shape*, kMaxInputs> ptrs;
   size_t n = 0;
-  for (const TensorImpl* t : inputs) {
-    if (t->dim() == 0) continue;
-    broadcast_strides_into(shape, t, st[n]);
+  for (size_t i = 0; i < count; ++i) {
+    if (inputs[i]->dim() == 0) continue;
+    broadcast_strides_into(shape, inputs[i], st[n]);
     ptrs[n] = &st[n];
     ++n;
   }
@@ -126,6 +125,9 @@ inline Shape strides_for(const Shape& shape, std::initializer_list<const TensorI
     next *= shape[d] > 0 ? shape[d] : 1;
   }
   return out;
+}
+inline Shape strides_for(const Shape& shape, std::initializer_list<const TensorImpl*> inputs) {
+  return strides_for(shape, inputs.begin(), inputs.size());
 }
 
 // Builds the operand description for tensors already broadcast-compatible with `shape`
