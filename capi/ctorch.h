@@ -1533,7 +1533,8 @@ CT_API ct_status ct_live_cuda_jit_count(int64_t* out);
 CT_API ct_status ct_cuda_jit_name(ct_cuda_jit_fn f, void* buf, int64_t cap, int64_t* needed);
 CT_API ct_status ct_cuda_jit_num_outputs(ct_cuda_jit_fn f, int32_t* out);
 /** Calls f on n_inputs (1..8) CUDA tensors of one device: outs (n_outs = its number of outputs)
- *  receive the results [new reference each]. Overrides (n_over >= 0, arrays as at creation)
+ *  receive the results [new reference each], of the broadcast shape and common dtype, laid out
+ *  as the inputs are iterated (f of a transposed view is transposed, as torch's outputs). Overrides (n_over >= 0, arrays as at creation)
  *  replace declared extra arguments by name, keeping their type unless another is given.
  *  Compiles the kernel at the first call for these dtypes and this layout (a compile error is
  *  CT_ERR_ARGUMENT with NVRTC's log, line numbers included). Empty inputs give empty outputs
@@ -1547,6 +1548,20 @@ CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int3
                                  const char* const* over_names, const ct_jit_arg_type* over_types,
                                  const int64_t* over_ints, const double* over_doubles, int32_t n_over,
                                  ct_tensor* outs, int32_t n_outs);
+/** The out form of ct_cuda_jit_run (in place when an output is also an input): writes f's values
+ *  into outs (n_outs = its number of outputs; borrowed, nothing new is returned). Each output is
+ *  a CUDA tensor of the inputs' device with exactly their broadcast shape (CT_ERR_SHAPE "output
+ *  with shape [2] doesn't match the broadcast shape [3]"; no resizing), any strides but no
+ *  element twice (CT_ERR_ARGUMENT "unsupported operation: more than one element of the
+ *  written-to tensor refers to a single memory location ..."), and a dtype the common dtype can
+ *  be cast to (torch.can_cast; CT_ERR_DTYPE "<name>: result type Float can't be cast to the
+ *  desired output type Long"): the value is computed in the common dtype and cast, as
+ *  TensorIterator stores. An input sharing memory with an output without being the very same
+ *  view is read from a copy. Other errors as ct_cuda_jit_run; on failure no output is written. */
+CT_API ct_status ct_cuda_jit_run_out(ct_cuda_jit_fn f, const ct_tensor* inputs, int32_t n_inputs,
+                                     const char* const* over_names, const ct_jit_arg_type* over_types,
+                                     const int64_t* over_ints, const double* over_doubles, int32_t n_over,
+                                     const ct_tensor* outs, int32_t n_outs);
 /** Kernels the jiterator has made ready in this process, compiled or read from its disk cache
  *  (all functions, devices, dtypes). */
 CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);

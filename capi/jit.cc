@@ -125,6 +125,20 @@ CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int3
   CT_API_END
 }
 
+CT_API ct_status ct_cuda_jit_run_out(ct_cuda_jit_fn f, const ct_tensor* inputs, int32_t n_inputs,
+                                     const char* const* over_names, const ct_jit_arg_type* over_types,
+                                     const int64_t* over_ints, const double* over_doubles, int32_t n_over,
+                                     const ct_tensor* outs, int32_t n_outs) {
+  CT_API_BEGIN
+  auto fn = jit_arg(f);
+  std::vector<Tensor> ins = tensors_arg(inputs, n_inputs, "inputs");
+  jit::Extras over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, fn->name().c_str());
+  CT_CHECK(n_outs == fn->num_outputs(), CT_ERR_ARGUMENT, fn->name(), " makes ", fn->num_outputs(),
+           " outputs, but n_outs is ", n_outs);
+  fn->run_out(ins, over, tensors_arg(outs, n_outs, "outs"));
+  CT_API_END
+}
+
 CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out) {
   CT_API_BEGIN
   need(out, "out");

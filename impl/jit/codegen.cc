@@ -2,7 +2,8 @@
 // aten/src/ATen/cuda/jiterator.cu, native/cuda/jit_utils.cpp; /work/notes/issue18_research.md).
 // The user writes `template <typename T> T name(T a, T b, ...extra) { ... }` (or, with several
 // outputs, `void name(T a, ..., T& out0, T& out1)`); inputs are broadcast and promoted to their
-// common dtype (torch.result_type), the outputs have that dtype, and name is called with T the
+// common dtype (torch.result_type), new outputs have that dtype (given outputs their own: the
+// value is cast from the common dtype, as TensorIterator stores), and name is called with T the
 // common dtype's math type (float for float16 and bfloat16). Unlike torch, which compiles one
 // kernel that casts each operand at run time by a switch on its dtype, ctorch compiles one
 // kernel per combination of dtypes (they are in the cache key either way), so every load and
@@ -151,10 +152,16 @@ struct Half {
 struct BFloat16 {
   unsigned short x;
   BFloat16() = default;
-  __device__ BFloat16(float f) {  // round to nearest even; NaN is 0x7fc0 (ctorch's CPU and CUDA kernels)
+  // round to nearest even; NaN is 0x7fff (torch's jiterator: cvt.rn.bf16.f32 from sm_80 on, the
+  // same bits by hand before; ctorch's and torch's other kernels store 0x7fc0)
+  __device__ BFloat16(float f) {
+#if __CUDA_ARCH__ >= 800
+    asm("{ cvt.rn.bf16.f32 %0, %1; }" : "=h"(x) : "f"(f));
+#else
     unsigned int u = __float_as_uint(f);
-    if ((u & 0x7fffffffu) > 0x7f800000u) { x = 0x7fc0u; return; }
+    if ((u & 0x7fffffffu) > 0x7f800000u) { x = 0x7fffu; return; }
     x = static_cast<unsigned short>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
   }
   template <typename U> __device__ BFloat16(U v) : BFloat16(static_cast<float>(v)) {}
   __device__ operator float() const { return __uint_as_float(static_cast<unsigned int>(x) << 16); }
@@ -171,6 +178,8 @@ std::string kernel_source(const KernelSpec& spec) {
   CT_CHECK(nout >= 1 && nout <= kMaxJitOutputs, Status::Argument, "the jiterator makes 1 to ", kMaxJitOutputs,
            " outputs, got ", nout);
   CT_CHECK(spec.return_by_ref || nout == 1, Status::Argument, "Return by value only works for single output.");
+  CT_CHECK(spec.outputs.empty() || static_cast<int>(spec.outputs.size()) == nout, Status::Internal, "jit kernel: ",
+           spec.outputs.size(), " output dtypes for ", nout, " outputs");
   const int nt = nin + nout;
   const int vec = spec.contiguous ? spec.vec : 1;
   CT_CHECK(vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16, Status::Internal, "jit kernel vector width ", vec);
@@ -187,16 +196,23 @@ std::string kernel_source(const KernelSpec& spec) {
   std::string args;  // the call's arguments after the inputs
   for (size_t e = 0; e < spec.extras.size(); ++e) args += str_cat(", extra_arg_", e);
   // the element function: the inputs in their own dtype, through the common dtype (torch's
-  // inputs are promoted to it) to T; the outputs from T to the common dtype
+  // inputs are promoted to it) to T; the outputs from T through the common dtype to their own
   std::string in_params, in_args, out_params;
   for (int j = 0; j < nin; ++j) {
     in_params += str_cat(j ? ", " : "", type_name(spec.inputs[static_cast<size_t>(j)]), " in", j);
     in_args += str_cat(j ? ", " : "", "static_cast<", math, ">(static_cast<", common, ">(in", j, "))");
   }
-  for (int o = 0; o < nout; ++o) out_params += str_cat(", ", common, "& res", o);
+  auto out_type = [&](int o) {
+    return spec.outputs.empty() ? common.c_str() : type_name(spec.outputs[static_cast<size_t>(o)]);
+  };
+  auto store = [&](int o, const std::string& v) {  // T -> common dtype -> output dtype
+    std::string c = str_cat("static_cast<", common, ">(", v, ")");
+    return std::string(out_type(o)) == common ? c : str_cat("static_cast<", out_type(o), ">(", c, ")");
+  };
+  for (int o = 0; o < nout; ++o) out_params += str_cat(", ", out_type(o), "& res", o);
   s += str_cat("__device__ __forceinline__ void ct_jit_element(", in_params, params, out_params, ") {\n");
   if (!spec.return_by_ref) {
-    s += str_cat("  res0 = static_cast<", common, ">(", spec.name, "<", math, ">(", in_args, args, "));\n");
+    s += str_cat("  res0 = ", store(0, str_cat(spec.name, "<", math, ">(", in_args, args, ")")), ";\n");
   } else {
     std::string outs;
     for (int o = 0; o < nout; ++o) {
@@ -204,11 +220,11 @@ std::string kernel_source(const KernelSpec& spec) {
       outs += str_cat(", out", o);
     }
     s += str_cat("  ", spec.name, "<", math, ">(", in_args, args, outs, ");\n");
-    for (int o = 0; o < nout; ++o) s += str_cat("  res", o, " = static_cast<", common, ">(out", o, ");\n");
+    for (int o = 0; o < nout; ++o) s += str_cat("  res", o, " = ", store(o, str_cat("out", o)), ";\n");
   }
   s += "}\n";
   const char* idx = spec.index32 ? "uint32_t" : "int64_t";
-  auto op_type = [&](int k) { return k < nout ? common.c_str() : type_name(spec.inputs[static_cast<size_t>(k - nout)]); };
+  auto op_type = [&](int k) { return k < nout ? out_type(k) : type_name(spec.inputs[static_cast<size_t>(k - nout)]); };
   auto call_with = [&](const std::string& in, const std::string& out) {  // in/out: "$" stands for the operand
     auto sub = [](std::string f, int k) {
       std::string r;

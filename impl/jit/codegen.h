@@ -19,7 +19,8 @@ struct KernelSpec {
   std::string code;              // the user's source, verbatim
   std::string name;              // function_name(code)
   std::vector<DType> inputs;     // each input's dtype (1..8)
-  int num_outputs = 1;           // 1..8; every output has the common dtype
+  int num_outputs = 1;           // 1..8
+  std::vector<DType> outputs;    // each output's dtype (given outputs); empty: the common dtype
   DType common = DType::Float32; // torch.result_type of the inputs
   bool return_by_ref = false;    // outputs as trailing T& parameters (multi-output form)
   std::vector<JitArg> extras;    // the extra scalar arguments' types (torch's kwargs), in order
@@ -34,6 +35,7 @@ struct KernelSpec {
 constexpr int kMaxJitInputs = 8;
 constexpr int kMaxJitOutputs = 8;
 constexpr int kMaxJitDims = 12;
+constexpr int kMaxJitExtras = 64;  // extra scalar arguments
 
 // The kernel's entry point in the source.
 constexpr const char* kKernelSymbol = "ct_jit_kernel";

@@ -1,7 +1,10 @@
 // Note [Jiterator disk cache]: as torch's kernel cache (PYTORCH_KERNEL_CACHE_PATH,
-// ~/.cache/torch/kernels), with ctorch's names: the CUBIN of each generated source is kept in a
-// file named after the kernel, the architecture, NVRTC's and the driver's versions, the
-// source's length and a 128-bit hash of it (a long name cut). The file holds a magic line, the
+// ~/.cache/torch/kernels), with ctorch's names: the image (CUBIN, or PTX for a GPU newer than
+// NVRTC: Note [NVRTC]) of each generated source is kept in a file named after the kernel, the
+// device's architecture, NVRTC's major version (the library's name, libnvrtc.so.13), the
+// driver's version, the source's length and a 128-bit hash of it (a long name cut). Not NVRTC's
+// minor version, which torch's names carry: asking it loads NVRTC (6 to 19 ms), which a hit
+// must not cost; a newer NVRTC 13.x compiles new kernels only (clear the directory to redo all). The file holds a magic line, the
 // lengths, a hash of the CUBIN, the whole source and the CUBIN, so that a file is used only for
 // exactly its source and intact bytes (no hash collision can load a
 // wrong kernel) and a truncated or foreign file is simply not a hit (torch's fails instead).

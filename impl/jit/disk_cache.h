@@ -14,7 +14,7 @@ class DiskCache {
   // or when no directory can be made or written (a warning on stderr, once). Read once.
   static DiskCache* process();
   const std::string& dir() const { return dir_; }
-  // The CUBIN stored for this source, name, architecture, NVRTC and driver version; nothing when
+  // The image stored for this source, name, architecture, NVRTC major and driver version; nothing when
   // there is none, or the file is not one this cache wrote for exactly this source.
   std::optional<std::string> load(const std::string& source, const std::string& name, int arch, int nvrtc,
                                   int driver) const;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -26,6 +27,8 @@ JitFunction::JitFunction(std::string code, int num_outputs, bool return_by_ref, 
   CT_CHECK(num_outputs_ >= 1 && num_outputs_ <= kMaxJitOutputs, Status::Argument, "the jiterator makes 1 to ",
            kMaxJitOutputs, " outputs, got ", num_outputs_);
   name_ = function_name(code_);
+  CT_CHECK(defaults_.size() <= static_cast<size_t>(kMaxJitExtras), Status::Argument, "the jiterator takes at most ",
+           kMaxJitExtras, " extra arguments, got ", defaults_.size());
   for (size_t i = 0; i < defaults_.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       CT_CHECK(defaults_[i].first != defaults_[j].first, Status::Argument, "extra argument '", defaults_[i].first,
@@ -35,99 +38,154 @@ JitFunction::JitFunction(std::string code, int num_outputs, bool return_by_ref, 
 namespace {
 
 // The in-memory cache (Note [Jiterator kernels]): the kernel of each generated source, per
-// device. Compiles hold the lock: concurrent first calls compile once.
+// device, kept for the process. The map's lock is held only to find or add an entry; each
+// entry has its own lock, held while it is compiled: concurrent first calls of one kernel
+// compile it once, and calls of other kernels do not wait for that compile.
 struct Kernel {
   cudaLibrary_t library = nullptr;
   cudaKernel_t kernel = nullptr;
-  int blocks_per_sm = 1;  // resident blocks of 128 threads an SM holds (the strided form's grid)
+  int blocks_per_sm = 1;
+};
+struct Entry {
+  std::mutex mu;
+  std::atomic<bool> ready{false};
+  Kernel k;
 };
 std::mutex g_mu;
-std::map<std::pair<int, std::string>, Kernel>& kernels() {
-  static auto* m = new std::map<std::pair<int, std::string>, Kernel>();  // kept for the process
+std::atomic<int64_t> g_compiled{0}, g_from_disk{0};
+std::map<std::pair<int, std::string>, std::shared_ptr<Entry>>& entries() {
+  static auto* m = new std::map<std::pair<int, std::string>, std::shared_ptr<Entry>>();  // kept for the process
   return *m;
 }
 
-Kernel load(const std::string& cubin) {
+Kernel load(const std::string& image) {
   Kernel k;
-  cuda::check(cudaLibraryLoadData(&k.library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+  cuda::check(cudaLibraryLoadData(&k.library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
               "cudaLibraryLoadData (a jiterator kernel)");
   cudaError_t e = cudaLibraryGetKernel(&k.kernel, k.library, kKernelSymbol);
+  if (e == cudaSuccess)
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, reinterpret_cast<const void*>(k.kernel), 128, 0);
   if (e != cudaSuccess) {
     (void)cudaLibraryUnload(k.library);
-    cuda::check(e, "cudaLibraryGetKernel (a jiterator kernel)");
-  }
-  e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, reinterpret_cast<const void*>(k.kernel), 128, 0);
-  if (e != cudaSuccess) {
-    (void)cudaLibraryUnload(k.library);
-    cuda::check(e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (a jiterator kernel)");
+    cuda::check(e, "loading a jiterator kernel");
   }
   k.blocks_per_sm = std::max(k.blocks_per_sm, 1);
   return k;
 }
 
 Kernel kernel_for(int device, const std::string& source, const std::string& name) {
-  std::lock_guard<std::mutex> l(g_mu);
-  auto key = std::make_pair(device, source);
-  auto it = kernels().find(key);
-  if (it != kernels().end()) return it->second;
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard<std::mutex> l(g_mu);
+    auto& slot = entries()[std::make_pair(device, source)];
+    if (!slot) slot = std::make_shared<Entry>();
+    entry = slot;
+  }
+  std::lock_guard<std::mutex> l(entry->mu);
+  if (entry->ready.load()) return entry->k;
   int major = 0, minor = 0, driver = 0;
   cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
   cuda::check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
   cuda::check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
   const int arch = major * 10 + minor;
-  NvrtcVersion v = nvrtc_version();
-  const int nvrtc = v.major * 100 + v.minor;
-  // Note [Jiterator disk cache]: a stored CUBIN that the driver refuses is compiled again
+  // Note [Jiterator disk cache]: a stored image that the driver refuses is compiled again
   const DiskCache* disk = DiskCache::process();
-  std::optional<std::string> stored = disk ? disk->load(source, name, arch, nvrtc, driver) : std::nullopt;
+  std::optional<std::string> stored = disk ? disk->load(source, name, arch, kNvrtcMajor, driver) : std::nullopt;
   Kernel k;
   bool loaded = false;
   if (stored) {
     try {
       k = load(*stored);
       loaded = true;
+      ++g_from_disk;
     } catch (const Error&) {
       (void)cudaGetLastError();
     }
   }
   if (!loaded) {
-    std::string cubin = compile_cubin(source, name + ".cu", arch);
-    k = load(cubin);
-    if (disk) disk->store(source, name, arch, nvrtc, driver, cubin);
+    std::string image = compile_image(source, name + ".cu", arch);
+    k = load(image);
+    ++g_compiled;
+    if (disk) disk->store(source, name, arch, kNvrtcMajor, driver, image);
   }
-  kernels().emplace(key, k);
+  entry->k = k;
+  entry->ready.store(true);
   return k;
+}
+
+// The short key of a kernel within one function (JitFunction::kernels_).
+std::string spec_key(int device, const KernelSpec& spec) {
+  std::string k;
+  auto put = [&](int64_t v) { k += std::to_string(v) + ','; };
+  put(device);
+  put(static_cast<int>(spec.common));
+  for (DType d : spec.inputs) put(static_cast<int>(d));
+  k += '|';
+  for (DType d : spec.outputs) put(static_cast<int>(d));
+  k += '|';
+  for (JitArg a : spec.extras) put(static_cast<int>(a));
+  put(spec.contiguous);
+  put(spec.vec);
+  put(spec.ept);
+  put(spec.index32);
+  return k;
+}
+
+void check_same_device(Device dev, const Tensor& t) {
+  if (t->device() == dev) return;
+  fail(Status::Device, "Expected all tensors to be on the same device, but found at least two devices, ", dev.str(),
+       " and ", t->device().str(), "!");
 }
 
 }  // namespace
 
 int64_t compiled_kernel_count() {
   std::lock_guard<std::mutex> l(g_mu);
-  return static_cast<int64_t>(kernels().size());
+  int64_t n = 0;
+  for (const auto& e : entries()) n += e.second->ready.load() ? 1 : 0;
+  return n;
 }
 
-std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Extras& overrides) const {
-  cuda::check_available();
-  CT_CHECK(!inputs.empty(), Status::Argument, "the jiterator needs at least one tensor input");
-  CT_CHECK(static_cast<int>(inputs.size()) <= kMaxJitInputs, Status::Argument,
-           "jiterator only supports up to 8 tensor inputs, got ", inputs.size());
+KernelStats kernel_stats() { return KernelStats{g_compiled.load(), g_from_disk.load()}; }
+
+Extras JitFunction::extras_with(const Extras& overrides) const {
   Extras extras = defaults_;
   for (const auto& o : overrides) {
     auto it = std::find_if(extras.begin(), extras.end(), [&](const auto& e) { return e.first == o.first; });
     CT_CHECK(it != extras.end(), Status::Argument, o.first, " is not declared in function definition");
     it->second = o.second;
   }
+  return extras;
+}
+
+namespace {
+
+// The checks of a call's inputs (torch's jiterator's, then TensorIterator's); their device.
+Device check_inputs(const std::vector<Tensor>& inputs) {
+  cuda::check_available();
+  CT_CHECK(!inputs.empty(), Status::Argument, "the jiterator needs at least one tensor input");
+  CT_CHECK(static_cast<int>(inputs.size()) <= kMaxJitInputs, Status::Argument,
+           "jiterator only supports up to 8 tensor inputs, got ", inputs.size());
   const Device dev = inputs[0]->device();
-  for (const Tensor& t : inputs) {
-    if (t->device() == dev) continue;
-    fail(Status::Device, "Expected all tensors to be on the same device, but found at least two devices, ", dev.str(),
-         " and ", t->device().str(), "!");
-  }
+  for (const Tensor& t : inputs) check_same_device(dev, t);
   CT_CHECK(dev.is_cuda(), Status::Device, "the jiterator runs CUDA kernels: its inputs must be CUDA tensors, got ",
            dev.str());
+  return dev;
+}
+
+Shape broadcast_of(const std::vector<Tensor>& inputs) {
   Shape shape = inputs[0]->sizes;
   for (size_t i = 1; i < inputs.size(); ++i) shape = ops::broadcast_shapes(shape, inputs[i]->sizes);
-  DType common = ops::result_type(inputs);
+  return shape;
+}
+
+}  // namespace
+
+std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Extras& overrides) const {
+  const Device dev = check_inputs(inputs);
+  Extras extras = overrides.empty() ? Extras() : extras_with(overrides);
+  const Shape shape = broadcast_of(inputs);
+  const DType common = ops::result_type(inputs);
   // the outputs laid out as the inputs are iterated (PyTorch's TensorIterator rule, as the
   // built-in ops): f(x.t()) is laid out like x.t(), and runs as a contiguous kernel
   std::array<const TensorImpl*, kMaxJitInputs> in_ptrs{};
@@ -138,9 +196,37 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
     outs.push_back(empty_tensor(shape, common, dev));
     outs.back()->strides = out_strides;
   }
+  launch(inputs, overrides.empty() ? defaults_ : extras, outs, common, shape, dev);
+  return outs;
+}
+
+void JitFunction::run_out(const std::vector<Tensor>& inputs, const Extras& overrides,
+                          const std::vector<Tensor>& outs) const {
+  const Device dev = check_inputs(inputs);
+  CT_CHECK(static_cast<int>(outs.size()) == num_outputs_, Status::Argument, name_, " makes ", num_outputs_,
+           " outputs, but ", outs.size(), " were given");
+  Extras extras = overrides.empty() ? Extras() : extras_with(overrides);
+  const Shape shape = broadcast_of(inputs);
+  const DType common = ops::result_type(inputs);
+  for (const Tensor& o : outs) {
+    check_same_device(dev, o);
+    CT_CHECK(shape == o->sizes, Status::Shape, "output with shape ", shape_str(o->sizes),
+             " doesn't match the broadcast shape ", shape_str(shape));
+    ops::check_inplace_cast(common, o->dtype, name_.c_str());
+    ops::check_no_internal_overlap(o.get());
+  }
+  // inputs that share memory with an output without being the very same view: read copies
+  std::vector<Tensor> ins = inputs;
+  for (Tensor& in : ins)
+    for (const Tensor& o : outs) in = ops::unaliased(in, o.get());
+  launch(ins, overrides.empty() ? defaults_ : extras, outs, common, shape, dev);
+}
+
+void JitFunction::launch(const std::vector<Tensor>& inputs, const Extras& extras_in, const std::vector<Tensor>& outs,
+                         DType common, const Shape& shape, Device dev) const {
   int64_t numel = 1;
   for (int64_t s : shape) numel *= s;
-  if (numel == 0) return outs;  // no compile, no launch (as torch)
+  if (numel == 0) return;  // no compile, no launch (as torch)
 
   // operands outputs first; make_operands takes a fixed count: the rest repeat output 0
   constexpr size_t kMax = kMaxJitInputs + kMaxJitOutputs;
@@ -163,9 +249,15 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
   spec.name = name_;
   for (const Tensor& t : inputs) spec.inputs.push_back(t->dtype);
   spec.num_outputs = num_outputs_;
+  for (const Tensor& o : outs)
+    if (o->dtype != common) spec.outputs.push_back(o->dtype);  // only when one differs: then all
+  if (!spec.outputs.empty()) {
+    spec.outputs.clear();
+    for (const Tensor& o : outs) spec.outputs.push_back(o->dtype);
+  }
   spec.common = common;
   spec.return_by_ref = return_by_ref_;
-  for (const auto& e : extras) spec.extras.push_back(e.second.type);
+  for (const auto& e : extras_in) spec.extras.push_back(e.second.type);
   spec.contiguous = contiguous;
   if (contiguous) {  // vectors of up to 16 bytes of each operand, where every operand's data is aligned to them
     int64_t widest = 1;
@@ -186,10 +278,23 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
     spec.ept = std::max(vec, narrowest == 1 ? 16 : 8);
   }
   spec.index32 = numel < (int64_t{1} << 31);
-  std::string source = kernel_source(spec);
 
   cuda::DeviceGuard guard(dev.index);
-  Kernel k = kernel_for(dev.index, source, name_);
+  LoadedKernel k;
+  {
+    const std::string key = spec_key(dev.index, spec);
+    std::unique_lock<std::mutex> l(mu_);
+    auto it = kernels_.find(key);
+    if (it != kernels_.end()) {
+      k = it->second;
+    } else {
+      l.unlock();  // the source text and the compile (or a disk load) only at a function's first call of a kind
+      Kernel loaded = kernel_for(dev.index, kernel_source(spec), name_);
+      k = LoadedKernel{reinterpret_cast<const void*>(loaded.kernel), loaded.blocks_per_sm};
+      l.lock();
+      kernels_.emplace(key, k);
+    }
+  }
 
   // the parameters: one struct of IterLayout, then each extra argument
   std::vector<unsigned char> iter(IterLayout::size(nt), 0);
@@ -203,10 +308,13 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
       put(IterLayout::kStrides + static_cast<size_t>(op) * 8 * kMaxJitDims + 8 * d, &ops.strides[static_cast<size_t>(op)][static_cast<size_t>(d)], 8);
   }
   for (int op = 0; op < nt; ++op) put(IterLayout::data(nt) + 8 * static_cast<size_t>(op), &ops.base[static_cast<size_t>(op)], 8);
-  std::vector<void*> args{iter.data()};
-  for (auto& e : extras) {
-    Extra& x = e.second;
-    args.push_back(x.type == JitArg::Int64 ? static_cast<void*>(&x.i)
+  std::array<Extra, kMaxJitExtras> vals;  // the extra arguments' values (their addresses are the parameters)
+  std::array<void*, kMaxJitExtras + 1> args;
+  size_t nargs = 0;
+  args[nargs++] = iter.data();
+  for (size_t e = 0; e < extras_in.size(); ++e) {
+    Extra& x = vals[e] = extras_in[e].second;
+    args[nargs++] = (x.type == JitArg::Int64 ? static_cast<void*>(&x.i)
                    : x.type == JitArg::Double ? static_cast<void*>(&x.d)
                                                   : static_cast<void*>(&x.b));
   }
@@ -216,7 +324,7 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
   const int64_t blocks =
       contiguous ? std::min<int64_t>((numel + 128 * spec.ept - 1) / (128 * spec.ept), int64_t{0x7fffffff})
                  : std::min<int64_t>((numel + 127) / 128, int64_t{cuda::multiprocessor_count()} * k.blocks_per_sm);
-  cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(k.kernel), dim3(static_cast<unsigned>(blocks)), dim3(128),
+  cuda::check(cudaLaunchKernel(k.fn, dim3(static_cast<unsigned>(blocks)), dim3(128),
                                args.data(), 0, stream->stream),
               "cudaLaunchKernel (a jiterator kernel)");
   cuda::check_launch(name_.c_str(), stream->stream);
@@ -226,7 +334,6 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
     for (const Tensor& t : outs) writes.push_back({t.get(), "out"});
     cuda::csan_kernel(stream, name_.c_str(), reads, writes);
   }
-  return outs;
 }
 
 }  // namespace ct::jit

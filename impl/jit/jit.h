@@ -3,7 +3,9 @@
 // dtypes, layout and device, and launched like a built-in op.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -38,16 +40,43 @@ class JitFunction {
   // arguments by name, each declared at creation (torch: a KeyError otherwise); its value keeps
   // the creation's type unless the override gives another.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs, const Extras& overrides) const;
+  // The out form (in place when an output is an input): writes the function's values into outs
+  // (one per output, CUDA tensors of the inputs' device and exactly their broadcast shape, any
+  // strides, any dtype the common dtype can be cast to (torch.can_cast), no element twice). The
+  // value is computed in the common dtype and cast to each output's dtype, as TensorIterator
+  // stores. An input sharing memory with an output without being the very same view is read
+  // from a copy (as ctorch's in-place ops).
+  void run_out(const std::vector<Tensor>& inputs, const Extras& overrides, const std::vector<Tensor>& outs) const;
+
+  // A loaded kernel (kept for the process) and its launch bound.
+  struct LoadedKernel {
+    const void* fn = nullptr;  // cudaKernel_t
+    int blocks_per_sm = 1;     // resident blocks of 128 threads an SM holds
+  };
 
  private:
+  Extras extras_with(const Extras& overrides) const;
+  void launch(const std::vector<Tensor>& inputs, const Extras& extras, const std::vector<Tensor>& outs, DType common,
+              const Shape& shape, Device dev) const;
+
   std::string code_, name_;
   int num_outputs_;
   bool return_by_ref_;
   Extras defaults_;
+  // Note [Jiterator kernels]: this function's kernels by a short key of what selects them
+  // (device, dtypes, layout class, vector width, index width, extra types): a call that finds
+  // its kernel here builds no source text
+  mutable std::mutex mu_;
+  mutable std::unordered_map<std::string, LoadedKernel> kernels_;
 };
 
 // Kernels made ready by this process so far, compiled or loaded from the disk cache (the
 // in-memory cache's size).
 int64_t compiled_kernel_count();
+// Of those, how many NVRTC compiled and how many came from the disk cache (for tests).
+struct KernelStats {
+  int64_t compiled = 0, from_disk = 0;
+};
+KernelStats kernel_stats();
 
 }  // namespace ct::jit

@@ -1,7 +1,9 @@
 // Note [NVRTC]: libnvrtc.so.13 is opened at the first compile, like cuBLAS and cuFFT (Note [BLAS
 // libraries load on first use]): libctorch.so keeps no link to it, and a machine without it
 // gets Status::NotSupported naming it. Kernels are compiled to CUBIN for the device's exact
-// architecture (no PTX left for the driver to compile at load), with -std=c++17, -default-device
+// architecture (no PTX left for the driver to compile at load); a device newer than every
+// architecture NVRTC knows gets PTX for the newest one, which the driver compiles at load
+// (torch's jiterator does the same). Compiled with -std=c++17, -default-device
 // (unannotated functions are device functions, as torch compiles them) and no include
 // paths: the generated source carries every type it uses (codegen.cc), so nothing of the CUDA
 // toolkit's headers is needed where the program runs.
@@ -30,11 +32,13 @@ namespace {
   X(log, nvrtcGetProgramLog, nvrtcResult (*)(nvrtcProgram, char*))                                     \
   X(cubin_size, nvrtcGetCUBINSize, nvrtcResult (*)(nvrtcProgram, size_t*))                             \
   X(cubin, nvrtcGetCUBIN, nvrtcResult (*)(nvrtcProgram, char*))                                        \
+  X(ptx_size, nvrtcGetPTXSize, nvrtcResult (*)(nvrtcProgram, size_t*))                                 \
+  X(ptx, nvrtcGetPTX, nvrtcResult (*)(nvrtcProgram, char*))                                            \
   X(error_string, nvrtcGetErrorString, const char* (*)(nvrtcResult))
 CT_LIBRARY_TABLE(Nvrtc, CT_NVRTC_FUNCTIONS);
 
 const Nvrtc& nvrtc() {
-  static const LazyLibrary<Nvrtc> lib(cuda_library_names("libnvrtc.so.13", "libnvrtc.so"),
+  static const LazyLibrary<Nvrtc> lib(cuda_library_names(str_cat("libnvrtc.so.", kNvrtcMajor), "libnvrtc.so"),
                                       "the jiterator needs NVRTC (libnvrtc.so.13, CUDA 13), which could not be loaded:");
   return lib.get();
 }
@@ -72,9 +76,20 @@ std::vector<int> nvrtc_archs() {
   return archs;
 }
 
-std::string compile_cubin(const std::string& source, const std::string& file_name, int arch) {
+Target target_for(int arch, const std::vector<int>& known) {
+  if (std::find(known.begin(), known.end(), arch) != known.end()) return {arch, false};
+  int newest = 0;
+  for (int a : known) newest = std::max(newest, a);
+  if (newest > 0 && arch > newest) return {newest, true};
+  return {0, false};
+}
+
+namespace {
+
+std::string compile_for(const std::string& source, const std::string& file_name, int arch, bool cubin_only) {
   std::vector<int> archs = nvrtc_archs();
-  if (std::find(archs.begin(), archs.end(), arch) == archs.end()) {
+  Target t = target_for(arch, archs);
+  if (t.arch == 0 || (cubin_only && t.ptx)) {
     std::string known;
     for (int a : archs) known += str_cat(known.empty() ? "" : ", ", "sm_", a);
     NvrtcVersion v = nvrtc_version();
@@ -83,7 +98,8 @@ std::string compile_cubin(const std::string& source, const std::string& file_nam
   const Nvrtc& n = nvrtc();
   Program prog{n};
   check(n, n.create(&prog.p, source.c_str(), file_name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
-  std::string arch_opt = str_cat("-arch=sm_", arch);
+  const char* kind = t.ptx ? "compute_" : "sm_";
+  std::string arch_opt = str_cat("-arch=", kind, t.arch);
   // -default-device: the user's functions need no __device__ (as torch compiles them)
   const char* opts[] = {arch_opt.c_str(), "-std=c++17", "-default-device", "-DNDEBUG"};
   nvrtcResult r = n.compile(prog.p, 4, opts);
@@ -93,14 +109,34 @@ std::string compile_cubin(const std::string& source, const std::string& file_nam
     std::string log(size, '\0');
     if (size > 0) check(n, n.log(prog.p, &log[0]), "nvrtcGetProgramLog");
     while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-    fail(Status::Argument, "the jiterator's kernel did not compile (NVRTC, sm_", arch, "):\n", log);
+    fail(Status::Argument, "the jiterator's kernel did not compile (NVRTC, ", kind, t.arch, "):\n", log);
   }
   check(n, r, "nvrtcCompileProgram");
   size_t size = 0;
-  check(n, n.cubin_size(prog.p, &size), "nvrtcGetCUBINSize");
-  std::string cubin(size, '\0');
-  if (size > 0) check(n, n.cubin(prog.p, &cubin[0]), "nvrtcGetCUBIN");
-  return cubin;
+  if (t.ptx) {
+    check(n, n.ptx_size(prog.p, &size), "nvrtcGetPTXSize");
+  } else {
+    check(n, n.cubin_size(prog.p, &size), "nvrtcGetCUBINSize");
+  }
+  std::string image(size, '\0');
+  if (size > 0) {
+    if (t.ptx) {
+      check(n, n.ptx(prog.p, &image[0]), "nvrtcGetPTX");
+    } else {
+      check(n, n.cubin(prog.p, &image[0]), "nvrtcGetCUBIN");
+    }
+  }
+  return image;
+}
+
+}  // namespace
+
+std::string compile_image(const std::string& source, const std::string& file_name, int arch) {
+  return compile_for(source, file_name, arch, false);
+}
+
+std::string compile_cubin(const std::string& source, const std::string& file_name, int arch) {
+  return compile_for(source, file_name, arch, true);
 }
 
 }  // namespace ct::jit

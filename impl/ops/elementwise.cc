@@ -233,6 +233,8 @@ Tensor empty_for(const Shape& shape, DType dt, Device dev, std::initializer_list
   return t;
 }
 
+}  // namespace
+
 // In-place targets: no element written twice (PyTorch's assert_no_internal_overlap).
 void check_no_internal_overlap(const TensorImpl* t) {
   for (int64_t d = 0; d < t->dim(); ++d) {
@@ -250,6 +252,8 @@ Tensor unaliased(const Tensor& in, const TensorImpl* out) {
     return in;
   return clone(in);
 }
+
+namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Unary ops
@@ -465,12 +469,13 @@ void check_int_pow_scalar(BinaryOp op, const Tensor& a, const Tensor& b) {
   }
 }
 
+}  // namespace
+
 void check_inplace_cast(DType result, DType self, const char* op) {
   CT_CHECK(can_cast(result, self), Status::DType, op, ": result type ", dtype_short(result),
            " can't be cast to the desired output type ", dtype_short(self));
 }
 
-}  // namespace
 
 const char* unary_name(UnaryOp op) { return abi::info(op).name; }
 

@@ -64,6 +64,14 @@ Tensor clamp(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
 void clamp_(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void fill_(const Tensor& t, double value);
+// In-place and out= targets (PyTorch's TensorIterator checks): no element written twice
+// ("unsupported operation: more than one element of the written-to tensor ..."); the result
+// dtype castable to the target's (torch.can_cast; "<op>: result type Float can't be cast to the
+// desired output type Long"); an input sharing memory with the target without being the very
+// same view is cloned (unaliased returns the input itself otherwise).
+void check_no_internal_overlap(const TensorImpl* t);
+void check_inplace_cast(DType result, DType self, const char* op);
+Tensor unaliased(const Tensor& in, const TensorImpl* out);
 const char* unary_name(UnaryOp op);
 const char* binary_name(BinaryOp op);
 

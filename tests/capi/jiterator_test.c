@@ -101,6 +101,7 @@ static void test_without_gpu(void) {
   OK(ct_ones((int64_t[]){3}, 1, CT_FLOAT32, CT_CPU, -1, &x));
   FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, x}, 2, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_CUDA_UNAVAILABLE, "");
   EXPECT(out == NULL);
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, x}, 2, NULL, NULL, NULL, NULL, 0, &x, 1), CT_ERR_CUDA_UNAVAILABLE, "");
   rel(x);
   OK(ct_cuda_jit_release(f));
 }
@@ -186,6 +187,196 @@ static void test_two_outputs(void) {
   OK(ct_cuda_jit_release(f));
 }
 
+/* ---- values against the built-in ops over dtypes and layouts: f(a, b) = a * b + a jitted, and
+ * ct_binary's mul then add (the same promotion; float16/bfloat16 round once in the jitted
+ * function and twice in the chain, float32 may be fused into an FMA: 1 ulp apart at most). */
+static double* host_f64(ct_tensor t, int64_t* n) {
+  ct_tensor d = NULL;
+  OK(ct_tensor_to(t, CT_CPU, -1, CT_FLOAT64, 0, 1, &d));
+  OK(ct_tensor_numel(d, n));
+  double* v = (double*)malloc((size_t)(*n ? *n : 1) * 8);
+  OK(ct_tensor_copy_to_buffer(d, v, *n * 8));  /* in C order */
+  rel(d);
+  return v;
+}
+
+/* a CUDA tensor of dtype dt and the given sizes (contiguous), values (i * 7 % 11) - 5 + frac */
+static ct_tensor pattern(const int64_t* sizes, int32_t nd, ct_dtype dt, int salt) {
+  int64_t n = 1;
+  for (int i = 0; i < nd; ++i) n *= sizes[i];
+  double* v = (double*)malloc((size_t)n * 8);
+  int is_float = dt == CT_FLOAT32 || dt == CT_FLOAT64 || dt == CT_FLOAT16 || dt == CT_BFLOAT16;
+  for (int64_t i = 0; i < n; ++i) v[i] = (double)((i * 7 + salt) % 11) - 5 + (is_float ? 0.25 * (double)(i % 3) : 0);
+  if (dt == CT_UINT8)
+    for (int64_t i = 0; i < n; ++i) v[i] = (double)((i * 7 + salt) % 11);
+  ct_tensor h = from_f64(v, n, sizes, nd, CT_FLOAT64), d = NULL;
+  OK(ct_tensor_to(h, CT_CUDA, 0, dt, 0, 1, &d));
+  rel(h);
+  free(v);
+  return d;
+}
+
+static void compare_with_chain(ct_cuda_jit_fn f, ct_tensor a, ct_tensor b, ct_dtype dt, const char* layout) {
+  ct_tensor got = NULL, m = NULL, want = NULL;
+  OK(ct_cuda_jit_run(f, (ct_tensor[]){a, b}, 2, NULL, NULL, NULL, NULL, 0, &got, 1));
+  OK(ct_binary(CT_MUL, a, b, &m));
+  OK(ct_binary(CT_ADD, m, a, &want));
+  ct_dtype gd = -1, wd = -2;
+  OK(ct_tensor_dtype(got, &gd));
+  OK(ct_tensor_dtype(want, &wd));
+  EXPECT_EQ_I(gd, wd);
+  int64_t gs[8], ws[8];
+  int32_t gn = 0, wn = 0;
+  OK(ct_tensor_sizes(got, gs, 8, &gn));
+  OK(ct_tensor_sizes(want, ws, 8, &wn));
+  EXPECT_EQ_I(gn, wn);
+  OK(ct_tensor_strides(got, gs, 8, &gn));  /* laid out as the built-in op's output */
+  OK(ct_tensor_strides(want, ws, 8, &wn));
+  for (int i = 0; i < gn && i < wn; ++i)
+    if (gs[i] != ws[i]) FAILF("dtype %d, %s: stride %d is %lld, the built-in op's %lld", dt, layout, i, (long long)gs[i], (long long)ws[i]);
+  int64_t n = 0, n2 = 0;
+  double* g = host_f64(got, &n);
+  double* w = host_f64(want, &n2);
+  EXPECT_EQ_I(n, n2);
+  double rel_tol = dt == CT_BFLOAT16 ? 1.0 / 128 : dt == CT_FLOAT16 ? 1.0 / 1024 : dt == CT_FLOAT32 ? 1e-6 : 0;
+  for (int64_t i = 0; i < n && i < n2; ++i) {
+    if (!(fabs(g[i] - w[i]) <= rel_tol * fabs(w[i]))) {
+      FAILF("dtype %d, %s: element %lld is %.17g, the built-in ops give %.17g", dt, layout, (long long)i, g[i], w[i]);
+      break;
+    }
+  }
+  free(g), free(w);
+  rel(got), rel(m), rel(want);
+}
+
+static void test_against_builtin_ops(void) {
+  SKIP_WITHOUT_CUDA();
+  ct_cuda_jit_fn f = NULL;
+  OK(ct_cuda_jit_create("template <typename T> T axpa(T a, T b) { return a * b + a; }", NULL, NULL, NULL, NULL, 0, &f));
+  const ct_dtype dts[] = {CT_FLOAT32, CT_FLOAT16, CT_BFLOAT16, CT_FLOAT64, CT_INT32, CT_INT64, CT_UINT8, CT_INT8, CT_INT16};
+  for (size_t k = 0; k < sizeof dts / sizeof dts[0]; ++k) {
+    ct_dtype dt = dts[k];
+    /* contiguous, several blocks and a tail */
+    ct_tensor a = pattern((int64_t[]){3001}, 1, dt, 1), b = pattern((int64_t[]){3001}, 1, dt, 2), v = NULL, w = NULL;
+    compare_with_chain(f, a, b, dt, "contiguous");
+    rel(a), rel(b);
+    /* transposed (its output transposed too) */
+    a = pattern((int64_t[]){70, 60}, 2, dt, 3);
+    OK(ct_transpose(a, 0, 1, &v));
+    b = pattern((int64_t[]){60, 70}, 2, dt, 4);
+    compare_with_chain(f, v, v, dt, "transposed");
+    compare_with_chain(f, v, b, dt, "transposed and contiguous");
+    rel(a), rel(b), rel(v);
+    /* sliced columns and a broadcast row */
+    a = pattern((int64_t[]){40, 90}, 2, dt, 5);
+    OK(ct_narrow(a, 1, 7, 80, &v));
+    b = pattern((int64_t[]){1, 80}, 2, dt, 6);
+    compare_with_chain(f, v, b, dt, "sliced, broadcast row");
+    rel(a), rel(b), rel(v);
+    /* a column against a row, broadcast to a matrix */
+    a = pattern((int64_t[]){50, 1}, 2, dt, 7);
+    b = pattern((int64_t[]){1, 33}, 2, dt, 8);
+    compare_with_chain(f, a, b, dt, "outer broadcast");
+    rel(a), rel(b);
+    /* permuted 3-d, with a 0-d CUDA scalar */
+    a = pattern((int64_t[]){5, 4, 6}, 3, dt, 9);
+    OK(ct_permute(a, (int64_t[]){2, 0, 1}, 3, &v));
+    b = pattern(NULL, 0, dt, 10);
+    compare_with_chain(f, v, b, dt, "permuted, 0-d");
+    OK(ct_permute(a, (int64_t[]){1, 2, 0}, 3, &w));
+    ct_tensor c = pattern((int64_t[]){4, 6, 5}, 3, dt, 11);
+    compare_with_chain(f, w, c, dt, "two permutations");
+    rel(a), rel(b), rel(c), rel(v), rel(w);
+  }
+  /* mixed dtypes: int32 with float16 (float16), uint8 with int8 (int16), float64 with bool */
+  const ct_dtype mix[][2] = {{CT_INT32, CT_FLOAT16}, {CT_UINT8, CT_INT8}, {CT_FLOAT64, CT_BOOL}, {CT_BFLOAT16, CT_FLOAT16}};
+  for (size_t k = 0; k < sizeof mix / sizeof mix[0]; ++k) {
+    ct_tensor a = pattern((int64_t[]){2000}, 1, mix[k][0], 1), b = pattern((int64_t[]){2000}, 1, mix[k][1], 2);
+    ct_dtype common = -1;
+    OK(ct_promote_types(mix[k][0], mix[k][1], &common));
+    compare_with_chain(f, a, b, common, "mixed dtypes");
+    rel(a), rel(b);
+  }
+  OK(ct_cuda_jit_release(f));
+}
+
+/* ---- the out form and in place */
+static void test_out_and_in_place(void) {
+  SKIP_WITHOUT_CUDA();
+  ct_cuda_jit_fn f = fused();
+  double a[5] = {1, 2, 3, 4, 5}, b[5] = {10, 20, 30, 40, 50};
+  ct_tensor x = cuda_f64(a, 5, CT_FLOAT32), y = cuda_f64(b, 5, CT_FLOAT32), o = NULL;
+  OK(ct_empty((int64_t[]){5}, 1, CT_FLOAT64, CT_CUDA, 0, &o));  /* float32 results stored as float64 */
+  OK(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &o, 1));
+  EXPECT_VALS(o, 0, 11, 22, 33, 44, 55);
+  const char* over[] = {"beta"};
+  OK(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, over, (ct_jit_arg_type[]){CT_JIT_ARG_INT64}, (int64_t[]){-1}, NULL,
+                         1, &o, 1));
+  EXPECT_VALS(o, 0, -9, -18, -27, -36, -45);
+  rel(o);
+  /* errors: nothing written */
+  ct_tensor l = NULL, s4 = NULL, e = NULL, one = NULL, c = NULL;
+  OK(ct_zeros((int64_t[]){5}, 1, CT_INT64, CT_CUDA, 0, &l));
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &l, 1), CT_ERR_DTYPE,
+        "my_fused_kernel: result type Float can't be cast to the desired output type Long");
+  EXPECT_VALS(l, 0, 0, 0, 0, 0, 0);
+  OK(ct_zeros((int64_t[]){4}, 1, CT_FLOAT32, CT_CUDA, 0, &s4));
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &s4, 1), CT_ERR_SHAPE,
+        "output with shape [4] doesn't match the broadcast shape [5]");
+  OK(ct_zeros((int64_t[]){1}, 1, CT_FLOAT32, CT_CUDA, 0, &one));
+  OK(ct_expand(one, (int64_t[]){5}, 1, &e));
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &e, 1), CT_ERR_ARGUMENT,
+        "more than one element of the written-to tensor refers to a single memory location");
+  EXPECT_VALS(one, 0, 0);
+  OK(ct_zeros((int64_t[]){5}, 1, CT_FLOAT32, CT_CPU, -1, &c));
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &c, 1), CT_ERR_DEVICE,
+        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, (ct_tensor[]){s4, s4}, 2),
+        CT_ERR_ARGUMENT, "my_fused_kernel makes 1 outputs, but n_outs is 2");
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, NULL, 1), CT_ERR_NULL_POINTER, "outs");
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, (ct_tensor[]){NULL}, 1),
+        CT_ERR_INVALID_HANDLE, "");
+  rel(l), rel(s4), rel(e), rel(one), rel(c);
+  /* in place: x = x + y */
+  OK(ct_cuda_jit_run_out(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &x, 1));
+  EXPECT_VALS(x, 0, 11, 22, 33, 44, 55);
+  /* an input overlapping the output without being it is read before anything is written:
+   * x[0:4] = x[1:5] + y[0:4] from the values before the call */
+  ct_tensor lo = NULL, hi = NULL, y4 = NULL;
+  OK(ct_narrow(x, 0, 0, 4, &lo));
+  OK(ct_narrow(x, 0, 1, 4, &hi));
+  OK(ct_narrow(y, 0, 0, 4, &y4));
+  OK(ct_cuda_jit_run_out(f, (ct_tensor[]){hi, y4}, 2, NULL, NULL, NULL, NULL, 0, &lo, 1));
+  EXPECT_VALS(x, 0, 32, 53, 74, 95, 55);
+  rel(lo), rel(hi), rel(y4);
+  /* a transposed output of another dtype */
+  ct_tensor m = NULL, base = NULL, t = NULL;
+  OK(ct_arange(0, 6, 1, CT_INT32, CT_CUDA, 0, &m));
+  ct_tensor m2 = NULL;
+  OK(ct_view(m, (int64_t[]){2, 3}, 2, &m2));
+  OK(ct_zeros((int64_t[]){3, 2}, 2, CT_FLOAT16, CT_CUDA, 0, &base));
+  OK(ct_transpose(base, 0, 1, &t));
+  OK(ct_cuda_jit_run_out(f, (ct_tensor[]){m2, m2}, 2, NULL, NULL, NULL, NULL, 0, &t, 1));
+  EXPECT_VALS(t, 0, 0, 2, 4, 6, 8, 10);
+  EXPECT_VALS(base, 0, 0, 6, 2, 8, 4, 10);
+  rel(m), rel(m2), rel(base), rel(t);
+  rel(x), rel(y);
+  OK(ct_cuda_jit_release(f));
+  /* two outputs of their own dtypes */
+  ct_cuda_jit_fn g = NULL;
+  OK(ct_cuda_jit_create_multi_output("template <typename T> void sd(T a, T b, T& s, T& d) { s = a + b; d = a - b; }", 2,
+                                     NULL, NULL, NULL, NULL, 0, &g));
+  ct_tensor p = cuda_f64((double[]){7, 300}, 2, CT_INT64), q = cuda_f64((double[]){2, 1}, 2, CT_INT64);
+  ct_tensor outs[2] = {NULL, NULL};
+  OK(ct_empty((int64_t[]){2}, 1, CT_UINT8, CT_CUDA, 0, &outs[0]));  /* int64 -> uint8 wraps: 301 is 45 */
+  OK(ct_empty((int64_t[]){2}, 1, CT_FLOAT32, CT_CUDA, 0, &outs[1]));
+  OK(ct_cuda_jit_run_out(g, (ct_tensor[]){p, q}, 2, NULL, NULL, NULL, NULL, 0, outs, 2));
+  EXPECT_VALS(outs[0], 0, 9, 45);
+  EXPECT_VALS(outs[1], 0, 5, 299);
+  rel(outs[0]), rel(outs[1]), rel(p), rel(q);
+  OK(ct_cuda_jit_release(g));
+}
+
 /* Eight threads call a new function at once: one kernel is compiled. */
 typedef struct {
   ct_cuda_jit_fn f;
@@ -225,4 +416,5 @@ static void test_threads_compile_once(void) {
 }
 
 TEST_MAIN(TEST_CASE(create_and_handles), TEST_CASE(creation_errors), TEST_CASE(without_gpu), TEST_CASE(values),
-          TEST_CASE(two_outputs), TEST_CASE(threads_compile_once))
+          TEST_CASE(two_outputs), TEST_CASE(against_builtin_ops), TEST_CASE(out_and_in_place),
+          TEST_CASE(threads_compile_once))

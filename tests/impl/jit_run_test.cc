@@ -217,3 +217,75 @@ TEST(JitRun, MoreThanTwoToThe31Elements) {
     for (double g : got) ASSERT_EQ(g, want) << "row " << j;
   }
 }
+
+// ---- the disk cache across processes (Note [Jiterator disk cache]): a first process compiles
+// and stores, a second one loads the kernel from the file without compiling. Each process is
+// this test binary again (DiskCacheChild, which does nothing unless the parent started it).
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+TEST(JitRun, DiskCacheChild) {
+  const char* nonce = std::getenv("CT_JIT_DISK_CHILD");
+  if (!nonce) GTEST_SKIP() << "run by DiskCacheAcrossProcesses in processes of its own";
+  SKIP_WITHOUT_CUDA();
+  jit::JitFunction f(std::string("template <typename T> T tagged(T x) { return x * T(2) + T(") + nonce + "); }", 1, false, {});
+  Tensor x = cuda_of(iota(1000, 1, 0), {1000}, DType::Float32);
+  std::vector<double> got = host_of(f.run({x}, {})[0]);
+  int bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) bad += got[i] != 2.0 * static_cast<double>(i) + std::atof(nonce);
+  jit::KernelStats st = jit::kernel_stats();
+  std::printf("child: compiled=%lld from_disk=%lld bad=%d\n", static_cast<long long>(st.compiled),
+              static_cast<long long>(st.from_disk), bad);
+}
+
+TEST(JitRun, DiskCacheAcrossProcesses) {
+  SKIP_WITHOUT_CUDA();
+  char dir[] = "/tmp/ctorch_jit_disk_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string nonce = std::to_string(getpid() % 1000);
+  auto child = [&]() {
+    std::string out = std::string(dir) + "/child.txt";
+    std::vector<std::string> env_s;
+    for (char** e = environ; *e; ++e)
+      if (std::strncmp(*e, "CTORCH_KERNEL_CACHE_PATH=", 25) != 0 && std::strncmp(*e, "USE_CTORCH_KERNEL_CACHE=", 24) != 0)
+        env_s.push_back(*e);
+    env_s.push_back(std::string("CTORCH_KERNEL_CACHE_PATH=") + dir + "/kernels");
+    env_s.push_back("CT_JIT_DISK_CHILD=" + nonce);
+    std::vector<char*> envp;
+    for (auto& e : env_s) envp.push_back(&e[0]);
+    envp.push_back(nullptr);
+    std::string filter = "--gtest_filter=JitRun.DiskCacheChild";
+    char self[] = "/proc/self/exe";
+    char* argv[] = {self, &filter[0], nullptr};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = 0;
+    EXPECT_EQ(posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv, envp.data()), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    std::ifstream in(out);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    size_t at = text.find("child: ");
+    return at == std::string::npos ? text : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_EQ(child(), "child: compiled=1 from_disk=0 bad=0");  // compiles and stores
+  EXPECT_EQ(child(), "child: compiled=0 from_disk=1 bad=0");  // loads it: NVRTC not used
+  std::string cmd = std::string("rm -rf ") + dir;
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+}

@@ -165,6 +165,51 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
   }
 }
 
+TEST(JitSource, GivenOutputsOfOtherDtypes) {
+  // the out form: the value through the common dtype to each output's own (TensorIterator's store)
+  jit::KernelSpec s = spec("template <typename T> void two(T a, T& x, T& y) { x = a; y = a + a; }", {DType::Int32},
+                           DType::Int32, true);
+  s.num_outputs = 2;
+  s.return_by_ref = true;
+  s.outputs = {DType::Float16, DType::Int64};
+  s.vec = 2;
+  std::string src = jit::kernel_source(s);
+  EXPECT_NE(src.find("res0 = static_cast<Half>(static_cast<int32_t>(out0));"), std::string::npos) << src;
+  EXPECT_NE(src.find("res1 = static_cast<int64_t>(static_cast<int32_t>(out1));"), std::string::npos) << src;
+  EXPECT_NE(src.find("CtJitVec0 { Half v[2]; }"), std::string::npos) << src;
+  EXPECT_GT(jit::compile_cubin(src, "two.cu", 90).size(), 0u);
+  s.outputs = {DType::Float16};  // one dtype for two outputs
+  auto e = error_of([&] { jit::kernel_source(s); });
+  EXPECT_EQ(e.first, Status::Internal);
+}
+
+TEST(JitSource, PtxForDevicesNewerThanNvrtc) {
+  // Note [NVRTC]: exact architectures get a CUBIN; a newer device the newest known as PTX
+  const std::vector<int> known = {75, 80, 86, 89, 90, 100, 120};
+  EXPECT_EQ(jit::target_for(90, known).arch, 90);
+  EXPECT_FALSE(jit::target_for(90, known).ptx);
+  EXPECT_EQ(jit::target_for(130, known).arch, 120);
+  EXPECT_TRUE(jit::target_for(130, known).ptx);
+  EXPECT_EQ(jit::target_for(70, known).arch, 0);   // older than NVRTC knows: not supported
+  EXPECT_EQ(jit::target_for(87, known).arch, 0);   // between known ones: not supported either
+  EXPECT_EQ(jit::target_for(90, {}).arch, 0);
+  // a real compile for a device newer than this NVRTC knows gives PTX text for its newest
+  std::vector<int> archs = jit::nvrtc_archs();
+  ASSERT_FALSE(archs.empty());
+  const int newest = *std::max_element(archs.begin(), archs.end());
+  const std::string src = "extern \"C\" __global__ void k(float* p) { p[threadIdx.x] *= 2.f; }\n";
+  std::string image = jit::compile_image(src, "k.cu", newest + 1);
+  EXPECT_NE(image.find(".target sm_" + std::to_string(newest)), std::string::npos) << image.substr(0, 400);
+  EXPECT_NE(image.find(".entry k("), std::string::npos);
+  image = jit::compile_image(src, "k.cu", newest);  // its own: a CUBIN (an ELF file)
+  EXPECT_EQ(image.substr(0, 4), std::string("\x7f" "ELF"));
+  auto e = error_of([&] { jit::compile_cubin(src, "k.cu", newest + 1); });
+  EXPECT_EQ(e.first, Status::NotSupported);
+  EXPECT_NE(e.second.find("cannot compile for sm_" + std::to_string(newest + 1)), std::string::npos) << e.second;
+  e = error_of([&] { jit::compile_image(src, "k.cu", 10); });
+  EXPECT_EQ(e.first, Status::NotSupported);
+}
+
 TEST(JitSource, Refusals) {
   jit::KernelSpec s = spec("template <typename T> T f(T x) { return x; }", {DType::Complex64}, DType::Complex64, true);
   auto e = error_of([&] { jit::kernel_source(s); });
