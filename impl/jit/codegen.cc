@@ -13,7 +13,7 @@
 // is outermost first, byte strides, 64-bit offsets; element indices are 32-bit where numel
 // allows. A contiguous kernel (every operand dense in one dim) skips the index arithmetic and
 // moves vectors (Note [Jiterator blocks]); any other layout divides each index into the
-// collapsed dims in a grid-stride loop.
+// collapsed dims, 4 elements a thread.
 #include "impl/jit/codegen.h"
 
 #include <cctype>
@@ -170,6 +170,15 @@ struct BFloat16 {
 
 }  // namespace
 
+DivMagic div_magic(uint32_t d) {
+  CT_CHECK(d >= 1 && d < (1u << 31), Status::Internal, "div_magic of ", d);
+  uint32_t shift = 0;
+  while (shift < 32 && (uint64_t{1} << shift) < d) ++shift;
+  const uint64_t one = 1;
+  const uint32_t magic = static_cast<uint32_t>(((one << 32) * ((one << shift) - d)) / d + 1);
+  return DivMagic{magic, shift};
+}
+
 std::string kernel_source(const KernelSpec& spec) {
   const int nin = static_cast<int>(spec.inputs.size());
   const int nout = spec.num_outputs;
@@ -190,6 +199,7 @@ std::string kernel_source(const KernelSpec& spec) {
   s += str_cat("\n// ---- the user's code\n#line 1 \"", spec.name, ".cu\"\n", spec.code, "\n#line 1 \"ctorch_jit_kernel.cu\"\n",
                "// ---- the kernel\n");
   s += str_cat("struct CtJitIter {\n  int32_t ndim;\n  int64_t numel;\n  int64_t sizes[", kMaxJitDims,
+               "];\n  uint32_t div_magic[", kMaxJitDims, "];\n  uint32_t div_shift[", kMaxJitDims,
                "];\n  int64_t strides[", nt, "][", kMaxJitDims, "];\n  char* data[", nt, "];\n};\n");
   std::string params;
   for (size_t e = 0; e < spec.extras.size(); ++e) params += str_cat(", ", extra_type_name(spec.extras[e]), " extra_arg_", e);
@@ -275,24 +285,39 @@ std::string kernel_source(const KernelSpec& spec) {
     s += "        " + call_with("*p$", "*p$") + "\n      }\n    }\n  }\n}\n";
     return s;
   }
-  // any strides: a grid-stride loop over the elements (the grid sized to the resident blocks)
+  // any strides (Note [Jiterator blocks]): a block owns 128 * 4 consecutive elements, thread t
+  // takes t, t + 128, ...: every offset and load first, then the calls, then the stores. With
+  // 32-bit indices the offsets are 32-bit and the divisions multiplications (DivMagic).
   s += str_cat("extern \"C\" __global__ void __launch_bounds__(128) ", kKernelSymbol, "(CtJitIter it", params, ") {\n");
-  s += str_cat("  typedef ", idx, " ct_idx;\n");
+  s += str_cat("  typedef ", idx, " ct_idx;\n  typedef ", spec.index32 ? "int32_t" : "int64_t", " ct_off;\n");
+  s += "  constexpr int kEpt = 4;\n";
   s += "  const ct_idx numel = static_cast<ct_idx>(it.numel);\n";
-  s += "  const ct_idx step = static_cast<ct_idx>(gridDim.x) * blockDim.x;\n";
-  s += "  for (ct_idx i = static_cast<ct_idx>(blockIdx.x) * blockDim.x + threadIdx.x; i < numel; i += step) {\n";
-  for (int k = 0; k < nt; ++k) s += str_cat("    int64_t off", k, " = 0;\n");
-  s += "    ct_idx rest = i;\n";
-  s += "    for (int d = it.ndim - 1; d >= 0; --d) {\n";
-  s += "      const ct_idx size = static_cast<ct_idx>(it.sizes[d]);\n";
-  s += "      const ct_idx q = rest / size;\n      const int64_t idx = static_cast<int64_t>(rest - q * size);\n      rest = q;\n";
-  for (int k = 0; k < nt; ++k) s += str_cat("      off", k, " += idx * it.strides[", k, "][d];\n");
+  s += "  const ct_idx nblocks = (numel + (128 * kEpt - 1)) / (128 * kEpt);\n";
+  s += "  for (ct_idx b = blockIdx.x; b < nblocks; b += gridDim.x) {\n";
+  s += str_cat("    ct_off off[kEpt][", nt, "];\n");
+  for (int k = nout; k < nt; ++k) s += str_cat("    ", op_type(k), " v", k, "[kEpt];\n");
+  s += "#pragma unroll\n    for (int j = 0; j < kEpt; ++j) {\n";
+  s += "      const ct_idx i = b * (128 * kEpt) + j * 128 + threadIdx.x;\n";
+  s += "      if (i >= numel) break;\n";
+  s += str_cat("      for (int k = 0; k < ", nt, "; ++k) off[j][k] = 0;\n");
+  s += "      ct_idx rest = i;\n";
+  s += "      for (int d = it.ndim - 1; d > 0; --d) {\n";
+  if (spec.index32)
+    s += "        const ct_idx q = (__umulhi(rest, it.div_magic[d]) + rest) >> it.div_shift[d];\n";
+  else
+    s += "        const ct_idx q = rest / it.sizes[d];\n";
+  s += "        const ct_off idx = static_cast<ct_off>(rest - q * static_cast<ct_idx>(it.sizes[d]));\n        rest = q;\n";
+  s += str_cat("        for (int k = 0; k < ", nt, "; ++k) off[j][k] += idx * static_cast<ct_off>(it.strides[k][d]);\n");
+  s += "      }\n";
+  s += str_cat("      for (int k = 0; k < ", nt, "; ++k) off[j][k] += static_cast<ct_off>(rest) * static_cast<ct_off>(it.strides[k][0]);\n");
+  for (int k = nout; k < nt; ++k)
+    s += str_cat("      v", k, "[j] = *reinterpret_cast<const ", op_type(k), "*>(it.data[", k, "] + off[j][", k, "]);\n");
   s += "    }\n";
-  for (int k = 0; k < nt; ++k)
-    s += str_cat("    ", k < nout ? "" : "const ", op_type(k), "* p", k, " = reinterpret_cast<", k < nout ? "" : "const ",
-                 op_type(k), "*>(it.data[", k, "] + off", k, ");\n");
-  s += "    " + call_with("*p$", "*p$") + "\n";
-  s += "  }\n}\n";
+  s += "#pragma unroll\n    for (int j = 0; j < kEpt; ++j) {\n";
+  s += "      if (b * (128 * kEpt) + j * 128 + threadIdx.x >= numel) break;\n";
+  for (int o = 0; o < nout; ++o) s += str_cat("      ", op_type(o), "& r", o, " = *reinterpret_cast<", op_type(o), "*>(it.data[", o, "] + off[j][", o, "]);\n");
+  s += "      " + call_with("v$[j]", "r$") + "\n";
+  s += "    }\n  }\n}\n";
   return s;
 }
 

@@ -28,7 +28,8 @@ struct KernelSpec {
   int vec = 1;                   // contiguous: elements a thread moves at once (1, 2, 4, 8 or 16;
                                  // every operand's data aligned to vec elements of it)
   int ept = 8;                   // contiguous: elements per thread of a full block (a multiple of vec)
-  bool index32 = false;          // element indices fit 32 bits (numel < 2^31): cheaper arithmetic
+  bool index32 = false;          // element indices and every operand's byte offsets fit 31 bits:
+                                 // 32-bit arithmetic, divisions by multiplication (DivMagic)
 };
 
 // Operands at most (outputs and inputs), and dimensions at most, of a kernel.
@@ -51,9 +52,19 @@ struct IterLayout {
   static constexpr size_t kNdim = 0;     // int32_t
   static constexpr size_t kNumel = 8;    // int64_t
   static constexpr size_t kSizes = 16;   // int64_t[kMaxJitDims]
-  static constexpr size_t kStrides = kSizes + 8 * kMaxJitDims;  // int64_t[nt][kMaxJitDims], bytes
+  static constexpr size_t kDivMagic = kSizes + 8 * kMaxJitDims;      // uint32_t[kMaxJitDims] (DivMagic)
+  static constexpr size_t kDivShift = kDivMagic + 4 * kMaxJitDims;   // uint32_t[kMaxJitDims]
+  static constexpr size_t kStrides = kDivShift + 4 * kMaxJitDims;    // int64_t[nt][kMaxJitDims], bytes
   static size_t data(int nt) { return kStrides + static_cast<size_t>(nt) * 8 * kMaxJitDims; }  // char*[nt]
   static size_t size(int nt) { return data(nt) + static_cast<size_t>(nt) * 8; }
 };
+
+// Division of 32-bit indices by a size without a divide instruction (the strided kernels with
+// 32-bit indices): q = (umulhi(n, magic) + n) >> shift for n, d < 2^31 (torch's IntDivider, from
+// Granlund and Montgomery).
+struct DivMagic {
+  uint32_t magic = 0, shift = 0;
+};
+DivMagic div_magic(uint32_t d);
 
 }  // namespace ct::jit

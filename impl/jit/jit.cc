@@ -44,7 +44,6 @@ namespace {
 struct Kernel {
   cudaLibrary_t library = nullptr;
   cudaKernel_t kernel = nullptr;
-  int blocks_per_sm = 1;
 };
 struct Entry {
   std::mutex mu;
@@ -63,13 +62,10 @@ Kernel load(const std::string& image) {
   cuda::check(cudaLibraryLoadData(&k.library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
               "cudaLibraryLoadData (a jiterator kernel)");
   cudaError_t e = cudaLibraryGetKernel(&k.kernel, k.library, kKernelSymbol);
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, reinterpret_cast<const void*>(k.kernel), 128, 0);
   if (e != cudaSuccess) {
     (void)cudaLibraryUnload(k.library);
-    cuda::check(e, "loading a jiterator kernel");
+    cuda::check(e, "cudaLibraryGetKernel (a jiterator kernel)");
   }
-  k.blocks_per_sm = std::max(k.blocks_per_sm, 1);
   return k;
 }
 
@@ -277,7 +273,13 @@ void JitFunction::launch(const std::vector<Tensor>& inputs, const Extras& extras
     for (int k = 0; k < nt; ++k) narrowest = std::min(narrowest, all[static_cast<size_t>(k)]->itemsize());
     spec.ept = std::max(vec, narrowest == 1 ? 16 : 8);
   }
+  // 32-bit indices and offsets where numel and every operand's span (in bytes) allow
   spec.index32 = numel < (int64_t{1} << 31);
+  for (int k = 0; k < nt && spec.index32; ++k) {
+    int64_t span = all[static_cast<size_t>(k)]->itemsize();
+    for (size_t d = 0; d < ops.shape.size(); ++d) span += (ops.shape[d] - 1) * std::abs(ops.strides[static_cast<size_t>(k)][d]);
+    spec.index32 = span < (int64_t{1} << 31);
+  }
 
   cuda::DeviceGuard guard(dev.index);
   LoadedKernel k;
@@ -290,7 +292,7 @@ void JitFunction::launch(const std::vector<Tensor>& inputs, const Extras& extras
     } else {
       l.unlock();  // the source text and the compile (or a disk load) only at a function's first call of a kind
       Kernel loaded = kernel_for(dev.index, kernel_source(spec), name_);
-      k = LoadedKernel{reinterpret_cast<const void*>(loaded.kernel), loaded.blocks_per_sm};
+      k = LoadedKernel{reinterpret_cast<const void*>(loaded.kernel)};
       l.lock();
       kernels_.emplace(key, k);
     }
@@ -304,6 +306,11 @@ void JitFunction::launch(const std::vector<Tensor>& inputs, const Extras& extras
   put(IterLayout::kNumel, &numel, 8);
   for (int d = 0; d < ndim; ++d) {
     put(IterLayout::kSizes + 8 * d, &ops.shape[static_cast<size_t>(d)], 8);
+    if (spec.index32) {
+      DivMagic m = div_magic(static_cast<uint32_t>(ops.shape[static_cast<size_t>(d)]));
+      put(IterLayout::kDivMagic + 4 * d, &m.magic, 4);
+      put(IterLayout::kDivShift + 4 * d, &m.shift, 4);
+    }
     for (int op = 0; op < nt; ++op)
       put(IterLayout::kStrides + static_cast<size_t>(op) * 8 * kMaxJitDims + 8 * d, &ops.strides[static_cast<size_t>(op)][static_cast<size_t>(d)], 8);
   }
@@ -319,11 +326,9 @@ void JitFunction::launch(const std::vector<Tensor>& inputs, const Extras& extras
                                                   : static_cast<void*>(&x.b));
   }
   const cuda::Stream& stream = cuda::current_stream(dev.index);
-  // Note [Jiterator blocks]: one block per 128 * ept elements (contiguous); a grid-stride loop
-  // over as many blocks as are resident at once (any strides: no second, partial wave)
-  const int64_t blocks =
-      contiguous ? std::min<int64_t>((numel + 128 * spec.ept - 1) / (128 * spec.ept), int64_t{0x7fffffff})
-                 : std::min<int64_t>((numel + 127) / 128, int64_t{cuda::multiprocessor_count()} * k.blocks_per_sm);
+  // Note [Jiterator blocks]: one block per 128 * ept elements (4 in the strided form)
+  const int64_t per_block = 128 * (contiguous ? spec.ept : 4);
+  const int64_t blocks = std::min<int64_t>((numel + per_block - 1) / per_block, int64_t{0x7fffffff});
   cuda::check(cudaLaunchKernel(k.fn, dim3(static_cast<unsigned>(blocks)), dim3(128),
                                args.data(), 0, stream->stream),
               "cudaLaunchKernel (a jiterator kernel)");

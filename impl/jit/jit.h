@@ -48,10 +48,9 @@ class JitFunction {
   // from a copy (as ctorch's in-place ops).
   void run_out(const std::vector<Tensor>& inputs, const Extras& overrides, const std::vector<Tensor>& outs) const;
 
-  // A loaded kernel (kept for the process) and its launch bound.
+  // A loaded kernel (kept for the process).
   struct LoadedKernel {
     const void* fn = nullptr;  // cudaKernel_t
-    int blocks_per_sm = 1;     // resident blocks of 128 threads an SM holds
   };
 
  private:

@@ -210,6 +210,24 @@ TEST(JitSource, PtxForDevicesNewerThanNvrtc) {
   EXPECT_EQ(e.first, Status::NotSupported);
 }
 
+TEST(JitSource, DivisionByMultiplication) {
+  // DivMagic: q = (umulhi(n, magic) + n) >> shift equals n / d for n, d < 2^31
+  auto check = [](uint32_t d, uint32_t n) {
+    jit::DivMagic m = jit::div_magic(d);
+    uint32_t hi = static_cast<uint32_t>((static_cast<uint64_t>(n) * m.magic) >> 32);
+    uint32_t q = static_cast<uint32_t>((static_cast<uint64_t>(hi) + n) >> m.shift);
+    EXPECT_EQ(q, n / d) << n << " / " << d;
+  };
+  const uint32_t big = (1u << 31) - 1;
+  for (uint32_t d : {1u, 2u, 3u, 5u, 7u, 8192u, 8193u, 65535u, 1000003u, big - 1, big})
+    for (uint32_t n : {0u, 1u, d - 1, d, d + 1, 2 * d - 1, 123456789u, big - 1, big})
+      if (n <= big) check(d, n);
+  for (uint32_t d = 1; d < 3000; d += 7)
+    for (uint32_t n = 0; n < 100000; n += 97) check(d, n);
+  auto e = error_of([] { jit::div_magic(0); });
+  EXPECT_EQ(e.first, Status::Internal);
+}
+
 TEST(JitSource, Refusals) {
   jit::KernelSpec s = spec("template <typename T> T f(T x) { return x; }", {DType::Complex64}, DType::Complex64, true);
   auto e = error_of([&] { jit::kernel_source(s); });
