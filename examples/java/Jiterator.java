@@ -18,6 +18,7 @@ import org.ctorch.TensorScope;
  * gelu = _create_jit_fn("""template &lt;typename T&gt; T fused_gelu(T x, T k0, T k1) {
  *     return T(0.5) * x * (T(1) + tanh(k0 * (x + k1 * x * x * x))); }""", k0=0.7978845608028654, k1=0.044715)
  * y = gelu(x)
+ * gelu(x, out=o)    # (callOut) into a given float64 tensor, and in place
  * polar = _create_multi_output_jit_fn("""template &lt;typename T&gt;
  *     void polar(T r, T theta, T&amp; re, T&amp; im) { re = r * cos(theta); im = r * sin(theta); }""", 2)
  * re, im = polar(r, theta)
@@ -61,6 +62,13 @@ public final class Jiterator {
         Tensor want = x.mul(x).mul(x).mul(K1).add(x).mul(K0).tanh().add(1).mul(x).mul(0.5);
         System.out.println("gelu(" + Arrays.toString(x.toFloatArray()) + ") = " + Arrays.toString(y.toFloatArray()));
         check(want.toFloatArray(), y.toFloatArray(), 1e-5f);
+
+        // gelu(x, out=o) into a float64 tensor (computed in float32, then cast), and in place
+        Tensor o = Tensor.empty(x.shape(), DType.FLOAT64, cuda);
+        gelu.callOut(new Tensor[] {o}, x);
+        check(y.toFloatArray(), o.toFloatArray(), 1e-6f);
+        gelu.callOut(new Tensor[] {x}, x); // x = gelu(x)
+        check(y.toFloatArray(), x.toFloatArray(), 1e-6f);
 
         // float16 inputs: computed in float, stored as float16
         Tensor r = Tensor.fromArray(new float[] {1, 2, 0.5f, 3}).to(cuda, DType.FLOAT16);

@@ -26,9 +26,10 @@ import org.junit.Test;
  * (every type, order kept, unsupported values, null names and values, no arguments giving n 0
  * and null arrays) and of the SWIG layer's name arrays (UTF-8, null elements), creation, name,
  * numOutputs, parse errors, lifetimes (close twice, use after close, newReference, the Cleaner
- * releasing dropped functions, threads), a call's 301 without CUDA. "gpu" tests (skipped
- * visibly here): torch's fused kernel with kwargs and overrides, a two-output function, a
- * compile error's NVRTC log, eight threads' first calls compiling once. The values and the C
+ * releasing dropped functions, threads), a call's 301 without CUDA, the out form's null and
+ * closed outputs. "gpu" tests (skipped visibly here): torch's fused kernel with kwargs and
+ * overrides, a two-output function, the out form (another dtype, in place, a shape error, two
+ * outputs), a compile error's NVRTC log, eight threads' first calls compiling once. The values and the C
  * messages themselves are the C suite's (tests/capi/jiterator_test.c).
  */
 public class JitFunctionTest extends CtorchTestCase {
@@ -115,6 +116,7 @@ public class JitFunctionTest extends CtorchTestCase {
       try (JitFunction f = JitFunction.create(FUSED, alphaBeta()); Tensor x = Tensor.ones(3)) {
         assertThrows(IllegalArgumentException.class, () -> f.call(Map.of("alpha", v), x, x));
         assertThrows(IllegalArgumentException.class, () -> f.callMulti(Map.of("alpha", v), x, x));
+        assertThrows(IllegalArgumentException.class, () -> f.callOut(Map.of("alpha", v), new Tensor[] {x}, x, x));
       }
     }
     Map<String, Object> nullName = new LinkedHashMap<>();
@@ -226,6 +228,49 @@ public class JitFunctionTest extends CtorchTestCase {
     }
   }
 
+  /** The out form reaches C (ct_cuda_jit_run_out) in both forms and says 301 without CUDA. */
+  @Test
+  public void callOutWithoutCudaIsCode301() {
+    assumeNoCuda();
+    try (JitFunction f = JitFunction.create(FUSED, alphaBeta());
+        JitFunction two = JitFunction.createMultiOutput(TWO_OUTPUTS, 2, Map.of("neg", true, "scale", 1.0));
+        Tensor x = Tensor.ones(3);
+        Tensor o = Tensor.zeros(3)) {
+      assertNoCuda(() -> f.callOut(new Tensor[] {o}, x, x));
+      assertNoCuda(() -> f.callOut(Map.of("beta", -1L), new Tensor[] {o}, x, x));
+      assertNoCuda(() -> f.callOut(new Tensor[] {x}, x, x)); // in place
+      assertNoCuda(() -> two.callOut(Map.of("neg", false), new Tensor[] {o, x}, x, x));
+      assertValues(o, 0, 0, 0); // nothing written
+      assertValues(x, 1, 1, 1);
+      assertLiveTensors(2);
+    }
+  }
+
+  /** Null outs, a null output and a closed one are the binding's errors before any C call. */
+  @Test
+  public void callOutNullAndClosedOutputs() {
+    try (JitFunction f = JitFunction.create(FUSED, alphaBeta()); Tensor x = Tensor.ones(3)) {
+      NullPointerException e = assertThrows(NullPointerException.class, () -> f.callOut(null, x, x));
+      assertEquals("outs", e.getMessage());
+      e = assertThrows(NullPointerException.class, () -> f.callOut(Map.of("beta", 2L), null, x, x));
+      assertEquals("outs", e.getMessage());
+      e = assertThrows(NullPointerException.class, () -> f.callOut(new Tensor[] {x, null}, x, x));
+      assertEquals("outs[1]", e.getMessage());
+      e = assertThrows(NullPointerException.class, () -> f.callOut(new Tensor[] {x}, (Tensor[]) null));
+      assertEquals("inputs", e.getMessage());
+      e = assertThrows(NullPointerException.class, () -> f.callOut(new Tensor[] {x}, x, null));
+      assertEquals("inputs[1]", e.getMessage());
+      Tensor closed = Tensor.zeros(3);
+      closed.close();
+      CtorchException c = assertStatus(CtorchException.INVALID_HANDLE, () -> f.callOut(new Tensor[] {closed}, x, x));
+      assertEquals("the Tensor is closed", c.detail());
+      c = assertStatus(CtorchException.INVALID_HANDLE, () -> f.callOut(Map.of(), new Tensor[] {x, closed}, x));
+      assertEquals("the Tensor is closed", c.detail());
+      assertValues(x, 1, 1, 1);
+      assertLiveTensors(1);
+    }
+  }
+
   @Test
   public void nullInputsAreNullPointerExceptions() {
     try (JitFunction f = JitFunction.create(FUSED, alphaBeta()); Tensor x = Tensor.ones(3)) {
@@ -254,7 +299,8 @@ public class JitFunctionTest extends CtorchTestCase {
     try (Tensor x = Tensor.ones(2)) {
       for (org.junit.function.ThrowingRunnable r : List.<org.junit.function.ThrowingRunnable>of(
           f::name, f::numOutputs, f::newReference, () -> f.call(x), () -> f.callMulti(x),
-          () -> f.call(Map.of("beta", 2L), x, x))) {
+          () -> f.call(Map.of("beta", 2L), x, x), () -> f.callOut(new Tensor[] {x}, x, x),
+          () -> f.callOut(Map.of("beta", 2L), new Tensor[] {x}, x, x))) {
         CtorchException e = assertStatus(CtorchException.INVALID_HANDLE, r);
         assertEquals("the JitFunction is closed", e.detail());
       }
@@ -376,6 +422,50 @@ public class JitFunctionTest extends CtorchTestCase {
         assertValues(d, 9, 18);
       }
       CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> f.call(a, b));
+      assertTrue(e.detail(), e.detail().contains("sd makes 2 outputs, but n_outs is 1"));
+    }
+  }
+
+  /** The out form: into a float64 output, with an override, in place, a shape error, two outputs. */
+  @Test
+  public void gpuCallOut() {
+    assumeCuda();
+    Device cuda = Device.cuda(0);
+    try (JitFunction f = JitFunction.create(FUSED, alphaBeta());
+        Tensor x = cuda(DType.FLOAT32, 1, 2, 3, 4, 5);
+        Tensor y = cuda(DType.FLOAT32, 10, 20, 30, 40, 50);
+        Tensor o = Tensor.empty(shape(5), DType.FLOAT64, cuda);
+        Tensor s4 = Tensor.zeros(shape(4), DType.FLOAT32, cuda)) {
+      long live = Torch.liveTensorCount();
+      f.callOut(new Tensor[] {o}, x, y); // float32 values stored as float64
+      assertEquals(DType.FLOAT64, o.dtype());
+      assertArrayEquals(new double[] {11, 22, 33, 44, 55}, o.toDoubleArray(), 0);
+      f.callOut(Map.of("beta", -1L), new Tensor[] {o}, x, y);
+      assertArrayEquals(new double[] {-9, -18, -27, -36, -45}, o.toDoubleArray(), 0);
+      assertEquals("nothing new is made", live, Torch.liveTensorCount());
+      CtorchException e = assertStatus(CtorchException.SHAPE, () -> f.callOut(new Tensor[] {s4}, x, y));
+      assertTrue(e.detail(), e.detail().contains("output with shape [4] doesn't match the broadcast shape [5]"));
+      assertValues(s4, 0, 0, 0, 0);
+      e = assertStatus(CtorchException.ARGUMENT, () -> f.callOut(new Tensor[] {o, o}, x, y));
+      assertTrue(e.detail(), e.detail().contains("my_fused_kernel makes 1 outputs, but n_outs is 2"));
+      f.callOut(new Tensor[] {x}, x, y); // in place: x = x + y
+      assertValues(x, 11, 22, 33, 44, 55);
+      assertValues(y, 10, 20, 30, 40, 50);
+    }
+    Map<String, Object> kw = new LinkedHashMap<>();
+    kw.put("neg", false);
+    kw.put("scale", 2.0);
+    try (JitFunction f = JitFunction.createMultiOutput(TWO_OUTPUTS, 2, kw);
+        Tensor a = cuda(DType.FLOAT16, 1, 2);
+        Tensor b = cuda(DType.FLOAT16, 10, 20);
+        Tensor s = Tensor.zeros(shape(2), DType.FLOAT32, cuda);
+        Tensor d = Tensor.zeros(shape(2), DType.FLOAT64, cuda)) {
+      f.callOut(new Tensor[] {s, d}, a, b);
+      assertValues(s, 22, 44);
+      assertArrayEquals(new double[] {-9, -18}, d.toDoubleArray(), 0);
+      f.callOut(Map.of("neg", true), new Tensor[] {s, d}, a, b);
+      assertArrayEquals(new double[] {9, 18}, d.toDoubleArray(), 0);
+      CtorchException e = assertStatus(CtorchException.ARGUMENT, () -> f.callOut(new Tensor[] {s}, a, b));
       assertTrue(e.detail(), e.detail().contains("sd makes 2 outputs, but n_outs is 1"));
     }
   }
