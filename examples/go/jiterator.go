@@ -5,6 +5,7 @@
 //	gelu = _create_jit_fn("""template <typename T> T gelu(T x, T k) {
 //	    return T(0.5) * x * (T(1) + tanh(T(0.7978845608028654) * (x + k * x * x * x))); }""", k=0.044715)
 //	y = gelu(torch.linspace(-3, 3, 7, device="cuda"))
+//	gelu(x, out=torch.empty(7, dtype=torch.float64, device="cuda"))
 //	sum_diff = _create_multi_output_jit_fn("""template <typename T>
 //	    void sum_diff(T a, T b, T& s, T& d) { s = a + b; d = a - b; }""", num_outputs=2)
 //	s, d = sum_diff(a, b)
@@ -65,17 +66,31 @@ func run() error {
 		return err
 	}
 	defer outs[0].Close()
-	got, err := ctorch.ToSlice[float32](outs[0])
+	got, err := ctorch.ToSlice[float64](outs[0])
 	if err != nil {
 		return err
 	}
-	for i, v := range xs {
-		w := 0.5 * float64(v) * (1 + math.Tanh(0.7978845608028654*(float64(v)+0.044715*math.Pow(float64(v), 3))))
-		if math.Abs(float64(got[i])-w) > 1e-5 {
-			return fmt.Errorf("gelu(%v) = %v, want %v", v, got[i], w)
-		}
+	if err := checkGelu(xs, got); err != nil {
+		return err
 	}
 	fmt.Println("gelu(x) =", got)
+
+	// the out form (out=): into a float64 tensor of ours, computed in float32 and stored as float64
+	g64, err := ctorch.Empty([]int64{int64(len(xs))}, ctorch.Float64, ctorch.CUDA)
+	if err != nil {
+		return err
+	}
+	defer g64.Close()
+	if err := gelu.CallOut([]*ctorch.Tensor{g64}, []*ctorch.Tensor{x}); err != nil {
+		return err
+	}
+	if got, err = ctorch.ToSlice[float64](g64); err != nil {
+		return err
+	}
+	if err := checkGelu(xs, got); err != nil {
+		return err
+	}
+	fmt.Println("gelu(x) into a float64 tensor =", got)
 
 	// two outputs; the second input broadcasts against the first
 	y, err := ctorch.FromSlice([]float32{10}, nil, ctorch.CUDA)
@@ -100,5 +115,16 @@ func run() error {
 	fmt.Println("x + 10 =", s, " x - 10 =", d)
 	kernels, err := cuda.JitKernelCount()
 	fmt.Println("kernels compiled in this process:", kernels, err)
+	return nil
+}
+
+// checkGelu compares got with the tanh-form gelu of xs computed on the host.
+func checkGelu(xs []float32, got []float64) error {
+	for i, v := range xs {
+		w := 0.5 * float64(v) * (1 + math.Tanh(0.7978845608028654*(float64(v)+0.044715*math.Pow(float64(v), 3))))
+		if math.Abs(got[i]-w) > 1e-5 {
+			return fmt.Errorf("gelu(%v) = %v, want %v", v, got[i], w)
+		}
+	}
 	return nil
 }

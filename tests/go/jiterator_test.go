@@ -6,9 +6,10 @@ package ctorch_test
 // kept, none as n 0 with NULL arrays), the values the binding refuses itself (a Go type with no
 // jiterator type, an empty name, NUL bytes), creation, name, number of outputs, lifetimes
 // (Close twice, use after Close, Ref, the finalizer, the live count back to its start), a
-// parse error, a call without CUDA and the kernel count. On a GPU (TestGPUJit*, skipped here
-// with the reason): torch's fused kernel with its defaults, overrides and kwargs given in
-// another order, a two-output function, an NVRTC compile error, and eight goroutines' first
+// parse error, a call without CUDA, CallOut's checks of its outputs and the kernel count. On a
+// GPU (TestGPUJit*, skipped here with the reason): torch's fused kernel with its defaults,
+// overrides and kwargs given in another order, a two-output function, CallOut (another dtype,
+// in place, a wrong shape, two outputs), an NVRTC compile error, and eight goroutines' first
 // calls compiling one kernel. Values and messages over dtypes and layouts are the C suite's
 // (tests/capi/jiterator_test.c).
 
@@ -152,6 +153,11 @@ func TestJitRefusedArguments(t *testing.T) {
 		!strings.Contains(e.Message, "extra argument 'beta': unsupported value type struct {}") {
 		t.Errorf("refused override: %v %+v", outs, e)
 	}
+	err = f.CallOut(nil, nil, cuda.Arg("beta", struct{}{}))
+	if e := wantErr(t, err, ctorch.ErrArgument); e.Op != "cuda_jit_run_out" ||
+		!strings.Contains(e.Message, "extra argument 'beta': unsupported value type struct {}") {
+		t.Errorf("refused override in CallOut: %+v", e)
+	}
 }
 
 // What the library checks at creation comes back as its error.
@@ -215,7 +221,8 @@ func TestJitFunctionLifetime(t *testing.T) {
 		_, e2 := c.f.NumOutputs()
 		_, e3 := c.f.Ref()
 		_, e4 := c.f.Call(nil)
-		for i, err := range []error{e1, e2, e3, e4} {
+		e5 := c.f.CallOut(nil, nil)
+		for i, err := range []error{e1, e2, e3, e4, e5} {
 			if e := wantErr(t, err, ctorch.ErrInvalidHandle); e.Message != c.msg {
 				t.Errorf("%s, call %d: %+v", c.msg, i, e)
 			}
@@ -274,6 +281,50 @@ func TestJitCallErrors(t *testing.T) {
 	if k != 0 {
 		t.Errorf("JitKernelCount %d without a GPU, want 0", k)
 	}
+}
+
+// CallOut's outputs: the binding's checks of each one, the library's count check (a nil outs
+// slice is no outputs), and a call without CUDA that writes and returns nothing.
+func TestJitCallOutErrors(t *testing.T) {
+	s := newScope(t)
+	jitScope(t)
+	f := newJit(t, fusedCode, cuda.IntArg("alpha", 1), cuda.IntArg("beta", 1))
+	x := s.T(ctorch.FromSlice([]float32{1, 2, 3}, nil))
+	o := s.T(ctorch.Zeros([]int64{3}))
+	closed := s.T(ctorch.Zeros([]int64{3}))
+	noErr(t, closed.Close())
+	for _, c := range []struct {
+		outs []*ctorch.Tensor
+		msg  string
+	}{{[]*ctorch.Tensor{nil}, "out 0: nil *Tensor"}, {[]*ctorch.Tensor{o, closed}, "out 1: use of a closed Tensor"}} {
+		err := f.CallOut(c.outs, []*ctorch.Tensor{x, x})
+		if e := wantErr(t, err, ctorch.ErrInvalidHandle); e.Message != c.msg || e.Op != "cuda_jit_run_out" {
+			t.Errorf("%s: %+v", c.msg, e)
+		}
+	}
+	err := f.CallOut([]*ctorch.Tensor{o}, []*ctorch.Tensor{x, nil})
+	if e := wantErr(t, err, ctorch.ErrInvalidHandle); e.Message != "input 1: nil *Tensor" {
+		t.Errorf("nil input: %+v", e)
+	}
+	for _, outs := range [][]*ctorch.Tensor{nil, {}} { // checked by C before CUDA is needed
+		err := f.CallOut(outs, []*ctorch.Tensor{x, x})
+		if e := wantErr(t, err, ctorch.ErrArgument); e.Message != "my_fused_kernel makes 1 outputs, but n_outs is 0" ||
+			e.Op != "cuda_jit_run_out" {
+			t.Errorf("outs %#v: %+v", outs, e)
+		}
+	}
+	if cuda.IsAvailable() {
+		t.Skip("CUDA is available: a call without it cannot be observed here; see TestGPUJitCallOut")
+	}
+	before := liveCount(t)
+	err = f.CallOut([]*ctorch.Tensor{o}, []*ctorch.Tensor{x, x}, cuda.DoubleArg("beta", -1))
+	if e := wantErr(t, err, ctorch.ErrCUDAUnavailable); e.Op != "cuda_jit_run_out" {
+		t.Errorf("without CUDA: %+v", e)
+	}
+	if n := liveCount(t); n != before {
+		t.Errorf("a failed CallOut left %d live tensors, want %d", n, before)
+	}
+	eqF64(t, o, 0, 0, 0)
 }
 
 func TestJitKernelCount(t *testing.T) {
@@ -342,6 +393,47 @@ func TestGPUJitTwoOutputs(t *testing.T) {
 	}
 	eqF64(t, outs[0], 22, 44)
 	eqF64(t, outs[1], 9, 18)
+}
+
+// CallOut into outputs the caller made: another dtype, in place, a wrong shape, two outputs.
+func TestGPUJitCallOut(t *testing.T) {
+	s := gpuTest(t, 1)
+	jitScope(t)
+	f := newJit(t, fusedCode, cuda.IntArg("alpha", 1), cuda.IntArg("beta", 1))
+	x, y := cudaF32(s, 1, 2, 3, 4, 5), cudaF32(s, 10, 20, 30, 40, 50)
+	o := s.T(ctorch.Empty([]int64{5}, ctorch.Float64, ctorch.CUDADevice(0)))
+	before := liveCount(t)
+	noErr(t, f.CallOut([]*ctorch.Tensor{o}, []*ctorch.Tensor{x, y}))
+	if n := liveCount(t); n != before {
+		t.Errorf("CallOut made %d live tensors, want %d: it returns nothing new", n, before)
+	}
+	eqDType(t, o, ctorch.Float64)
+	eqF64(t, o, 11, 22, 33, 44, 55)
+	noErr(t, f.CallOut([]*ctorch.Tensor{o}, []*ctorch.Tensor{x, y}, cuda.IntArg("beta", -1)))
+	eqF64(t, o, -9, -18, -27, -36, -45)
+	// a wrong shape: the library's error, nothing written
+	s4 := s.T(ctorch.Zeros([]int64{4}, ctorch.CUDADevice(0)))
+	err := f.CallOut([]*ctorch.Tensor{s4}, []*ctorch.Tensor{x, y})
+	if e := wantErr(t, err, ctorch.ErrShape); e.Message != "output with shape [4] doesn't match the broadcast shape [5]" ||
+		e.Op != "cuda_jit_run_out" {
+		t.Errorf("shape mismatch: %+v", e)
+	}
+	eqF64(t, s4, 0, 0, 0, 0)
+	// in place: x = x + y
+	noErr(t, f.CallOut([]*ctorch.Tensor{x}, []*ctorch.Tensor{x, y}))
+	eqF64(t, x, 11, 22, 33, 44, 55)
+	eqF64(t, y, 10, 20, 30, 40, 50)
+	// two outputs
+	g, err := cuda.NewMultiOutputJitFunction(twoOutCode, 2, cuda.BoolArg("neg", false), cuda.DoubleArg("scale", 2))
+	noErr(t, err)
+	defer g.Close()
+	a, b := cudaF32(s, 1, 2), cudaF32(s, 10, 20)
+	o0 := s.T(ctorch.Empty([]int64{2}, ctorch.Float32, ctorch.CUDADevice(0)))
+	o1 := s.T(ctorch.Empty([]int64{2}, ctorch.Float64, ctorch.CUDADevice(0)))
+	noErr(t, g.CallOut([]*ctorch.Tensor{o0, o1}, []*ctorch.Tensor{a, b}, cuda.BoolArg("neg", true)))
+	eqF64(t, o0, 22, 44)
+	eqF64(t, o1, 9, 18)
+	eqDType(t, o1, ctorch.Float64)
 }
 
 func TestGPUJitCompileError(t *testing.T) {

@@ -275,15 +275,7 @@ func (f *JitFunction) NumOutputs() (int, error) {
 // ctorch.ErrNotSupported (NVRTC missing); ctorch.ErrInvalidHandle (a nil or closed input).
 func (f *JitFunction) Call(inputs []*ctorch.Tensor, overrides ...JitArg) ([]*ctorch.Tensor, error) {
 	const op = "cuda_jit_run"
-	h, err := f.handle(op)
-	if err != nil {
-		return nil, err
-	}
-	hs, err := tensorHandles(op, "input", inputs)
-	if err != nil {
-		return nil, err
-	}
-	over, err := jitArgs(op, overrides)
+	h, hs, over, err := f.callArgs(op, inputs, overrides)
 	if err != nil {
 		return nil, err
 	}
@@ -303,6 +295,51 @@ func (f *JitFunction) Call(inputs []*ctorch.Tensor, overrides ...JitArg) ([]*cto
 	runtime.KeepAlive(f)
 	runtime.KeepAlive(inputs)
 	return nil, failed(op, fl)
+}
+
+// CallOut is Call's out form (torch's out= keyword; in place when an output is also an input):
+// it writes f's values into outs, NumOutputs tensors that stay the caller's (nothing new is
+// returned). Each output is a CUDA tensor of the inputs' device with exactly their broadcast
+// shape (ctorch.ErrShape "output with shape [4] doesn't match the broadcast shape [5]"; no
+// resizing), any strides but no element twice (ctorch.ErrArgument), and a dtype the common
+// dtype can be cast to (ctorch.ErrDType otherwise): the values are computed in the common
+// dtype and cast to each output's. An input sharing memory with an output without being the
+// same view is read from a copy. On failure no output is written. Errors as Call, and
+// ctorch.ErrArgument when len(outs) is not NumOutputs (a nil or empty outs included:
+// "my_fused_kernel makes 1 outputs, but n_outs is 0"), ctorch.ErrInvalidHandle for a nil or
+// closed output ("out 1: nil *Tensor"); none of them needs a GPU.
+func (f *JitFunction) CallOut(outs []*ctorch.Tensor, inputs []*ctorch.Tensor, overrides ...JitArg) error {
+	const op = "cuda_jit_run_out"
+	h, hs, over, err := f.callArgs(op, inputs, overrides)
+	if err != nil {
+		return err
+	}
+	ohs, err := tensorHandles(op, "out", outs)
+	if err != nil {
+		return err
+	}
+	fl := capi.JitRunOut(h, hs, over, ohs)
+	runtime.KeepAlive(f)
+	runtime.KeepAlive(inputs)
+	runtime.KeepAlive(outs)
+	return failed(op, fl)
+}
+
+// callArgs are Call's and CallOut's operands as C takes them: f's handle, the inputs' handles
+// and the overrides' arrays, or the binding's error (a nil or closed f or input, an override
+// Arg refused). The caller keeps f and inputs alive across its C call.
+func (f *JitFunction) callArgs(op string, inputs []*ctorch.Tensor, overrides []JitArg) (int64, []int64, capi.JitArgs, error) {
+	var over capi.JitArgs
+	h, err := f.handle(op)
+	if err != nil {
+		return 0, nil, over, err
+	}
+	hs, err := tensorHandles(op, "input", inputs)
+	if err != nil {
+		return 0, nil, over, err
+	}
+	over, err = jitArgs(op, overrides)
+	return h, hs, over, err
 }
 
 // LiveJitFunctionCount is the number of live jitted-function handles in the process (leak

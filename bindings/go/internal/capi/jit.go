@@ -32,11 +32,14 @@ static ct_status ctgo_jit_name(int64_t h, void* buf, int64_t cap, int64_t* neede
 	return ct_cuda_jit_name(CTGO_JIT(h), buf, cap, needed);
 }
 static ct_status ctgo_jit_num_outputs(int64_t h, int32_t* out) { return ct_cuda_jit_num_outputs(CTGO_JIT(h), out); }
-static ct_status ctgo_jit_run(int64_t h, const int64_t* inputs, int32_t n_inputs, char** names,
+static ct_status ctgo_jit_run(int64_t h, int32_t out_form, const int64_t* inputs, int32_t n_inputs, char** names,
                               const ct_jit_arg_type* types, const int64_t* ints, const double* doubles, int32_t n_over,
                               int64_t* outs, int32_t n_outs) {
-	return ct_cuda_jit_run(CTGO_JIT(h), (const ct_tensor*)inputs, n_inputs, (const char* const*)names, types, ints,
-	                       doubles, n_over, (ct_tensor*)outs, n_outs);
+	return !out_form
+		? ct_cuda_jit_run(CTGO_JIT(h), (const ct_tensor*)inputs, n_inputs, (const char* const*)names, types, ints,
+		                  doubles, n_over, (ct_tensor*)outs, n_outs)
+		: ct_cuda_jit_run_out(CTGO_JIT(h), (const ct_tensor*)inputs, n_inputs, (const char* const*)names, types, ints,
+		                      doubles, n_over, (const ct_tensor*)outs, n_outs);
 }
 */
 import "C"
@@ -176,6 +179,18 @@ func JitNumOutputs(h int64) (int32, *Failure) {
 // JitRun is ct_cuda_jit_run: inputs are tensor handles, outs receives len(outs) new
 // references. Fewer than 2^31 inputs, outs and overrides (the caller checks).
 func JitRun(h int64, inputs []int64, over JitArgs, outs []int64) *Failure {
+	return jitRun(h, false, inputs, over, outs)
+}
+
+// JitRunOut is ct_cuda_jit_run_out: inputs and outs are tensor handles (outs borrowed: the
+// values are written into them). Limits as JitRun. No outs: NULL with n_outs 0.
+func JitRunOut(h int64, inputs []int64, over JitArgs, outs []int64) *Failure {
+	return jitRun(h, true, inputs, over, outs)
+}
+
+// jitRun calls ct_cuda_jit_run, or ct_cuda_jit_run_out when outForm: the handle arrays are Go
+// memory holding no Go pointers, passed for the call only.
+func jitRun(h int64, outForm bool, inputs []int64, over JitArgs, outs []int64) *Failure {
 	c := marshalJitArgs(over)
 	defer c.free()
 	var in, out *C.int64_t
@@ -185,8 +200,12 @@ func JitRun(h int64, inputs []int64, over JitArgs, outs []int64) *Failure {
 	if len(outs) > 0 {
 		out = (*C.int64_t)(unsafe.Pointer(&outs[0]))
 	}
+	form := C.int32_t(0)
+	if outForm {
+		form = 1
+	}
 	return Call(func() int {
-		return int(C.ctgo_jit_run(C.int64_t(h), in, C.int32_t(len(inputs)), c.names, c.types, c.ints, c.doubles, c.n,
+		return int(C.ctgo_jit_run(C.int64_t(h), form, in, C.int32_t(len(inputs)), c.names, c.types, c.ints, c.doubles, c.n,
 			out, C.int32_t(len(outs))))
 	})
 }
