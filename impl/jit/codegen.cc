@@ -168,6 +168,10 @@ struct BFloat16 {
 };
 )";
 
+// Note [Jiterator complex]: libc++'s <complex> as torch's jiterator carries it, without the
+// inverse functions (asin, acos, atan, asinh, acosh, atanh): their short textbook forms lose
+// every digit for small or large arguments, libc++'s careful ones are long; code that calls them
+// does not compile (NVRTC names the function) rather than computing a wrong value.
 const char* kComplexPrelude = R"(// complex<float> and complex<double> (libc++'s <complex>, as torch's jiterator carries it)
 namespace std {
 template <typename T> struct alignas(2 * sizeof(T)) complex {
@@ -348,27 +352,6 @@ template <typename T> complex<T> sin(const complex<T>& z) {
 template <typename T> complex<T> cos(const complex<T>& z) { return cosh(complex<T>(-z.imag(), z.real())); }
 template <typename T> complex<T> tan(const complex<T>& z) {
   complex<T> r = tanh(complex<T>(-z.imag(), z.real()));
-  return complex<T>(r.imag(), -r.real());
-}
-template <typename T> complex<T> asinh(const complex<T>& z) {  // log(z + sqrt(z * z + 1))
-  return log(z + sqrt(z * z + T(1)));
-}
-template <typename T> complex<T> acosh(const complex<T>& z) {  // log(z + sqrt(z + 1) * sqrt(z - 1))
-  return log(z + sqrt(z + T(1)) * sqrt(z - T(1)));
-}
-template <typename T> complex<T> atanh(const complex<T>& z) {  // (log(1 + z) - log(1 - z)) / 2
-  return (log(T(1) + z) - log(T(1) - z)) / T(2);
-}
-template <typename T> complex<T> asin(const complex<T>& z) {
-  complex<T> r = asinh(complex<T>(-z.imag(), z.real()));
-  return complex<T>(r.imag(), -r.real());
-}
-template <typename T> complex<T> acos(const complex<T>& z) {
-  complex<T> r = asin(z);
-  return complex<T>(T(1.57079632679489661923132169163975144) - r.real(), -r.imag());
-}
-template <typename T> complex<T> atan(const complex<T>& z) {
-  complex<T> r = atanh(complex<T>(-z.imag(), z.real()));
   return complex<T>(r.imag(), -r.real());
 }
 }  // namespace std
