@@ -152,7 +152,8 @@ namespace Ctorch
         public Tensor[] CallMulti(Tensor[] inputs, IEnumerable<KeyValuePair<string, object>> overrides) =>
             Run(inputs, JitArgs.Of(overrides, nameof(overrides)));
 
-        /// <summary>The out form (torch's <c>out=</c>; in place when an output is also an input):
+        /// <summary>The out form (as a built-in op's <c>out=</c>, which torch's jitted functions
+        /// lack; in place when an output is also an input):
         /// writes the function's values on 1 to 8 CUDA tensors of one device into outs, its
         /// <see cref="NumOutputs"/> CUDA tensors of that device, each of exactly the broadcast
         /// shape (CtorchException (Shape) otherwise), with no element written twice (an expanded
