@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/jit/jit.h"
@@ -41,6 +42,16 @@ std::vector<double> iota(int n, double scale, double shift) {
   for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = scale * i + shift;
   return v;
 }
+
+// The caching allocator's blocks go back at the end (compute-sanitizer's leak check, as the C
+// suites' harness does), in this process and in the disk-cache test's children.
+class EmptyCacheAtEnd : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (cuda::is_available()) alloc::empty_cache();
+  }
+};
+::testing::Environment* const g_empty_cache = ::testing::AddGlobalTestEnvironment(new EmptyCacheAtEnd);
 
 }  // namespace
 
