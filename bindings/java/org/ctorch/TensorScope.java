@@ -3,6 +3,7 @@ package org.ctorch;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Closes every tensor created on this thread while the scope is open (like JavaCPP's
@@ -20,7 +21,8 @@ import java.util.List;
  *
  * Scopes nest; a tensor belongs to the innermost scope open on the thread that created it.
  * {@link #detach(Tensor)} hands it to the enclosing scope, or to the caller when there is
- * none. A scope must be closed on the thread that opened it, innermost first. Closing a tensor
+ * none. A scope is confined to the thread that opened it: attach, detach and close elsewhere
+ * throw {@link IllegalStateException}; close innermost first. Closing a tensor
  * of a scope early is fine ({@code close()} is idempotent).
  */
 public final class TensorScope implements AutoCloseable {
@@ -65,8 +67,12 @@ public final class TensorScope implements AutoCloseable {
     }
   }
 
-  /** Attaches an existing tensor to this scope, which will close it. Returns t. */
+  /**
+   * Attaches an existing tensor to this scope, which will close it. Returns t. A null tensor
+   * throws {@link NullPointerException}.
+   */
   public Tensor attach(Tensor t) {
+    Objects.requireNonNull(t, "t");
     checkOpen();
     add(t);
     return t;
@@ -130,7 +136,11 @@ public final class TensorScope implements AutoCloseable {
     tensors.clear();
   }
 
+  /** A closed scope, or a call from another thread than the owner's: IllegalStateException. */
   private void checkOpen() {
+    if (Thread.currentThread() != owner) {
+      throw new IllegalStateException("a TensorScope is used only on the thread that opened it");
+    }
     if (closed) {
       throw new IllegalStateException("the TensorScope is closed");
     }
