@@ -86,8 +86,8 @@ abstract class CudaDevices extends CudaAbi {
 
   /** One integer property of a device. */
   public static long deviceProperty(int device, Property prop) {
-    return Native.longOut(
-        out -> ctorch.ct_cuda_get_device_property(device, prop.code(), out));
+    Objects.requireNonNull(prop, "prop");
+    return Native.longOut(out -> ctorch.ct_cuda_get_device_property(device, prop.code(), out));
   }
 
   /** Bytes of global memory ({@code get_device_properties(d).total_memory}). */

@@ -33,6 +33,7 @@ abstract class TensorData extends TensorFactories {
 
   /** {@code t.to(dtype)}, on this tensor's device; the same tensor when nothing changes. */
   public Tensor to(DType dtype) {
+    Objects.requireNonNull(dtype, "dtype");
     return to(device(), dtype, false, false);
   }
 
@@ -94,6 +95,7 @@ abstract class TensorData extends TensorFactories {
    * host memory and the GPU returns before it is done (synchronize before reading).
    */
   public Tensor copy_(Tensor src, boolean nonBlocking) {
+    Objects.requireNonNull(src, "src");
     run(src, () -> ctorch.ct_tensor_copy_(handle(), src.handle(), b(nonBlocking)));
     return self();
   }

@@ -32,6 +32,9 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.empty(shape, dtype=dtype, device=device)}. */
   public static Tensor empty(long[] shape, DType dtype, Device device) {
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     return create(out -> ctorch.ct_empty(shape, shape.length, dtype.code(),
         device.type().code(), device.index(), out));
   }
@@ -48,6 +51,9 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.zeros(shape, dtype=dtype, device=device)}. */
   public static Tensor zeros(long[] shape, DType dtype, Device device) {
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     return create(out -> ctorch.ct_zeros(shape, shape.length, dtype.code(),
         device.type().code(), device.index(), out));
   }
@@ -64,6 +70,9 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.ones(shape, dtype=dtype, device=device)}. */
   public static Tensor ones(long[] shape, DType dtype, Device device) {
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     return create(out -> ctorch.ct_ones(shape, shape.length, dtype.code(),
         device.type().code(), device.index(), out));
   }
@@ -90,6 +99,9 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.full(shape, value, dtype=dtype, device=device)}. */
   public static Tensor full(long[] shape, double value, DType dtype, Device device) {
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     return create(out -> ctorch.ct_full(shape, shape.length, value, dtype.code(),
         device.type().code(), device.index(), out));
   }
@@ -125,6 +137,8 @@ abstract class TensorFactories extends TensorBase {
    */
   public static Tensor arange(double start, double end, double step, DType dtype,
       Device device) {
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     return create(out -> ctorch.ct_arange(start, end, step, dtype.code(),
         device.type().code(), device.index(), out));
   }
@@ -137,6 +151,8 @@ abstract class TensorFactories extends TensorBase {
   /** {@code torch.linspace(start, end, steps, dtype=dtype, device=device)}. */
   public static Tensor linspace(double start, double end, long steps, DType dtype,
       Device device) {
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     return create(out -> ctorch.ct_linspace(start, end, steps, dtype.code(),
         device.type().code(), device.index(), out));
   }
@@ -153,6 +169,8 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.eye(n, m, dtype=dtype, device=device)}; m &lt; 0 means m = n. */
   public static Tensor eye(long n, long m, DType dtype, Device device) {
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     return create(out -> ctorch.ct_eye(n, m, dtype.code(), device.type().code(),
         device.index(), out));
   }
@@ -160,18 +178,23 @@ abstract class TensorFactories extends TensorBase {
   /* ---- from host data ---------------------------------------------------------------------- */
 
   /* Direct host buffers holding a copy of a Java array, native byte order. */
-  static ByteBuffer host(float[] d) { return fill(4L * d.length, b -> b.asFloatBuffer().put(d)); }
-  static ByteBuffer host(double[] d) { return fill(8L * d.length, b -> b.asDoubleBuffer().put(d)); }
-  static ByteBuffer host(long[] d) { return fill(8L * d.length, b -> b.asLongBuffer().put(d)); }
-  static ByteBuffer host(int[] d) { return fill(4L * d.length, b -> b.asIntBuffer().put(d)); }
-  static ByteBuffer host(short[] d) { return fill(2L * d.length, b -> b.asShortBuffer().put(d)); }
+  static ByteBuffer host(float[] d) { return fill(4L * data(d).length, b -> b.asFloatBuffer().put(d)); }
+  static ByteBuffer host(double[] d) { return fill(8L * data(d).length, b -> b.asDoubleBuffer().put(d)); }
+  static ByteBuffer host(long[] d) { return fill(8L * data(d).length, b -> b.asLongBuffer().put(d)); }
+  static ByteBuffer host(int[] d) { return fill(4L * data(d).length, b -> b.asIntBuffer().put(d)); }
+  static ByteBuffer host(short[] d) { return fill(2L * data(d).length, b -> b.asShortBuffer().put(d)); }
 
   static ByteBuffer host(boolean[] d) {
-    return fill(d.length, b -> {
+    return fill(data(d).length, b -> {
       for (int i = 0; i < d.length; i++) {
         b.put(i, d[i] ? (byte) 1 : (byte) 0);
       }
     });
+  }
+
+  /** A host-data array argument: NullPointerException "data" when null. */
+  private static <A> A data(A array) {
+    return Objects.requireNonNull(array, "data");
   }
 
   private static ByteBuffer fill(long nbytes, Consumer<ByteBuffer> put) {
@@ -182,6 +205,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** Copies a prepared direct host buffer (position 0, limit = nbytes) into a new tensor. */
   private static Tensor fromHost(ByteBuffer buf, DType dtype, Device device, long[] shape) {
+    Objects.requireNonNull(shape, "shape");
     long nbytes = buf.limit();
     return create(out -> ctorch.ct_from_buffer(buf, nbytes, shape, shape.length, dtype.code(),
         device.type().code(), device.index(), out));
@@ -192,7 +216,7 @@ abstract class TensorFactories extends TensorBase {
    * Java element type picks the dtype: float32, float64, int64, int32, int16, int8, bool.
    */
   public static Tensor fromArray(float[] data) {
-    return fromArray(data, data.length);
+    return fromArray(data, data(data).length);
   }
 
   /**
@@ -206,7 +230,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** A 1-D float64 tensor holding a copy of {@code data}. */
   public static Tensor fromArray(double[] data) {
-    return fromArray(data, data.length);
+    return fromArray(data, data(data).length);
   }
 
   /** A float64 tensor of the given shape holding a copy of {@code data}. */
@@ -216,7 +240,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** A 1-D int64 tensor holding a copy of {@code data}. */
   public static Tensor fromArray(long[] data) {
-    return fromArray(data, data.length);
+    return fromArray(data, data(data).length);
   }
 
   /** A int64 tensor of the given shape holding a copy of {@code data}. */
@@ -226,7 +250,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** A 1-D int32 tensor holding a copy of {@code data}. */
   public static Tensor fromArray(int[] data) {
-    return fromArray(data, data.length);
+    return fromArray(data, data(data).length);
   }
 
   /** A int32 tensor of the given shape holding a copy of {@code data}. */
@@ -236,7 +260,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** A 1-D int16 tensor holding a copy of {@code data}. */
   public static Tensor fromArray(short[] data) {
-    return fromArray(data, data.length);
+    return fromArray(data, data(data).length);
   }
 
   /** A int16 tensor of the given shape holding a copy of {@code data}. */
@@ -249,7 +273,7 @@ abstract class TensorFactories extends TensorBase {
    * {@link Tensor#fromBytes(byte[], DType)} with {@link DType#UINT8}.
    */
   public static Tensor fromArray(byte[] data) {
-    return fromArray(data, data.length);
+    return fromArray(data, data(data).length);
   }
 
   /** An int8 tensor of the given shape holding a copy of {@code data}. */
@@ -259,7 +283,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** A 1-D bool tensor holding a copy of {@code data}. */
   public static Tensor fromArray(boolean[] data) {
-    return fromArray(data, data.length);
+    return fromArray(data, data(data).length);
   }
 
   /** A bool tensor of the given shape holding a copy of {@code data}. */
@@ -272,6 +296,8 @@ abstract class TensorFactories extends TensorBase {
    * float16, bfloat16, complex, ...). The length must be a multiple of the item size.
    */
   public static Tensor fromBytes(byte[] raw, DType dtype) {
+    Objects.requireNonNull(raw, "raw");
+    Objects.requireNonNull(dtype, "dtype");
     return fromBytes(raw, dtype, raw.length / dtype.itemSize());
   }
 
@@ -280,6 +306,8 @@ abstract class TensorFactories extends TensorBase {
    * the elements, C-contiguous, native byte order.
    */
   public static Tensor fromBytes(byte[] raw, DType dtype, long... shape) {
+    Objects.requireNonNull(raw, "raw");
+    Objects.requireNonNull(dtype, "dtype");
     ByteBuffer buf = Native.hostBuffer(raw.length);
     buf.put(0, raw);
     return fromHost(buf, dtype, Device.CPU, shape);
@@ -291,6 +319,8 @@ abstract class TensorFactories extends TensorBase {
    * order (whatever {@code buf.order()} says). The buffer's position is not changed.
    */
   public static Tensor fromBuffer(ByteBuffer buf, DType dtype, Device device) {
+    Objects.requireNonNull(buf, "buf");
+    Objects.requireNonNull(dtype, "dtype");
     return fromBuffer(buf, dtype, device, buf.remaining() / dtype.itemSize());
   }
 
@@ -303,6 +333,9 @@ abstract class TensorFactories extends TensorBase {
    */
   public static Tensor fromBuffer(ByteBuffer buf, DType dtype, Device device, long... shape) {
     Objects.requireNonNull(buf, "buf");
+    Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(dtype, "dtype");
+    Objects.requireNonNull(device, "device");
     ByteBuffer src = readable(buf);
     long nbytes = src.remaining();
     try {
@@ -362,6 +395,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.empty_like(t, dtype=dtype)}; a null dtype keeps t's. */
   public static Tensor emptyLike(Tensor t, DType dtype) {
+    Objects.requireNonNull(t, "t");
     return t.make(out -> ctorch.ct_empty_like(t.handle(), dtypeCode(dtype), out));
   }
 
@@ -372,6 +406,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.zeros_like(t, dtype=dtype)}; a null dtype keeps t's. */
   public static Tensor zerosLike(Tensor t, DType dtype) {
+    Objects.requireNonNull(t, "t");
     return t.make(out -> ctorch.ct_zeros_like(t.handle(), dtypeCode(dtype), out));
   }
 
@@ -382,6 +417,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.ones_like(t, dtype=dtype)}; a null dtype keeps t's. */
   public static Tensor onesLike(Tensor t, DType dtype) {
+    Objects.requireNonNull(t, "t");
     return t.make(out -> ctorch.ct_ones_like(t.handle(), dtypeCode(dtype), out));
   }
 
@@ -392,6 +428,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code torch.full_like(t, value, dtype=dtype)}; a null dtype keeps t's. */
   public static Tensor fullLike(Tensor t, double value, DType dtype) {
+    Objects.requireNonNull(t, "t");
     return t.make(out -> ctorch.ct_full_like(t.handle(), value, dtypeCode(dtype), out));
   }
 
@@ -404,6 +441,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_empty(shape, dtype=dtype)}; a null dtype keeps this tensor's. */
   public Tensor newEmpty(long[] shape, DType dtype) {
+    Objects.requireNonNull(shape, "shape");
     return make(out -> ctorch.ct_new_empty(handle(), shape, shape.length, dtypeCode(dtype), out));
   }
 
@@ -414,6 +452,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_zeros(shape, dtype=dtype)}. */
   public Tensor newZeros(long[] shape, DType dtype) {
+    Objects.requireNonNull(shape, "shape");
     return make(out -> ctorch.ct_new_zeros(handle(), shape, shape.length, dtypeCode(dtype), out));
   }
 
@@ -424,6 +463,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_ones(shape, dtype=dtype)}. */
   public Tensor newOnes(long[] shape, DType dtype) {
+    Objects.requireNonNull(shape, "shape");
     return make(out -> ctorch.ct_new_ones(handle(), shape, shape.length, dtypeCode(dtype), out));
   }
 
@@ -434,6 +474,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_full(shape, value, dtype=dtype)}. */
   public Tensor newFull(long[] shape, double value, DType dtype) {
+    Objects.requireNonNull(shape, "shape");
     return make(out -> ctorch.ct_new_full(handle(), shape, shape.length, value,
         dtypeCode(dtype), out));
   }
@@ -444,12 +485,16 @@ abstract class TensorFactories extends TensorBase {
    * {@code dtype} (null: this tensor's dtype), on this tensor's device. 1-D.
    */
   public Tensor newTensor(ByteBuffer data, DType bufferDType, DType dtype) {
+    Objects.requireNonNull(data, "data");
+    Objects.requireNonNull(bufferDType, "bufferDType");
     return newTensor(data, bufferDType, dtype, data.remaining() / bufferDType.itemSize());
   }
 
   /** {@code t.new_tensor(data, dtype=dtype)} with the given shape. */
   public Tensor newTensor(ByteBuffer data, DType bufferDType, DType dtype, long... shape) {
     Objects.requireNonNull(data, "data");
+    Objects.requireNonNull(bufferDType, "bufferDType");
+    Objects.requireNonNull(shape, "shape");
     ByteBuffer src = readable(data);
     long nbytes = src.remaining();
     try {
@@ -462,7 +507,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_tensor(data)}: 1-D, float values converted to this tensor's dtype and device. */
   public Tensor newTensor(float[] data) {
-    return newTensor(data, data.length);
+    return newTensor(data, data(data).length);
   }
 
   /** {@code t.new_tensor(data)} with the given shape. */
@@ -472,7 +517,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_tensor(data)}: 1-D, double values converted to this tensor's dtype and device. */
   public Tensor newTensor(double[] data) {
-    return newTensor(data, data.length);
+    return newTensor(data, data(data).length);
   }
 
   /** {@code t.new_tensor(data)} with the given shape. */
@@ -482,7 +527,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_tensor(data)}: 1-D, long values converted to this tensor's dtype and device. */
   public Tensor newTensor(long[] data) {
-    return newTensor(data, data.length);
+    return newTensor(data, data(data).length);
   }
 
   /** {@code t.new_tensor(data)} with the given shape. */
@@ -492,7 +537,7 @@ abstract class TensorFactories extends TensorBase {
 
   /** {@code t.new_tensor(data)}: 1-D, int values converted to this tensor's dtype and device. */
   public Tensor newTensor(int[] data) {
-    return newTensor(data, data.length);
+    return newTensor(data, data(data).length);
   }
 
   /** {@code t.new_tensor(data)} with the given shape. */

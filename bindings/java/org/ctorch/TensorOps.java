@@ -20,6 +20,7 @@ abstract class TensorOps extends TensorViews {
 
   /** {@code op(t)}. */
   public Tensor unary(UnaryOp op) {
+    Objects.requireNonNull(op, "op");
     return make(out -> ctorch.ct_unary(op.code(), handle(), out));
   }
 
@@ -28,12 +29,14 @@ abstract class TensorOps extends TensorViews {
    * (e.g. exp_ on an int64 tensor). Returns this.
    */
   public Tensor unary_(UnaryOp op) {
+    Objects.requireNonNull(op, "op");
     run(() -> ctorch.ct_unary_(op.code(), handle()));
     return self();
   }
 
   /** {@code op(t, other)} with broadcasting and type promotion. */
   public Tensor binary(BinaryOp op, Tensor other) {
+    Objects.requireNonNull(op, "op");
     return make(other, out -> ctorch.ct_binary(op.code(), handle(), other.handle(), out));
   }
 
@@ -42,6 +45,7 @@ abstract class TensorOps extends TensorViews {
    * (int32 + 2 stays int32).
    */
   public Tensor binary(BinaryOp op, long scalar) {
+    Objects.requireNonNull(op, "op");
     return make(out -> ctorch.ct_binary_scalar_i(op.code(), handle(), scalar, 0, out));
   }
 
@@ -50,16 +54,19 @@ abstract class TensorOps extends TensorViews {
    * tensor stays float16 ("wrapped number" promotion).
    */
   public Tensor binary(BinaryOp op, double scalar) {
+    Objects.requireNonNull(op, "op");
     return make(out -> ctorch.ct_binary_scalar_f(op.code(), handle(), scalar, 0, out));
   }
 
   /** {@code op(s, t)} with a Python int scalar (e.g. {@code 2 - t}). */
   public Tensor rbinary(BinaryOp op, long scalar) {
+    Objects.requireNonNull(op, "op");
     return make(out -> ctorch.ct_binary_scalar_i(op.code(), handle(), scalar, 1, out));
   }
 
   /** {@code op(s, t)} with a Python float scalar (e.g. {@code 2.5 / t}). */
   public Tensor rbinary(BinaryOp op, double scalar) {
+    Objects.requireNonNull(op, "op");
     return make(out -> ctorch.ct_binary_scalar_f(op.code(), handle(), scalar, 1, out));
   }
 
@@ -68,18 +75,21 @@ abstract class TensorOps extends TensorViews {
    * be castable to this dtype. Returns this.
    */
   public Tensor binary_(BinaryOp op, Tensor other) {
+    Objects.requireNonNull(op, "op");
     run(other, () -> ctorch.ct_binary_(op.code(), handle(), other.handle()));
     return self();
   }
 
   /** {@code t.op_(s)} in place with a Python int scalar. Returns this. */
   public Tensor binary_(BinaryOp op, long scalar) {
+    Objects.requireNonNull(op, "op");
     run(() -> ctorch.ct_binary_scalar_i_(op.code(), handle(), scalar));
     return self();
   }
 
   /** {@code t.op_(s)} in place with a Python float scalar. Returns this. */
   public Tensor binary_(BinaryOp op, double scalar) {
+    Objects.requireNonNull(op, "op");
     run(() -> ctorch.ct_binary_scalar_f_(op.code(), handle(), scalar));
     return self();
   }

@@ -19,6 +19,7 @@ abstract class TensorReductions extends TensorElementwise {
    * {@code dtype} (null: the default) is the dtype to accumulate and return in.
    */
   public Tensor reduce(ReduceOp op, int[] dims, boolean keepdim, DType dtype) {
+    java.util.Objects.requireNonNull(op, "op");
     long[] d = toLongs(dims);
     int n = d == null ? 0 : d.length;
     return make(out -> ctorch.ct_reduce(op.code(), handle(), d, n, b(keepdim),

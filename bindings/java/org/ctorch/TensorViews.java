@@ -3,6 +3,7 @@ package org.ctorch;
 import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 import org.ctorch.swig.ctorch;
 
@@ -20,17 +21,19 @@ abstract class TensorViews extends TensorData {
 
   /** {@code t.view(shape)}: one size may be -1. CT_ERR_SHAPE when the strides do not allow it. */
   public Tensor view(long... shape) {
+    Objects.requireNonNull(shape, "shape");
     return make(out -> ctorch.ct_view(handle(), shape, shape.length, out));
   }
 
   /** {@code t.reshape(shape)}: a view when possible, else a contiguous copy. */
   public Tensor reshape(long... shape) {
+    Objects.requireNonNull(shape, "shape");
     return make(out -> ctorch.ct_reshape(handle(), shape, shape.length, out));
   }
 
   /** {@code t.permute(dims)}. */
   public Tensor permute(int... dims) {
-    long[] d = toLongs(dims);
+    long[] d = toLongs(Objects.requireNonNull(dims, "dims"));
     return make(out -> ctorch.ct_permute(handle(), d, d.length, out));
   }
 
@@ -61,6 +64,7 @@ abstract class TensorViews extends TensorData {
 
   /** {@code t.expand(sizes)}: -1 keeps a size; only size-1 dims grow (stride 0). */
   public Tensor expand(long... sizes) {
+    Objects.requireNonNull(sizes, "sizes");
     return make(out -> ctorch.ct_expand(handle(), sizes, sizes.length, out));
   }
 
