@@ -500,7 +500,7 @@ public class BadInputTest extends CtorchTestCase {
     status("arange step 0", CtorchException.ARGUMENT, "step", f -> Tensor.arange(0, 4, 0));
     status("arange to NaN", CtorchException.ARGUMENT, "range", f -> Tensor.arange(0, Double.NaN, 1));
     status("arange step against the range", CtorchException.ARGUMENT, "sign", f -> Tensor.arange(0, 4, -1));
-    knownCBug("arange with an infinite step", CtorchException.ARGUMENT, "step",
+    knownCBug("arange with an infinite step", CtorchException.ARGUMENT, "arange",
         "ct_arange accepts an infinite step (issue 19, item 5; a C-layer fix)",
         f -> Tensor.arange(0.0, 4.0, Double.POSITIVE_INFINITY).close());
     status("randint low >= high", CtorchException.ARGUMENT, "from", f -> Tensor.randint(5, 5, 3));
