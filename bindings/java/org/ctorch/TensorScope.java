@@ -83,6 +83,7 @@ public final class TensorScope implements AutoCloseable {
    * enclosing scope if there is one, else the caller owns it. Returns t.
    */
   public Tensor detach(Tensor t) {
+    Objects.requireNonNull(t, "t");
     checkOpen();
     boolean removed = false;
     for (int i = tensors.size() - 1; i >= 0; i--) {

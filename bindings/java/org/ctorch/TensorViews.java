@@ -127,12 +127,12 @@ abstract class TensorViews extends TensorData {
 
   /** {@code torch.cat(tensors, dim)}. */
   public static Tensor cat(Tensor[] tensors, int dim) {
-    return cat(Arrays.asList(tensors), dim);
+    return cat(Arrays.asList(Objects.requireNonNull(tensors, "tensors")), dim);
   }
 
   /** {@code torch.cat(tensors)} along dim 0. */
   public static Tensor cat(Tensor... tensors) {
-    return cat(Arrays.asList(tensors), 0);
+    return cat(tensors, 0);
   }
 
   /** {@code torch.stack(tensors, dim)}: tensors of one shape; a new dim at position dim. */
@@ -142,11 +142,11 @@ abstract class TensorViews extends TensorData {
 
   /** {@code torch.stack(tensors, dim)}. */
   public static Tensor stack(Tensor[] tensors, int dim) {
-    return stack(Arrays.asList(tensors), dim);
+    return stack(Arrays.asList(Objects.requireNonNull(tensors, "tensors")), dim);
   }
 
   /** {@code torch.stack(tensors)} along dim 0. */
   public static Tensor stack(Tensor... tensors) {
-    return stack(Arrays.asList(tensors), 0);
+    return stack(tensors, 0);
   }
 }

@@ -126,7 +126,7 @@ public final class Torch {
 
   /** {@code torch.promote_types(a, b)}. */
   public static DType promoteTypes(DType a, DType b) {
-    return a.promoteTypes(b);
+    return DType.promoteTypes(a, b);
   }
 
   /**
