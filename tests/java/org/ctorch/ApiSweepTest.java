@@ -24,11 +24,21 @@ import org.junit.runners.Parameterized.Parameter;
 import org.junit.runners.Parameterized.Parameters;
 
 /**
- * The null part of issue 19's bad-input corpus, found by reflection instead of written by hand
- * (so a new public method is swept without an edit here): every public method of the public
- * classes of {@code org.ctorch} (Tensor's and Cuda's inherited ones included) that takes an
- * object or array is called once per such parameter with that parameter null and valid values
- * for the others. Every call must end in one of:
+ * The systematic part of issue 19's bad-input corpus, found by reflection instead of written by
+ * hand (so a new public method is swept without an edit here), over every public method of the
+ * public classes of {@code org.ctorch} (Tensor's and Cuda's inherited ones included), with valid
+ * values for the arguments not under test. Three kinds of rows:
+ * <ol>
+ *   <li><b>closed receiver</b>: every instance method of a class with a close ({@link Tensor},
+ *       {@link Event}, {@link Generator}, {@link Stream}, {@link CudaGraph},
+ *       {@link JitFunction}, {@link NcclComm}, {@link GraphedCallable}) called on a closed
+ *       object throws {@link CtorchException} code 102 "the X is closed", except the methods
+ *       that need no handle ({@link #HANDLE_FREE}), which work;</li>
+ *   <li><b>closed argument</b>: every parameter of one of those types (or an array or list of
+ *       tensors) given a closed object throws code 102 "the X is closed" (a closed optional
+ *       generator or stream is not a null one);</li>
+ *   <li><b>null argument</b>: every object or array parameter given null. The call must end
+ *       in one of:
  * <ul>
  *   <li>a {@link NullPointerException} from an explicit check (its message names the argument,
  *       e.g. "shape"), never the JVM's "Cannot invoke ... because ... is null", which means the
@@ -37,12 +47,13 @@ import org.junit.runners.Parameterized.Parameters;
  *       dtype, generator, stream, norm, dims, FFT sizes, extra arguments, timeout...), a return or
  *       the binding's exception ({@link CtorchException}, {@link IllegalArgumentException},
  *       {@link IllegalStateException}).</li>
- * </ul>
- * One JUnit test per (method, parameter); live counts are checked after each by
- * {@link CtorchTestCase}; whatever a call returns is closed.
+ * </ul></li>
+ * </ol>
+ * One JUnit test per row; live counts are checked after each by {@link CtorchTestCase};
+ * whatever a call returns is closed.
  */
 @RunWith(Parameterized.class)
-public class NullSweepTest extends CtorchTestCase {
+public class ApiSweepTest extends CtorchTestCase {
 
   /** The classes whose public methods are swept. */
   static final List<Class<?>> CLASSES = List.of(Tensor.class, Cuda.class, Stream.class,
@@ -82,13 +93,49 @@ public class NullSweepTest extends CtorchTestCase {
     return (t == int[].class || t == long[].class) && OPTIONAL_DIMS.contains(name);
   }
 
-  record Row(Method method, int param) {
+  /** What a row puts in place of a valid value. */
+  enum Kind { NULL_ARG, CLOSED_ARG, CLOSED_SELF }
+
+  /** The classes with a close whose closed objects the sweep uses. */
+  static final List<Class<?>> CLOSEABLE = List.of(Tensor.class, Event.class, Generator.class,
+      Stream.class, CudaGraph.class, JitFunction.class, NcclComm.class, GraphedCallable.class);
+
+  /** "Class.method" of the methods that need no native handle: they work on a closed object. */
+  static final Set<String> HANDLE_FREE = Set.of("close", "isClosed", "toString", "hashCode",
+      "Event.isTimingEnabled", "Event.isBlocking", "Generator.device", "GraphedCallable.numInputs");
+
+  /**
+   * "Class.method" of the methods that do not use a closed tensor argument's handle: attaching
+   * a closed tensor to a scope or detaching it is harmless (closing is idempotent).
+   */
+  static final Set<String> CLOSED_ARG_UNUSED = Set.of("TensorScope.attach", "TensorScope.detach");
+
+  record Row(Kind kind, Method method, int param) {
     @Override
     public String toString() {
-      return method.getDeclaringClass().getSimpleName() + "." + method.getName()
+      return (kind == Kind.CLOSED_SELF ? "closed receiver: "
+          : kind == Kind.CLOSED_ARG ? "closed arg " + param + ": " : "null arg " + param + ": ")
+          + method.getDeclaringClass().getSimpleName() + "." + method.getName()
           + Arrays.toString(Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
-              .toArray()).replace('[', '(').replace(']', ')') + " arg " + param;
+              .toArray()).replace('[', '(').replace(']', ')');
     }
+  }
+
+  /**
+   * The closeable class whose closed object a CLOSED_ARG row passes for parameter i of m (an
+   * object of that class, an array or a list of tensors, a list of lists of tensors), or null.
+   */
+  static Class<?> closeableOf(Method m, int i) {
+    Class<?> t = m.getParameterTypes()[i];
+    String generic = m.getGenericParameterTypes()[i].getTypeName();
+    if (t == Tensor[].class || generic.equals("java.util.List<org.ctorch.Tensor>")
+        || generic.equals("java.util.List<java.util.List<org.ctorch.Tensor>>")) {
+      return Tensor.class;
+    }
+    if (t == Stream[].class) {
+      return Stream.class;
+    }
+    return CLOSEABLE.contains(t) ? t : null;
   }
 
   @Parameters(name = "{0}")
@@ -106,10 +153,16 @@ public class NullSweepTest extends CtorchTestCase {
         if (m.getName().equals("equals")) {
           continue;
         }
+        if (!Modifier.isStatic(m.getModifiers()) && CLOSEABLE.contains(c)) {
+          rows.add(new Object[] {new Row(Kind.CLOSED_SELF, m, -1)});
+        }
         Class<?>[] ps = m.getParameterTypes();
         for (int i = 0; i < ps.length; i++) {
           if (!ps[i].isPrimitive()) {
-            rows.add(new Object[] {new Row(m, i)});
+            rows.add(new Object[] {new Row(Kind.NULL_ARG, m, i)});
+          }
+          if (closeableOf(m, i) != null) {
+            rows.add(new Object[] {new Row(Kind.CLOSED_ARG, m, i)});
           }
         }
       }
@@ -270,27 +323,62 @@ public class NullSweepTest extends CtorchTestCase {
     return null;
   }
 
+  /** A closed object for parameter i of m (see {@link #closeableOf}). */
+  static Object closedValue(Method m, int i, List<AutoCloseable> made) throws Exception {
+    Class<?> c = closeableOf(m, i);
+    Object o = c == Tensor.class ? valid(Tensor.class, made) : receiver(c, made);
+    ((AutoCloseable) o).close();
+    Class<?> t = m.getParameterTypes()[i];
+    if (t == Tensor[].class) {
+      return new Tensor[] {(Tensor) o};
+    }
+    if (t == Stream[].class) {
+      return new Stream[] {(Stream) o};
+    }
+    if (t == List.class) {
+      return m.getGenericParameterTypes()[i].getTypeName().contains("List<java.util.List")
+          ? List.of(List.of(o)) : List.of(o);
+    }
+    return o;
+  }
+
+  /** "Class.method" of the row's method, by the class that declares it. */
+  static String qualified(Method m) {
+    return m.getDeclaringClass().getSimpleName() + "." + m.getName();
+  }
+
   @Test
-  public void nullArgument() throws Throwable {
+  public void sweep() throws Throwable {
     Method m = row.method();
     List<AutoCloseable> made = new ArrayList<>();
     Throwable thrown = null;
     String setup = null;
+    String closedKind = null;
     try {
       Object self = null;
       if (!Modifier.isStatic(m.getModifiers())) {
         self = receiver(m.getDeclaringClass(), made);
         if (self == null) {
           setup = "no receiver for " + m.getDeclaringClass();
+        } else if (row.kind() == Kind.CLOSED_SELF) {
+          ((AutoCloseable) self).close();
+          closedKind = self.getClass().getSimpleName();
         }
       }
       Class<?>[] ps = m.getParameterTypes();
       Object[] args = new Object[ps.length];
       for (int i = 0; i < ps.length && setup == null; i++) {
         if (i == row.param()) {
+          if (row.kind() == Kind.CLOSED_ARG) {
+            args[i] = closedValue(m, i, made);
+            closedKind = closeableOf(m, i).getSimpleName();
+          }
           continue;
         }
-        args[i] = ps[i].isPrimitive() ? primitive(ps[i]) : valid(ps[i], made);
+        args[i] = ps[i].isPrimitive() ? primitive(ps[i])
+            : m.getName().startsWith("scatter") && ps[i] == long[].class ? new long[] {2}
+            : m.getName().startsWith("scatter") && ps[i] == Stream[].class ? new Stream[1]
+            : valid(ps[i], made);
         if (args[i] == null) {
           setup = "no valid value for " + ps[i];
         }
@@ -324,6 +412,29 @@ public class NullSweepTest extends CtorchTestCase {
     assertNull(row + ": " + setup, setup);
     String outcome = thrown == null ? "returned"
         : thrown.getClass().getSimpleName() + ": " + thrown.getMessage();
+    if (row.kind() == Kind.NULL_ARG) {
+      checkNull(outcome, thrown);
+      return;
+    }
+    if (row.kind() == Kind.CLOSED_ARG && CLOSED_ARG_UNUSED.contains(qualified(m))) {
+      assertTrue(row + ": " + outcome, thrown == null || thrown instanceof CtorchException
+          || thrown instanceof IllegalArgumentException);
+      return;
+    }
+    if (row.kind() == Kind.CLOSED_SELF && (HANDLE_FREE.contains(m.getName())
+        || HANDLE_FREE.contains(qualified(m)))) {
+      assertNull(row + " needs no handle, yet ended in " + outcome, thrown);
+      return;
+    }
+    if (!(thrown instanceof CtorchException ce) || ce.code() != CtorchException.INVALID_HANDLE
+        || !ce.detail().equals("the " + closedKind + " is closed")) {
+      throw new AssertionError(row + ": expected code 102 \"the " + closedKind
+          + " is closed\", got " + outcome, thrown);
+    }
+  }
+
+  /** A null argument's outcome: an explicit NullPointerException, or a documented default. */
+  private void checkNull(String outcome, Throwable thrown) {
     if (thrown instanceof NullPointerException) {
       String msg = thrown.getMessage();
       assertTrue(row + ": " + outcome + " (an unchecked dereference, not an explicit check)",
