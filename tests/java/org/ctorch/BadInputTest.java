@@ -23,6 +23,7 @@ import org.junit.AfterClass;
 import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.junit.function.ThrowingRunnable;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 import org.junit.runners.Parameterized.Parameter;
@@ -753,7 +754,7 @@ public class BadInputTest extends CtorchTestCase {
    * throw code 102 (the object closed under it; also 301, CUDA unavailable, on a machine
    * without a GPU), and after the close they must see 102.
    */
-  static void raceClose(AutoCloseable obj, ThrowingRunnableNoArg use) throws Throwable {
+  static void raceClose(AutoCloseable obj, ThrowingRunnable use) throws Throwable {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong calls = new AtomicLong();
     AtomicLong closedErrors = new AtomicLong();
@@ -799,11 +800,6 @@ public class BadInputTest extends CtorchTestCase {
   }
 
   @FunctionalInterface
-  interface ThrowingRunnableNoArg {
-    void run() throws Throwable;
-  }
-
-  @FunctionalInterface
   interface Worker {
     void run(int index) throws Throwable;
   }
@@ -831,21 +827,6 @@ public class BadInputTest extends CtorchTestCase {
       assertFalse("a worker hangs", th.isAlive());
     }
     rethrow(bad.get());
-  }
-
-  /** Runs r on a new thread and returns what it threw (null if nothing). */
-  static Throwable onThread(ThrowingRunnableNoArg r) throws InterruptedException {
-    AtomicReference<Throwable> thrown = new AtomicReference<>();
-    Thread th = new Thread(() -> {
-      try {
-        r.run();
-      } catch (Throwable e) {
-        thrown.set(e);
-      }
-    });
-    th.start();
-    th.join();
-    return thrown.get();
   }
 
   static void rethrow(Throwable e) throws Throwable {

@@ -84,6 +84,22 @@ public abstract class CtorchTestCase {
     return live;
   }
 
+  /** Runs r on a new thread, waits for it, and returns what it threw (null if nothing). */
+  static Throwable onThread(ThrowingRunnable r) throws InterruptedException {
+    java.util.concurrent.atomic.AtomicReference<Throwable> thrown =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread th = new Thread(() -> {
+      try {
+        r.run();
+      } catch (Throwable e) {
+        thrown.set(e);
+      }
+    });
+    th.start();
+    th.join();
+    return thrown.get();
+  }
+
   /** Skips the test (visibly) unless CUDA is available. */
   static void assumeCuda() {
     Assume.assumeTrue("needs a CUDA GPU (ct_cuda_is_available says 0 here)", Cuda.isAvailable());

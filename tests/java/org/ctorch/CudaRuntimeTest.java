@@ -8,7 +8,6 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.Test;
 
@@ -143,17 +142,8 @@ public class CudaRuntimeTest extends CtorchTestCase {
   @Test
   public void deviceGuardClosesOnItsThread() throws Exception {
     Cuda.DeviceGuard g = Cuda.device(-1);
-    AtomicReference<Throwable> fromOther = new AtomicReference<>();
-    Thread t = new Thread(() -> {
-      try {
-        g.close();
-      } catch (Throwable x) {
-        fromOther.set(x);
-      }
-    });
-    t.start();
-    t.join();
-    assertTrue(String.valueOf(fromOther.get()), fromOther.get() instanceof IllegalStateException);
+    Throwable fromOther = onThread(g::close);
+    assertTrue(String.valueOf(fromOther), fromOther instanceof IllegalStateException);
     g.close(); // still open, closes here
     g.close();
   }

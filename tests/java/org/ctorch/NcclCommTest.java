@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.ctorch.swig.ctorch;
 import org.junit.Assume;
@@ -386,17 +385,8 @@ public class NcclCommTest extends CtorchTestCase {
   public void gpuGroupIsThreadConfined() throws Exception {
     assumeNccl();
     NcclComm.Group g = NcclComm.group();
-    AtomicReference<Throwable> thrown = new AtomicReference<>();
-    Thread other = new Thread(() -> {
-      try {
-        g.close();
-      } catch (Throwable t) {
-        thrown.set(t);
-      }
-    });
-    other.start();
-    other.join();
-    assertTrue(String.valueOf(thrown.get()), thrown.get() instanceof IllegalStateException);
+    Throwable thrown = onThread(g::close);
+    assertTrue(String.valueOf(thrown), thrown instanceof IllegalStateException);
     assertFalse(g.isClosed());
     g.close();
     g.close(); // idempotent: one group end

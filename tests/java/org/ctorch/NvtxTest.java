@@ -184,17 +184,8 @@ public class NvtxTest extends CtorchTestCase {
   public void scopedRangeClosesOnceOnItsThread() throws Exception {
     Nvtx.Range r = Nvtx.range("java closed twice");
     assertFalse(r.isClosed());
-    AtomicReference<Throwable> other = new AtomicReference<>();
-    Thread t = new Thread(() -> {
-      try {
-        r.close();
-      } catch (Throwable e) {
-        other.set(e);
-      }
-    });
-    t.start();
-    t.join();
-    assertTrue(String.valueOf(other.get()), other.get() instanceof IllegalStateException);
+    Throwable other = onThread(r::close);
+    assertTrue(String.valueOf(other), other instanceof IllegalStateException);
     assertFalse(r.isClosed());
     r.close();
     r.close(); // idempotent: one pop only
