@@ -57,7 +57,11 @@ public class BadInputTest extends CtorchTestCase {
     void run(Fx f) throws Throwable;
   }
 
-  /** One row of the corpus. */
+  /**
+   * One row of the corpus: the exception type, the status code (null: not a CtorchException or
+   * any code) and a fragment of the message (for a NullPointerException the whole message, the
+   * argument's name; null for a JDK exception type that has no message).
+   */
   record Case(String name, Needs needs, Class<? extends Throwable> type, Integer code,
       String fragment, String knownCBug, Call call) {
     @Override
@@ -553,6 +557,59 @@ public class BadInputTest extends CtorchTestCase {
     gpu("memoryStat of an unknown key", CtorchException.ARGUMENT, "no_such_key",
         f -> Cuda.memoryStat(0, "no_such_key"));
 
+    status("generator state with a negative offset", CtorchException.ARGUMENT, "offset", f -> {
+      try (Generator g = Generator.create()) {
+        byte[] st = g.getState();
+        st[15] = (byte) 0x80; // the int64 offset's sign bit (little-endian)
+        g.setState(st);
+      }
+    });
+    status("generator state with an offset not a multiple of 4", CtorchException.ARGUMENT, "offset", f -> {
+      try (Generator g = Generator.create()) {
+        byte[] st = g.getState();
+        st[8] = 3;
+        g.setState(st);
+      }
+    });
+    // the JDK's ReadOnlyBufferException has no message: its type names the problem
+    java("copyTo a read-only buffer", java.nio.ReadOnlyBufferException.class, null,
+        f -> f.t.copyTo(java.nio.ByteBuffer.allocate(64).asReadOnlyBuffer()));
+    status("copyTo a buffer too small", CtorchException.BUFFER_SIZE, "",
+        f -> f.t.copyTo(java.nio.ByteBuffer.allocateDirect(8)));
+    java("toFloatArray of 2^31 elements", IllegalArgumentException.class, "does not fit", f -> {
+      try (Tensor one = Tensor.zeros(1); Tensor big = one.expand(1L << 31)) {
+        big.toFloatArray();
+      }
+    });
+    status("item of an empty tensor", CtorchException.SHAPE, "0 elements", f -> {
+      try (Tensor e = Tensor.empty(0)) {
+        e.item();
+      }
+    });
+    status("where: shapes do not broadcast", CtorchException.SHAPE, "size", f -> Tensor.where(f.b, f.t, f.l));
+    status("reshape to -2", CtorchException.SHAPE, "-2", f -> f.t.reshape(-2, 3));
+    status("Device.cuda(-2) printed (checked when used)", CtorchException.ARGUMENT, "-2",
+        f -> Device.cuda(-2).toString());
+    status("Device.of(CPU, 3) printed (checked when used)", CtorchException.ARGUMENT, "3",
+        f -> Device.of(DeviceType.CPU, 3).toString());
+    java("empty dtype name", IllegalArgumentException.class, "dtype", f -> DType.fromName(""));
+    status("setRngStateAll of a 3-byte state", CtorchException.ARGUMENT, "16",
+        f -> Cuda.setRngStateAll(List.of(new byte[3])));
+    java("scatter: chunk sizes not one per device", IllegalArgumentException.class, "chunkSizes",
+        f -> CudaComm.scatter(f.v, new int[] {0}, new long[] {1, 2}, 0, null));
+    gpu("CUDA tensor closed while 4 threads copy it to the host", CtorchException.INVALID_HANDLE,
+        "the Tensor " + CLOSED, f -> {
+          Tensor x = Tensor.ones(new long[] {1024}, DType.FLOAT32, Device.CUDA);
+          raceClose(x, () -> x.toFloatArray());
+          x.cpu();
+        });
+    gpu("stream closed while 4 threads query it", CtorchException.INVALID_HANDLE,
+        "the Stream " + CLOSED, f -> {
+          Stream st = Stream.create();
+          raceClose(st, () -> st.query());
+          st.synchronize();
+        });
+
     /* ---- 6. concurrent close while other threads use the object: closed error or success -- */
     closed("tensor closed while 4 threads run ops on it", "Tensor", f -> {
       Tensor x = Tensor.ones(64);
@@ -911,6 +968,9 @@ public class BadInputTest extends CtorchTestCase {
     }
     if (!c.type().isInstance(e)) {
       throw new AssertionError(c.name() + ": expected " + c.type().getSimpleName() + ", got " + e, e);
+    }
+    if (c.fragment() == null) { // a JDK exception type without a message (ReadOnlyBufferException)
+      return;
     }
     String msg = e.getMessage();
     assertNotNull(c.name() + ": no message", msg);
