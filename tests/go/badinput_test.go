@@ -429,6 +429,19 @@ func TestBadInputCorpus(t *testing.T) {
 		{"closed graph debug dump", func() error { return graph.DebugDump("/dev/null") }, bad, closedMsg, "", ""},
 		{"nil graphed run", func() error { return nilGraphed.Run(v) }, bad, nilMsg, "", ""},
 		{"zero graphed graph", func() error { return errc(zeroGraphed.Graph()) }, bad, closedMsg, "", ""},
+		{"nvtx range of a nil function", func() error { return cuda.NvtxRange("r", nil) }, ctorch.ErrNullPointer, "nil function", "", ""},
+		{"with stream of a nil function", func() error { return cuda.WithStream(nil, nil) }, ctorch.ErrNullPointer, "nil function", "", ""},
+		{"with device of a nil function", func() error { return cuda.WithDevice(-1, nil) }, ctorch.ErrNullPointer, "nil function", "", ""},
+		{"with device of a tensor, nil function", func() error { return cuda.WithDeviceOf(x, nil) }, ctorch.ErrNullPointer, "nil function", "", ""},
+		{"nccl group of a nil function", func() error { return nccl.Group(nil) }, ctorch.ErrNullPointer, "nil function", "", ""},
+		{"graph capture of a nil function", func() error {
+			g, err := cuda.NewGraph()
+			if err != nil {
+				return err
+			}
+			defer g.Close()
+			return g.Capture(nil)
+		}, ctorch.ErrNullPointer, "nil function", "", ""},
 		{"make graphed nil function", func() error { return errc(cuda.MakeGraphed(nil, ts(v))) }, ctorch.ErrNullPointer, "nil function", "", ""},
 		{"make graphed nil static input", func() error { return errc(cuda.MakeGraphed(func() error { return nil }, ts(v, nilT))) }, bad, "static input 1", "", ""},
 		{"closed jit name", func() error { return errc(closedJit.Name()) }, bad, closedMsg, "", ""},
