@@ -107,9 +107,8 @@ func (t *Tensor) ItemBool() (bool, error) {
 // is not T's, the elements are converted first as t.to(dtype) does (floats truncate toward
 // zero into integers, as in PyTorch). Works for tensors on any device (synchronous).
 func ToSlice[T Element](t *Tensor) ([]T, error) {
-	n := t.Numel()
-	if t.Closed() {
-		_, err := t.handle("copy_to_buffer")
+	n, err := t.query("copy_to_buffer", capi.QueryNumel, 0)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]T, n)
@@ -123,7 +122,11 @@ func ToSlice[T Element](t *Tensor) ([]T, error) {
 func copyInto[T Element](t *Tensor, dst []T) error {
 	want := DTypeOf[T]()
 	src := t
-	if t.DType() != want {
+	d, err := t.dtype("copy_to_buffer")
+	if err != nil {
+		return err
+	}
+	if d != want {
 		c, err := t.To(want)
 		if err != nil {
 			return err
@@ -177,11 +180,19 @@ func (t *Tensor) Bytes() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	size, err := t.DType().ItemSize()
+	d, err := t.dtype("copy_to_buffer")
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, t.Numel()*int64(size))
+	n, err := t.query("copy_to_buffer", capi.QueryNumel, 0)
+	if err != nil {
+		return nil, err
+	}
+	size, err := d.ItemSize()
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, n*int64(size))
 	err = run("copy_to_buffer", func() int { return capi.Ct_tensor_copy_to_buffer(h, b, int64(len(b))) }, t)
 	if err != nil {
 		return nil, err

@@ -350,7 +350,9 @@ func randLike(op string, t *Tensor, like likeRand, factory randFactory, opts []O
 		}
 		dtype := o.dtype
 		if dtype == Undefined {
-			dtype = t.DType()
+			if dtype, err = t.dtype(op); err != nil {
+				return nil, err
+			}
 		}
 		return newTensor(op, func(out []int64) int {
 			return factory(shape, len(shape), int(dtype), int(o.device.Type), o.device.Index, gh, out)

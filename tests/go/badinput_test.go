@@ -217,6 +217,12 @@ func TestBadInputCorpus(t *testing.T) {
 		// ---- foreign and wrong-kind handles ------------------------------------------------
 		{"foreign handle", func() error { return errc(ctorch.FromHandle(0x5eed_0000_1234).Neg()) }, bad, "not a ctorch tensor handle", "", ""},
 		{"foreign handle close", func() error { return ctorch.FromHandle(0x5eed_0000_4321).Close() }, bad, "not a ctorch tensor handle", "", ""},
+		{"foreign handle Bytes", func() error { return errc(ctorch.FromHandle(0x5eed_0000_2345).Bytes()) }, bad, "not a ctorch tensor handle", "", ""},
+		{"foreign handle Float32s", func() error { return errc(ctorch.FromHandle(0x5eed_0000_3456).Float32s()) }, bad, "not a ctorch tensor handle", "", ""},
+		{"foreign handle CopyTo", func() error { return ctorch.FromHandle(0x5eed_0000_5678).CopyTo(make([]int64, 1)) }, bad, "not a ctorch tensor handle", "", ""},
+		{"rand like a foreign handle on a device", func() error {
+			return errc(ctorch.RandLike(ctorch.FromHandle(0x5eed_0000_6789), ctorch.CPU))
+		}, bad, "not a ctorch tensor handle", "", ""},
 		{"event handle as a tensor", func() error { return errc(ctorch.FromHandle(ev.Handle()).Sum()) }, bad, "not a ctorch tensor handle", "", ""},
 		{"generator handle as a tensor", func() error { return errc(ctorch.FromHandle(gen.Handle()).Repr()) }, bad, "not a ctorch tensor handle", "", ""},
 		{"close of an event handle as a tensor", func() error { return ctorch.FromHandle(ev.Handle()).Close() }, bad, "not a ctorch tensor handle", "", ""},
@@ -487,6 +493,10 @@ func TestBadInputCorpus(t *testing.T) {
 	if _, err := jit.Name(); err != nil {
 		t.Errorf("the jitted function after the corpus: %v", err)
 	}
+	// the nil result of a failed MemoryStats reads as an empty map
+	if v, ok := (*cuda.MemoryStatsMap)(nil).Get("allocated_bytes.all.current"); v != 0 || ok {
+		t.Errorf("Get on a nil *MemoryStatsMap: %d, %v", v, ok)
+	}
 	runtime.KeepAlive(s)
 }
 
@@ -539,6 +549,11 @@ func TestConcurrentCloseWhileInUse(t *testing.T) {
 						check(err)
 						_, err = x.Float32s()
 						check(err)
+						_, err = x.Bytes()
+						check(err)
+						_, err = x.Int64s()
+						check(err)
+						closeResult(ctorch.RandLike(x, ctorch.CPU))
 					case 3:
 						check(x.UniformInPlace(0, 1, g))
 						_, err := g.Offset()
