@@ -82,6 +82,18 @@ func errc(v any, err error) error {
 // isNil reports whether v holds a nil pointer.
 func isNil(v any) bool { return v == nil || reflect.ValueOf(v).IsNil() }
 
+// openAndClosed makes two objects with mk: one open (closed at the end of the test) and one
+// closed at once.
+func openAndClosed[T interface{ Close() error }](t *testing.T, mk func() (T, error)) (open, closed T) {
+	t.Helper()
+	v, err := mk()
+	open = keepOpen(t, v, err)
+	closed, err = mk()
+	noErr(t, err)
+	noErr(t, closed.Close())
+	return open, closed
+}
+
 // checkBad runs one row in a subtest.
 func checkBad(t *testing.T, c badCase) {
 	t.Run(c.name, func(t *testing.T) {
@@ -128,20 +140,10 @@ func TestBadInputCorpus(t *testing.T) {
 	var nilT *ctorch.Tensor
 	zeroT := new(ctorch.Tensor) // a Tensor the library never made
 
-	gen, err := ctorch.NewGenerator(ctorch.CPU)
-	noErr(t, err)
-	defer gen.Close()
-	closedGen, err := ctorch.NewGenerator(ctorch.CPU)
-	noErr(t, err)
-	noErr(t, closedGen.Close())
+	gen, closedGen := openAndClosed(t, func() (*ctorch.Generator, error) { return ctorch.NewGenerator(ctorch.CPU) })
 	var nilGen *ctorch.Generator
 
-	ev, err := cuda.NewEvent(cuda.EventDefault)
-	noErr(t, err)
-	defer ev.Close()
-	closedEv, err := cuda.NewEvent(cuda.EventDefault)
-	noErr(t, err)
-	noErr(t, closedEv.Close())
+	ev, closedEv := openAndClosed(t, func() (*cuda.Event, error) { return cuda.NewEvent(cuda.EventDefault) })
 	var nilEv *cuda.Event
 	var nilStream *cuda.Stream
 	zeroStream := new(cuda.Stream)
@@ -153,12 +155,7 @@ func TestBadInputCorpus(t *testing.T) {
 	var nilGraphed *cuda.Graphed
 	zeroGraphed := new(cuda.Graphed)
 
-	jit, err := cuda.NewJitFunction(fusedCode)
-	noErr(t, err)
-	defer jit.Close()
-	closedJit, err := cuda.NewJitFunction(fusedCode)
-	noErr(t, err)
-	noErr(t, closedJit.Close())
+	jit, closedJit := openAndClosed(t, func() (*cuda.JitFunction, error) { return cuda.NewJitFunction(fusedCode) })
 	var nilJit *cuda.JitFunction
 	var nilComm *nccl.Comm
 	zeroComm := new(nccl.Comm)
