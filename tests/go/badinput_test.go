@@ -497,7 +497,8 @@ func TestBadInputCorpus(t *testing.T) {
 	runtime.KeepAlive(s)
 }
 
-// TestConcurrentCloseWhileInUse closes objects while other goroutines use them: every use
+// TestConcurrentCloseWhileInUse closes objects (a tensor, a generator, an event, a jitted
+// function, a graph) while other goroutines use them: every use
 // returns a result or the closed-object error (ErrInvalidHandle), never anything else, a
 // crash or a leak.
 func TestConcurrentCloseWhileInUse(t *testing.T) {
@@ -529,6 +530,10 @@ func TestConcurrentCloseWhileInUse(t *testing.T) {
 		noErr(t, err)
 		e, err := cuda.NewEvent(cuda.EventDefault)
 		noErr(t, err)
+		j, err := cuda.NewJitFunction(fusedCode)
+		noErr(t, err)
+		gr, err := cuda.NewGraph()
+		noErr(t, err)
 		start := make(chan struct{})
 		for u := 0; u < users; u++ {
 			wg.Add(1)
@@ -558,6 +563,18 @@ func TestConcurrentCloseWhileInUse(t *testing.T) {
 					case 4:
 						_, err := e.Query()
 						check(err)
+						_, err = j.Name()
+						check(err)
+						if r, err := j.Ref(); err == nil {
+							check(r.Close())
+						} else {
+							check(err)
+						}
+						if r, err := gr.Ref(); err == nil {
+							check(r.Close())
+						} else {
+							check(err)
+						}
 						closeResult(ctorch.Cat([]*ctorch.Tensor{x, other}, 0))
 					}
 				}
@@ -571,6 +588,8 @@ func TestConcurrentCloseWhileInUse(t *testing.T) {
 			check(x.Close())
 			check(g.Close())
 			check(e.Close())
+			check(j.Close())
+			check(gr.Close())
 		}()
 		close(start)
 		wg.Wait()
