@@ -220,6 +220,18 @@ func TestBadInputCorpus(t *testing.T) {
 		{"rand like a foreign handle on a device", func() error {
 			return errc(ctorch.RandLike(ctorch.FromHandle(0x5eed_0000_6789), ctorch.CPU))
 		}, bad, "not a ctorch tensor handle", "", ""},
+		{"released handle used again", func() error {
+			y, err := ctorch.Ones([]int64{1})
+			if err != nil {
+				return err
+			}
+			h := y.Handle()
+			y.Close()
+			return errc(ctorch.FromHandle(h).Sum())
+		}, bad, "already released", "", ""},
+		{"forged tensor handle of a wrong generation", func() error {
+			return errc(ctorch.FromHandle(int64((0x5<<28|0xabcde)<<32 | 1)).Neg())
+		}, bad, "already released", "", ""},
 		{"event handle as a tensor", func() error { return errc(ctorch.FromHandle(ev.Handle()).Sum()) }, bad, "not a ctorch tensor handle", "", ""},
 		{"generator handle as a tensor", func() error { return errc(ctorch.FromHandle(gen.Handle()).Repr()) }, bad, "not a ctorch tensor handle", "", ""},
 		{"close of an event handle as a tensor", func() error { return ctorch.FromHandle(ev.Handle()).Close() }, bad, "not a ctorch tensor handle", "", ""},
