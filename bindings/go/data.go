@@ -17,7 +17,10 @@ import (
 //	g, err := t.To(dev)              // my_tensor.to(device)
 //	d, err := t.To(ctorch.Float64)   // t.to(torch.float64)
 func (t *Tensor) To(opts ...Option) (*Tensor, error) {
-	o := makeOptions(Undefined, opts)
+	o, err := makeOptions("to", Undefined, opts)
+	if err != nil {
+		return nil, err
+	}
 	h, err := t.handle("to")
 	if err != nil {
 		return nil, err

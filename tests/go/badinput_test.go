@@ -161,6 +161,7 @@ func TestBadInputCorpus(t *testing.T) {
 	zeroComm := new(nccl.Comm)
 
 	nan, inf := math.NaN(), math.Inf(1)
+	farCPU := ctorch.Device{Type: ctorch.DeviceCPU, Index: 1 << 32} // an index beyond int32
 	bad := ctorch.ErrInvalidHandle
 	closedMsg, nilMsg := "use of a closed", "nil *"
 	ts := func(xs ...*ctorch.Tensor) []*ctorch.Tensor { return xs }
@@ -375,6 +376,16 @@ func TestBadInputCorpus(t *testing.T) {
 		{"parse device empty", func() error { return errc(ctorch.ParseDevice("")) }, ctorch.ErrDeviceString, "''", "", ""},
 		{"parse device cuda:-1", func() error { return errc(ctorch.ParseDevice("cuda:-1")) }, ctorch.ErrDeviceString, "cuda:-1", "", ""},
 		{"parse device with NUL", func() error { return errc(ctorch.ParseDevice("cpu\x00")) }, ctorch.ErrDeviceString, "NUL", "", ""},
+		{"zeros on cpu:1<<32", func() error { return errc(ctorch.Zeros([]int64{1}, farCPU)) }, ctorch.ErrIndex, "device index 4294967296", "", ""},
+		{"to cpu:1<<32+1", func() error { return errc(v.To(ctorch.Device{Type: ctorch.DeviceCPU, Index: 1<<32 + 1})) }, ctorch.ErrIndex, "device index 4294967297", "", ""},
+		{"arange on cpu:1<<32", func() error { return errc(ctorch.Arange(0, 2, 1, farCPU)) }, ctorch.ErrIndex, "4294967296", "", ""},
+		{"from slice on cpu:1<<32", func() error { return errc(ctorch.FromSlice([]int8{1}, nil, farCPU)) }, ctorch.ErrIndex, "4294967296", "", ""},
+		{"rand on cpu:1<<32", func() error { return errc(ctorch.Rand([]int64{1}, farCPU)) }, ctorch.ErrIndex, "4294967296", "", ""},
+		{"rand like on cpu:1<<32", func() error { return errc(ctorch.RandLike(v, farCPU)) }, ctorch.ErrIndex, "4294967296", "", ""},
+		{"ones like on cpu:1<<32", func() error { return errc(ctorch.OnesLike(v, farCPU)) }, ctorch.ErrIndex, "4294967296", "", ""},
+		{"new zeros on cpu:1<<32", func() error { return errc(v.NewZeros([]int64{1}, farCPU)) }, ctorch.ErrIndex, "4294967296", "", ""},
+		{"fftfreq on cpu:1<<32", func() error { return errc(ctorch.FFTFreq(4, 1, farCPU)) }, ctorch.ErrIndex, "4294967296", "", ""},
+		{"cuda(1<<32)", func() error { return errc(v.CUDA(1 << 32)) }, ctorch.ErrIndex, "4294967296", "", ""},
 		{"device type 7", func() error { return errc(ctorch.Zeros([]int64{1}, ctorch.Device{Type: 7})) }, ctorch.ErrArgument, "device type 7", "", ""},
 		{"cuda tensor without CUDA", func() error { return errc(ctorch.Zeros([]int64{1}, ctorch.CUDA)) }, ctorch.ErrCUDAUnavailable, "CUDA", "nogpu", ""},
 		{"to cuda without CUDA", func() error { return errc(v.CUDA()) }, ctorch.ErrCUDAUnavailable, "CUDA", "nogpu", ""},
