@@ -3,6 +3,8 @@ package ctorch
 import (
 	"fmt"
 	"runtime"
+	"syscall"
+	"unsafe"
 
 	"ctorch.dev/ctorch/internal/capi"
 )
@@ -109,9 +111,14 @@ func (t *Tensor) ItemBool() (bool, error) {
 // ToSlice copies the elements of t, C-contiguous (row-major), into a new []T. When t's dtype
 // is not T's, the elements are converted first as t.to(dtype) does (floats truncate toward
 // zero into integers, as in PyTorch). Works for tensors on any device (synchronous).
+// ErrOutOfMemory when the copy would be larger than the machine's memory (checkHostAlloc).
 func ToSlice[T Element](t *Tensor) ([]T, error) {
 	n, err := t.query("copy_to_buffer", capi.QueryNumel, 0)
 	if err != nil {
+		return nil, err
+	}
+	var zero T
+	if err := checkHostAlloc("copy_to_buffer", n, int64(unsafe.Sizeof(zero))); err != nil {
 		return nil, err
 	}
 	out := make([]T, n)
@@ -147,6 +154,26 @@ func copyInto[T Element](t *Tensor, dst []T) error {
 	return err
 }
 
+// checkHostAlloc is op's ErrOutOfMemory for a Go buffer of n elements of size bytes that cannot
+// be made: Go does not survive a failed allocation (the process dies), and a tensor can have
+// more elements than any machine's memory (an Expand of a scalar to [1 << 40] is a view of one
+// element). The limit is the machine's RAM and swap; smaller buffers are left to Go.
+func checkHostAlloc(op string, n, size int64) error {
+	bytes := n * size
+	if n < 1<<20 || (bytes/size == n && bytes < 1<<30) {
+		return nil // small: no system call
+	}
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err != nil {
+		return nil // unknown: left to Go
+	}
+	limit := (uint64(si.Totalram) + uint64(si.Totalswap)) * uint64(si.Unit)
+	if bytes/size != n || uint64(bytes) > limit {
+		return goError(op, CodeOutOfMemory, "a host copy of %d elements of %d bytes is more than the machine's memory (%d bytes of RAM and swap)", n, size, limit)
+	}
+	return nil
+}
+
 // CopyTo copies the elements of t into dst, a slice of an Element type ([]float32, []int64,
 // []bool, ...) whose length must be t.Numel() (ErrBufferSize otherwise), converting the dtype
 // like ToSlice. ErrArgument for other types of dst.
@@ -177,7 +204,7 @@ func (t *Tensor) CopyTo(dst any) error {
 }
 
 // Bytes copies the elements of t, in its own dtype (native endian, C-contiguous), into a new
-// []byte: the way to read float16 and bfloat16 tensors.
+// []byte: the way to read float16 and bfloat16 tensors. ErrOutOfMemory as ToSlice.
 func (t *Tensor) Bytes() ([]byte, error) {
 	h, err := t.handle("copy_to_buffer")
 	if err != nil {
@@ -193,6 +220,9 @@ func (t *Tensor) Bytes() ([]byte, error) {
 	}
 	size, err := d.ItemSize()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkHostAlloc("copy_to_buffer", n, int64(size)); err != nil {
 		return nil, err
 	}
 	b := make([]byte, n*int64(size))

@@ -161,6 +161,7 @@ func TestBadInputCorpus(t *testing.T) {
 	zeroComm := new(nccl.Comm)
 
 	nan, inf := math.NaN(), math.Inf(1)
+	huge := s.T(sc.Expand(1 << 40))                                 // a view of one element
 	farCPU := ctorch.Device{Type: ctorch.DeviceCPU, Index: 1 << 32} // an index beyond int32
 	bad := ctorch.ErrInvalidHandle
 	closedMsg, nilMsg := "use of a closed", "nil *"
@@ -323,6 +324,12 @@ func TestBadInputCorpus(t *testing.T) {
 		{"randint low == high", func() error { return errc(ctorch.Randint(5, 5, []int64{2})) }, ctorch.ErrArgument, "from=5 >= to=5", "", ""},
 		{"randn negative size", func() error { return errc(ctorch.Randn([]int64{-3})) }, ctorch.ErrShape, "negative dimension -3", "", ""},
 		{"from bytes of the wrong length", func() error { return errc(ctorch.FromBytes([]byte{1, 2, 3}, nil, ctorch.Float32)) }, ctorch.ErrBufferSize, "3 bytes", "", ""},
+		{"Float32s of 2^40 broadcast elements", func() error { return errc(huge.Float32s()) }, ctorch.ErrOutOfMemory, "more than the machine's memory", "", ""},
+		{"Bytes of 2^40 broadcast elements", func() error { return errc(huge.Bytes()) }, ctorch.ErrOutOfMemory, "1099511627776 elements", "", ""},
+		{"Complex128s of 2^62 broadcast elements", func() error {
+			h := s.T(sc.Expand(1 << 62))
+			return errc(h.Complex128s())
+		}, ctorch.ErrOutOfMemory, "4611686018427387904 elements", "", ""},
 		{"copy to a short slice", func() error { return v.CopyTo(make([]float32, 2)) }, ctorch.ErrBufferSize, "8 bytes", "", ""},
 		{"copy to an unsupported type", func() error { return v.CopyTo([]string{"a"}) }, ctorch.ErrArgument, "[]string", "", ""},
 		{"copy to nil", func() error { return v.CopyTo(nil) }, ctorch.ErrArgument, "nil", "", ""},
