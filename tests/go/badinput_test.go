@@ -357,6 +357,8 @@ func TestBadInputCorpus(t *testing.T) {
 		{"arange end NaN", func() error { return errc(ctorch.Arange(0, nan, 1)) }, ctorch.ErrArgument, "nan", "", ""},
 		{"arange wrong sign", func() error { return errc(ctorch.Arange(0, 5, -1)) }, ctorch.ErrArgument, "step sign", "", ""},
 		{"linspace of 1<<62 steps", func() error { return errc(ctorch.Linspace(0, 1, 1<<62)) }, ctorch.ErrOutOfMemory, "4611686018427387904", "", ""},
+		{"full int8 of 1e30", func() error { return errc(ctorch.Full([]int64{1}, 1e30, ctorch.Int8)) }, ctorch.ErrArgument, "overflow", "", "ct_full converts 1e30 to int8 silently (0; torch: value cannot be converted to type int8_t without overflow)"},
+		{"fill_ int64 with NaN", func() error { return i64.Fill(nan) }, ctorch.ErrArgument, "overflow", "", "ct_fill_ writes NaN into an int64 tensor silently (torch: value cannot be converted without overflow)"},
 		{"uniform_ from > to", func() error { return v.UniformInPlace(2, 1, nil) }, ctorch.ErrArgument, "from=2 > to=1", "", ""},
 		{"uniform_ to +inf", func() error { return v.UniformInPlace(0, inf, nil) }, ctorch.ErrArgument, "to=inf", "", ""},
 		{"normal_ negative std", func() error { return v.NormalInPlace(0, -1, nil) }, ctorch.ErrArgument, "std", "", ""},
