@@ -3,6 +3,8 @@ package ctorch
 import (
 	"fmt"
 	"runtime"
+	"syscall"
+	"unsafe"
 
 	"ctorch.dev/ctorch/internal/capi"
 )
@@ -17,7 +19,10 @@ import (
 //	g, err := t.To(dev)              // my_tensor.to(device)
 //	d, err := t.To(ctorch.Float64)   // t.to(torch.float64)
 func (t *Tensor) To(opts ...Option) (*Tensor, error) {
-	o := makeOptions(Undefined, opts)
+	o, err := makeOptions("to", Undefined, opts)
+	if err != nil {
+		return nil, err
+	}
 	h, err := t.handle("to")
 	if err != nil {
 		return nil, err
@@ -106,10 +111,14 @@ func (t *Tensor) ItemBool() (bool, error) {
 // ToSlice copies the elements of t, C-contiguous (row-major), into a new []T. When t's dtype
 // is not T's, the elements are converted first as t.to(dtype) does (floats truncate toward
 // zero into integers, as in PyTorch). Works for tensors on any device (synchronous).
+// ErrOutOfMemory when the copy would be larger than the machine's memory (checkHostAlloc).
 func ToSlice[T Element](t *Tensor) ([]T, error) {
-	n := t.Numel()
-	if t.Closed() {
-		_, err := t.handle("copy_to_buffer")
+	n, err := t.query("copy_to_buffer", capi.QueryNumel, 0)
+	if err != nil {
+		return nil, err
+	}
+	var zero T
+	if err := checkHostAlloc("copy_to_buffer", n, int64(unsafe.Sizeof(zero))); err != nil {
 		return nil, err
 	}
 	out := make([]T, n)
@@ -123,7 +132,11 @@ func ToSlice[T Element](t *Tensor) ([]T, error) {
 func copyInto[T Element](t *Tensor, dst []T) error {
 	want := DTypeOf[T]()
 	src := t
-	if t.DType() != want {
+	d, err := t.dtype("copy_to_buffer")
+	if err != nil {
+		return err
+	}
+	if d != want {
 		c, err := t.To(want)
 		if err != nil {
 			return err
@@ -139,6 +152,26 @@ func copyInto[T Element](t *Tensor, dst []T) error {
 	err = run("copy_to_buffer", func() int { return capi.Ct_tensor_copy_to_buffer(h, b, int64(len(b))) }, src)
 	runtime.KeepAlive(dst)
 	return err
+}
+
+// checkHostAlloc is op's ErrOutOfMemory for a Go buffer of n elements of size bytes that cannot
+// be made: Go does not survive a failed allocation (the process dies), and a tensor can have
+// more elements than any machine's memory (an Expand of a scalar to [1 << 40] is a view of one
+// element). The limit is the machine's RAM and swap; smaller buffers are left to Go.
+func checkHostAlloc(op string, n, size int64) error {
+	bytes := n * size
+	if n < 1<<20 || (bytes/size == n && bytes < 1<<30) {
+		return nil // small: no system call
+	}
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err != nil {
+		return nil // unknown: left to Go
+	}
+	limit := (uint64(si.Totalram) + uint64(si.Totalswap)) * uint64(si.Unit)
+	if bytes/size != n || uint64(bytes) > limit {
+		return goError(op, CodeOutOfMemory, "a host copy of %d elements of %d bytes is more than the machine's memory (%d bytes of RAM and swap)", n, size, limit)
+	}
+	return nil
 }
 
 // CopyTo copies the elements of t into dst, a slice of an Element type ([]float32, []int64,
@@ -171,17 +204,28 @@ func (t *Tensor) CopyTo(dst any) error {
 }
 
 // Bytes copies the elements of t, in its own dtype (native endian, C-contiguous), into a new
-// []byte: the way to read float16 and bfloat16 tensors.
+// []byte: the way to read float16 and bfloat16 tensors. ErrOutOfMemory as ToSlice.
 func (t *Tensor) Bytes() ([]byte, error) {
 	h, err := t.handle("copy_to_buffer")
 	if err != nil {
 		return nil, err
 	}
-	size, err := t.DType().ItemSize()
+	d, err := t.dtype("copy_to_buffer")
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, t.Numel()*int64(size))
+	n, err := t.query("copy_to_buffer", capi.QueryNumel, 0)
+	if err != nil {
+		return nil, err
+	}
+	size, err := d.ItemSize()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHostAlloc("copy_to_buffer", n, int64(size)); err != nil {
+		return nil, err
+	}
+	b := make([]byte, n*int64(size))
 	err = run("copy_to_buffer", func() int { return capi.Ct_tensor_copy_to_buffer(h, b, int64(len(b))) }, t)
 	if err != nil {
 		return nil, err

@@ -58,9 +58,17 @@ func (d Device) String() string {
 	return s
 }
 
-func (d Device) format() (string, error) {
+// check is op's ErrIndex for an index that does not fit the C API's int32_t.
+func (d Device) check(op string) error {
 	if int(int32(d.Index)) != d.Index {
-		return "", goError("format_device", CodeArgument, "device index %d out of range", d.Index)
+		return goError(op, CodeIndex, "device index %d out of range", d.Index)
+	}
+	return nil
+}
+
+func (d Device) format() (string, error) {
+	if err := d.check("format_device"); err != nil {
+		return "", err
 	}
 	var s string
 	err := call("format_device", func() int {

@@ -59,7 +59,10 @@ func shaped(op string, f shapeFactory, shape []int64, opts []Option) (*Tensor, e
 	if err := checkShape(op, shape); err != nil {
 		return nil, err
 	}
-	o := makeOptions(Float32, opts)
+	o, err := makeOptions(op, Float32, opts)
+	if err != nil {
+		return nil, err
+	}
 	return newTensor(op, func(out []int64) int {
 		return f(shape, len(shape), int(o.dtype), int(o.device.Type), o.device.Index, out)
 	})
@@ -92,7 +95,10 @@ func Full(shape []int64, value float64, opts ...Option) (*Tensor, error) {
 // elements start + i*step, Float32 unless a DType is given. ErrArgument for step 0 or a step
 // whose sign disagrees with end - start.
 func Arange(start, end, step float64, opts ...Option) (*Tensor, error) {
-	o := makeOptions(Float32, opts)
+	o, err := makeOptions("arange", Float32, opts)
+	if err != nil {
+		return nil, err
+	}
 	return newTensor("arange", func(out []int64) int {
 		return capi.Ct_arange(start, end, step, int(o.dtype), int(o.device.Type), o.device.Index, out)
 	})
@@ -106,7 +112,10 @@ func ArangeInt(start, end, step int64, opts ...Option) (*Tensor, error) {
 
 // Linspace is torch.linspace(start, end, steps). ErrArgument for steps < 0.
 func Linspace(start, end float64, steps int64, opts ...Option) (*Tensor, error) {
-	o := makeOptions(Float32, opts)
+	o, err := makeOptions("linspace", Float32, opts)
+	if err != nil {
+		return nil, err
+	}
 	return newTensor("linspace", func(out []int64) int {
 		return capi.Ct_linspace(start, end, steps, int(o.dtype), int(o.device.Type), o.device.Index, out)
 	})
@@ -117,7 +126,10 @@ func Eye(n int64, opts ...Option) (*Tensor, error) { return EyeNM(n, -1, opts...
 
 // EyeNM is torch.eye(n, m): ones on the diagonal of an n x m matrix (m < 0 means m = n).
 func EyeNM(n, m int64, opts ...Option) (*Tensor, error) {
-	o := makeOptions(Float32, opts)
+	o, err := makeOptions("eye", Float32, opts)
+	if err != nil {
+		return nil, err
+	}
 	return newTensor("eye", func(out []int64) int {
 		return capi.Ct_eye(n, m, int(o.dtype), int(o.device.Type), o.device.Index, out)
 	})
@@ -133,7 +145,10 @@ func FromSlice[T Element](data []T, shape []int64, opts ...Option) (*Tensor, err
 		shape = []int64{int64(len(data))}
 	}
 	src := DTypeOf[T]()
-	o := makeOptions(src, opts)
+	o, err := makeOptions("from_slice", src, opts)
+	if err != nil {
+		return nil, err
+	}
 	b := asBytes(data)
 	t, err := fromBuffer("from_slice", b, shape, src, o)
 	runtime.KeepAlive(data)
@@ -160,7 +175,10 @@ func FromBytes(data []byte, shape []int64, dtype DType, opts ...Option) (*Tensor
 		}
 		shape = []int64{int64(len(data) / size)}
 	}
-	o := makeOptions(dtype, opts)
+	o, err := makeOptions("from_bytes", dtype, opts)
+	if err != nil {
+		return nil, err
+	}
 	t, err := fromBuffer("from_bytes", data, shape, dtype, o)
 	runtime.KeepAlive(data)
 	return t, err
@@ -194,33 +212,45 @@ func (t *Tensor) moveIfAsked(r *Tensor, err error, o options) (*Tensor, error) {
 	return r.To(o.device)
 }
 
-func likeOptions(opts []Option) options { return makeOptions(Undefined, opts) }
+func likeOptions(op string, opts []Option) (options, error) { return makeOptions(op, Undefined, opts) }
 
 // EmptyLike is torch.empty_like(t): same shape, device and dtype (options override dtype and
 // device).
 func EmptyLike(t *Tensor, opts ...Option) (*Tensor, error) {
-	o := likeOptions(opts)
+	o, err := likeOptions("empty_like", opts)
+	if err != nil {
+		return nil, err
+	}
 	r, err := t.method1("empty_like", func(h int64, out []int64) int { return capi.Ct_empty_like(h, int(o.dtype), out) })
 	return t.moveIfAsked(r, err, o)
 }
 
 // ZerosLike is torch.zeros_like(t).
 func ZerosLike(t *Tensor, opts ...Option) (*Tensor, error) {
-	o := likeOptions(opts)
+	o, err := likeOptions("zeros_like", opts)
+	if err != nil {
+		return nil, err
+	}
 	r, err := t.method1("zeros_like", func(h int64, out []int64) int { return capi.Ct_zeros_like(h, int(o.dtype), out) })
 	return t.moveIfAsked(r, err, o)
 }
 
 // OnesLike is torch.ones_like(t).
 func OnesLike(t *Tensor, opts ...Option) (*Tensor, error) {
-	o := likeOptions(opts)
+	o, err := likeOptions("ones_like", opts)
+	if err != nil {
+		return nil, err
+	}
 	r, err := t.method1("ones_like", func(h int64, out []int64) int { return capi.Ct_ones_like(h, int(o.dtype), out) })
 	return t.moveIfAsked(r, err, o)
 }
 
 // FullLike is torch.full_like(t, value).
 func FullLike(t *Tensor, value float64, opts ...Option) (*Tensor, error) {
-	o := likeOptions(opts)
+	o, err := likeOptions("full_like", opts)
+	if err != nil {
+		return nil, err
+	}
 	r, err := t.method1("full_like", func(h int64, out []int64) int { return capi.Ct_full_like(h, value, int(o.dtype), out) })
 	return t.moveIfAsked(r, err, o)
 }
@@ -231,7 +261,10 @@ func (t *Tensor) newShaped(op string, f newFactory, shape []int64, opts []Option
 	if err := checkShape(op, shape); err != nil {
 		return nil, err
 	}
-	o := likeOptions(opts)
+	o, err := likeOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	r, err := t.method1(op, func(h int64, out []int64) int { return f(h, shape, len(shape), int(o.dtype), out) })
 	return t.moveIfAsked(r, err, o)
 }
@@ -267,7 +300,10 @@ func NewTensorFrom[T Element](t *Tensor, data []T, shape []int64, opts ...Option
 	if err := checkShape("new_tensor", shape); err != nil {
 		return nil, err
 	}
-	o := likeOptions(opts)
+	o, err := likeOptions("new_tensor", opts)
+	if err != nil {
+		return nil, err
+	}
 	b := asBytes(data)
 	src := DTypeOf[T]()
 	r, err := t.method1("new_tensor", func(h int64, out []int64) int {

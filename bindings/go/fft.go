@@ -219,7 +219,10 @@ func IFFT2(t *Tensor, opts ...FFTNOption) (*Tensor, error) {
 // default d is 1: FFTFreq(5, 1) is [0, 0.2, 0.4, -0.4, -0.2]. Options: DType (default
 // Float32) and Device (default CPU), as the factories.
 func FFTFreq(n int64, d float64, opts ...Option) (*Tensor, error) {
-	o := makeOptions(Float32, opts)
+	o, err := makeOptions("fft_fftfreq", Float32, opts)
+	if err != nil {
+		return nil, err
+	}
 	return newTensor("fft_fftfreq", func(out []int64) int {
 		return capi.Ct_fft_fftfreq(n, d, int(o.dtype), int(o.device.Type), o.device.Index, out)
 	})

@@ -44,7 +44,16 @@ func NonBlocking() Option { return optionFunc(func(o *options) { o.nonBlocking =
 // ForceCopy makes To return a new tensor even when device and dtype already match (copy=True).
 func ForceCopy() Option { return optionFunc(func(o *options) { o.copy = true }) }
 
-func makeOptions(defaultDType DType, opts []Option) options {
+// makeOptions is opts applied over the defaults (dtype defaultDType, the CPU), with op's
+// ErrIndex for a device index the C API's int32_t cannot hold (never truncated to another
+// device).
+func makeOptions(op string, defaultDType DType, opts []Option) (options, error) {
+	o := applyOptions(defaultDType, opts)
+	return o, o.device.check(op)
+}
+
+// applyOptions is makeOptions without the device check, for calls that take no device.
+func applyOptions(defaultDType DType, opts []Option) options {
 	o := options{dtype: defaultDType, device: CPU}
 	for _, opt := range opts {
 		if opt != nil {

@@ -58,8 +58,8 @@ func LiveGeneratorCount() (int64, error) {
 }
 
 func newGenerator(op string, device Device, f func(typ, index int, out []int64) int) (*Generator, error) {
-	if int(int32(device.Index)) != device.Index {
-		return nil, goError(op, CodeIndex, "device index %d out of range", device.Index)
+	if err := device.check(op); err != nil {
+		return nil, err
 	}
 	out := []int64{0}
 	if err := call(op, func() int { return f(int(device.Type), device.Index, out) }); err != nil {
@@ -295,7 +295,10 @@ func randShaped(op string, f randFactory, shape []int64, defaultDType DType, opt
 	if err := checkShape(op, shape); err != nil {
 		return nil, err
 	}
-	o := makeOptions(defaultDType, opts)
+	o, err := makeOptions(op, defaultDType, opts)
+	if err != nil {
+		return nil, err
+	}
 	gen := generatorOf(opts)
 	gh, err := genArg(op, gen)
 	if err != nil {
@@ -336,7 +339,10 @@ type likeRand func(h int64, dtype int, gen int64, out []int64) int
 // Device option asks for another device, directly there (so that the draw comes from that
 // device's generator, as torch.rand_like(t, device=...)).
 func randLike(op string, t *Tensor, like likeRand, factory randFactory, opts []Option) (*Tensor, error) {
-	o := likeOptions(opts)
+	o, err := likeOptions(op, opts)
+	if err != nil {
+		return nil, err
+	}
 	gen := generatorOf(opts)
 	gh, err := genArg(op, gen)
 	if err != nil {
@@ -350,7 +356,9 @@ func randLike(op string, t *Tensor, like likeRand, factory randFactory, opts []O
 		}
 		dtype := o.dtype
 		if dtype == Undefined {
-			dtype = t.DType()
+			if dtype, err = t.dtype(op); err != nil {
+				return nil, err
+			}
 		}
 		return newTensor(op, func(out []int64) int {
 			return factory(shape, len(shape), int(dtype), int(o.device.Type), o.device.Index, gh, out)

@@ -24,7 +24,7 @@ func (t *Tensor) Reduce(op ReduceOp, dims []int, keepdim bool, dtype DType) (*Te
 	})
 }
 
-func dtypeOpt(opts []Option) DType { return makeOptions(Undefined, opts).dtype }
+func dtypeOpt(opts []Option) DType { return applyOptions(Undefined, opts).dtype }
 
 // Sum is torch.sum(t): a 0-dim tensor. A DType option sets the accumulation/result dtype.
 func (t *Tensor) Sum(opts ...Option) (*Tensor, error) {

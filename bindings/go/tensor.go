@@ -221,11 +221,18 @@ func (t *Tensor) DataPtr() (uintptr, error) {
 
 // DType is tensor.dtype. Undefined for a closed tensor.
 func (t *Tensor) DType() DType {
-	d, err := t.query("dtype", capi.QueryDType, 0)
+	d, err := t.dtype("dtype")
 	if err != nil {
 		return Undefined
 	}
-	return DType(d)
+	return d
+}
+
+// dtype is DType with the error of a nil, closed or foreign tensor, for the methods that
+// depend on the dtype (never Undefined standing in for a tensor closed meanwhile).
+func (t *Tensor) dtype(op string) (DType, error) {
+	d, err := t.query(op, capi.QueryDType, 0)
+	return DType(d), err
 }
 
 // Device is tensor.device (CPU tensors report CPU, index -1; CUDA tensors a concrete index).

@@ -41,7 +41,8 @@ func SetDevice(device int) error {
 // (also when fn returns an error or panics) before unlocking. A negative device changes
 // nothing (fn still runs, as torch.cuda.device(None)). It returns fn's error, or the error of
 // entering the guard (then fn does not run: ErrCUDAUnavailable without a GPU, ErrIndex for a
-// device that is not visible), or of restoring the device.
+// device that is not visible), or of restoring the device. A nil fn is ctorch.ErrNullPointer
+// (nothing changes); so it is for WithDeviceOf.
 func WithDevice(device int, fn func() error) error {
 	if err := checkIndex("cuda_exchange_device", device); err != nil {
 		return err
@@ -71,6 +72,9 @@ func WithDeviceOf(t *ctorch.Tensor, fn func() error) error {
 // in prev[0]) and fn on one locked OS thread, and restores prev[0] (when it is >= 0) on the
 // way out, panics included.
 func withDeviceGuard(op string, enter func(prev []int32) int, fn func() error) (err error) {
+	if fn == nil {
+		return failed(op, capi.NilFunc())
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	prev := []int32{-1}

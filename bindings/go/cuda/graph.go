@@ -222,8 +222,11 @@ func (s *Stream) applyCapture(o *captureOptions)     { o.stream = s }
 // the caller. Otherwise Capture returns the error of ending the capture, e.g. ErrState naming
 // an illegal operation that invalidated it. A nil or closed g is ErrInvalidHandle and fn does
 // not run; so is a closed *Stream option. fn must not call runtime.UnlockOSThread more often
-// than runtime.LockOSThread.
+// than runtime.LockOSThread. A nil fn is ctorch.ErrNullPointer (no capture begins).
 func (g *Graph) Capture(fn func() error, opts ...CaptureOption) (err error) {
+	if fn == nil {
+		return failed("cuda_graph_capture_enter", capi.NilFunc())
+	}
 	sc, err := g.EnterCapture(opts...)
 	if err != nil {
 		return err

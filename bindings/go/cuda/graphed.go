@@ -82,7 +82,7 @@ func (c *Graphed) finalize() { c.o.Finalize(capi.GraphedRelease) }
 func MakeGraphed(fn func() error, staticInputs []*ctorch.Tensor, opts ...GraphedOption) (*Graphed, error) {
 	const op = "cuda_make_graphed_callable"
 	if fn == nil {
-		return nil, goError(op, ctorch.CodeNullPointer, "nil function")
+		return nil, failed(op, capi.NilFunc())
 	}
 	o := graphedOptions{warmup: DefaultWarmupIters}
 	for _, opt := range opts {

@@ -113,8 +113,12 @@ type MemoryStatsMap struct {
 	Values map[string]int64
 }
 
-// Get returns the value of key and whether memory_stats has that key.
+// Get returns the value of key and whether memory_stats has that key (0, false on a nil map,
+// as MemoryStats returns with an error).
 func (m *MemoryStatsMap) Get(key string) (int64, bool) {
+	if m == nil {
+		return 0, false
+	}
 	v, ok := m.Values[key]
 	return v, ok
 }

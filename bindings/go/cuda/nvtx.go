@@ -85,8 +85,11 @@ func NvtxRangeEnd(id uint64) error {
 // also when fn returns an error or panics, with the goroutine locked to its OS thread
 // throughout (goroutines fn starts are outside the range). Returns fn's error, or the push's
 // or pop's; when the push fails fn does not run. For torch's range(msg, *args), pass
-// fmt.Sprintf(format, args...).
+// fmt.Sprintf(format, args...). A nil fn is ctorch.ErrNullPointer (nothing is pushed).
 func NvtxRange(msg string, fn func() error) (err error) {
+	if fn == nil {
+		return failed("nvtx_range_push", capi.NilFunc())
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if _, err := NvtxRangePush(msg); err != nil {

@@ -162,8 +162,11 @@ func (s *Stream) do(op string, f func(h int64) int) error {
 // previous stream and device (also when fn returns an error or panics) before unlocking. A nil
 // *Stream changes nothing (fn still runs, locked, as torch.cuda.stream(None)); a closed one is
 // ErrInvalidHandle and fn does not run. It returns fn's error, or the error of entering or
-// leaving the guard.
+// leaving the guard. A nil fn is ctorch.ErrNullPointer (nothing changes).
 func WithStream(s *Stream, fn func() error) (err error) {
+	if fn == nil {
+		return failed("stream_guard_enter", capi.NilFunc())
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if s == nil {

@@ -135,8 +135,12 @@ func GroupEnd() error { return call("nccl_group_end", capi.Ct_nccl_group_end) }
 
 // Group runs fn between GroupStart and GroupEnd, with the calling goroutine locked to its OS
 // thread, and ends the group also when fn fails or panics. It returns fn's error, or else
-// GroupEnd's. fn must do its collectives on its own goroutine.
+// GroupEnd's. fn must do its collectives on its own goroutine. A nil fn is
+// ctorch.ErrNullPointer (no group starts).
 func Group(fn func() error) (err error) {
+	if fn == nil {
+		return failed("nccl_group_start", capi.NilFunc())
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := GroupStart(); err != nil {

@@ -52,6 +52,12 @@ func Unusable(isNil bool, typ string) *Failure {
 	return f
 }
 
+// NilFunc is the failure of a call given a nil Go function to run (CT_ERR_NULL_POINTER, as the
+// library reports a NULL callback); nothing has been done when it is returned.
+func NilFunc() *Failure {
+	return &Failure{Code: CT_ERR_NULL_POINTER, Name: Ct_status_name(CT_ERR_NULL_POINTER), Message: "nil function"}
+}
+
 // The releases of the handle kinds without a direct call (TensorRelease is in direct.go).
 
 func GeneratorRelease(h int64) *Failure { return Call(func() int { return Ct_generator_release(h) }) }
