@@ -4,4 +4,4 @@ tools/mono_run.sh, ...), with args and data as for sh_binary."""
 
 def example(name, driver, args, data):
     native.sh_binary(name = name, srcs = [driver], args = args, data = data)
-    native.sh_test(name = name + "_test", size = "small", srcs = [driver], args = args, data = data)
+    native.sh_test(name = name + "_test", size = "medium", srcs = [driver], args = args, data = data)  # Go examples build at test time

@@ -53,7 +53,7 @@ struct Access {
   StreamKey stream = 0;
   std::string op;
   std::string names;  // "self, other"
-  std::string what;
+  TensorDesc what;
 };
 
 struct History {
@@ -111,7 +111,8 @@ std::string describe(const Access& a) {
   std::string s = str_cat("Access by stream ", handle_of(a.stream), " on cuda:", device_of(a.stream),
                           " during kernel:\n", a.op, "\n",
                           a.write ? "writing to" : "reading from", " argument(s) ", a.names, "\n");
-  if (!a.what.empty()) s += str_cat("Tensor: ", a.what, "\n");
+  std::string what = csan::describe(a.what);
+  if (!what.empty()) s += str_cat("Tensor: ", what, "\n");
   return s;
 }
 
@@ -131,7 +132,7 @@ struct Touched {
   const void* storage;
   bool write;
   std::string names;
-  std::string what;
+  TensorDesc what;
 };
 
 void add(std::vector<Touched>& ts, const Arg& a, bool write) {
@@ -319,6 +320,12 @@ void memory_allocated(const void* storage) {
 
 void memory_freed(const void* storage) {
   locked([&](State& st) { st.memory.erase(storage); });
+}
+
+std::string describe(const TensorDesc& d) {
+  if (d.device < 0) return std::string();
+  return str_cat(dtype_name(d.dtype), shape_str(d.sizes), " on cuda:", d.device, " (storage ", d.storage, ", offset ",
+                 d.offset, ")");
 }
 
 }  // namespace ct::csan

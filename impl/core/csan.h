@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "impl/abi/tables.h"
+#include "impl/core/tensor.h"
 
 namespace ct::csan {
 
@@ -39,12 +40,24 @@ inline StreamKey stream_key(int device, const void* handle) {
   return (static_cast<uint64_t>(device + 1) << 56) ^ static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
 }
 
+// A tensor as a report describes it ("torch.float32[4, 4] on cuda:0 (storage 0x..., offset 0)"),
+// kept as values and formatted only when a report is made: the sanitizer records every access
+// of every op, and formatting each was most of its cost (bench/NOTES.md, "Issue 17").
+struct TensorDesc {
+  DType dtype = DType::Float32;
+  Shape sizes;
+  int32_t device = -1;  // -1: nothing to describe
+  int64_t offset = 0;
+  const void* storage = nullptr;
+};
+std::string describe(const TensorDesc& d);  // "" when device is -1
+
 // One tensor argument of a kernel: its storage (the key: accesses to one storage through any
-// view are accesses to the same memory), the argument's name and a description of the tensor.
+// view are accesses to the same memory), the argument's name and the tensor's description.
 struct Arg {
   const void* storage;  // the storage's base address; nullptr entries are skipped
   const char* name;     // "self", "other", "out"...
-  std::string what;     // "float32[4, 4] at 0x7f..."
+  TensorDesc what;
 };
 
 // A kernel queued on stream that reads `reads` and writes `writes` (torch's

@@ -12,9 +12,8 @@ std::vector<csan::Arg> args_of(const std::vector<CsanTensor>& ts) {
   std::vector<csan::Arg> out;
   for (const CsanTensor& c : ts) {
     if (!c.t || !c.t->device().is_cuda() || c.t->storage->data() == nullptr) continue;
-    out.push_back(csan::Arg{c.t->storage->data(), c.name,
-                            str_cat(dtype_name(c.t->dtype), shape_str(c.t->sizes), " on ", c.t->device().str(),
-                                    " (storage ", c.t->storage->data(), ", offset ", c.t->offset, ")")});
+    const void* data = c.t->storage->data();
+    out.push_back(csan::Arg{data, c.name, csan::TensorDesc{c.t->dtype, c.t->sizes, c.t->device().index, c.t->offset, data}});
   }
   return out;
 }

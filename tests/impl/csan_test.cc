@@ -38,8 +38,8 @@ class Csan : public ::testing::Test {
   size_t kernel(csan::StreamKey stream, std::vector<int> reads, std::vector<int> writes, const char* op = "op") {
     size_t before = g_reports.size();
     std::vector<csan::Arg> r, w;
-    for (int i : reads) r.push_back({t(i), "self", ""});
-    for (int i : writes) w.push_back({t(i), "out", ""});
+    for (int i : reads) r.push_back({t(i), "self", {}});
+    for (int i : writes) w.push_back({t(i), "out", {}});
     csan::raise(op, csan::kernel(stream, op, r, w));
     return g_reports.size() - before;
   }
@@ -218,9 +218,9 @@ TEST_F(Csan, NewMemoryStartsANewHistory) {
 }
 
 TEST_F(Csan, TheReportNamesBothAccesses) {
-  std::vector<csan::Arg> w{{t(1), "out", "float32[4] on cuda:0"}};
+  std::vector<csan::Arg> w{{t(1), "out", csan::TensorDesc{DType::Float32, {4}, 0, 0, t(1)}}};
   csan::raise("mul", csan::kernel(s(1), "mul", {}, w));
-  std::vector<csan::Arg> r{{t(1), "self", "float32[4] on cuda:0"}};
+  std::vector<csan::Arg> r{{t(1), "self", csan::TensorDesc{DType::Float32, {4}, 0, 0, t(1)}}};
   csan::raise("add", csan::kernel(s(2), "add", r, {}));
   ASSERT_EQ(g_reports.size(), 1u);
   const std::string& m = g_reports[0];
@@ -228,7 +228,8 @@ TEST_F(Csan, TheReportNamesBothAccesses) {
                    std::to_string(reinterpret_cast<uintptr_t>(t(1)))),
             std::string::npos) << m;
   EXPECT_NE(m.find("Access by stream " + std::to_string(0x1002) +
-                   " on cuda:0 during kernel:\nadd\nreading from argument(s) self\nTensor: float32[4] on cuda:0\n"),
+                   " on cuda:0 during kernel:\nadd\nreading from argument(s) self\nTensor: torch.float32[4] on cuda:0 (storage " +
+                   str_cat(t(1)) + ", offset 0)\n"),
             std::string::npos) << m;
   EXPECT_NE(m.find("Previous access by stream " + std::to_string(0x1001) +
                    " on cuda:0 during kernel:\nmul\nwriting to argument(s) out\n"),
@@ -239,7 +240,7 @@ TEST_F(Csan, ErrorModeThrowsAfterRecording) {
   csan::set_mode(CsanMode::Error);
   int64_t before = csan::report_count();
   kernel(s(1), {}, {1});
-  std::vector<std::string> found = csan::kernel(s(2), "add_", {}, {{t(1), "self", ""}});
+  std::vector<std::string> found = csan::kernel(s(2), "add_", {}, {{t(1), "self", {}}});
   EXPECT_EQ(found.size(), 1u);  // returned, not raised: an op raises at its end
   EXPECT_EQ(g_reports.size(), 0u);
   try {
