@@ -30,6 +30,7 @@
  *   loaded with dlopen, uninstrumented, and none of the suites under TSan reaches a race in
  *   them). A suppression would be added for third-party code only, with the report that shows
  *   it is not ctorch's. */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers under -std=c11 */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -77,15 +78,19 @@ static atomic_int g_bad;
 
 /* Starts fn(i) on NTHREADS threads, joins them, and turns the workers' failures into the
  * test's. */
+static pthread_barrier_t g_start; /* the workers start together */
+
 static void run_threads(void* (*fn)(void*)) {
   pthread_t th[NTHREADS];
   intptr_t ids[NTHREADS];
   atomic_store(&g_bad, 0);
+  pthread_barrier_init(&g_start, NULL, NTHREADS);
   for (int i = 0; i < NTHREADS; ++i) {
     ids[i] = i;
     if (pthread_create(&th[i], NULL, fn, &ids[i]) != 0) FAILF("pthread_create %d", i);
   }
   for (int i = 0; i < NTHREADS; ++i) pthread_join(th[i], NULL);
+  pthread_barrier_destroy(&g_start);
   int bad = atomic_load(&g_bad);
   if (bad) FAILF("%d failed checks in the worker threads", bad);
 }
@@ -275,6 +280,7 @@ static void streams(int id) {
 
 static void* handles_worker(void* arg) {
   int id = (int)*(intptr_t*)arg, next = (id + 1) % NTHREADS, n = iters(500);
+  pthread_barrier_wait(&g_start);
   for (int k = 0; k < n; ++k) {
     shared_views((id * 7 + k) % 64);
     own_tensor(id, k);
@@ -342,6 +348,7 @@ static void randn5(ct_generator g, double out[5]) {
 static void* generators_worker(void* arg) {
   int id = (int)*(intptr_t*)arg;
   ct_generator mine = NULL;
+  pthread_barrier_wait(&g_start);
   T_OK(ct_generator_retain(g_shared_gen));
   T_OK(ct_generator_create(CT_CPU, -1, &mine));
   for (int k = 0; k < DRAWS; ++k) {
