@@ -8,28 +8,29 @@
  * allocator's policy under eight threads is tests/impl/caching_allocator_test.cc's
  * EightThreadsShareOneAllocator (its fake device).
  *
- * Note [TSan]: what runs under ThreadSanitizer, and what does not.
- * - Instrumented: libctorch.so's C++ (impl/ and capi/) and the C and C++ suites, built with
- *   -fsanitize=thread by --config=tsan (.bazelrc; outputs under its own platform suffix).
- * - Not instrumented: the nvcc-built objects (impl/ops/cuda, impl/cuda/runtime.cu,
- *   impl/rng/random.cu). tools/cuda.bzl's rule passes nvcc its own flags, not Bazel's --copt,
- *   so the config does not reach them; that is deliberate: their host code only launches
- *   kernels and runs only on a GPU, while TSan runs here without one (and CI has none), and
- *   nvcc's host compiler could take -Xcompiler -fsanitize=thread but the CUDA runtime it calls
- *   (cudart_static, the driver) is not instrumented, so on a GPU TSan would see only half of
- *   each synchronization. Nothing from a .cu file runs in a CPU-only process.
+ * Note [TSan]: what runs under ThreadSanitizer, and how.
+ * - --config=tsan (.bazelrc) builds libctorch.so and the C and C++ suites with
+ *   -fsanitize=thread, under its own platform suffix; tools/test.sh runs the suites whose
+ *   threads run without a GPU: this one, nvtx_test, and tests/impl's caching_allocator_test and
+ *   plan_cache_test. TSAN_OPTIONS: halt_on_error=1 (the first report fails the test),
+ *   second_deadlock_stack=1, allocator_may_return_null=1 (the suites ask for absurd sizes and
+ *   expect CT_ERR_OUT_OF_MEMORY, as under ASan).
+ * - The .cu files' host code is instrumented too; device code, the CUDA runtime and the driver
+ *   are not, and TSan runs without a GPU (Note [Sanitizers and nvcc] in tools/cuda.bzl).
  * - OpenMP teams have one thread (CT_NUM_THREADS=1 and OMP_NUM_THREADS=1 in the config's test
- *   environment): GCC's libgomp synchronizes its teams with futexes TSan cannot see, so every
- *   parallel_for over a large tensor would be reported as a race between the team's threads
- *   and the caller (GCC's manual says as much: libgomp needs rebuilding with
- *   --disable-linux-futex for TSan). With teams of one, parallel_for runs its body on the
- *   calling thread (impl/ops/cpu/parallel.h) and the remaining omp loop (cpu_random.cc) runs
- *   inline; what TSan checks is everything ctorch shares between the caller's own threads:
- *   handle tables, reference counts, generators, the allocators, error messages, caches.
- * - No suppressions: nothing third-party has been reported (OpenBLAS, FFTW, NVRTC and NCCL are
- *   loaded with dlopen, uninstrumented, and none of the suites under TSan reaches a race in
- *   them). A suppression would be added for third-party code only, with the report that shows
- *   it is not ctorch's. */
+ *   environment). GCC's libgomp is not instrumented and starts and joins its teams through
+ *   futexes TSan cannot see (LLVM's libomp carries TSan annotations and the Archer tool for
+ *   this; the build uses GCC), so every parallel_for over a large tensor is reported: with two
+ *   threads, capi_test's test_large_parallel stops at "data race ... parallel.h:30 ...
+ *   Location is stack of main thread", a worker reading the loop's arguments the caller wrote
+ *   before the team started.
+ *   With teams of one, parallel_for runs its body on the calling thread
+ *   (impl/ops/cpu/parallel.h) and cpu_random.cc's omp loop runs inline: TSan checks what ctorch
+ *   shares between its caller's threads (handle tables, reference counts, generators, the
+ *   allocators, error messages, caches), not OpenMP's own hand-offs.
+ * - No suppressions: no report has come from third-party code (OpenBLAS, FFTW, NVRTC and NCCL
+ *   are loaded with dlopen and uninstrumented). One would be added only for third-party code,
+ *   with the report that shows it is not ctorch's. */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers under -std=c11 */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -258,7 +259,11 @@ static void own_errors(int id) {
 /* Streams: the CPU errors without a GPU; a stream, an event recorded on it and a wait with one. */
 static void streams(int id) {
   ct_stream s = NULL;
+  int32_t n = -1;
+  T_OK(ct_cuda_device_count(&n)); /* runtime.cu's probe, from every thread */
+  T_EQ(n, g_cuda);
   if (!g_cuda) {
+    T_FAILS(ct_cuda_current_device(&n), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
     T_FAILS(ct_stream_create(-1, 0, &s), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");
     if (s) T_FAIL("a failed ct_stream_create set *out");
     return;
