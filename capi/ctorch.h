@@ -1489,9 +1489,11 @@ CT_API ct_status ct_cuda_sanitizer_report_count(int64_t* out);
  * With several outputs (ct_cuda_jit_create_multi_output) the function returns void and takes
  * the outputs as trailing T& parameters. Unannotated functions are device functions; the CUDA
  * math functions (exp, ::tanh, std::sqrt, ...) are there; nothing may be #included. Complex
- * dtypes are not supported yet (CT_ERR_DTYPE). Each combination of dtypes, layout (contiguous
- * or not) and device is compiled once per process at its first call (concurrent first calls
- * compile once; the kernels are kept for the process) and kept on disk for the next processes:
+ * tensors call the function with T = std::complex<float> or std::complex<double> (libc++'s
+ * operations and math functions, as torch's jiterator carries them). A kernel is compiled for
+ * each combination of dtypes, layout class, vector width (the data's alignment), index width,
+ * extra arguments' types and device, once per process at its first call (concurrent first
+ * calls compile once; the kernels are kept for the process), and kept on disk for the next processes:
  * CTORCH_KERNEL_CACHE_PATH, else $XDG_CACHE_HOME/ctorch/kernels, else ~/.cache/ctorch/kernels
  * (USE_CTORCH_KERNEL_CACHE=0: none), a file per kernel named after it, the GPU architecture and
  * NVRTC's and the driver's versions. docs/jiterator.md.
@@ -1538,15 +1540,17 @@ CT_API ct_status ct_cuda_jit_name(ct_cuda_jit_fn f, void* buf, int64_t cap, int6
 CT_API ct_status ct_cuda_jit_num_outputs(ct_cuda_jit_fn f, int32_t* out);
 /** Calls f on n_inputs (1..8) CUDA tensors of one device: outs (n_outs = its number of outputs)
  *  receive the results [new reference each], of the broadcast shape and common dtype, laid out
- *  as the inputs are iterated (f of a transposed view is transposed, as torch's outputs). Overrides (n_over >= 0, arrays as at creation)
- *  replace declared extra arguments by name, keeping their type unless another is given.
+ *  as the inputs are iterated (f of a transposed view is transposed, as torch's outputs).
+ *  Overrides (n_over >= 0, arrays as at creation, each name at most once) replace declared
+ *  extra arguments by name, with the type and value given.
  *  Compiles the kernel at the first call for these dtypes and this layout (a compile error is
  *  CT_ERR_ARGUMENT with NVRTC's log, line numbers included). Empty inputs give empty outputs
  *  without compiling. Errors: CT_ERR_CUDA_UNAVAILABLE; CT_ERR_ARGUMENT ("jiterator only supports
  *  up to 8 tensor inputs, got 9", "<name> is not declared in function definition", n_outs not
- *  the function's outputs); CT_ERR_DEVICE ("Expected all tensors to be on the same device, but
- *  found at least two devices, cuda:0 and cpu!", CPU inputs); CT_ERR_SHAPE (shapes that do not
- *  broadcast); CT_ERR_DTYPE (complex); CT_ERR_NOT_SUPPORTED (no NVRTC, more than 12
+ *  the function's outputs, a name overridden twice); CT_ERR_DEVICE ("Expected all tensors to be
+ *  on the same device, but found at least two devices, cuda:0 and cpu!", the first CUDA tensor's
+ *  device named first; CPU inputs); CT_ERR_SHAPE (shapes that do not broadcast);
+ *  CT_ERR_NOT_SUPPORTED (no NVRTC, a GPU older than NVRTC knows, more than 12
  *  dimensions that do not collapse). On failure outs are untouched. */
 CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int32_t n_inputs,
                                  const char* const* over_names, const ct_jit_arg_type* over_types,
@@ -1557,7 +1561,9 @@ CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int3
  *  a CUDA tensor of the inputs' device with exactly their broadcast shape (CT_ERR_SHAPE "output
  *  with shape [2] doesn't match the broadcast shape [3]"; no resizing), any strides but no
  *  element twice (CT_ERR_ARGUMENT "unsupported operation: more than one element of the
- *  written-to tensor refers to a single memory location ..."), and a dtype the common dtype can
+ *  written-to tensor refers to a single memory location ..."; two outputs whose memory ranges
+ *  meet without being the very same view: "... some elements of the output tensors 0 and 1
+ *  refer to a single memory location ..."), and a dtype the common dtype can
  *  be cast to (torch.can_cast; CT_ERR_DTYPE "<name>: result type Float can't be cast to the
  *  desired output type Long"): the value is computed in the common dtype and cast, as
  *  TensorIterator stores. An input sharing memory with an output without being the very same

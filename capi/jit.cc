@@ -1,4 +1,6 @@
 // Section 25 of ctorch.h: the jiterator (impl/jit, Note [Jiterator kernels]).
+#include <cstring>
+
 #include "capi/api.h"
 #include "capi/handles.h"
 #include "impl/jit/jit.h"
@@ -11,13 +13,14 @@ namespace {
 std::shared_ptr<const jit::JitFunction> jit_arg(ct_cuda_jit_fn f) { return JitTable::get().lookup(f, "fn"); }
 
 // The extra arguments of arrays names / types / ints / doubles (section 25's convention).
+// prefix: "arg" at creation, "over" for a call's overrides (the parameters' names in messages).
 jit::Extras extras_arg(const char* const* names, const ct_jit_arg_type* types, const int64_t* ints,
-                       const double* doubles, int32_t n, const char* what) {
+                       const double* doubles, int32_t n, const char* what, const char* prefix) {
   CT_CHECK(n >= 0, CT_ERR_ARGUMENT, what, ": the number of extra arguments must be >= 0, got ", n);
   jit::Extras out;
   if (n == 0) return out;
-  need(names, "arg_names");
-  need(types, "arg_types");
+  need(names, str_cat(prefix, "_names").c_str());
+  need(types, str_cat(prefix, "_types").c_str());
   for (int32_t i = 0; i < n; ++i) {
     CT_CHECK(names[i] != nullptr, CT_ERR_NULL_POINTER, what, ": extra argument ", i, "'s name is NULL");
     CT_CHECK(names[i][0] != '\0', CT_ERR_ARGUMENT, what, ": extra argument ", i, "'s name is empty");
@@ -25,15 +28,18 @@ jit::Extras extras_arg(const char* const* names, const ct_jit_arg_type* types, c
     jit::Extra e;
     e.type = t;
     if (t == JitArg::Double) {
-      CT_CHECK(doubles != nullptr, CT_ERR_NULL_POINTER, what, ": extra argument '", names[i],
-               "' is a double but arg_doubles is NULL");
+      CT_CHECK(doubles != nullptr, CT_ERR_NULL_POINTER, what, ": extra argument '", names[i], "' is a double but ",
+               prefix, "_doubles is NULL");
       e.d = doubles[i];
     } else {
       CT_CHECK(ints != nullptr, CT_ERR_NULL_POINTER, what, ": extra argument '", names[i], "' is ",
-               t == JitArg::Bool ? "a bool" : "an int64", " but arg_ints is NULL");
+               t == JitArg::Bool ? "a bool" : "an int64", " but ", prefix, "_ints is NULL");
       e.i = ints[i];
       e.b = ints[i] != 0;
     }
+    if (std::strcmp(prefix, "over") == 0)  // (declared twice at creation: JitFunction's own check)
+      for (const auto& seen : out)
+        CT_CHECK(seen.first != names[i], CT_ERR_ARGUMENT, what, ": extra argument '", names[i], "' is overridden twice");
     out.emplace_back(names[i], e);
   }
   return out;
@@ -44,7 +50,7 @@ ct_status create(const char* code, int32_t num_outputs, bool by_ref, const char*
                  ct_cuda_jit_fn* out) {
   need(code, "code");
   need(out, "out");
-  jit::Extras extras = extras_arg(names, types, ints, doubles, n, "jiterator");
+  jit::Extras extras = extras_arg(names, types, ints, doubles, n, "jiterator", "arg");
   auto f = std::make_shared<const jit::JitFunction>(code, num_outputs, by_ref, std::move(extras));
   *out = JitTable::get().add(std::move(f));
   return CT_OK;
@@ -109,7 +115,7 @@ CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int3
   CT_API_BEGIN
   auto fn = jit_arg(f);
   std::vector<Tensor> ins = tensors_arg(inputs, n_inputs, "inputs");
-  jit::Extras over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, fn->name().c_str());
+  jit::Extras over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, fn->name().c_str(), "over");
   CT_CHECK(n_outs == fn->num_outputs(), CT_ERR_ARGUMENT, fn->name(), " makes ", fn->num_outputs(),
            " outputs, but n_outs is ", n_outs);
   need(outs, "outs");
@@ -132,7 +138,7 @@ CT_API ct_status ct_cuda_jit_run_out(ct_cuda_jit_fn f, const ct_tensor* inputs, 
   CT_API_BEGIN
   auto fn = jit_arg(f);
   std::vector<Tensor> ins = tensors_arg(inputs, n_inputs, "inputs");
-  jit::Extras over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, fn->name().c_str());
+  jit::Extras over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, fn->name().c_str(), "over");
   CT_CHECK(n_outs == fn->num_outputs(), CT_ERR_ARGUMENT, fn->name(), " makes ", fn->num_outputs(),
            " outputs, but n_outs is ", n_outs);
   fn->run_out(ins, over, tensors_arg(outs, n_outs, "outs"));

@@ -3,6 +3,8 @@
 # usage: go_run.sh <ctorch_go_module.tar> <libctorch.so> <main package .go files...> [-- args]
 # The program becomes module example.com/app with `replace ctorch.dev/ctorch => ../ctorch`,
 # the way an application outside this repository uses the binding (see docs/go.md).
+# With GO_RUN_BINARY=<path> it builds the program there instead of running it (the GPU bundle's
+# Go examples: the GPU host has no Go toolchain).
 set -eu
 RF="$PWD"
 tarball="$RF/$1"; lib="$RF/$2"; shift 2
@@ -38,5 +40,9 @@ else
   export GOCACHE="${GOCACHE:-$HOME/.cache/ctorch-go-build}" GOPATH="${GOPATH:-$T/gopath}"
 fi
 cd "$W/app"
+if [ -n "${GO_RUN_BINARY:-}" ]; then
+  case "$GO_RUN_BINARY" in /*) ;; *) GO_RUN_BINARY="$RF/$GO_RUN_BINARY" ;; esac
+  exec go build -o "$GO_RUN_BINARY" .
+fi
 go build -o "$T/app.bin" .
 exec "$T/app.bin" "$@"

@@ -56,21 +56,29 @@ else
 fi
 echo "== core unit tests"; "$A/core_test" --gtest_brief=1 || rc=1
 echo "== impl runtime layer (device resolution, stream guard, raw allocations)"; "$A/runtime_test" --gtest_brief=1 || rc=1
-echo "== the jiterator's launch (issue 18, in progress)"; "$A/jit_run_test" --gtest_brief=1 || rc=1
+echo "== the jiterator's launch (issue 18)"; "$A/jit_run_test" --gtest_brief=1 || rc=1
 fi
 if [ "${SANITIZE:-1}" != 0 ]; then
   # sanitize TOOL TEST: compute-sanitizer's summary lines, its first findings when it fails
   # (SANITIZE_OPTS: other options than memcheck's --leak-check full, for one call)
+  # (arguments after TEST go to the test)
   sanitize() {
     local extra=""; [ "$1" = memcheck ] && extra="--leak-check full"
     extra="${SANITIZE_OPTS:-$extra}"
-    echo "== compute-sanitizer $1: $2 $extra"
-    /usr/local/cuda/bin/compute-sanitizer --tool "$1" $extra --error-exitcode 9 "$A/$2" > "/tmp/cs_$1_$2.txt" 2>&1
+    local tool="$1" test="$2"; shift 2
+    echo "== compute-sanitizer $tool: $test $extra $*"
+    /usr/local/cuda/bin/compute-sanitizer --tool "$tool" $extra --error-exitcode 9 "$A/$test" "$@" > "/tmp/cs_${tool}_$test.txt" 2>&1
     local r=$?
-    tail -3 "/tmp/cs_$1_$2.txt"; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" "/tmp/cs_$1_$2.txt"; }
+    tail -3 "/tmp/cs_${tool}_$test.txt"; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" "/tmp/cs_${tool}_$test.txt"; }
   }
   for t in device_test cuda_test random_test layout_test graph_test; do sanitize memcheck $t; done
   for t in device_test layout_test; do sanitize racecheck $t; done
+  # the jiterator (issue 18): its C suite, and its launch tests but the two over 2^31 elements
+  # (4 GiB each; their kernels are the same code at other index widths)
+  sanitize memcheck jiterator_test
+  sanitize racecheck jiterator_test
+  sanitize memcheck jit_run_test --gtest_brief=1 '--gtest_filter=-*TwoToThe31*'
+  sanitize initcheck jit_run_test --gtest_brief=1 '--gtest_filter=-*TwoToThe31*
   # NCCL itself: its start probes kernels of other architectures (API errors that are NCCL's
   # own), an initialization aborted midway (nccl_test's timeout and bad-id cases) leaks two 4-byte
   # host allocations inside ncclCommInitRankConfig, and torch.cuda.comm's communicators (two GPUs
@@ -85,6 +93,7 @@ echo "== quickstart"; "$A/quickstart" || rc=1
 echo "== graphs example"; "$A/graphs" || rc=1
 echo "== profile example (NVTX ranges, NVML figures)"; "$A/profile" || rc=1
 echo "== jiterator example (a fused GELU against the formula in double, a two-output op)"; "$A/jiterator" || rc=1
+echo "== the Go jiterator example (examples/go/jiterator.go)"; "$A/go_jiterator" || rc=1
 echo "== allreduce example, one rank"; "$A/allreduce" || rc=1
 if [ "$NGPU" -ge 2 ]; then
   echo "== allreduce example, two processes exchanging the unique id through a file"

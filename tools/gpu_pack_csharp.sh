@@ -12,7 +12,10 @@
 # carried glibc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bazel build //tests/csharp:CtorchTests.dll //bindings/csharp:Ctorch.dll //bindings/swig:libctorch_csharp.so //capi:libctorch.so
+# the examples (examples/csharp/BUILD's PROGRAMS: name and source), run after the suite
+EXAMPLES=$(sed -n '/^PROGRAMS = {/,/^}/p' examples/csharp/BUILD | grep -o '"[A-Za-z]*": "[A-Za-z]*"' | tr -d '":')
+bazel build //tests/csharp:CtorchTests.dll //bindings/csharp:Ctorch.dll //bindings/swig:libctorch_csharp.so //capi:libctorch.so \
+  $(echo "$EXAMPLES" | awk '{print "//examples/csharp:" $1 "_exe"}')
 B=$(bazel info bazel-bin)
 P=gpu_csharp
 rm -rf "$P"
@@ -62,6 +65,9 @@ for a in nunit-console-runner nunit.core nunit.core.interfaces nunit.util nunit.
   cp -L "/usr/lib/cli/$a-2.6.3/$a.dll" "$P/tests/"
 done
 cp -L "$B/tests/csharp/CtorchTests.dll" "$B/bindings/csharp/Ctorch.dll" "$P/tests/"
+mkdir -p "$P/examples"
+echo "$EXAMPLES" > "$P/examples.txt"
+for s in $(echo "$EXAMPLES" | awk '{print $2}'); do cp -L "$B/examples/csharp/$s.exe" "$P/examples/"; done
 chmod -R u+w "$P"
 
 # The newest glibc symbol version any carried file needs (run.sh compares the host's with it).

@@ -21,6 +21,7 @@ namespace Ctorch
     /// {
     ///     Tensor z = fused.Call(x, y);                                         // alpha * x + beta * y
     ///     Tensor w = fused.Call(new[] { x, y }, ("beta", -1.0), ("alpha", 0.5)); // overrides by name
+    ///     fused.CallOut(new[] { x }, x, y);                                    // x = alpha * x + beta * y, in place
     /// }
     /// </code>
     /// The extra arguments (torch's kwargs) are named, typed by their C# value (long or int:
@@ -151,26 +152,69 @@ namespace Ctorch
         public Tensor[] CallMulti(Tensor[] inputs, IEnumerable<KeyValuePair<string, object>> overrides) =>
             Run(inputs, JitArgs.Of(overrides, nameof(overrides)));
 
+        /// <summary>The out form (as a built-in op's <c>out=</c>, which torch's jitted functions
+        /// lack; in place when an output is also an input):
+        /// writes the function's values on 1 to 8 CUDA tensors of one device into outs, its
+        /// <see cref="NumOutputs"/> CUDA tensors of that device, each of exactly the broadcast
+        /// shape (CtorchException (Shape) otherwise), with no element written twice (an expanded
+        /// output is CtorchException (Argument)) and of a dtype the common dtype can be cast to
+        /// (CtorchException (DType) otherwise). The outputs are borrowed: nothing new is made. A
+        /// null outs or element is ArgumentNullException, a disposed one ObjectDisposedException;
+        /// on any error no output is written.</summary>
+        public void CallOut(Tensor[] outs, params Tensor[] inputs) => RunOut(outs, inputs, JitArgs.None);
+
+        /// <summary><see cref="CallOut(Tensor[], Tensor[])"/> with some extra arguments replaced
+        /// by name for this call, as in <see cref="Call(Tensor[], ValueTuple{string, object}[])"/>.</summary>
+        public void CallOut(Tensor[] outs, Tensor[] inputs, params (string, object)[] overrides) =>
+            RunOut(outs, inputs, JitArgs.Of(Pairs(overrides, nameof(overrides)), nameof(overrides)));
+
+        /// <summary>As <see cref="CallOut(Tensor[], Tensor[], ValueTuple{string, object}[])"/>, the
+        /// overrides as an enumeration of pairs.</summary>
+        public void CallOut(Tensor[] outs, Tensor[] inputs, IEnumerable<KeyValuePair<string, object>> overrides) =>
+            RunOut(outs, inputs, JitArgs.Of(overrides, nameof(overrides)));
+
         private Tensor Single(Tensor[] inputs, JitArgs overrides) => Run(inputs, overrides, true)[0];
 
         private Tensor[] Run(Tensor[] inputs, JitArgs overrides, bool single = false)
         {
-            if (inputs == null) throw new ArgumentNullException(nameof(inputs));
-            using (var a = Use())
-            using (var l = new MultiLease(inputs, nameof(inputs)))
+            Tensor[] r = null;
+            WithInputs(inputs, (f, ins) =>
             {
-                IntPtr f = a.Ptr;
-                IntPtr[] ins = l.Ptrs;
                 int n = Out.Get<int>(JitNumOutputs, f);
                 if (single && n != 1)
                     throw new InvalidOperationException(Name + " makes " + n + " outputs: call it with CallMulti");
                 var outs = new IntPtr[n];
                 overrides.Pass((names, types, ints, doubles, count) =>
                     JitRun(f, ins, ins.Length, names, types, ints, doubles, count, outs, outs.Length));
-                var r = new Tensor[n];
+                r = new Tensor[n];
                 for (int i = 0; i < n; i++) r[i] = Tensor.Own(outs[i]);
-                return r;
-            }
+            });
+            return r;
+        }
+
+        // The C layer checks the number of outputs, their shapes, dtypes and devices.
+        private void RunOut(Tensor[] outs, Tensor[] inputs, JitArgs overrides)
+        {
+            if (outs == null) throw new ArgumentNullException(nameof(outs));
+            WithInputs(inputs, (f, ins) =>
+            {
+                using (var o = new MultiLease(outs, nameof(outs)))
+                {
+                    IntPtr[] os = o.Ptrs;
+                    overrides.Pass((names, types, ints, doubles, count) =>
+                        JitRunOut(f, ins, ins.Length, names, types, ints, doubles, count, os, os.Length));
+                }
+            });
+        }
+
+        // Calls body with the function and the inputs' handles, each kept alive (leased) until it
+        // returns.
+        private void WithInputs(Tensor[] inputs, Action<IntPtr, IntPtr[]> body)
+        {
+            if (inputs == null) throw new ArgumentNullException(nameof(inputs));
+            using (var a = Use())
+            using (var l = new MultiLease(inputs, nameof(inputs)))
+                body(a.Ptr, l.Ptrs);
         }
 
         private static IEnumerable<KeyValuePair<string, object>> Pairs((string, object)[] pairs, string param)
@@ -225,6 +269,10 @@ namespace Ctorch
         private static extern int JitRun(IntPtr f, IntPtr[] inputs, int nInputs, IntPtr[] names, int[] types,
                                          long[] ints, double[] doubles, int n,
                                          [In, Out] IntPtr[] outs, int nOuts);
+
+        [DllImport(Lib, EntryPoint = "ct_cuda_jit_run_out", CallingConvention = CallingConvention.Cdecl)]
+        private static extern int JitRunOut(IntPtr f, IntPtr[] inputs, int nInputs, IntPtr[] names, int[] types,
+                                            long[] ints, double[] doubles, int n, IntPtr[] outs, int nOuts);
 
         /// <summary>ct_cuda_jit_release, for <see cref="JitFunctionHandle"/>.</summary>
         internal static int NativeRelease(IntPtr f) => JitRelease(f);

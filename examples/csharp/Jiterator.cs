@@ -6,9 +6,11 @@
 //   sum_diff = torch.cuda.jiterator._create_multi_output_jit_fn(
 //       "template <typename T> void sum_diff(T a, T b, T scale, T& s, T& d) { ... }", num_outputs=2, scale=0.5)
 //   s, d = sum_diff(a, b)
+//   torch.cuda.jiterator's functions take no out=; ctorch's out form (CallOut) writes into
+//   given tensors, here in place: x = gelu(x)
 //
-// A fused GELU (tanh form: one kernel instead of the eight of the built-in chain) and a
-// two-output op, each compared with the same computation in built-in ops. Without a GPU the
+// A fused GELU (tanh form: one kernel instead of the eight of the built-in chain; also in place)
+// and a two-output op, each compared with the same computation in built-in ops. Without a GPU the
 // functions are still made (creation only parses the code) and a call says CUDA is unavailable;
 // it exits 0. Run it with: bazel run //examples/csharp:jiterator
 using System;
@@ -59,6 +61,9 @@ public static class Jiterator
             long kernels = JitFunction.KernelCount;
             Tensor y = gelu.Call(x);                      // compiled now (or loaded from the disk cache)
             double geluDiff = MaxAbsDiff(y, GeluChain(x));
+            Tensor xs = x.Clone();
+            gelu.CallOut(new[] { xs }, xs);               // the out form, in place: xs = gelu(xs)
+            geluDiff = Math.Max(geluDiff, MaxAbsDiff(xs, y));
             Console.WriteLine($"fused_gelu: max |jiterated - built-in chain| = {geluDiff:G3}, " +
                               $"kernels compiled: {JitFunction.KernelCount - kernels}");
 

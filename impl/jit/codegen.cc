@@ -93,10 +93,10 @@ const char* type_name(DType d) {
     case DType::Float32: return "float";
     case DType::Float64: return "double";
     case DType::Bool: return "bool";
-    case DType::Complex64:
-    case DType::Complex128: break;
+    case DType::Complex64: return "std::complex<float>";
+    case DType::Complex128: return "std::complex<double>";
   }
-  fail(Status::DType, "the jiterator does not support ", dtype_name(d), " tensors yet (complex dtypes are not implemented)");
+  fail(Status::DType, "the jiterator does not support ", dtype_name(d), " tensors");
 }
 
 // torch's toOpMathType: float16 and bfloat16 compute in float.
@@ -168,6 +168,195 @@ struct BFloat16 {
 };
 )";
 
+// Note [Jiterator complex]: libc++'s <complex> as torch's jiterator carries it, without the
+// inverse functions (asin, acos, atan, asinh, acosh, atanh): their short textbook forms lose
+// every digit for small or large arguments, libc++'s careful ones are long; code that calls them
+// does not compile (NVRTC names the function) rather than computing a wrong value.
+const char* kComplexPrelude = R"(// complex<float> and complex<double> (libc++'s <complex>, as torch's jiterator carries it)
+namespace std {
+template <typename T> struct alignas(2 * sizeof(T)) complex {
+  T re_, im_;
+  typedef T value_type;
+  constexpr complex(T re = T(), T im = T()) : re_(re), im_(im) {}
+  template <typename U> constexpr explicit complex(const complex<U>& z) : re_(T(z.real())), im_(T(z.imag())) {}
+  constexpr T real() const { return re_; }
+  constexpr T imag() const { return im_; }
+  void real(T v) { re_ = v; }
+  void imag(T v) { im_ = v; }
+  complex& operator=(T v) { re_ = v; im_ = T(); return *this; }
+  complex& operator+=(T v) { re_ += v; return *this; }
+  complex& operator-=(T v) { re_ -= v; return *this; }
+  complex& operator*=(T v) { re_ *= v; im_ *= v; return *this; }
+  complex& operator/=(T v) { re_ /= v; im_ /= v; return *this; }
+  complex& operator+=(const complex& z) { re_ += z.real(); im_ += z.imag(); return *this; }
+  complex& operator-=(const complex& z) { re_ -= z.real(); im_ -= z.imag(); return *this; }
+  complex& operator*=(const complex& z) { return *this = *this * z; }
+  complex& operator/=(const complex& z) { return *this = *this / z; }
+  explicit operator bool() const { return re_ != T() || im_ != T(); }
+};
+template <typename T> complex<T> operator+(const complex<T>& a, const complex<T>& b) { return complex<T>(a.real() + b.real(), a.imag() + b.imag()); }
+template <typename T> complex<T> operator+(const complex<T>& a, T b) { return complex<T>(a.real() + b, a.imag()); }
+template <typename T> complex<T> operator+(T a, const complex<T>& b) { return complex<T>(a + b.real(), b.imag()); }
+template <typename T> complex<T> operator-(const complex<T>& a, const complex<T>& b) { return complex<T>(a.real() - b.real(), a.imag() - b.imag()); }
+template <typename T> complex<T> operator-(const complex<T>& a, T b) { return complex<T>(a.real() - b, a.imag()); }
+template <typename T> complex<T> operator-(T a, const complex<T>& b) { return complex<T>(a - b.real(), -b.imag()); }
+template <typename T> complex<T> operator+(const complex<T>& a) { return a; }
+template <typename T> complex<T> operator-(const complex<T>& a) { return complex<T>(-a.real(), -a.imag()); }
+template <typename T> complex<T> operator*(const complex<T>& z, const complex<T>& w) {
+  T a = z.real(), b = z.imag(), c = w.real(), d = w.imag();
+  T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  T x = ac - bd, y = ad + bc;
+  if (::isnan(x) && ::isnan(y)) {  // Annex G: recover infinities
+    bool recalc = false;
+    if (::isinf(a) || ::isinf(b)) {
+      a = ::copysign(::isinf(a) ? T(1) : T(0), a); b = ::copysign(::isinf(b) ? T(1) : T(0), b);
+      if (::isnan(c)) c = ::copysign(T(0), c);
+      if (::isnan(d)) d = ::copysign(T(0), d);
+      recalc = true;
+    }
+    if (::isinf(c) || ::isinf(d)) {
+      c = ::copysign(::isinf(c) ? T(1) : T(0), c); d = ::copysign(::isinf(d) ? T(1) : T(0), d);
+      if (::isnan(a)) a = ::copysign(T(0), a);
+      if (::isnan(b)) b = ::copysign(T(0), b);
+      recalc = true;
+    }
+    if (!recalc && (::isinf(ac) || ::isinf(bd) || ::isinf(ad) || ::isinf(bc))) {
+      if (::isnan(a)) a = ::copysign(T(0), a);
+      if (::isnan(b)) b = ::copysign(T(0), b);
+      if (::isnan(c)) c = ::copysign(T(0), c);
+      if (::isnan(d)) d = ::copysign(T(0), d);
+      recalc = true;
+    }
+    if (recalc) { x = T(INFINITY) * (a * c - b * d); y = T(INFINITY) * (a * d + b * c); }
+  }
+  return complex<T>(x, y);
+}
+template <typename T> complex<T> operator*(const complex<T>& a, T b) { return complex<T>(a.real() * b, a.imag() * b); }
+template <typename T> complex<T> operator*(T a, const complex<T>& b) { return complex<T>(a * b.real(), a * b.imag()); }
+template <typename T> complex<T> operator/(const complex<T>& z, const complex<T>& w) {
+  int ilogbw = 0;
+  T a = z.real(), b = z.imag(), c = w.real(), d = w.imag();
+  T logbw = ::logb(::fmax(::fabs(c), ::fabs(d)));
+  if (::isfinite(logbw)) { ilogbw = static_cast<int>(logbw); c = ::scalbn(c, -ilogbw); d = ::scalbn(d, -ilogbw); }
+  T denom = c * c + d * d;
+  T x = ::scalbn((a * c + b * d) / denom, -ilogbw);
+  T y = ::scalbn((b * c - a * d) / denom, -ilogbw);
+  if (::isnan(x) && ::isnan(y)) {
+    if (denom == T(0) && (!::isnan(a) || !::isnan(b))) {
+      x = ::copysign(T(INFINITY), c) * a; y = ::copysign(T(INFINITY), c) * b;
+    } else if ((::isinf(a) || ::isinf(b)) && ::isfinite(c) && ::isfinite(d)) {
+      a = ::copysign(::isinf(a) ? T(1) : T(0), a); b = ::copysign(::isinf(b) ? T(1) : T(0), b);
+      x = T(INFINITY) * (a * c + b * d); y = T(INFINITY) * (b * c - a * d);
+    } else if (::isinf(logbw) && logbw > T(0) && ::isfinite(a) && ::isfinite(b)) {
+      c = ::copysign(::isinf(c) ? T(1) : T(0), c); d = ::copysign(::isinf(d) ? T(1) : T(0), d);
+      x = T(0) * (a * c + b * d); y = T(0) * (b * c - a * d);
+    }
+  }
+  return complex<T>(x, y);
+}
+template <typename T> complex<T> operator/(const complex<T>& a, T b) { return complex<T>(a.real() / b, a.imag() / b); }
+template <typename T> complex<T> operator/(T a, const complex<T>& b) { return complex<T>(a) / b; }
+template <typename T> bool operator==(const complex<T>& a, const complex<T>& b) { return a.real() == b.real() && a.imag() == b.imag(); }
+template <typename T> bool operator==(const complex<T>& a, T b) { return a.real() == b && a.imag() == T(0); }
+template <typename T> bool operator==(T a, const complex<T>& b) { return a == b.real() && b.imag() == T(0); }
+template <typename T> bool operator!=(const complex<T>& a, const complex<T>& b) { return !(a == b); }
+template <typename T> bool operator!=(const complex<T>& a, T b) { return !(a == b); }
+template <typename T> bool operator!=(T a, const complex<T>& b) { return !(a == b); }
+template <typename T> T real(const complex<T>& z) { return z.real(); }
+template <typename T> T imag(const complex<T>& z) { return z.imag(); }
+template <typename T> T abs(const complex<T>& z) { return ::hypot(z.real(), z.imag()); }
+template <typename T> T arg(const complex<T>& z) { return ::atan2(z.imag(), z.real()); }
+template <typename T> T norm(const complex<T>& z) {
+  if (::isinf(z.real())) return ::fabs(z.real());
+  if (::isinf(z.imag())) return ::fabs(z.imag());
+  return z.real() * z.real() + z.imag() * z.imag();
+}
+template <typename T> complex<T> conj(const complex<T>& z) { return complex<T>(z.real(), -z.imag()); }
+template <typename T> complex<T> proj(const complex<T>& z) {
+  if (::isinf(z.real()) || ::isinf(z.imag())) return complex<T>(T(INFINITY), ::copysign(T(0), z.imag()));
+  return z;
+}
+template <typename T> complex<T> polar(const T& rho, const T& theta = T()) {
+  if (::isnan(rho) || ::signbit(rho)) return complex<T>(T(NAN), T(NAN));
+  if (::isnan(theta)) {
+    if (::isinf(rho)) return complex<T>(rho, theta);
+    return complex<T>(theta, theta);
+  }
+  if (::isinf(theta)) {
+    if (::isinf(rho)) return complex<T>(rho, T(NAN));
+    return complex<T>(T(NAN), T(NAN));
+  }
+  T x = rho * ::cos(theta);
+  if (::isnan(x)) x = 0;
+  T y = rho * ::sin(theta);
+  if (::isnan(y)) y = 0;
+  return complex<T>(x, y);
+}
+template <typename T> complex<T> log(const complex<T>& z) { return complex<T>(::log(abs(z)), arg(z)); }
+template <typename T> complex<T> log10(const complex<T>& z) { return log(z) / ::log(T(10)); }
+template <typename T> complex<T> log2(const complex<T>& z) { return log(z) / ::log(T(2)); }
+template <typename T> complex<T> sqrt(const complex<T>& z) {
+  if (::isinf(z.imag())) return complex<T>(T(INFINITY), z.imag());
+  if (::isinf(z.real())) {
+    if (z.real() > T(0)) return complex<T>(z.real(), ::isnan(z.imag()) ? z.imag() : ::copysign(T(0), z.imag()));
+    return complex<T>(::isnan(z.imag()) ? z.imag() : T(0), ::copysign(z.real(), z.imag()));
+  }
+  return polar(::sqrt(abs(z)), arg(z) / T(2));
+}
+template <typename T> complex<T> exp(const complex<T>& z) {
+  T i = z.imag();
+  if (i == T(0)) return complex<T>(::exp(z.real()), ::copysign(T(0), z.imag()));
+  if (::isinf(z.real())) {
+    if (z.real() < T(0)) {
+      if (!::isfinite(i)) i = T(1);
+    } else if (i == T(0) || !::isfinite(i)) {
+      if (::isinf(i)) i = T(NAN);
+      return complex<T>(z.real(), i);
+    }
+  }
+  T e = ::exp(z.real());
+  return complex<T>(e * ::cos(i), e * ::sin(i));
+}
+template <typename T> complex<T> pow(const complex<T>& x, const complex<T>& y) { return exp(y * log(x)); }
+template <typename T> complex<T> pow(const complex<T>& x, T y) { return pow(x, complex<T>(y)); }
+template <typename T> complex<T> pow(T x, const complex<T>& y) { return pow(complex<T>(x), y); }
+template <typename T> complex<T> sinh(const complex<T>& z) {
+  if (::isinf(z.real()) && !::isfinite(z.imag())) return complex<T>(z.real(), T(NAN));
+  if (z.real() == T(0) && !::isfinite(z.imag())) return complex<T>(z.real(), T(NAN));
+  if (z.imag() == T(0) && !::isfinite(z.real())) return z;
+  return complex<T>(::sinh(z.real()) * ::cos(z.imag()), ::cosh(z.real()) * ::sin(z.imag()));
+}
+template <typename T> complex<T> cosh(const complex<T>& z) {
+  if (::isinf(z.real()) && !::isfinite(z.imag())) return complex<T>(::fabs(z.real()), T(NAN));
+  if (z.real() == T(0) && !::isfinite(z.imag())) return complex<T>(T(NAN), z.real());
+  if (z.real() == T(0) && z.imag() == T(0)) return complex<T>(T(1), z.imag());
+  if (z.imag() == T(0) && !::isfinite(z.real())) return complex<T>(::fabs(z.real()), z.imag());
+  return complex<T>(::cosh(z.real()) * ::cos(z.imag()), ::sinh(z.real()) * ::sin(z.imag()));
+}
+template <typename T> complex<T> tanh(const complex<T>& z) {
+  if (::isinf(z.real())) {
+    if (!::isfinite(z.imag())) return complex<T>(::copysign(T(1), z.real()), T(0));
+    return complex<T>(::copysign(T(1), z.real()), ::copysign(T(0), ::sin(T(2) * z.imag())));
+  }
+  if (::isnan(z.real()) && z.imag() == T(0)) return z;
+  T x2 = T(2) * z.real(), y2 = T(2) * z.imag();
+  T c2 = ::cosh(x2) + ::cos(y2);
+  T s2r = ::sinh(x2);
+  if (::isinf(s2r) && ::isinf(c2)) return complex<T>(s2r > T(0) ? T(1) : T(-1), y2 > T(0) ? T(0) : T(-0.));
+  return complex<T>(s2r / c2, ::sin(y2) / c2);
+}
+template <typename T> complex<T> sin(const complex<T>& z) {
+  complex<T> r = sinh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(r.imag(), -r.real());
+}
+template <typename T> complex<T> cos(const complex<T>& z) { return cosh(complex<T>(-z.imag(), z.real())); }
+template <typename T> complex<T> tan(const complex<T>& z) {
+  complex<T> r = tanh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(r.imag(), -r.real());
+}
+}  // namespace std
+)";
+
 }  // namespace
 
 DivMagic div_magic(uint32_t d) {
@@ -195,6 +384,10 @@ std::string kernel_source(const KernelSpec& spec) {
   const std::string common = type_name(spec.common);
   const std::string math = math_type_name(spec.common);
   std::string s = kPrelude;
+  bool complex = is_complex(spec.common);
+  for (DType d : spec.inputs) complex = complex || is_complex(d);
+  for (DType d : spec.outputs) complex = complex || is_complex(d);
+  if (complex) s += kComplexPrelude;
   // #line: NVRTC's messages count the user's lines as the user's own file (name.cu)
   s += str_cat("\n// ---- the user's code\n#line 1 \"", spec.name, ".cu\"\n", spec.code, "\n#line 1 \"ctorch_jit_kernel.cu\"\n",
                "// ---- the kernel\n");
@@ -202,15 +395,15 @@ std::string kernel_source(const KernelSpec& spec) {
                "];\n  uint32_t div_magic[", kMaxJitDims, "];\n  uint32_t div_shift[", kMaxJitDims,
                "];\n  int64_t strides[", nt, "][", kMaxJitDims, "];\n  char* data[", nt, "];\n};\n");
   std::string params;
-  for (size_t e = 0; e < spec.extras.size(); ++e) params += str_cat(", ", extra_type_name(spec.extras[e]), " extra_arg_", e);
+  for (size_t e = 0; e < spec.extras.size(); ++e) params += str_cat(", ", extra_type_name(spec.extras[e]), " ct_extra", e);
   std::string args;  // the call's arguments after the inputs
-  for (size_t e = 0; e < spec.extras.size(); ++e) args += str_cat(", extra_arg_", e);
+  for (size_t e = 0; e < spec.extras.size(); ++e) args += str_cat(", ct_extra", e);
   // the element function: the inputs in their own dtype, through the common dtype (torch's
   // inputs are promoted to it) to T; the outputs from T through the common dtype to their own
   std::string in_params, in_args, out_params;
   for (int j = 0; j < nin; ++j) {
-    in_params += str_cat(j ? ", " : "", type_name(spec.inputs[static_cast<size_t>(j)]), " in", j);
-    in_args += str_cat(j ? ", " : "", "static_cast<", math, ">(static_cast<", common, ">(in", j, "))");
+    in_params += str_cat(j ? ", " : "", type_name(spec.inputs[static_cast<size_t>(j)]), " ct_in", j);
+    in_args += str_cat(j ? ", " : "", "static_cast<", math, ">(static_cast<", common, ">(ct_in", j, "))");
   }
   auto out_type = [&](int o) {
     return spec.outputs.empty() ? common.c_str() : type_name(spec.outputs[static_cast<size_t>(o)]);
@@ -219,18 +412,18 @@ std::string kernel_source(const KernelSpec& spec) {
     std::string c = str_cat("static_cast<", common, ">(", v, ")");
     return std::string(out_type(o)) == common ? c : str_cat("static_cast<", out_type(o), ">(", c, ")");
   };
-  for (int o = 0; o < nout; ++o) out_params += str_cat(", ", out_type(o), "& res", o);
+  for (int o = 0; o < nout; ++o) out_params += str_cat(", ", out_type(o), "& ct_res", o);
   s += str_cat("__device__ __forceinline__ void ct_jit_element(", in_params, params, out_params, ") {\n");
   if (!spec.return_by_ref) {
-    s += str_cat("  res0 = ", store(0, str_cat(spec.name, "<", math, ">(", in_args, args, ")")), ";\n");
+    s += str_cat("  ct_res0 = ", store(0, str_cat(spec.name, "<", math, ">(", in_args, args, ")")), ";\n");
   } else {
     std::string outs;
     for (int o = 0; o < nout; ++o) {
-      s += str_cat("  ", math, " out", o, ";\n");
-      outs += str_cat(", out", o);
+      s += str_cat("  ", math, " ct_out", o, ";\n");
+      outs += str_cat(", ct_out", o);
     }
     s += str_cat("  ", spec.name, "<", math, ">(", in_args, args, outs, ");\n");
-    for (int o = 0; o < nout; ++o) s += str_cat("  res", o, " = ", store(o, str_cat("out", o)), ";\n");
+    for (int o = 0; o < nout; ++o) s += str_cat("  ct_res", o, " = ", store(o, str_cat("ct_out", o)), ";\n");
   }
   s += "}\n";
   const char* idx = spec.index32 ? "uint32_t" : "int64_t";
@@ -243,7 +436,7 @@ std::string kernel_source(const KernelSpec& spec) {
     };
     std::string c = "ct_jit_element(";
     for (int j = 0; j < nin; ++j) c += str_cat(j ? ", " : "", sub(in, nout + j));
-    for (size_t e = 0; e < spec.extras.size(); ++e) c += str_cat(", extra_arg_", e);
+    for (size_t e = 0; e < spec.extras.size(); ++e) c += str_cat(", ct_extra", e);
     for (int o = 0; o < nout; ++o) c += str_cat(", ", sub(out, o));
     return c + ");";
   };

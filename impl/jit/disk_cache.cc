@@ -64,9 +64,13 @@ DiskCache* DiskCache::process() {
     const char* use = std::getenv("USE_CTORCH_KERNEL_CACHE");
     if (use && std::strcmp(use, "0") == 0) return nullptr;
     std::string dir;
-    if (const char* p = std::getenv("CTORCH_KERNEL_CACHE_PATH")) dir = p;
-    else if (const char* x = std::getenv("XDG_CACHE_HOME")) dir = std::string(x) + "/ctorch/kernels";
-    else if (const char* h = std::getenv("HOME")) dir = std::string(h) + "/.cache/ctorch/kernels";
+    auto var = [](const char* name) {  // an empty variable counts as unset
+      const char* v = std::getenv(name);
+      return v && *v ? v : nullptr;
+    };
+    if (const char* p = var("CTORCH_KERNEL_CACHE_PATH")) dir = p;
+    else if (const char* x = var("XDG_CACHE_HOME")) dir = std::string(x) + "/ctorch/kernels";
+    else if (const char* h = var("HOME")) dir = std::string(h) + "/.cache/ctorch/kernels";
     if (dir.empty() || !make_dirs(dir)) {
       std::fprintf(stderr,
                    "ctorch warning: the jiterator's kernel cache directory %s cannot be made or written; kernels are "

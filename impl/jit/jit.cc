@@ -156,17 +156,33 @@ Extras JitFunction::extras_with(const Extras& overrides) const {
 
 namespace {
 
-// The checks of a call's inputs (torch's jiterator's, then TensorIterator's); their device.
-Device check_inputs(const std::vector<Tensor>& inputs) {
+// The checks of a call's tensors (torch's jiterator's, then TensorIterator's); their device:
+// the first CUDA one's, outputs first (TensorIterator's order), as torch names it in the message.
+void check_call(const std::vector<Tensor>& inputs) {
   cuda::check_available();
   CT_CHECK(!inputs.empty(), Status::Argument, "the jiterator needs at least one tensor input");
   CT_CHECK(static_cast<int>(inputs.size()) <= kMaxJitInputs, Status::Argument,
            "jiterator only supports up to 8 tensor inputs, got ", inputs.size());
-  const Device dev = inputs[0]->device();
-  for (const Tensor& t : inputs) check_same_device(dev, t);
-  CT_CHECK(dev.is_cuda(), Status::Device, "the jiterator runs CUDA kernels: its inputs must be CUDA tensors, got ",
-           dev.str());
+}
+
+Device check_devices(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outs) {
+  const Tensor* first = nullptr;
+  for (const auto* list : {&outs, &inputs})
+    for (const Tensor& t : *list)
+      if (!first && t->device().is_cuda()) first = &t;
+  CT_CHECK(first != nullptr, Status::Device, "the jiterator runs CUDA kernels: its inputs must be CUDA tensors, got ",
+           inputs[0]->device().str());
+  const Device dev = (*first)->device();
+  for (const auto* list : {&outs, &inputs})
+    for (const Tensor& t : *list) check_same_device(dev, t);
   return dev;
+}
+
+// The bytes [first, last] an output can write (its storage's offsets).
+std::pair<int64_t, int64_t> byte_range(const TensorImpl* t) {
+  int64_t last = t->offset;
+  for (int64_t d = 0; d < t->dim(); ++d) last += (t->sizes[d] - 1) * t->strides[d];
+  return {t->offset * t->itemsize(), (last + 1) * t->itemsize() - 1};
 }
 
 Shape broadcast_of(const std::vector<Tensor>& inputs) {
@@ -178,7 +194,8 @@ Shape broadcast_of(const std::vector<Tensor>& inputs) {
 }  // namespace
 
 std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Extras& overrides) const {
-  const Device dev = check_inputs(inputs);
+  check_call(inputs);
+  const Device dev = check_devices(inputs, {});
   Extras extras = overrides.empty() ? Extras() : extras_with(overrides);
   const Shape shape = broadcast_of(inputs);
   const DType common = ops::result_type(inputs);
@@ -198,19 +215,31 @@ std::vector<Tensor> JitFunction::run(const std::vector<Tensor>& inputs, const Ex
 
 void JitFunction::run_out(const std::vector<Tensor>& inputs, const Extras& overrides,
                           const std::vector<Tensor>& outs) const {
-  const Device dev = check_inputs(inputs);
+  check_call(inputs);
   CT_CHECK(static_cast<int>(outs.size()) == num_outputs_, Status::Argument, name_, " makes ", num_outputs_,
            " outputs, but ", outs.size(), " were given");
-  Extras extras = overrides.empty() ? Extras() : extras_with(overrides);
+  // TensorIterator's order: memory overlaps, then shapes, then devices and dtypes
+  for (size_t i = 0; i < outs.size(); ++i) {
+    ops::check_no_internal_overlap(outs[i].get());
+    for (size_t j = 0; j < i; ++j) {  // two outputs writing one element (ctorch's check; torch has none)
+      const TensorImpl* a = outs[i].get();
+      const TensorImpl* b = outs[j].get();
+      if (a->storage != b->storage || a->numel() == 0 || b->numel() == 0) continue;
+      if (a->offset == b->offset && a->sizes == b->sizes && a->strides == b->strides && a->dtype == b->dtype) continue;
+      auto ra = byte_range(a), rb = byte_range(b);
+      CT_CHECK(ra.second < rb.first || rb.second < ra.first, Status::Argument,
+               "unsupported operation: some elements of the output tensors ", j, " and ", i,
+               " refer to a single memory location. Please clone() the tensor before performing the operation.");
+    }
+  }
   const Shape shape = broadcast_of(inputs);
-  const DType common = ops::result_type(inputs);
-  for (const Tensor& o : outs) {
-    check_same_device(dev, o);
+  for (const Tensor& o : outs)
     CT_CHECK(shape == o->sizes, Status::Shape, "output with shape ", shape_str(o->sizes),
              " doesn't match the broadcast shape ", shape_str(shape));
-    ops::check_inplace_cast(common, o->dtype, name_.c_str());
-    ops::check_no_internal_overlap(o.get());
-  }
+  const Device dev = check_devices(inputs, outs);
+  Extras extras = overrides.empty() ? Extras() : extras_with(overrides);
+  const DType common = ops::result_type(inputs);
+  for (const Tensor& o : outs) ops::check_inplace_cast(common, o->dtype, name_.c_str());
   // inputs that share memory with an output without being the very same view: read copies
   std::vector<Tensor> ins = inputs;
   for (Tensor& in : ins)

@@ -85,6 +85,23 @@ static void test_creation_errors(void) {
   FAILS(ct_cuda_jit_create_multi_output(kFused, 9, NULL, NULL, NULL, NULL, 0, &f), CT_ERR_ARGUMENT,
         "makes 1 to 8 outputs, got 9");
   EXPECT(f == NULL);
+  /* a call's overrides are checked before anything runs (no GPU needed) */
+  f = fused();
+  ct_tensor one = NULL, res = NULL;
+  OK(ct_ones((int64_t[]){1}, 1, CT_FLOAT32, CT_CPU, -1, &one));
+  const char* dup[] = {"beta", "beta"};
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){one, one}, 2, dup, kInts2, kOnes, NULL, 2, &res, 1), CT_ERR_ARGUMENT,
+        "my_fused_kernel: extra argument 'beta' is overridden twice");
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){one, one}, 2, NULL, kInts2, kOnes, NULL, 1, &res, 1), CT_ERR_NULL_POINTER,
+        "over_names");
+  FAILS(ct_cuda_jit_run_out(f, (ct_tensor[]){one, one}, 2, kAlphaBeta, NULL, kOnes, NULL, 1, &one, 1),
+        CT_ERR_NULL_POINTER, "over_types");
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){one, one}, 2, kAlphaBeta, dbl, kOnes, NULL, 1, &res, 1), CT_ERR_NULL_POINTER,
+        "extra argument 'alpha' is a double but over_doubles is NULL");
+  EXPECT(res == NULL);
+  rel(one);
+  OK(ct_cuda_jit_release(f));
+  f = NULL;
   int64_t n = -1;
   OK(ct_cuda_jit_kernel_count(&n));
   EXPECT(n >= 0);
@@ -152,6 +169,9 @@ static void test_values(void) {
   OK(ct_ones((int64_t[]){5}, 1, CT_FLOAT32, CT_CPU, -1, &c));
   FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, c}, 2, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_DEVICE,
         "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!");
+  /* the first CUDA tensor's device is named first, wherever it stands (TensorIterator's) */
+  FAILS(ct_cuda_jit_run(f, (ct_tensor[]){c, x}, 2, NULL, NULL, NULL, NULL, 0, &out, 1), CT_ERR_DEVICE,
+        "found at least two devices, cuda:0 and cpu!");
   FAILS(ct_cuda_jit_run(f, (ct_tensor[]){x, y}, 2, NULL, NULL, NULL, NULL, 0, &out, 2), CT_ERR_ARGUMENT,
         "my_fused_kernel makes 1 outputs, but n_outs is 2");
   ct_tensor z = NULL;
@@ -301,6 +321,98 @@ static void test_against_builtin_ops(void) {
   OK(ct_cuda_jit_release(f));
 }
 
+/* ---- complex tensors: T = std::complex<float> / <double>; against ct_binary and ct_unary */
+static double* host_c128(ct_tensor t, int64_t* n) {
+  ct_tensor d = NULL;
+  OK(ct_tensor_to(t, CT_CPU, -1, CT_COMPLEX128, 0, 1, &d));
+  OK(ct_tensor_numel(d, n));
+  double* v = (double*)malloc((size_t)(*n ? *n : 1) * 16);
+  OK(ct_tensor_copy_to_buffer(d, v, *n * 16));
+  rel(d);
+  return v;
+}
+
+static void test_complex(void) {
+  SKIP_WITHOUT_CUDA();
+  ct_cuda_jit_fn f = NULL;
+  OK(ct_cuda_jit_create("template <typename T> T cx(T a, T b) { return a * b + std::exp(a) / b - std::sqrt(a); }", NULL,
+                        NULL, NULL, NULL, 0, &f));
+  const ct_dtype dts[][2] = {{CT_COMPLEX64, CT_COMPLEX64}, {CT_COMPLEX128, CT_COMPLEX128}, {CT_COMPLEX64, CT_FLOAT32},
+                             {CT_FLOAT64, CT_COMPLEX64}, {CT_INT32, CT_COMPLEX128}};
+  for (size_t k = 0; k < sizeof dts / sizeof dts[0]; ++k) {
+    /* values with nonzero imaginary parts where complex: re + i * im from two real patterns */
+    ct_tensor ops[2];
+    for (int j = 0; j < 2; ++j) {
+      ct_dtype dt = dts[k][j];
+      ct_tensor re0 = pattern((int64_t[]){33, 40}, 2, CT_FLOAT64, 3 + j), re = NULL, t = NULL;
+      OK(ct_binary_scalar_f(CT_ADD, re0, 0.125, 0, &re));  /* never 0: b divides */
+      rel(re0);
+      if (dt == CT_COMPLEX64 || dt == CT_COMPLEX128) {
+        ct_tensor im = pattern((int64_t[]){33, 40}, 2, CT_FLOAT64, 7 + j), c = NULL, ci = NULL, sum = NULL;
+        OK(ct_tensor_to(im, CT_CUDA, 0, CT_COMPLEX128, 0, 1, &c));
+        OK(ct_binary_scalar_f(CT_MUL, c, 0.5, 0, &ci));  /* im / 2, still real-valued */
+        /* (re + 1) + i * im/2: build i * x as x * (0+1i) through a 0-d complex tensor */
+        double unit[2] = {0, 1};
+        ct_tensor iu_d = NULL, imag = NULL;
+        OK(ct_from_buffer(unit, 16, NULL, 0, CT_COMPLEX128, CT_CUDA, 0, &iu_d));
+        OK(ct_binary(CT_MUL, ci, iu_d, &imag));
+        OK(ct_binary(CT_ADD, re, imag, &sum));
+        OK(ct_tensor_to(sum, CT_CUDA, 0, dt, 0, 1, &t));
+        rel(im), rel(c), rel(ci), rel(sum), rel(iu_d), rel(imag);
+      } else {
+        OK(ct_tensor_to(re, CT_CUDA, 0, dt, 0, 1, &t));
+      }
+      rel(re);
+      ops[j] = t;
+    }
+    ct_tensor tb = NULL;  /* b transposed: the strided form too */
+    OK(ct_transpose(ops[1], 0, 1, &tb));
+    ct_tensor tbc = NULL;
+    OK(ct_contiguous(tb, &tbc));
+    ct_tensor b_t = NULL;
+    OK(ct_transpose(tbc, 0, 1, &b_t));  /* the values of b with column-major strides */
+    for (int layout = 0; layout < 2; ++layout) {
+      ct_tensor a = ops[0], b = layout ? b_t : ops[1];
+      ct_tensor got = NULL, ab = NULL, ea = NULL, eab = NULL, sa = NULL, s1 = NULL, want = NULL;
+      OK(ct_cuda_jit_run(f, (ct_tensor[]){a, b}, 2, NULL, NULL, NULL, NULL, 0, &got, 1));
+      ct_dtype common = -1, gd = -2;
+      ct_dtype da = -1, db = -1;
+      OK(ct_tensor_dtype(a, &da));
+      OK(ct_tensor_dtype(b, &db));
+      OK(ct_promote_types(da, db, &common));
+      OK(ct_tensor_dtype(got, &gd));
+      EXPECT_EQ_I(gd, common);
+      /* the chain in the common dtype */
+      ct_tensor ac = NULL, bc = NULL;
+      OK(ct_tensor_to(a, CT_CUDA, 0, common, 0, 1, &ac));
+      OK(ct_tensor_to(b, CT_CUDA, 0, common, 0, 1, &bc));
+      OK(ct_binary(CT_MUL, ac, bc, &ab));
+      OK(ct_unary(CT_EXP, ac, &ea));
+      OK(ct_binary(CT_DIV, ea, bc, &eab));
+      OK(ct_unary(CT_SQRT, ac, &sa));
+      OK(ct_binary(CT_ADD, ab, eab, &s1));
+      OK(ct_binary(CT_SUB, s1, sa, &want));
+      int64_t n = 0, n2 = 0;
+      double* g = host_c128(got, &n);
+      double* w = host_c128(want, &n2);
+      EXPECT_EQ_I(n, n2);
+      double tol = common == CT_COMPLEX64 ? 2e-5 : 1e-12;
+      for (int64_t i = 0; i < 2 * n && i < 2 * n2; ++i) {
+        double scale = fabs(w[i & ~(int64_t)1]) + fabs(w[i | 1]) + 1;
+        if (!(fabs(g[i] - w[i]) <= tol * scale)) {
+          FAILF("dtypes %d/%d, layout %d: %s part of element %lld is %.17g, the built-in ops give %.17g", da, db, layout,
+                i % 2 ? "imaginary" : "real", (long long)(i / 2), g[i], w[i]);
+          break;
+        }
+      }
+      free(g), free(w);
+      rel(got), rel(ab), rel(ea), rel(eab), rel(sa), rel(s1), rel(want), rel(ac), rel(bc);
+    }
+    rel(ops[0]), rel(ops[1]), rel(tb), rel(tbc), rel(b_t);
+  }
+  OK(ct_cuda_jit_release(f));
+}
+
 /* ---- the out form and in place */
 static void test_out_and_in_place(void) {
   SKIP_WITHOUT_CUDA();
@@ -374,6 +486,17 @@ static void test_out_and_in_place(void) {
   OK(ct_cuda_jit_run_out(g, (ct_tensor[]){p, q}, 2, NULL, NULL, NULL, NULL, 0, outs, 2));
   EXPECT_VALS(outs[0], 0, 9, 45);
   EXPECT_VALS(outs[1], 0, 5, 299);
+  /* two outputs meeting in memory: refused, nothing written; the very same view twice: allowed */
+  ct_tensor w = NULL, w0 = NULL, w1 = NULL;
+  OK(ct_zeros((int64_t[]){3}, 1, CT_INT64, CT_CUDA, 0, &w));
+  OK(ct_narrow(w, 0, 0, 2, &w0));
+  OK(ct_narrow(w, 0, 1, 2, &w1));
+  FAILS(ct_cuda_jit_run_out(g, (ct_tensor[]){p, q}, 2, NULL, NULL, NULL, NULL, 0, (ct_tensor[]){w0, w1}, 2),
+        CT_ERR_ARGUMENT, "some elements of the output tensors 0 and 1 refer to a single memory location");
+  EXPECT_VALS(w, 0, 0, 0, 0);
+  OK(ct_cuda_jit_run_out(g, (ct_tensor[]){p, q}, 2, NULL, NULL, NULL, NULL, 0, (ct_tensor[]){w0, w0}, 2));
+  EXPECT_VALS(w, 0, 5, 299, 0);  /* the second output's values, written last */
+  rel(w), rel(w0), rel(w1);
   rel(outs[0]), rel(outs[1]), rel(p), rel(q);
   OK(ct_cuda_jit_release(g));
 }
@@ -417,5 +540,5 @@ static void test_threads_compile_once(void) {
 }
 
 TEST_MAIN(TEST_CASE(create_and_handles), TEST_CASE(creation_errors), TEST_CASE(without_gpu), TEST_CASE(values),
-          TEST_CASE(two_outputs), TEST_CASE(against_builtin_ops), TEST_CASE(out_and_in_place),
+          TEST_CASE(two_outputs), TEST_CASE(against_builtin_ops), TEST_CASE(complex), TEST_CASE(out_and_in_place),
           TEST_CASE(threads_compile_once))

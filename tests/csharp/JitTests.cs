@@ -243,6 +243,62 @@ namespace Ctorch.Tests
             }
         }
 
+        [Test]
+        public void OutFormArgumentsAreCheckedByTheBinding()
+        {
+            using (JitFunction f = JitFunction.Create(Fused, ("alpha", 1), ("beta", 1)))
+            using (Tensor x = F(1, 2, 3), o = F(7, 8, 9))
+            {
+                Assert.Throws<ArgumentNullException>(() => f.CallOut(null, x, x));
+                Assert.Throws<ArgumentNullException>(() => f.CallOut(null, new[] { x, x }, ("beta", 1)));
+                Assert.Throws<ArgumentNullException>(() => f.CallOut(null, new[] { x, x }, new[] { P("beta", 1) }));
+                Assert.Throws<ArgumentNullException>(() => f.CallOut(new[] { o }, (Tensor[])null));
+                var e = Assert.Throws<ArgumentNullException>(() => f.CallOut(new Tensor[] { null }, x, x));
+                Assert.AreEqual("outs", e.ParamName);
+                e = Assert.Throws<ArgumentNullException>(() => f.CallOut(new[] { o, null }, new[] { x, x }, ("beta", 1)));
+                StringAssert.Contains("element 1 is null", e.Message);
+                Assert.Throws<ArgumentNullException>(() => f.CallOut(new[] { o }, x, null));
+                ValueTuple<string, object>[] noPairs = null;
+                Assert.Throws<ArgumentNullException>(() => f.CallOut(new[] { o }, new[] { x, x }, noPairs));
+                Assert.Throws<ArgumentException>(() => f.CallOut(new[] { o }, new[] { x, x }, ("beta", "x")));
+                Tensor gone = F(1, 2, 3);
+                gone.Dispose();
+                var d = Assert.Throws<ObjectDisposedException>(() => f.CallOut(new[] { gone }, x, x));
+                StringAssert.Contains("element 0 has been disposed", d.Message);
+                Assert.Throws<ObjectDisposedException>(() => f.CallOut(new[] { o, gone }, new[] { x, x }, new[] { P("beta", 1) }));
+                Assert.Throws<ObjectDisposedException>(() => f.CallOut(new[] { o }, x, gone));
+                // the leases taken before a failure were given back: every tensor is still usable
+                AreEqual(new float[] { 7, 8, 9 }, o);
+                AreEqual(new float[] { 1, 2, 3 }, x);
+            }
+            JitFunction g = JitFunction.Create(Fused, ("alpha", 1), ("beta", 1));
+            g.Dispose();
+            using (Tensor x = F(1, 2))
+                Assert.Throws<ObjectDisposedException>(() => g.CallOut(new[] { x }, x, x));
+        }
+
+        [Test]
+        public void WithoutCudaTheOutFormIsUnavailable()
+        {
+            RequireNoGpu();
+            using (JitFunction f = JitFunction.Create(Fused, ("alpha", 1), ("beta", 1)))
+            using (JitFunction g = JitFunction.CreateMultiOutput(TwoOutputCode, 2, ("neg", false), ("scale", 2.0)))
+            using (Tensor x = F(1, 2, 3), o = F(7, 8, 9), p = F(4, 5, 6))
+            {
+                long tensors = Torch.LiveTensorCount;
+                Unavailable(() => f.CallOut(new[] { o }, x, x));
+                Unavailable(() => f.CallOut(new[] { x }, x, x)); // in place: x leased as input and output
+                Unavailable(() => f.CallOut(new[] { o }, new[] { x, x }, ("beta", -1), ("alpha", 0.5)));
+                Unavailable(() => f.CallOut(new[] { o }, new[] { x, x }, new[] { P("beta", -1) }));
+                Unavailable(() => g.CallOut(new[] { o, p }, x, x));
+                Unavailable(() => g.CallOut(new[] { o, p }, new[] { x, x }, ("neg", true)));
+                Assert.AreEqual(tensors, Torch.LiveTensorCount, "nothing new was made");
+                AreEqual(new float[] { 7, 8, 9 }, o);
+                AreEqual(new float[] { 4, 5, 6 }, p);
+                AreEqual(new float[] { 1, 2, 3 }, x);
+            }
+        }
+
         // ============================================================ on a GPU
 
         private static Tensor CudaF(params float[] v)
@@ -283,6 +339,55 @@ namespace Ctorch.Tests
                     AreEqual(new float[] { 9, 18 }, c1);
                 }
                 foreach (Tensor t in r) t.Dispose();
+            }
+        }
+
+        [Test]
+        public void OutFormAndInPlace()
+        {
+            RequireGpu();
+            using (JitFunction f = JitFunction.Create(Fused, ("alpha", 1), ("beta", 1)))
+            using (Tensor x = CudaF(1, 2, 3, 4, 5), y = CudaF(10, 20, 30, 40, 50),
+                   o = Tensor.Empty(new long[] { 5 }, DType.Float64, Device.Cuda))
+            {
+                long tensors = Torch.LiveTensorCount;
+                f.CallOut(new[] { o }, x, y); // float32 values stored as float64
+                Assert.AreEqual(tensors, Torch.LiveTensorCount, "the out form makes no tensor");
+                using (Tensor c = o.Cpu()) AreEqual(new double[] { 11, 22, 33, 44, 55 }, c);
+                f.CallOut(new[] { o }, new[] { x, y }, ("beta", -1));
+                using (Tensor c = o.Cpu()) AreEqual(new double[] { -9, -18, -27, -36, -45 }, c);
+                f.CallOut(new[] { o }, new[] { x, y }, new[] { P("alpha", 0.5) });
+                using (Tensor c = o.Cpu()) AreEqual(new double[] { 10.5, 21, 31.5, 42, 52.5 }, c);
+                using (Tensor s4 = Tensor.Zeros(new long[] { 4 }, DType.Float32, Device.Cuda))
+                {
+                    var e = Fails(StatusCode.Shape, () => f.CallOut(new[] { s4 }, x, y));
+                    StringAssert.Contains("output with shape [4] doesn't match the broadcast shape [5]", e.NativeMessage);
+                    using (Tensor c = s4.Cpu()) AreEqual(new float[] { 0, 0, 0, 0 }, c);
+                    e = Fails(StatusCode.Argument, () => f.CallOut(new[] { o, o }, x, y));
+                    StringAssert.Contains("my_fused_kernel makes 1 outputs, but n_outs is 2", e.NativeMessage);
+                }
+                f.CallOut(new[] { x }, x, y); // in place: x = x + y
+                using (Tensor c = x.Cpu()) AreEqual(new float[] { 11, 22, 33, 44, 55 }, c);
+                using (Tensor c = y.Cpu()) AreEqual(new float[] { 10, 20, 30, 40, 50 }, c);
+            }
+        }
+
+        [Test]
+        public void TwoOutputsIntoGivenTensors()
+        {
+            RequireGpu();
+            using (JitFunction g = JitFunction.CreateMultiOutput(TwoOutputCode, 2, ("neg", false), ("scale", 2.0)))
+            using (Tensor a = CudaF(1, 2), b = CudaF(10, 20), s = Tensor.Empty(new long[] { 2 }, Device.Cuda),
+                   d = Tensor.Empty(new long[] { 2 }, DType.Float64, Device.Cuda))
+            {
+                g.CallOut(new[] { s, d }, new[] { a, b }, ("neg", true));
+                using (Tensor c0 = s.Cpu(), c1 = d.Cpu())
+                {
+                    AreEqual(new float[] { 22, 44 }, c0);
+                    AreEqual(new double[] { 9, 18 }, c1);
+                }
+                g.CallOut(new[] { s, d }, a, b); // neg = false
+                using (Tensor c1 = d.Cpu()) AreEqual(new double[] { -9, -18 }, c1);
             }
         }
 

@@ -39,3 +39,14 @@ others=()
 for a in "$D"/tests/*; do [ "$(basename "$a")" = CtorchTests.dll ] || others+=("$a"); done
 bash "$D/mono_test.sh" "$D/lib/native/libctorch_csharp.so" "$D/tests/CtorchTests.dll" "${others[@]}" \
   -- -exclude=gc "$@" -- -include=gc "$@"
+rc=$?
+# the examples (examples.txt: name and program; each checks its own values and exits 0), with
+# the binding's assembly beside them
+cp "$D/tests/Ctorch.dll" "$D/examples/"
+while read -r name prog; do
+  [ -n "$name" ] || continue
+  "${mono[@]}" --config "$MONO_CONFIG" --debug "$D/examples/$prog.exe" > "$W/example_$name.txt" 2>&1
+  r=$?
+  if [ $r -eq 0 ]; then echo "example $name: OK"; else echo "example $name: FAIL (exit $r)"; tail -20 "$W/example_$name.txt"; rc=1; fi
+done < "$D/examples.txt"
+exit $rc

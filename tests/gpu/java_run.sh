@@ -13,3 +13,10 @@ for c in $(cat "$D/classes.txt"); do
   bash "$D/junit4_test.sh" "$D/libctorch_jni.so" "$D/ctorch.jar" "$D/ctorch_java_tests.jar" "$D/junit4.jar" \
     "$D/hamcrest-core.jar" -- "org.ctorch.$c" 2>&1 | grep -E "^OK|^Tests run|^FAIL|^[0-9]+\) " | sed "s/^/$c: /"
 done
+# the examples (examples.txt: name and main class; each checks its own values and exits 0)
+while read -r name cls; do
+  [ -n "$name" ] || continue
+  java -Xcheck:jni -Djava.library.path="$D" -cp "$D/ctorch.jar:$D/examples/$name.jar" "$cls" > "/tmp/java_example_$name.txt" 2>&1
+  r=$?
+  if [ $r -eq 0 ]; then echo "example $name: OK"; else echo "example $name: FAIL (exit $r)"; tail -20 "/tmp/java_example_$name.txt"; fi
+done < "$D/examples.txt"

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/jit/jit.h"
@@ -41,6 +42,16 @@ std::vector<double> iota(int n, double scale, double shift) {
   for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = scale * i + shift;
   return v;
 }
+
+// The caching allocator's blocks go back at the end (compute-sanitizer's leak check, as the C
+// suites' harness does), in this process and in the disk-cache test's children.
+class EmptyCacheAtEnd : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (cuda::is_available()) alloc::empty_cache();
+  }
+};
+::testing::Environment* const g_empty_cache = ::testing::AddGlobalTestEnvironment(new EmptyCacheAtEnd);
 
 }  // namespace
 
@@ -208,14 +219,35 @@ TEST(JitRun, MoreThanTwoToThe31Elements) {
   check((int64_t{1} << 31) - 3000, 6000);
   check(n - 3000, 3000);
   y = Tensor();
-  // the strided form: the same elements through a transposed view (rows, cols) -> (cols, rows)
+  // the strided form with 64-bit indices: the transposed view into a C-contiguous output (the
+  // operands do not collapse to one dim): yt[j][r] = lin(p[j])
   Tensor xt = ops::transpose(ops::view(x, {rows, cols}), 0, 1);
-  Tensor yt = f.run({xt}, {})[0];  // (cols, rows), C-contiguous: yt[j][r] = lin(p[j])
+  Tensor yt = empty_tensor({cols, rows}, DType::UInt8, kCuda);
+  f.run_out({xt}, {}, {yt});
   for (int64_t j : {int64_t{0}, int64_t{1}, cols - 1}) {
     std::vector<double> got = host_of(ops::narrow(ops::select(yt, 0, j), 0, rows - 2000, 2000));
     double want = static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(pv[static_cast<size_t>(j)]) * 3 + 1));
     for (double g : got) ASSERT_EQ(g, want) << "row " << j;
   }
+}
+
+TEST(JitRun, FewElementsSpanningMoreThanTwoToThe31Bytes) {
+  SKIP_WITHOUT_CUDA();
+  // numel fits 31 bits but an operand's span does not: 64-bit offsets (three rows of a
+  // 3 x (2^30 + 8) uint8 tensor, 1000 elements each)
+  const int64_t wide = (int64_t{1} << 30) + 8;
+  Tensor base = empty_tensor({3, wide}, DType::UInt8, kCuda);
+  for (int64_t r = 0; r < 3; ++r) ops::fill_(ops::narrow(ops::select(base, 0, r), 0, wide - 1000, 1000), static_cast<double>(10 * r + 1));
+  Tensor x = ops::narrow(base, 1, wide - 1000, 1000);  // (3, 1000), strides (wide, 1)
+  jit::JitFunction f("template <typename T> T lin(T x) { return x * T(3) + T(1); }", 1, false, {});
+  Tensor y = f.run({x}, {})[0];
+  std::vector<double> got = host_of(y);
+  ASSERT_EQ(got.size(), 3000u);
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], static_cast<double>((10 * (i / 1000) + 1) * 3 + 1)) << i;
+  // and as an output: the out form writes back into the wide rows
+  f.run_out({y}, {}, {x});
+  got = host_of(x);
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], static_cast<double>(static_cast<uint8_t>(((10 * (i / 1000) + 1) * 3 + 1) * 3 + 1))) << i;
 }
 
 // ---- the disk cache across processes (Note [Jiterator disk cache]): a first process compiles

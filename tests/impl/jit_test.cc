@@ -137,8 +137,8 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
       {DType::Float16, DType::BFloat16}, DType::Float32, false);
   s.extras = {JitArg::Double, JitArg::Bool};
   std::string src = jit::kernel_source(s);
-  EXPECT_NE(src.find("silu_mix<float>(static_cast<float>(static_cast<float>(in0)), "
-                     "static_cast<float>(static_cast<float>(in1)), extra_arg_0, extra_arg_1)"),
+  EXPECT_NE(src.find("silu_mix<float>(static_cast<float>(static_cast<float>(ct_in0)), "
+                     "static_cast<float>(static_cast<float>(ct_in1)), ct_extra0, ct_extra1)"),
             std::string::npos)
       << src;
   EXPECT_GT(jit::compile_cubin(src, "silu.cu", 90).size(), 0u);
@@ -148,8 +148,8 @@ TEST(JitSource, MathExtraArgumentsAndOutputs) {
   m.return_by_ref = true;
   m.extras = {JitArg::Int64};
   src = jit::kernel_source(m);
-  EXPECT_NE(src.find("sd<int64_t>(static_cast<int64_t>(static_cast<int64_t>(in0)), "
-                     "static_cast<int64_t>(static_cast<int64_t>(in1)), extra_arg_0, out0, out1)"),
+  EXPECT_NE(src.find("sd<int64_t>(static_cast<int64_t>(static_cast<int64_t>(ct_in0)), "
+                     "static_cast<int64_t>(static_cast<int64_t>(ct_in1)), ct_extra0, ct_out0, ct_out1)"),
             std::string::npos)
       << src;
   EXPECT_GT(jit::compile_cubin(src, "sd.cu", 90).size(), 0u);
@@ -174,8 +174,8 @@ TEST(JitSource, GivenOutputsOfOtherDtypes) {
   s.outputs = {DType::Float16, DType::Int64};
   s.vec = 2;
   std::string src = jit::kernel_source(s);
-  EXPECT_NE(src.find("res0 = static_cast<Half>(static_cast<int32_t>(out0));"), std::string::npos) << src;
-  EXPECT_NE(src.find("res1 = static_cast<int64_t>(static_cast<int32_t>(out1));"), std::string::npos) << src;
+  EXPECT_NE(src.find("ct_res0 = static_cast<Half>(static_cast<int32_t>(ct_out0));"), std::string::npos) << src;
+  EXPECT_NE(src.find("ct_res1 = static_cast<int64_t>(static_cast<int32_t>(ct_out1));"), std::string::npos) << src;
   EXPECT_NE(src.find("CtJitVec0 { Half v[2]; }"), std::string::npos) << src;
   EXPECT_GT(jit::compile_cubin(src, "two.cu", 90).size(), 0u);
   s.outputs = {DType::Float16};  // one dtype for two outputs
@@ -228,13 +228,62 @@ TEST(JitSource, DivisionByMultiplication) {
   EXPECT_EQ(e.first, Status::Internal);
 }
 
+TEST(JitSource, UserNamesDoNotClash) {
+  // the generated names carry a ct_ prefix: a function named res0 with parameters in0, out0 compiles
+  jit::KernelSpec s = spec("template <typename T> void res0(T in0, T extra_arg_0, T& out0) { out0 = in0 * extra_arg_0; }",
+                           {DType::Float32, DType::Float32}, DType::Float32, true);
+  s.return_by_ref = true;
+  EXPECT_GT(jit::compile_cubin(jit::kernel_source(s), "res0.cu", 90).size(), 0u);
+}
+
+TEST(JitSource, ComplexDtypes) {
+  // std::complex<float> / <double> (the libc++ operations torch's jiterator carries): arithmetic
+  // with real and complex operands, the math functions, real inputs promoted, outputs cast
+  const char* code =
+      "template <typename T> T cmath(T z, T w, T alpha) {\n"
+      "  T r = z * w + z / w - alpha * std::exp(z) + std::sqrt(z);\n"
+      "  return r == w ? T(0) : r + T(std::norm(z));\n}";
+  struct Case {
+    DType common, other;
+    bool contiguous;
+  };
+  // a few conversions to a complex T (each compile takes seconds: complex division and the
+  // math functions are long); GPU values: tests/capi/jiterator_test.c
+  for (Case c : {Case{DType::Complex64, DType::Float16, false}, Case{DType::Complex128, DType::Complex64, true},
+                 Case{DType::Complex128, DType::Bool, true}}) {
+    jit::KernelSpec s = spec(code, {c.common, c.other}, c.common, c.contiguous);
+    s.extras = {JitArg::Double};
+    s.vec = c.contiguous ? static_cast<int>(16 / itemsize(c.common)) : 1;
+    std::string src = jit::kernel_source(s);
+    EXPECT_NE(src.find("namespace std {\ntemplate <typename T> struct alignas(2 * sizeof(T)) complex"), std::string::npos);
+    EXPECT_GT(jit::compile_cubin(src, "cmath.cu", 90).size(), 0u) << dtype_name(c.common) << " " << dtype_name(c.other);
+  }
+  // every math function, once
+  jit::KernelSpec all = spec(
+      "template <typename T> T every(T z, T w) {\n"
+      "  T r = std::log(w) + std::log10(z) + std::log2(w) + std::sin(z) * std::cos(w) + std::tan(z) + std::sinh(w);\n"
+      "  r += std::cosh(z) + std::tanh(z) - std::pow(z, w) + std::pow(z, 2.f) + std::conj(w) + std::proj(z);\n"
+      "  return r + std::polar(std::abs(z), std::arg(w)) + T(std::real(z) + std::imag(w));\n}",
+      {DType::Complex64, DType::Complex64}, DType::Complex64, true);
+  EXPECT_GT(jit::compile_cubin(jit::kernel_source(all), "every.cu", 90).size(), 0u);
+  // not the inverse functions (Note [Jiterator complex]): a compile error naming it
+  jit::KernelSpec inv = spec("template <typename T> T inv(T z) { return std::asinh(z); }", {DType::Complex64},
+                             DType::Complex64, true);
+  auto e = error_of([&] { jit::compile_cubin(jit::kernel_source(inv), "inv.cu", 90); });
+  EXPECT_EQ(e.first, Status::Argument);
+  EXPECT_NE(e.second.find("asinh"), std::string::npos) << e.second;
+  // real kernels carry no complex code; a complex output of a real common dtype (the out form)
+  jit::KernelSpec r = spec("template <typename T> T twice(T x) { return x + x; }", {DType::Float32}, DType::Float32, true);
+  EXPECT_EQ(jit::kernel_source(r).find("struct alignas(2 * sizeof(T)) complex"), std::string::npos);
+  r.outputs = {DType::Complex128};
+  std::string src = jit::kernel_source(r);
+  EXPECT_NE(src.find("ct_res0 = static_cast<std::complex<double>>(static_cast<float>("), std::string::npos) << src;
+  EXPECT_GT(jit::compile_cubin(src, "twice.cu", 80).size(), 0u);
+}
+
 TEST(JitSource, Refusals) {
-  jit::KernelSpec s = spec("template <typename T> T f(T x) { return x; }", {DType::Complex64}, DType::Complex64, true);
+  jit::KernelSpec s = spec("template <typename T> T f(T x) { return x; }", std::vector<DType>(9, DType::Float32), DType::Float32, true);
   auto e = error_of([&] { jit::kernel_source(s); });
-  EXPECT_EQ(e.first, Status::DType);
-  EXPECT_NE(e.second.find("does not support torch.complex64 tensors yet"), std::string::npos) << e.second;
-  s = spec("template <typename T> T f(T x) { return x; }", std::vector<DType>(9, DType::Float32), DType::Float32, true);
-  e = error_of([&] { jit::kernel_source(s); });
   EXPECT_NE(e.second.find("takes 1 to 8 tensor inputs, got 9"), std::string::npos) << e.second;
   s = spec("template <typename T> T f(T x) { return x; }", {DType::Float32}, DType::Float32, true);
   s.num_outputs = 2;

@@ -271,7 +271,7 @@ func (f *JitFunction) NumOutputs() (int, error) {
 // and carries NVRTC's log with line numbers. Errors: ctorch.ErrCUDAUnavailable without a GPU;
 // ctorch.ErrArgument (more than 8 inputs, "<name> is not declared in function definition", an
 // override Arg refused); ctorch.ErrDevice (inputs on several devices, CPU inputs);
-// ctorch.ErrShape (shapes that do not broadcast); ctorch.ErrDType (complex dtypes);
+// ctorch.ErrShape (shapes that do not broadcast);
 // ctorch.ErrNotSupported (NVRTC missing); ctorch.ErrInvalidHandle (a nil or closed input).
 func (f *JitFunction) Call(inputs []*ctorch.Tensor, overrides ...JitArg) ([]*ctorch.Tensor, error) {
 	const op = "cuda_jit_run"
