@@ -364,7 +364,8 @@ CT_API ct_status ct_ones(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
 CT_API ct_status ct_full(const int64_t* sizes, int32_t ndim, double value, ct_dtype dtype,
                          ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
 /** torch.arange(start, end, step): ceil((end - start) / step) elements start + i * step.
- *  Errors: CT_ERR_ARGUMENT for step 0 or a step whose sign disagrees with end - start. */
+ *  Errors: CT_ERR_ARGUMENT for a start, end or step that is not finite (inf, NaN), step 0, or
+ *  a step whose sign disagrees with end - start. */
 CT_API ct_status ct_arange(double start, double end, double step, ct_dtype dtype,
                            ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
 /** torch.linspace(start, end, steps). Errors: CT_ERR_ARGUMENT for steps < 0. */
@@ -616,9 +617,12 @@ CT_API ct_status ct_stack(const ct_tensor* tensors, int32_t n, int32_t dim, ct_t
  * ========================================================================================== */
 
 /** Number of threads CPU kernels use for large tensors (default: hardware concurrency, or
- *  the CT_NUM_THREADS environment variable). Out: *out. */
+ *  the CT_NUM_THREADS environment variable when it is a valid n). Out: *out. */
 CT_API ct_status ct_get_num_threads(int32_t* out);
-/** Sets it (n >= 1). Errors: CT_ERR_ARGUMENT. */
+/** Sets it: 1 <= n <= 4096. Errors: CT_ERR_ARGUMENT otherwise. torch.set_num_threads takes
+ *  any positive n; the upper bound is ctorch's: more threads than any machine has hardware
+ *  threads for, and a mistaken value (1 << 30) is refused here instead of asking OpenMP for a
+ *  team it cannot start (GCC's libgomp ends the process when a thread cannot be created). */
 CT_API ct_status ct_set_num_threads(int32_t n);
 
 /* ============================================================================================

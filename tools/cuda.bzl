@@ -3,7 +3,21 @@ their cc deps, then wraps the objects in a cc_library.
 
 Device code is built for sm_80 and sm_90 plus compute_90 PTX (JIT for newer GPUs; README.md,
 "Building by hand"). The list is short on purpose: nvcc compiles every .cu once per entry, and
-CI is a 2-core box."""
+CI is a 2-core box.
+
+Note [Sanitizers and nvcc]: Bazel's --copt does not reach nvcc (this rule builds its own
+command line), with one exception: -fsanitize=thread (--config=tsan) goes to the host compiler
+through -Xcompiler, so the host code of every .cu file is instrumented like the rest of
+libctorch.so. That matters without a GPU too: impl/cuda/runtime.cu's device-count probe, the
+current device and the "CUDA is not available" checks run in every process, from every thread
+(tests/capi/stress_test.c calls them from eight). Device code cannot be instrumented, and the
+CUDA runtime (cudart_static) and driver stay uninstrumented, so on a GPU TSan would not see the
+ordering they provide: TSan runs without a GPU (Note [TSan] in tests/capi/stress_test.c).
+ASan and UBSan (--config=asan) are not forwarded: the .cu host code is only the runtime's thin
+wrappers and kernel launches, and nvcc's generated stubs are not code we would fix."""
+
+# The --copt flags forwarded to nvcc's host compiler (Note [Sanitizers and nvcc]).
+_HOST_COPTS = ["-fsanitize=thread"]
 
 NVCC = "/usr/local/cuda/bin/nvcc"
 
@@ -19,7 +33,8 @@ def _nvcc_objects_impl(ctx):
     for src in ctx.files.srcs:
         obj = ctx.actions.declare_file("_objs_cuda/%s/%s.pic.o" % (ctx.label.name, src.basename.rsplit(".", 1)[0]))
         args = ctx.actions.args()
-        args.add_all(["-c", "-std=c++17", "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden"])
+        host = ["-fPIC", "-fvisibility=hidden"] + [f for f in ctx.fragments.cpp.copts if f in _HOST_COPTS]
+        args.add_all(["-c", "-std=c++17", "-O2", "-Xcompiler", ",".join(host)])
         args.add_all(GENCODE)
         args.add_all(cc.defines, format_each = "-D%s")
         args.add_all(cc.includes, before_each = "-I")
@@ -42,6 +57,7 @@ def _nvcc_objects_impl(ctx):
 
 nvcc_objects = rule(
     implementation = _nvcc_objects_impl,
+    fragments = ["cpp"],
     attrs = {
         "srcs": attr.label_list(allow_files = [".cu"]),
         "hdrs": attr.label_list(allow_files = True),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test suite (C++ gtest, C, Java, C#, Go; then the C and C++ suites again under
-# ASan + UBSan), after installing whatever is missing. Ends with one line "N passed, N failed"
-# counting the test cases of all suites. Exit status 0 only when everything passed.
+# ASan + UBSan, and the suites with threads under TSan), after installing whatever is missing.
+# Ends with one line "N passed, N failed" counting the test cases of all suites. Exit status 0
+# only when everything passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh || exit 1
@@ -55,8 +56,13 @@ run_bazel() {
 
 run_bazel "all suites" //...
 count_logs "$(bazel info bazel-testlogs 2>/dev/null)"
-run_bazel "C and C++ suites under ASan+UBSan" --config=asan //tests/capi:capi_test //tests/capi:sanitizer_test //tests/capi:nvtx_test //tests/impl/...
+run_bazel "C and C++ suites under ASan+UBSan" --config=asan //tests/capi:capi_test //tests/capi:sanitizer_test //tests/capi:nvtx_test //tests/capi:stress_test //tests/impl/...
 count_logs "$(bazel info --config=asan bazel-testlogs 2>/dev/null)"
+# The suites whose threads run without a GPU (Note [TSan] in tests/capi/stress_test.c): the
+# eight-thread stress suite, NVTX's per-thread ranges, the allocator's and the cuFFT plan
+# cache's thread tests. The GPU suites' threads skip here, so building them would only cost.
+run_bazel "C and C++ suites with threads under TSan" --config=tsan //tests/capi:stress_test //tests/capi:nvtx_test //tests/impl:caching_allocator_test //tests/impl:plan_cache_test
+count_logs "$(bazel info --config=tsan bazel-testlogs 2>/dev/null)"
 
 echo "$total_pass passed, $total_fail failed"
 [ "$rc_all" -eq 0 ] && [ "$total_fail" -eq 0 ]

@@ -38,7 +38,11 @@ Tensor full(const Shape& sizes, double value, DType dtype, Device dev) {
 }
 
 Tensor arange(double start, double end, double step, DType dtype, Device dev) {
+  // torch.arange's checks and texts: ATen's RangeUtils.h (the range, a nonzero step, its sign)
+  // and torch._refs.arange's finite step ("step must be finite but got inf"; ATen's own checks
+  // let an infinite step through to an empty tensor and call a NaN step not nonzero).
   CT_CHECK(std::isfinite(start) && std::isfinite(end), Status::Argument, "arange: unsupported range: ", start, " -> ", end);
+  CT_CHECK(std::isfinite(step), Status::Argument, "arange: step must be finite but got ", step);
   CT_CHECK(step != 0, Status::Argument, "arange: step must be nonzero");
   CT_CHECK((step > 0 && end >= start) || (step < 0 && end <= start), Status::Argument,
            "arange: upper bound and larger bound inconsistent with step sign (start ", start, ", end ", end,

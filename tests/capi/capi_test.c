@@ -197,6 +197,13 @@ static void test_factories(void) {
   rel(t);
   FAILS(ct_arange(0, 5, 0, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "step must be nonzero");
   FAILS(ct_arange(0, 5, -1, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "inconsistent with step sign");
+  /* a step, start or end that is not finite (torch._refs.arange's and RangeUtils.h's texts) */
+  FAILS(ct_arange(0, 1, INFINITY, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "step must be finite but got inf");
+  FAILS(ct_arange(1, 0, -INFINITY, CT_FLOAT64, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "step must be finite but got -inf");
+  FAILS(ct_arange(0, 1, NAN, CT_INT64, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "step must be finite but got nan");
+  FAILS(ct_arange(0, INFINITY, 1, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "unsupported range: 0 -> inf");
+  FAILS(ct_arange(-INFINITY, 0, 1, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "unsupported range: -inf -> 0");
+  FAILS(ct_arange(NAN, 1, 1, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "unsupported range: nan -> 1");
   OK(ct_linspace(0, 1, 5, CT_FLOAT32, CT_CPU, -1, &t));
   EXPECT_VALS(t, 1e-7, 0, 0.25, 0.5, 0.75, 1);
   rel(t);
@@ -959,6 +966,14 @@ static void test_large_parallel(void) {
   OK(ct_get_num_threads(&nt1));
   EXPECT_EQ_I(nt1, 1);
   FAILS(ct_set_num_threads(0), CT_ERR_ARGUMENT, "positive number of threads");
+  FAILS(ct_set_num_threads(-3), CT_ERR_ARGUMENT, "expected a positive number of threads, got -3");
+  FAILS(ct_set_num_threads(1 << 30), CT_ERR_ARGUMENT, "expected at most 4096 threads, got 1073741824");
+  FAILS(ct_set_num_threads(4097), CT_ERR_ARGUMENT, "expected at most 4096 threads, got 4097");
+  OK(ct_get_num_threads(&nt1));
+  EXPECT_EQ_I(nt1, 1); /* a refused value changes nothing */
+  OK(ct_set_num_threads(4096));
+  OK(ct_get_num_threads(&nt1));
+  EXPECT_EQ_I(nt1, 4096);
   OK(ct_set_num_threads(nt));
 }
 

@@ -4,13 +4,15 @@
 #define CT_TEST_UTIL_H
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capi/ctorch.h"
 
-static int g_failed_checks = 0;
+/* Atomic: the checks below may fail on several threads at once (tests/capi/stress_test.c). */
+static _Atomic int g_failed_checks = 0;
 static int g_skipped = 0; /* set by a test that skipped itself (e.g. no GPU) */
 __attribute__((unused)) static int g_cuda = 0; /* number of CUDA devices, set by run_tests */
 
@@ -68,6 +70,12 @@ static const char* g_test_name = "";
   do {                                                                                 \
     long long a_ = (long long)(a), b_ = (long long)(b);                                \
     if (a_ != b_) FAILF("%s == %lld, expected %s == %lld", #a, a_, #b, b_);            \
+  } while (0)
+
+#define EXPECT_EQ_D(a, b)                                                              \
+  do {                                                                                 \
+    double a_ = (double)(a), b_ = (double)(b);                                         \
+    if (a_ != b_) FAILF("%s == %.17g, expected %s == %.17g", #a, a_, #b, b_);          \
   } while (0)
 
 #define EXPECT_STR(a, b)                                                        \

@@ -1,7 +1,9 @@
 // The caching allocator's policy and statistics against a fake device (no GPU needed).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -995,6 +997,84 @@ TEST_F(Fixture, CaptureAndEagerThreadsShareTheAllocatorSafely) {
   for (const auto& seg : a->snapshot()) EXPECT_EQ(seg.pool_id, seg.stream == S1 ? 1 : 0);
   EXPECT_EQ(a->snapshot().size(), 4u);  // one small and one large segment per stream
   EXPECT_EQ(dev.capture_mallocs, 2);
+}
+
+// Eight threads on one allocator (the allocator half of tests/capi/stress_test.c, run under
+// ThreadSanitizer by --config=tsan): each allocates small and large blocks on its own stream and
+// on a shared one, marks each small block as used on another thread's stream, hands its large
+// block to the next thread to free (up to 4 waiting), reads statistics, snapshots and its
+// stream's figures while the others work; one thread empties the cache now and then.
+// Afterwards nothing is allocated, every allocation was counted, and emptying the cache gives
+// every byte, event and stream reference back.
+TEST_F(Fixture, EightThreadsShareOneAllocator) {
+  constexpr int kThreads = 8, kIters = 1500;
+  reset(2048 * MiB);
+  void* streams[kThreads];
+  std::shared_ptr<void> refs[kThreads];
+  for (int i = 0; i < kThreads; ++i) {
+    streams[i] = reinterpret_cast<void*>(uintptr_t(0x1000) * uintptr_t(i + 1));
+    refs[i] = std::make_shared<int>(i);
+    dev.finished.insert(streams[i]);  // recorded work is done when the allocator next looks
+  }
+  struct Box {
+    std::mutex mu;
+    std::vector<CBlock*> blocks;
+  } boxes[kThreads];
+  auto take = [&](int id) {
+    std::vector<CBlock*> got;
+    std::lock_guard<std::mutex> g(boxes[id].mu);
+    got.swap(boxes[id].blocks);
+    return got;
+  };
+  std::atomic<int> ready{0};
+  auto work = [&](int id) {
+    for (ready++; ready < kThreads;) std::this_thread::yield();  // all start together
+    void* mine = streams[id];
+    int other = (id + 3) % kThreads;
+    for (int k = 0; k < kIters; ++k) {
+      CBlock* b = a->malloc(512 * size_t(1 + (id + k) % 9), mine, refs[id]);
+      CBlock* c = a->malloc(MiB * size_t(1 + (id * 3 + k) % 12) + 512 * size_t(k % 5), k % 3 ? mine : S1, nullptr);
+      a->record_stream(b, streams[other], refs[other]);
+      a->free(b);
+      {  // at most 4 blocks wait for a thread that lags behind; beyond that, c is freed here
+        Box& next = boxes[(id + 1) % kThreads];
+        std::lock_guard<std::mutex> g(next.mu);
+        if (next.blocks.size() < 4) next.blocks.push_back(c), c = nullptr;
+      }
+      if (c) a->free(c);
+      for (CBlock* x : take(id)) a->free(x);
+      if (k % 50 == id) {  // each report is consistent in itself while the others work
+        DeviceStats now = st();
+        EXPECT_GE(now.reserved_bytes[kAll].current, now.allocated_bytes[kAll].current);
+        for (const auto& seg : a->snapshot()) {
+          size_t sum = 0, allocated = 0;
+          for (const auto& blk : seg.blocks) sum += blk.size, allocated += blk.allocated ? blk.size : 0;
+          EXPECT_EQ(sum, seg.total_size);
+          EXPECT_EQ(allocated, seg.allocated_size);
+        }
+        StreamStats ss = a->stream_stats(mine);
+        EXPECT_GE(ss.reserved_bytes.current, ss.allocated_bytes.current);
+      }
+      if (id == 0 && k % 40 == 0) a->empty_cache();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) threads.emplace_back(work, i);
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i)
+    for (CBlock* x : take(i)) a->free(x);
+  DeviceStats s = st();
+  EXPECT_EQ(s.allocation[kAll].allocated, 2 * kThreads * kIters);
+  EXPECT_EQ(s.allocation[kAll].freed, 2 * kThreads * kIters);
+  EXPECT_EQ(s.allocated_bytes[kAll].current, 0);
+  EXPECT_EQ(s.requested_bytes[kAll].current, 0);
+  a->empty_cache();  // waits for the events still pending, then frees every segment
+  EXPECT_EQ(st().reserved_bytes[kAll].current, 0);
+  EXPECT_EQ(st().active[kAll].current, 0);
+  EXPECT_EQ(dev.used_, 0u);
+  EXPECT_EQ(dev.mallocs, dev.frees);
+  EXPECT_TRUE(dev.live_events.empty());
+  for (int i = 0; i < kThreads; ++i) EXPECT_EQ(refs[i].use_count(), 1) << "stream " << i;
 }
 
 #include "impl/alloc/host_allocator.h"
