@@ -376,6 +376,93 @@ namespace Ctorch.Tests
                 Arg("Cuda.LoadAllocator with a NUL", typeof(ArgumentException), "NUL", () => Cuda.LoadAllocator("a\0.so", "a", "f")),
                 Status("Cuda.CachingAllocatorDelete of a pointer it never gave", StatusCode.Argument, "is not memory from",
                        () => Cuda.CachingAllocatorDelete(0x1234)),
+
+                // ---- more null, foreign and closed objects
+                Null("Gather(null)", "tensors", () => CudaComm.Gather(null)),
+                Null("BroadcastOut(null outs)", "outs", () => CudaComm.BroadcastOut(F(1), null)),
+                Null("ReduceAddCoalesced(a null row)", "inputs",
+                     () => CudaComm.ReduceAddCoalesced(new IEnumerable<Tensor>[] { new[] { F(1) }, null })),
+                Arg("ReduceAddCoalesced of ragged rows", typeof(ArgumentException), "row 1 has 2 tensors, row 0 has 1",
+                    () => CudaComm.ReduceAddCoalesced(new IEnumerable<Tensor>[] { new[] { F(1) }, new[] { F(1), F(2) } })),
+                Null("Scatter(null devices)", "devices", () => CudaComm.Scatter(F(1, 2), null)),
+                Null("Cuda.SetRngStateAll(a null state)", "states", () => Cuda.SetRngStateAll(new byte[][] { null })),
+                Arg("Cuda.SetRngStateAll(a state of 3 bytes)", typeof(ArgumentException), "state 0 has 3 bytes",
+                    () => Cuda.SetRngStateAll(new[] { new byte[3] })),
+                Null("MakeGraphed(null static inputs)", "staticInputs", () => CudaGraph.MakeGraphed(() => F(1), null)),
+                Disposed("MakeGraphed(a disposed static input)", "staticInputs", () => CudaGraph.MakeGraphed(() => F(1), new[] { Closed() })),
+                Null("CudaGraph.DebugDump(null)", "path", () => { using (var g = new CudaGraph()) g.DebugDump(null); }),
+                Disposed("disposed graph: Capture", "graph", () => Closed(new CudaGraph()).Capture()),
+                Disposed("disposed graph: DebugDump", "graph", () => Closed(new CudaGraph()).DebugDump("g.dot")),
+                Status("graph over an event's handle: DebugDump", StatusCode.InvalidHandle, "is not a ctorch CUDA graph handle",
+                       () => { using (var e = new CudaEvent()) new CudaGraph(new CudaGraphHandle(RawOf(e), false)).DebugDump("g.dot"); }),
+                Null("Nvtx.Range(null format)", "format", () => Nvtx.Range(null, 1)),
+                Null("DeviceGuard(null tensor)", "tensor", () => new DeviceGuard((Tensor)null)),
+                Disposed("DeviceGuard(a disposed tensor)", "tensor", () => new DeviceGuard(Closed())),
+                Null("RecordStream(null)", "stream", () => F(1).RecordStream(null)),
+                Status("RecordStream(a stream over an event's handle)", StatusCode.InvalidHandle, "is not a ctorch stream handle",
+                       () => { using (var e = new CudaEvent()) F(1).RecordStream(new CudaStream(new CudaStreamHandle(RawOf(e), false))); }),
+                Status("a stream over an event's handle: Query", StatusCode.InvalidHandle, "is not a ctorch stream handle",
+                       () => { using (var e = new CudaEvent()) new CudaStream(new CudaStreamHandle(RawOf(e), false)).Query(); }),
+                Disposed("disposed stream: Query", "stream", () => { using (var e = new CudaEvent())
+                    Closed(new CudaStream(new CudaStreamHandle(RawOf(e), false))).Query(); }),
+                Status("CudaEvent.Wait on a stream over a generator's handle", StatusCode.InvalidHandle, "is not a ctorch stream handle",
+                       () => { using (var g = new Generator()) using (var e = new CudaEvent()) e.Wait(new CudaStream(new CudaStreamHandle(RawOf(g), false))); }),
+                Null("JitFunction.CallOut(a null output)", "outs", () => { using (var f = Jit()) f.CallOut(new Tensor[] { null }, F(1)); }),
+                Disposed("JitFunction.CallOut(a disposed output)", "outs", () => { using (var f = Jit()) f.CallOut(new[] { Closed() }, F(1)); }),
+                Arg("JitFunction extra argument with an empty name", typeof(ArgumentException), "empty name",
+                    () => JitFunction.Create(Scale, ("", 1.0))),
+                Arg("JitFunction extra argument with a NUL in its name", typeof(ArgumentException), "NUL",
+                    () => JitFunction.Create(Scale, ("a\0", 1.0))),
+                Status("JitFunction extra argument given twice", StatusCode.Argument, "twice",
+                       () => JitFunction.Create(Scale, ("a", 1.0), ("a", 2.0))),
+                Disposed("DisposeScope.MoveToOuter after Dispose", "DisposeScope", () => Closed(DisposeScope.Begin()).MoveToOuter(F(1))),
+                Disposed("DisposeScope.Detach after Dispose", "DisposeScope", () => Closed(DisposeScope.Begin()).Detach(F(1))),
+                Arg("new Device(cpu, -2)", typeof(ArgumentOutOfRangeException), "index", () => new Device(DeviceType.Cpu, -2)),
+
+                // ---- null pointers and buffer sizes through the pointer overloads
+                Status("FromBuffer(IntPtr.Zero)", StatusCode.NullPointer, "data is NULL", () => Tensor.FromBuffer(IntPtr.Zero, 4, new long[] { 1 }, DType.Float32)),
+                Status("CopyTo(IntPtr.Zero, 8)", StatusCode.NullPointer, "data is NULL", () => F(1, 2).CopyTo(IntPtr.Zero, 8)),
+                Status("CopyTo(ptr, 4) of two floats", StatusCode.BufferSize, "buffer has 4 bytes",
+                       () => { unsafe { byte* p = stackalloc byte[8]; F(1, 2).CopyTo((IntPtr)p, 4); } }),
+                Arg("FromArray of an object array", typeof(ArgumentException), "System.Object", () => Tensor.FromArray((Array)new object[2])),
+
+                // ---- NaN and infinity where they mean nothing; values that do not fit the dtype
+                CBug("Full(NaN) as int64", StatusCode.Argument, "value cannot be converted",
+                     "ct_full converts NaN to int64 silently (torch: value cannot be converted to type int64_t without overflow)", () => Tensor.Full(new long[] { 2 }, double.NaN, DType.Int64)),
+                CBug("Full(+inf) as int32", StatusCode.Argument, "value cannot be converted",
+                     "ct_full converts +inf to int32 silently (torch: value cannot be converted ... without overflow)", () => Tensor.Full(new long[] { 2 }, double.PositiveInfinity, DType.Int32)),
+                CBug("Full(1e20) as int32", StatusCode.Argument, "value cannot be converted",
+                     "ct_full converts 1e20 to int32 silently (torch: value cannot be converted ... without overflow)", () => Tensor.Full(new long[] { 2 }, 1e20, DType.Int32)),
+                CBug("Fill_(NaN) of an int64 tensor", StatusCode.Argument, "value cannot be converted",
+                     "ct_fill_ writes NaN into an int64 tensor silently (torch: value cannot be converted ... without overflow)", () => L(1, 2).Fill_(double.NaN)),
+                CBug("Scalar(NaN) as int64", StatusCode.Argument, "value cannot be converted",
+                     "ct_full (Tensor.Scalar) converts NaN to int64 silently (torch: value cannot be converted ... without overflow)", () => Tensor.Scalar(double.NaN, DType.Int64)),
+                Status("Arange to +inf", StatusCode.Argument, "unsupported range", () => Tensor.Arange(0.0, double.PositiveInfinity)),
+                Status("Arange from -inf", StatusCode.Argument, "unsupported range", () => Tensor.Arange(double.NegativeInfinity, 0.0)),
+                Status("Uniform_ from NaN", StatusCode.Argument, "[from, to) range", () => F(1, 2).Uniform_(double.NaN, 1)),
+                Status("Uniform_ to +inf", StatusCode.Argument, "to-from to exceed the limit", () => F(1, 2).Uniform_(0, double.PositiveInfinity)),
+                Status("Normal_ with std NaN", StatusCode.Argument, "std >= 0.0", () => F(1, 2).Normal_(0, double.NaN)),
+                Status("Linspace with 2^62 steps", StatusCode.OutOfMemory, "more bytes than fit in int64", () => Tensor.Linspace(0, 1, 1L << 62)),
+                Status("Randint of shape [-1]", StatusCode.Shape, "negative dimension -1", () => Tensor.Randint(0, 10, new long[] { -1 })),
+                Status("View(-2)", StatusCode.Shape, "invalid shape dimension -2", () => F(1, 2).View(-2)),
+                CBug("Expand(-2)", StatusCode.Shape, "-2",
+                     "ct_expand of a size-1 dim to -2 makes a view of size -2 (impl/ops/views.cc expand checks want >= 0 only for new leading dims)", () => F(1).Expand(-2)),
+                CBug("Narrow with a negative length", StatusCode.Argument, "length must be non-negative",
+                     "ct_narrow with length -1 says 'start (1) + length (-1) exceeds dimension size (3)' (Index); torch: narrow(): length must be non-negative.", () => F(1, 2, 3).Narrow(0, 1, -1)),
+                Status("Slice with a negative step", StatusCode.Argument, "step must be positive", () => F(1, 2, 3).Slice(0, 0, 3, -1)),
+                Status("Eye(2^40) floats", StatusCode.Shape, "more elements than fit in int64", () => Tensor.Eye(1L << 40)),
+                Status("an FftNorm of 7", StatusCode.Argument, "Invalid normalization mode: 7", () => FFT.Fft(F(1, 2), null, -1, (FftNorm)7)),
+                Status("Generator.SetState with an offset not a multiple of 4", StatusCode.Argument, "invalid Philox offset 3",
+                       () => { using (var g = new Generator()) { byte[] st = g.GetState(); st[8] = 3; g.SetState(st); } }),
+                NoCuda("Cuda.SetPerProcessMemoryFraction(NaN)", () => Cuda.SetPerProcessMemoryFraction(double.NaN)),
+                Status("Cuda.CachingAllocatorAlloc(-1)", StatusCode.Argument, "size must be positive", () => Cuda.CachingAllocatorAlloc(-1)),
+                NoCuda("Generator.Default(cuda)", () => Generator.Default(Device.Cuda)),
+                NoCuda("Cuda.GetRngState(3)", () => Cuda.GetRngState(3)),
+                NoCuda("Cuda.MemoryStat of an unknown key", () => Cuda.MemoryStat("no.such.key")),
+                NoCuda("Cuda.CanDeviceAccessPeer(0, -1)", () => Cuda.CanDeviceAccessPeer(0, -1)),
+                Status("CudaEvent.ElapsedTime of unrecorded events", StatusCode.State, "must be recorded", () => { using (var a = new CudaEvent(true)) using (var b = new CudaEvent(true)) a.ElapsedTime(b); }),
+                NoCuda("NcclComm.GetUniqueId()", () => NcclComm.GetUniqueId()),
+                NoCuda("NcclComm.InitRank(0 ranks)", () => NcclComm.InitRank(0, new byte[NcclComm.UniqueIdBytes], 0)),
             };
             rows.AddRange(Races());
             return rows.ToArray();
@@ -488,7 +575,23 @@ namespace Ctorch.Tests
             Exception e = null;
             try { row.Call(); }
             catch (Exception x) { e = x; }
-            if (e == null && row.CBug != null) Assert.Ignore("known C-layer problem, reported: " + row.CBug);
+            if (row.CBug == null)
+            {
+                Expect(row, e);
+                return;
+            }
+            // A known C-layer problem: skipped (visibly, with what happened) until the C layer
+            // gives the expected error.
+            try { Expect(row, e); }
+            catch (AssertionException)
+            {
+                Assert.Ignore("known C-layer problem, reported: " + row.CBug + "; now: " +
+                              (e == null ? "no exception" : e.GetType().Name + ": " + e.Message));
+            }
+        }
+
+        private static void Expect(Row row, Exception e)
+        {
             Assert.IsNotNull(e, row.Name + ": no exception");
             Assert.AreEqual(row.Error, e.GetType(), row.Name + ": threw " + e.GetType().Name + ": " + e.Message);
             Assert.IsFalse(string.IsNullOrEmpty(e.Message), "empty message");
