@@ -463,6 +463,34 @@ namespace Ctorch.Tests
                 Status("CudaEvent.ElapsedTime of unrecorded events", StatusCode.State, "must be recorded", () => { using (var a = new CudaEvent(true)) using (var b = new CudaEvent(true)) a.ElapsedTime(b); }),
                 NoCuda("NcclComm.GetUniqueId()", () => NcclComm.GetUniqueId()),
                 NoCuda("NcclComm.InitRank(0 ranks)", () => NcclComm.InitRank(0, new byte[NcclComm.UniqueIdBytes], 0)),
+
+                // ---- extreme integers (overflow in size and index arithmetic)
+                Status("Narrow(0, long.MaxValue, 2)", StatusCode.Index, "but got 9223372036854775807", () => F(1, 2, 3).Narrow(0, long.MaxValue, 2)),
+                Status("Narrow(0, 1, long.MaxValue)", StatusCode.Index, "exceeds dimension size", () => F(1, 2, 3).Narrow(0, 1, long.MaxValue)),
+                Status("Narrow(0, long.MinValue, 1)", StatusCode.Index, "but got -9223372036854775808", () => F(1, 2, 3).Narrow(0, long.MinValue, 1)),
+                Status("Select(0, long.MinValue)", StatusCode.Index, "index -9223372036854775808 out of range", () => F(1, 2, 3).Select(0, long.MinValue)),
+                Status("Select(0, long.MaxValue)", StatusCode.Index, "index 9223372036854775807 out of range", () => F(1, 2, 3).Select(0, long.MaxValue)),
+                Status("Size(int.MinValue)", StatusCode.Index, "but got -2147483648", () => F(1, 2, 3).Size(int.MinValue)),
+                Status("Transpose(int.MinValue, 0)", StatusCode.Index, "but got -2147483648", () => M(2, 2).Transpose(int.MinValue, 0)),
+                Status("Unsqueeze(int.MaxValue)", StatusCode.Index, "but got 2147483647", () => F(1).Unsqueeze(int.MaxValue)),
+                Status("Cat(dim int.MinValue)", StatusCode.Index, "but got -2147483648", () => Tensor.Cat(new[] { F(1), F(2) }, int.MinValue)),
+                Status("Sum over dims {long.MinValue}", StatusCode.Index, "but got -9223372036854775808", () => F(1, 2).Sum(new[] { long.MinValue })),
+                Status("Permute(long.MaxValue)", StatusCode.Index, "but got 9223372036854775807", () => F(1, 2).Permute(long.MaxValue)),
+                Status("Zeros(long.MaxValue, 2)", StatusCode.Shape, "more elements than fit in int64", () => Tensor.Zeros(long.MaxValue, 2)),
+                Status("Empty(long.MaxValue)", StatusCode.OutOfMemory, "more bytes than fit in int64", () => Tensor.Empty(long.MaxValue)),
+                Status("Arange(long.MinValue, long.MaxValue)", StatusCode.Argument, "invalid number of elements", () => Tensor.Arange(long.MinValue, long.MaxValue)),
+                Status("Arange(0, long.MaxValue, 1) as int64", StatusCode.Argument, "invalid number of elements", () => Tensor.Arange(0, long.MaxValue)),
+                Status("View(long.MaxValue, 2) of 2 elements", StatusCode.Shape, "invalid for input of size 2", () => F(1, 2).View(long.MaxValue, 2)),
+                Status("Reshape(-1, 0) of 2 elements", StatusCode.Shape, "invalid for input of size 2", () => F(1, 2).Reshape(-1, 0)),
+                Status("FromArray(4 values, shape [2^62, 4])", StatusCode.Shape, "more elements than fit in int64", () => Tensor.FromArray(new float[4], 1L << 62, 4)),
+                Status("FFT.Fft with n = long.MaxValue", StatusCode.OutOfMemory, "more bytes than fit in int64", () => FFT.Fft(F(1, 2), long.MaxValue)),
+                Status("Randint(long.MinValue, long.MaxValue) of shape [2^62]", StatusCode.OutOfMemory, "more bytes than fit in int64",
+                       () => Tensor.Randint(long.MinValue, long.MaxValue, new long[] { 1L << 62 })),
+                Status("Random_(long.MinValue, long.MaxValue) of an int8 tensor", StatusCode.Argument, "out of bounds for Char",
+                       () => Tensor.Zeros(new long[] { 2 }, DType.Int8).Random_(long.MinValue, long.MaxValue)),
+                Status("Generator.SetState with offset -2^63", StatusCode.Argument, "non-negative multiple of 4",
+                       () => { using (var g = new Generator()) { byte[] st = g.GetState(); for (int i = 8; i < 15; i++) st[i] = 0; st[15] = 0x80; g.SetState(st); } }),
+                Arg("FromArray of a jagged array", typeof(ArgumentException), "System.Single[]", () => Tensor.FromArray((Array)new float[2][])),
             };
             rows.AddRange(Races());
             return rows.ToArray();
@@ -697,11 +725,7 @@ namespace Ctorch.Tests
         [TestCase("jit functions")]
         public void DisposeRacesTheFinalizerOfASecondReference(string kind)
         {
-            Func<long> count = kind == "tensors" ? () => Torch.LiveTensorCount
-                             : kind == "events" ? () => Torch.LiveEventCount
-                             : kind == "graphs" ? () => Torch.LiveCudaGraphCount
-                             : kind == "jit functions" ? () => Torch.LiveJitFunctionCount
-                             : (Func<long>)(() => Torch.LiveGeneratorCount);
+            Func<long> count = LiveCount(kind);
             long start = count();
             OnOwnThread(() =>
             {

@@ -93,11 +93,12 @@ namespace Ctorch.Tests
     {
         // Once every dropped tensor has been finalized, RSS may stay at most this much above its
         // value before the run. Measured: up to +54 MiB (10^6 cycles, up to 80,000 tensors
-        // waiting for the finalizer at a time), all of it memory glibc's malloc keeps for reuse
-        // in the finalizer thread's arena: after malloc_trim(0) RSS is back within ~1 MiB of the
-        // start, which TrimmedBound checks.
+        // waiting for the finalizer at a time), most of it memory glibc's malloc keeps for reuse
+        // in the finalizer thread's arena: after malloc_trim(0) RSS was back within 1 MiB of the
+        // start in a process of its own, and within 10 MiB after the other gc fixtures (Mono
+        // keeps the heap sections it grew for the backlog of finalizable objects).
         private const long RssGrowthBound = 80L << 20;
-        private const long TrimmedBound = 8L << 20;
+        private const long TrimmedBound = 32L << 20;
 
         [DllImport("libc.so.6")]
         private static extern int malloc_trim(UIntPtr pad);
