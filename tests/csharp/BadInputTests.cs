@@ -30,13 +30,14 @@ namespace Ctorch.Tests
             internal readonly string Fragment;
             internal readonly Action Call;
             internal readonly bool NoGpuOnly;   // the CUDA-unavailable (301) rows
+            internal readonly bool GpuOnly;     // rows that need a GPU (skipped visibly without one)
             internal readonly string CBug;      // a known C-layer problem: skipped while the call succeeds
 
             internal Row(string name, Type error, StatusCode code, string fragment, Action call,
-                         bool noGpuOnly = false, string cBug = null)
+                         bool noGpuOnly = false, string cBug = null, bool gpuOnly = false)
             {
                 Name = name; Error = error; Code = code; Fragment = fragment; Call = call;
-                NoGpuOnly = noGpuOnly; CBug = cBug;
+                NoGpuOnly = noGpuOnly; CBug = cBug; GpuOnly = gpuOnly;
             }
 
             public override string ToString() => Name;
@@ -59,6 +60,8 @@ namespace Ctorch.Tests
             new Row(name, typeof(CtorchException), StatusCode.CudaUnavailable, "CUDA is not available", call, noGpuOnly: true);
 
         private static Row Race(string name, Action call) => new Row(name, null, 0, null, call);
+
+        private static Row GpuRace(string name, Action call) => new Row(name, null, 0, null, call, gpuOnly: true);
 
         private static Row CBug(string name, StatusCode code, string fragment, string bug, Action call) =>
             new Row(name, typeof(CtorchException), code, fragment, call, cBug: bug);
@@ -556,6 +559,15 @@ namespace Ctorch.Tests
                 () => new CudaGraph(), g => g.NewReference().Dispose(), g => g.Dispose()));
             yield return Race("close a jit function while 3 threads read its name", () => CloseDuringUse(
                 () => Jit(), f => GC.KeepAlive(f.Name), f => f.Dispose()));
+            yield return GpuRace("close a stream while 3 threads query and synchronize it", () => CloseDuringUse(
+                () => new CudaStream(), st => { st.Query(); st.Synchronize(); }, st => st.Dispose()));
+            yield return GpuRace("close an event while 3 threads record and query it", () => CloseDuringUse(
+                () => new CudaEvent(), e => { e.Record(); e.Query(); }, e => e.Dispose()));
+            yield return GpuRace("close a CUDA tensor while 3 threads add to it", () => CloseDuringUse(
+                () => Tensor.Ones(new long[] { 16 }, Device.Cuda), t => t.Add(1L).Dispose(), t => t.Dispose()));
+            yield return GpuRace("close a CUDA generator while 3 threads draw from it", () => CloseDuringUse(
+                () => new Generator(Device.Cuda), g => Tensor.Rand(new long[] { 4 }, DType.Float32, Device.Cuda, g).Dispose(),
+                g => g.Dispose()));
         }
 
         // ------------------------------------------------------------ running a row
@@ -595,6 +607,7 @@ namespace Ctorch.Tests
         {
             if (row.NoGpuOnly && Cuda.IsAvailable)
                 Assert.Ignore("checks the CUDA-unavailable error, and this machine has a GPU");
+            if (row.GpuOnly) RequireGpu();
             if (row.Error == null)
             {
                 row.Call();
