@@ -303,6 +303,10 @@ namespace Ctorch
                 {
                     ReadIdentity();
                 }
+                catch (ObjectDisposedException)
+                {
+                    return "CudaStream(disposed)";   // disposed by another thread during the call
+                }
                 catch (CtorchException e)
                 {
                     return "CudaStream(" + e.StatusName + ")";

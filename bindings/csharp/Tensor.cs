@@ -178,15 +178,24 @@ namespace Ctorch
         }
 
         /// <summary>The repr, as PyTorch prints it, e.g. "tensor([1., 2.])". A disposed tensor
-        /// prints as "Tensor(disposed)".</summary>
+        /// (also one disposed by another thread during the call) prints as "Tensor(disposed)";
+        /// a failing repr (a released raw handle: CT_ERR_INVALID_HANDLE) throws CtorchException,
+        /// as repr raises in PyTorch.</summary>
         public override string ToString()
         {
             if (IsDisposed) return "Tensor(disposed)";
-            using (var a = Use())
+            try
             {
-                IntPtr p = a.Ptr;
-                return Native.GetString((IntPtr buf, long cap, out long needed) =>
-                    ctorch.ct_tensor_repr(p, buf, cap, out needed));
+                using (var a = Use())
+                {
+                    IntPtr p = a.Ptr;
+                    return Native.GetString((IntPtr buf, long cap, out long needed) =>
+                        ctorch.ct_tensor_repr(p, buf, cap, out needed));
+                }
+            }
+            catch (ObjectDisposedException)
+            {
+                return "Tensor(disposed)";
             }
         }
 
