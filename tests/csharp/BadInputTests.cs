@@ -61,6 +61,10 @@ namespace Ctorch.Tests
 
         private static Row Race(string name, Action call) => new Row(name, null, 0, null, call);
 
+        // ToString never throws: for a bad object it prints what is wrong.
+        private static Row Prints(string name, string expected, Func<string> call) =>
+            new Row(name, null, 0, null, () => Assert.AreEqual(expected, call()));
+
         private static Row GpuRace(string name, Action call) => new Row(name, null, 0, null, call, gpuOnly: true);
 
         private static Row CBug(string name, StatusCode code, string fragment, string bug, Action call) =>
@@ -232,6 +236,10 @@ namespace Ctorch.Tests
                        () => WithReleasedTensor(t => t.Add(1L))),
                 Status("tensor over a released handle: ToString", StatusCode.InvalidHandle, "already released",
                        () => WithReleasedTensor(t => t.ToString())),
+                Prints("jit function over a graph's handle: ToString", "JitFunction(CT_ERR_INVALID_HANDLE)",
+                       () => { string r = null; WithGraph(g => r = new JitFunction(new JitFunctionHandle(RawOf(g), false)).ToString()); return r; }),
+                Prints("generator over a tensor's handle: ToString", "Generator(CT_ERR_INVALID_HANDLE)",
+                       () => { using (Tensor t = F(1)) return new Generator(new GeneratorHandle(t.Handle.DangerousGetHandle(), false)).ToString(); }),
                 Status("generator over a tensor's handle", StatusCode.InvalidHandle, "is not a ctorch generator handle",
                        () => { using (Tensor t = F(1)) new Generator(new GeneratorHandle(t.Handle.DangerousGetHandle(), false)).ManualSeed(1); }),
                 Status("event over a generator's handle", StatusCode.InvalidHandle, "is not a ctorch event handle",
@@ -535,8 +543,42 @@ namespace Ctorch.Tests
             }
         }
 
+        // ToString of an object that another thread disposes meanwhile never throws: it prints
+        // the object or "Kind(disposed)". 3 threads print while this one disposes; 200 rounds.
+        private static void PrintDuringClose<T>(Func<T> make, string disposed) where T : class, IDisposable
+        {
+            for (int round = 0; round < 200; round++)
+            {
+                T o = make();
+                Exception bad = null;
+                int started = 0;
+                var printers = new Thread[3];
+                for (int i = 0; i < printers.Length; i++)
+                {
+                    printers[i] = new Thread(() =>
+                    {
+                        Interlocked.Increment(ref started);
+                        try
+                        {
+                            for (int k = 0; k < 10000 && o.ToString() != disposed; k++) { }
+                        }
+                        catch (Exception e) { Interlocked.CompareExchange(ref bad, e, null); }
+                    });
+                    printers[i].Start();
+                }
+                while (Volatile.Read(ref started) < printers.Length) Thread.Yield();
+                o.Dispose();
+                foreach (Thread t in printers) t.Join();
+                if (bad != null) throw new AssertionException("ToString raced with Dispose threw " + bad.GetType().Name + ": " + bad.Message);
+                Assert.AreEqual(disposed, o.ToString());
+            }
+        }
+
         private static IEnumerable<Row> Races()
         {
+            yield return Race("print a tensor while it is disposed", () => PrintDuringClose(() => Tensor.Ones(2), "Tensor(disposed)"));
+            yield return Race("print a generator while it is disposed", () => PrintDuringClose(() => new Generator(), "Generator(disposed)"));
+            yield return Race("print a jit function while it is disposed", () => PrintDuringClose(() => Jit(), "JitFunction(disposed)"));
             yield return Race("close a tensor while 3 threads add to it", () => CloseDuringUse(
                 () => Tensor.Ones(16), t => t.Add(1L).Dispose(), t => t.Dispose()));
             yield return Race("close a tensor while 3 threads reduce and print it", () => CloseDuringUse(
