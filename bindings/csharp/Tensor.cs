@@ -229,8 +229,8 @@ namespace Ctorch
         /// <summary>tensor.to(other): the device and dtype of other.</summary>
         public Tensor To(Tensor other, bool nonBlocking = false, bool copy = false)
         {
-            if ((object)other == null) throw new ArgumentNullException(nameof(other));
-            return To(other.Device, other.DType, nonBlocking, copy);
+            // The lease names other in the exception when it is null or disposed.
+            using (Use(other, nameof(other))) return To(other.Device, other.DType, nonBlocking, copy);
         }
 
         /// <summary>tensor.cpu().</summary>
