@@ -202,6 +202,8 @@ namespace Ctorch.Tests
                 Disposed("disposed tensor: To", "tensor", () => Closed().To(DType.Float64)),
                 Disposed("disposed tensor: NewReference", "tensor", () => Closed().NewReference()),
                 Disposed("disposed source of CopyFrom", "src", () => F(1, 2).CopyFrom(Closed())),
+                Disposed("disposed argument of ExpandAs", "other", () => F(1).ExpandAs(Closed())),
+                Disposed("disposed argument of To(Tensor)", "other", () => F(1).To(Closed())),
                 Disposed("disposed element of Cat", "tensors", () => Tensor.Cat(F(1), Closed())),
                 Disposed("disposed tensor: ZerosLike", "t", () => Tensor.ZerosLike(Closed())),
                 Disposed("disposed condition of Where", "condition", () => Tensor.Where(Closed(), F(1), F(2))),
