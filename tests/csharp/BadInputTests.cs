@@ -504,6 +504,31 @@ namespace Ctorch.Tests
                 Status("Generator.SetState with offset -2^63", StatusCode.Argument, "non-negative multiple of 4",
                        () => { using (var g = new Generator()) { byte[] st = g.GetState(); for (int i = 8; i < 15; i++) st[i] = 0; st[15] = 0x80; g.SetState(st); } }),
                 Arg("FromArray of a jagged array", typeof(ArgumentException), "System.Single[]", () => Tensor.FromArray((Array)new float[2][])),
+
+                // ---- arguments of objects that exist only over foreign handles here
+                Null("GraphedCallable.Run(null array)", "inputs", () => WithGraph(g =>
+                    new GraphedCallable(new GraphedCallableHandle(RawOf(g), false)).Run(null))),
+                Null("GraphedCallable.Run(a null input)", "inputs", () => WithGraph(g =>
+                    new GraphedCallable(new GraphedCallableHandle(RawOf(g), false)).Run(new Tensor[] { null }))),
+                Null("CudaStream.WaitStream(null)", "other", () => { using (var e = new CudaEvent())
+                    new CudaStream(new CudaStreamHandle(RawOf(e), false)).WaitStream(null); }),
+                Null("CudaStream.WaitEvent(null)", "cudaEvent", () => { using (var e = new CudaEvent())
+                    new CudaStream(new CudaStreamHandle(RawOf(e), false)).WaitEvent(null); }),
+                Null("CudaStream.MemoryStat(null)", "key", () => { using (var e = new CudaEvent())
+                    new CudaStream(new CudaStreamHandle(RawOf(e), false)).MemoryStat(null); }),
+                Null("NcclComm.AllReduce(null)", "tensor", () => WithGraph(g =>
+                    new NcclComm(new NcclCommHandle(RawOf(g), false)).AllReduce(null))),
+                Null("NcclComm.AllGather(null output)", "output", () => WithGraph(g =>
+                    new NcclComm(new NcclCommHandle(RawOf(g), false)).AllGather(null, F(1)))),
+                Disposed("NcclComm.Send(a disposed tensor)", "tensor", () => WithGraph(g =>
+                    new NcclComm(new NcclCommHandle(RawOf(g), false)).Send(Closed(), 0))),
+                Disposed("NcclComm.AllReduce on a disposed stream", "stream", () => WithGraph(g => { using (var e = new CudaEvent())
+                    new NcclComm(new NcclCommHandle(RawOf(g), false)).AllReduce(F(1), NcclComm.ReduceOp.Sum,
+                        Closed(new CudaStream(new CudaStreamHandle(RawOf(e), false)))); })),
+                Null("CudaComm.ScatterOut(null outs)", "outs", () => CudaComm.ScatterOut(F(1, 2), null)),
+                Arg("CudaComm.ScatterOut with 2 streams for 1 output", typeof(ArgumentException), "streams has 2 entries",
+                    () => CudaComm.ScatterOut(F(1, 2), new[] { F(1) }, 0, new CudaStream[2])),
+                Null("CudaComm.GatherOut(null output)", "output", () => CudaComm.GatherOut(new[] { F(1) }, null)),
             };
             rows.AddRange(Races());
             return rows.ToArray();
