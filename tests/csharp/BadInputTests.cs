@@ -536,6 +536,30 @@ namespace Ctorch.Tests
 
         // ------------------------------------------------------------ closing during use
 
+        // Runs body on three threads, and close on this one once all three have started (after
+        // sleeping for pause ms); returns the first exception a thread let escape, or null.
+        private static Exception WhileThreeThreadsRun(Action body, Action close, int pause)
+        {
+            Exception bad = null;
+            int started = 0;
+            var threads = new Thread[3];
+            for (int i = 0; i < threads.Length; i++)
+            {
+                threads[i] = new Thread(() =>
+                {
+                    Interlocked.Increment(ref started);
+                    try { body(); }
+                    catch (Exception e) { Interlocked.CompareExchange(ref bad, e, null); }
+                });
+                threads[i].Start();
+            }
+            while (Volatile.Read(ref started) < threads.Length) Thread.Yield();
+            if (pause > 0) Thread.Sleep(pause);
+            close();
+            foreach (Thread t in threads) t.Join();
+            return bad;
+        }
+
         // Three threads use the object while this thread closes it: each use succeeds or throws
         // ObjectDisposedException, nothing else; a use after the close throws it. Twenty rounds.
         private static void CloseDuringUse<T>(Func<T> make, Action<T> use, Action<T> close) where T : class
@@ -543,27 +567,11 @@ namespace Ctorch.Tests
             for (int round = 0; round < 20; round++)
             {
                 T o = make();
-                Exception bad = null;
-                int started = 0;
-                var users = new Thread[3];
-                for (int i = 0; i < users.Length; i++)
+                Exception bad = WhileThreeThreadsRun(() =>
                 {
-                    users[i] = new Thread(() =>
-                    {
-                        Interlocked.Increment(ref started);
-                        for (int k = 0; k < 2000; k++)
-                        {
-                            try { use(o); }
-                            catch (ObjectDisposedException) { return; }
-                            catch (Exception e) { Interlocked.CompareExchange(ref bad, e, null); return; }
-                        }
-                    });
-                    users[i].Start();
-                }
-                while (Volatile.Read(ref started) < users.Length) Thread.Yield();
-                Thread.Sleep(round % 3);
-                close(o);
-                foreach (Thread t in users) t.Join();
+                    try { for (int k = 0; k < 2000; k++) use(o); }
+                    catch (ObjectDisposedException) { }
+                }, () => close(o), round % 3);
                 if (bad != null) throw new AssertionException("a use raced with Dispose threw " + bad.GetType().Name + ": " + bad.Message);
                 var after = Assert.Throws<ObjectDisposedException>(() => use(o), "a use after Dispose");
                 Assert.IsNotEmpty(after.Message);
@@ -577,25 +585,10 @@ namespace Ctorch.Tests
             for (int round = 0; round < 200; round++)
             {
                 T o = make();
-                Exception bad = null;
-                int started = 0;
-                var printers = new Thread[3];
-                for (int i = 0; i < printers.Length; i++)
+                Exception bad = WhileThreeThreadsRun(() =>
                 {
-                    printers[i] = new Thread(() =>
-                    {
-                        Interlocked.Increment(ref started);
-                        try
-                        {
-                            for (int k = 0; k < 10000 && o.ToString() != disposed; k++) { }
-                        }
-                        catch (Exception e) { Interlocked.CompareExchange(ref bad, e, null); }
-                    });
-                    printers[i].Start();
-                }
-                while (Volatile.Read(ref started) < printers.Length) Thread.Yield();
-                o.Dispose();
-                foreach (Thread t in printers) t.Join();
+                    for (int k = 0; k < 10000 && o.ToString() != disposed; k++) { }
+                }, o.Dispose, 0);
                 if (bad != null) throw new AssertionException("ToString raced with Dispose threw " + bad.GetType().Name + ": " + bad.Message);
                 Assert.AreEqual(disposed, o.ToString());
             }
