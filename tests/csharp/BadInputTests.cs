@@ -127,7 +127,7 @@ namespace Ctorch.Tests
                 Null("Add(null tensor)", "other", () => F(1).Add((Tensor)null)),
                 Null("Sub_(null tensor)", "other", () => F(1).Sub_((Tensor)null)),
                 Null("null + tensor", "a", () => { Tensor x = null; GC.KeepAlive(x + F(1)); }),
-                Null("tensor * null", "other", () => { Tensor x = null; GC.KeepAlive(F(1) * x); }),
+                Null("tensor * null", "b", () => { Tensor x = null; GC.KeepAlive(F(1) * x); }),
                 Null("-null", "a", () => { Tensor x = null; GC.KeepAlive(-x); }),
                 Null("Pow(2.0, null)", "exponent", () => Tensor.Pow(2.0, null)),
                 Null("Eq(null)", "other", () => F(1).Eq((Tensor)null)),
