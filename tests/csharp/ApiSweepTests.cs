@@ -162,6 +162,59 @@ namespace Ctorch.Tests
             catch (TargetInvocationException e) { return e.InnerException; }
         }
 
+        // The classes with a Dispose whose objects can be made here, and the members of theirs
+        // that need no handle (they keep working on a disposed object).
+        private static readonly Type[] Disposables =
+        {
+            typeof(Tensor), typeof(Generator), typeof(CudaEvent), typeof(CudaGraph), typeof(JitFunction),
+            typeof(CudaStream), typeof(NcclComm), typeof(GraphedCallable), typeof(DisposeScope),
+        };
+
+        private static readonly HashSet<string> DisposedAllowed = new HashSet<string>
+        {
+            "Dispose", "get_IsDisposed", "get_Handle", "ToString", "Equals", "GetHashCode", "GetType",
+            "GraphedCallable.get_StaticInputs", "GraphedCallable.get_Outputs",   // managed lists
+            "DisposeScope.get_Count",                                            // managed: 0 after Dispose
+        };
+
+        public static IEnumerable<TestCaseData> DisposedCases()
+        {
+            foreach (MethodBase mb in PublicMembers())
+            {
+                if (mb.IsStatic || mb is ConstructorInfo || !Disposables.Contains(mb.DeclaringType)) continue;
+                string sig = string.Join(", ", mb.GetParameters().Select(p => p.ParameterType.Name));
+                yield return new TestCaseData(mb).SetName("DisposedSweep: " + mb.DeclaringType.Name + "." + mb.Name + "(" + sig + ")");
+            }
+        }
+
+        [TestCaseSource("DisposedCases")]
+        public void DisposedSweep(MethodBase mb)
+        {
+            ParameterInfo[] ps = mb.GetParameters();
+            using (var m = new Made())
+            {
+                object target = Receiver(mb, m);
+                ((IDisposable)target).Dispose();
+                var args = new object[ps.Length];
+                for (int i = 0; i < ps.Length; i++)
+                {
+                    if (ps[i].ParameterType == typeof(string) && ps[i].Name == "device") args[i] = "cpu";
+                    else if (!TryMake(ps[i].ParameterType, m, out args[i]))
+                        Assert.Ignore("no " + ps[i].ParameterType.Name + " made here");
+                }
+                Exception e = Invoke(mb, target, args);
+                string name = mb.DeclaringType.Name + "." + mb.Name;
+                if (DisposedAllowed.Contains(mb.Name) || DisposedAllowed.Contains(name))
+                {
+                    Assert.IsNull(e, name + " on a disposed object threw " + e?.GetType().Name + ": " + e?.Message);
+                    return;
+                }
+                Assert.IsNotNull(e, name + ": no exception on a disposed object");
+                Assert.IsInstanceOf<ObjectDisposedException>(e, name + ": threw " + e.GetType().Name + ": " + e.Message);
+                StringAssert.Contains("disposed", e.Message);
+            }
+        }
+
         [TestCaseSource("NullCases")]
         public void NullSweep(MethodBase mb, int nullIndex)
         {
