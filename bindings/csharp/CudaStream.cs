@@ -275,17 +275,31 @@ namespace Ctorch
         {
             if ((object)other == null) return false;
             if (ReferenceEquals(this, other)) return true;
-            ReadIdentity();
-            other.ReadIdentity();
+            // A stream disposed before its identity was read (one made by FromHandle or from a
+            // handle) equals only itself.
+            if (!TryReadIdentity() || !other.TryReadIdentity()) return false;
             return _device == other._device && _cudaHandle == other._cudaHandle;
         }
 
         public override bool Equals(object obj) => Equals(obj as CudaStream);
 
-        public override int GetHashCode()
+        public override int GetHashCode() =>
+            TryReadIdentity() ? _cudaHandle.GetHashCode() * 397 ^ _device
+                              : System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(this);
+
+        // The identity is known from now on, or never will be (disposed before it was read).
+        private bool TryReadIdentity()
         {
-            ReadIdentity();
-            return _cudaHandle.GetHashCode() * 397 ^ _device;
+            if (_identityKnown) return true;
+            try
+            {
+                ReadIdentity();
+                return true;
+            }
+            catch (ObjectDisposedException)
+            {
+                return false;
+            }
         }
 
         public static bool operator ==(CudaStream a, CudaStream b) =>
@@ -302,6 +316,10 @@ namespace Ctorch
                 try
                 {
                     ReadIdentity();
+                }
+                catch (ObjectDisposedException)
+                {
+                    return "CudaStream(disposed)";   // disposed by another thread during the call
                 }
                 catch (CtorchException e)
                 {

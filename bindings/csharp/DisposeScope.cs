@@ -54,18 +54,22 @@ namespace Ctorch
         }
 
         /// <summary>Keeps a tensor alive past this scope: it moves to the enclosing scope, or
-        /// to the caller's care when there is none.</summary>
+        /// to the caller's care when there is none. ObjectDisposedException once this scope is
+        /// disposed (its tensors are gone).</summary>
         public Tensor MoveToOuter(Tensor t)
         {
+            if (_disposed) throw new ObjectDisposedException(nameof(DisposeScope));
             if ((object)t == null) return null;
             _tensors.Remove(t);
             if (_outer != null && !_outer._disposed) _outer._tensors.Add(t);
             return t;
         }
 
-        /// <summary>Removes a tensor from every scope: the caller disposes it.</summary>
+        /// <summary>Removes a tensor from every scope: the caller disposes it.
+        /// ObjectDisposedException once this scope is disposed.</summary>
         public Tensor Detach(Tensor t)
         {
+            if (_disposed) throw new ObjectDisposedException(nameof(DisposeScope));
             if ((object)t == null) return null;
             for (DisposeScope s = this; s != null; s = s._outer) s._tensors.Remove(t);
             return t;

@@ -164,6 +164,10 @@ namespace Ctorch
             {
                 return "<torch.Generator device=" + Device + ">";
             }
+            catch (ObjectDisposedException)
+            {
+                return "Generator(disposed)";   // disposed by another thread during the call
+            }
             catch (CtorchException e)
             {
                 return "Generator(" + e.StatusName + ")";

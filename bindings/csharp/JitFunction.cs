@@ -235,6 +235,10 @@ namespace Ctorch
             {
                 return "JitFunction(disposed)";
             }
+            catch (CtorchException e)
+            {
+                return "JitFunction(" + e.StatusName + ")";
+            }
         }
 
         // ---------------------------------------------------------------- the C functions

@@ -331,6 +331,10 @@ namespace Ctorch
             {
                 return $"NcclComm(rank={Rank}, size={Size}, device=cuda:{DeviceIndex})";
             }
+            catch (ObjectDisposedException)
+            {
+                return "NcclComm(disposed)";   // disposed by another thread during the call
+            }
             catch (CtorchException e)
             {
                 return "NcclComm(" + e.StatusName + ")";

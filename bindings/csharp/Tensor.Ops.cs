@@ -89,27 +89,27 @@ namespace Ctorch
 
         // ------------------------------------------------------------ operators
         // As in Python: a long operand is a Python int, a double a Python float.
-        public static Tensor operator +(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Add, b);
+        public static Tensor operator +(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Add, NotNull(b, nameof(b)));
         public static Tensor operator +(Tensor a, double b) => NotNull(a, nameof(a)).Binary(BinaryOp.Add, b);
         public static Tensor operator +(Tensor a, long b) => NotNull(a, nameof(a)).Binary(BinaryOp.Add, b);
         public static Tensor operator +(double a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Add, a, true);
         public static Tensor operator +(long a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Add, a, true);
-        public static Tensor operator -(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Sub, b);
+        public static Tensor operator -(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Sub, NotNull(b, nameof(b)));
         public static Tensor operator -(Tensor a, double b) => NotNull(a, nameof(a)).Binary(BinaryOp.Sub, b);
         public static Tensor operator -(Tensor a, long b) => NotNull(a, nameof(a)).Binary(BinaryOp.Sub, b);
         public static Tensor operator -(double a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Sub, a, true);
         public static Tensor operator -(long a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Sub, a, true);
-        public static Tensor operator *(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Mul, b);
+        public static Tensor operator *(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Mul, NotNull(b, nameof(b)));
         public static Tensor operator *(Tensor a, double b) => NotNull(a, nameof(a)).Binary(BinaryOp.Mul, b);
         public static Tensor operator *(Tensor a, long b) => NotNull(a, nameof(a)).Binary(BinaryOp.Mul, b);
         public static Tensor operator *(double a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Mul, a, true);
         public static Tensor operator *(long a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Mul, a, true);
-        public static Tensor operator /(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Div, b);
+        public static Tensor operator /(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Div, NotNull(b, nameof(b)));
         public static Tensor operator /(Tensor a, double b) => NotNull(a, nameof(a)).Binary(BinaryOp.Div, b);
         public static Tensor operator /(Tensor a, long b) => NotNull(a, nameof(a)).Binary(BinaryOp.Div, b);
         public static Tensor operator /(double a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Div, a, true);
         public static Tensor operator /(long a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Div, a, true);
-        public static Tensor operator %(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Remainder, b);
+        public static Tensor operator %(Tensor a, Tensor b) => NotNull(a, nameof(a)).Binary(BinaryOp.Remainder, NotNull(b, nameof(b)));
         public static Tensor operator %(Tensor a, double b) => NotNull(a, nameof(a)).Binary(BinaryOp.Remainder, b);
         public static Tensor operator %(Tensor a, long b) => NotNull(a, nameof(a)).Binary(BinaryOp.Remainder, b);
         public static Tensor operator %(double a, Tensor b) => NotNull(b, nameof(b)).Binary(BinaryOp.Remainder, a, true);

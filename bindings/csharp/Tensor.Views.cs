@@ -70,7 +70,11 @@ namespace Ctorch
         }
 
         /// <summary>tensor.expand_as(other).</summary>
-        public Tensor ExpandAs(Tensor other) => Expand(NotNull(other, nameof(other)).Shape);
+        public Tensor ExpandAs(Tensor other)
+        {
+            // The lease names other in the exception when it is null or disposed.
+            using (Use(other, nameof(other))) return Expand(other.Shape);
+        }
 
         /// <summary>tensor.squeeze(): removes every size-1 dim.</summary>
         public Tensor Squeeze()

@@ -178,15 +178,24 @@ namespace Ctorch
         }
 
         /// <summary>The repr, as PyTorch prints it, e.g. "tensor([1., 2.])". A disposed tensor
-        /// prints as "Tensor(disposed)".</summary>
+        /// (also one disposed by another thread during the call) prints as "Tensor(disposed)";
+        /// a failing repr (a released raw handle: CT_ERR_INVALID_HANDLE) throws CtorchException,
+        /// as repr raises in PyTorch.</summary>
         public override string ToString()
         {
             if (IsDisposed) return "Tensor(disposed)";
-            using (var a = Use())
+            try
             {
-                IntPtr p = a.Ptr;
-                return Native.GetString((IntPtr buf, long cap, out long needed) =>
-                    ctorch.ct_tensor_repr(p, buf, cap, out needed));
+                using (var a = Use())
+                {
+                    IntPtr p = a.Ptr;
+                    return Native.GetString((IntPtr buf, long cap, out long needed) =>
+                        ctorch.ct_tensor_repr(p, buf, cap, out needed));
+                }
+            }
+            catch (ObjectDisposedException)
+            {
+                return "Tensor(disposed)";
             }
         }
 
@@ -220,8 +229,8 @@ namespace Ctorch
         /// <summary>tensor.to(other): the device and dtype of other.</summary>
         public Tensor To(Tensor other, bool nonBlocking = false, bool copy = false)
         {
-            if ((object)other == null) throw new ArgumentNullException(nameof(other));
-            return To(other.Device, other.DType, nonBlocking, copy);
+            // The lease names other in the exception when it is null or disposed.
+            using (Use(other, nameof(other))) return To(other.Device, other.DType, nonBlocking, copy);
         }
 
         /// <summary>tensor.cpu().</summary>
@@ -287,7 +296,7 @@ namespace Ctorch
 
         /// <summary>tensor.item() converted to T (float, double, long, int, short, sbyte, byte,
         /// bool, System.Numerics.Complex). Integer types read the value as int64 and convert
-        /// with overflow checking; bool is "value != 0".</summary>
+        /// with overflow checking (OverflowException naming the value and the type); bool is "value != 0".</summary>
         public T Item<T>() where T : struct
         {
             Type t = typeof(T);
@@ -295,14 +304,24 @@ namespace Ctorch
             if (t == typeof(double)) v = ItemDouble();
             else if (t == typeof(float)) v = (float)ItemDouble();
             else if (t == typeof(long)) v = ItemLong();
-            else if (t == typeof(int)) v = checked((int)ItemLong());
-            else if (t == typeof(short)) v = checked((short)ItemLong());
-            else if (t == typeof(sbyte)) v = checked((sbyte)ItemLong());
-            else if (t == typeof(byte)) v = checked((byte)ItemLong());
+            else if (t == typeof(int)) v = Narrow(ItemLong(), int.MinValue, int.MaxValue, t, l => (int)l);
+            else if (t == typeof(short)) v = Narrow(ItemLong(), short.MinValue, short.MaxValue, t, l => (short)l);
+            else if (t == typeof(sbyte)) v = Narrow(ItemLong(), sbyte.MinValue, sbyte.MaxValue, t, l => (sbyte)l);
+            else if (t == typeof(byte)) v = Narrow(ItemLong(), byte.MinValue, byte.MaxValue, t, l => (byte)l);
             else if (t == typeof(bool)) v = ItemComplex() != Complex.Zero;
             else if (t == typeof(Complex)) v = ItemComplex();
             else throw new ArgumentException("Item<T>: unsupported element type " + t.FullName);
             return (T)v;
+        }
+
+        // The item as a narrower integer type; OverflowException naming the value and the type
+        // when it does not fit.
+        private static object Narrow(long value, long min, long max, Type t, Func<long, object> convert)
+        {
+            if (value < min || value > max)
+                throw new OverflowException("Item<" + t.Name + ">: the tensor's value " + value + " is outside the range of " +
+                                            t.FullName + " [" + min + ", " + max + "]");
+            return convert(value);
         }
 
         // ---------------------------------------------------------------- copying out

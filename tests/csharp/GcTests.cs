@@ -40,6 +40,21 @@ namespace Ctorch.Tests
             return s;
         }
 
+        /// <summary>The live count of a kind of handle ("tensors", "events", "generators",
+        /// "graphs", "jit functions"), as the test cases name them.</summary>
+        protected static Func<long> LiveCount(string kind)
+        {
+            switch (kind)
+            {
+                case "tensors": return () => Torch.LiveTensorCount;
+                case "events": return () => Torch.LiveEventCount;
+                case "generators": return () => Torch.LiveGeneratorCount;
+                case "graphs": return () => Torch.LiveCudaGraphCount;
+                case "jit functions": return () => Torch.LiveJitFunctionCount;
+                default: throw new ArgumentException("no live count for " + kind, nameof(kind));
+            }
+        }
+
         /// <summary>Collects until the count (of tensors, or of what count reads) is back at
         /// target, or has stayed within Residue of it for a while; returns the count.</summary>
         protected static long WaitForCount(long target, Func<long> count = null)
@@ -131,11 +146,7 @@ namespace Ctorch.Tests
         [TestCase("jit functions")]
         public void DroppedObjectsAreReleasedByTheGC(string kind)
         {
-            Func<long> count = kind == "tensors" ? () => Torch.LiveTensorCount
-                             : kind == "events" ? () => Torch.LiveEventCount
-                             : kind == "graphs" ? () => Torch.LiveCudaGraphCount
-                             : kind == "jit functions" ? () => Torch.LiveJitFunctionCount
-                             : (Func<long>)(() => Torch.LiveGeneratorCount);
+            Func<long> count = LiveCount(kind);
             long start = count();
             OnOwnThread(() =>
             {
