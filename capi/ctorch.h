@@ -360,7 +360,10 @@ CT_API ct_status ct_zeros(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
                           ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
 CT_API ct_status ct_ones(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
                          ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
-/** Every element is value (converted to dtype as torch.full does; complex gets imag 0). */
+/** Every element is value (converted to dtype as torch.full does; complex gets imag 0). Errors:
+ *  CT_ERR_ARGUMENT "value cannot be converted to type int8_t without overflow" for a value
+ *  outside the dtype's range (NaN or an infinity for an integer dtype; a finite value beyond
+ *  float16's, bfloat16's or float32's largest), as torch. */
 CT_API ct_status ct_full(const int64_t* sizes, int32_t ndim, double value, ct_dtype dtype,
                          ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
 /** torch.arange(start, end, step): ceil((end - start) / step) elements start + i * step.
@@ -371,7 +374,8 @@ CT_API ct_status ct_arange(double start, double end, double step, ct_dtype dtype
 /** torch.linspace(start, end, steps). Errors: CT_ERR_ARGUMENT for steps < 0. */
 CT_API ct_status ct_linspace(double start, double end, int64_t steps, ct_dtype dtype,
                              ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
-/** torch.eye(n, m): ones on the diagonal. m < 0 means m = n. */
+/** torch.eye(n, m): ones on the diagonal. m = -1 means m = n (torch's m=None). Errors:
+ *  CT_ERR_ARGUMENT for n < 0 or m < -1 ("eye: m must be greater or equal to 0, got -2"). */
 CT_API ct_status ct_eye(int64_t n, int64_t m, ct_dtype dtype, ct_device_type dev_type,
                         int32_t dev_index, ct_tensor* out);
 /** A new tensor holding a copy of a host buffer of nbytes bytes, in dtype, C-contiguous
@@ -556,7 +560,8 @@ CT_API ct_status ct_clamp_(ct_tensor a, int32_t has_min, double min, int32_t has
 /** torch.where(cond, a, b): cond must be bool; a and b promote; all three broadcast. */
 CT_API ct_status ct_where(ct_tensor cond, ct_tensor a, ct_tensor b, ct_tensor* out);
 
-/** tensor.fill_(value) and tensor.zero_(). */
+/** tensor.fill_(value) and tensor.zero_(). fill_'s value is checked as ct_full's (CT_ERR_ARGUMENT
+ *  "value cannot be converted to type int64_t without overflow"); nothing is written then. */
 CT_API ct_status ct_fill_(ct_tensor t, double value);
 CT_API ct_status ct_zero_(ct_tensor t);
 

@@ -124,7 +124,8 @@ func Linspace(start, end float64, steps int64, opts ...Option) (*Tensor, error) 
 // Eye is torch.eye(n): an n x n identity matrix.
 func Eye(n int64, opts ...Option) (*Tensor, error) { return EyeNM(n, -1, opts...) }
 
-// EyeNM is torch.eye(n, m): ones on the diagonal of an n x m matrix (m < 0 means m = n).
+// EyeNM is torch.eye(n, m): ones on the diagonal of an n x m matrix (m = -1 means m = n; other
+// negative m is ErrArgument).
 func EyeNM(n, m int64, opts ...Option) (*Tensor, error) {
 	o, err := makeOptions("eye", Float32, opts)
 	if err != nil {

@@ -24,7 +24,7 @@ func NumThreads() (int, error) {
 	return int(out[0]), err
 }
 
-// SetNumThreads is torch.set_num_threads(n), n >= 1 (ErrArgument otherwise).
+// SetNumThreads is torch.set_num_threads(n), 1 <= n <= 4096 (ErrArgument otherwise; ctorch.h says why).
 func SetNumThreads(n int) error {
 	if int(int32(n)) != n {
 		return goError("set_num_threads", CodeArgument, "number of threads %d out of range", n)

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "impl/abi/tables.h"
 #include "impl/core/csan.h"
@@ -184,11 +186,39 @@ bool can_access_peer(int device, int peer) {
   return v != 0;
 }
 
-std::string arch_list() { return "sm_80 sm_90 compute_90"; }  // must match tools/cuda.bzl GENCODE
+// What the device code was built for: tools/cuda.bzl's ARCHS (SANITIZER_ARCHS in the sanitizer
+// configs), passed as -DCT_CUDA_ARCHS=sm_80:sm_90:compute_90 (nvcc splits -D values at commas).
+#ifndef CT_CUDA_ARCHS
+#error "CT_CUDA_ARCHS is set by tools/cuda.bzl's nvcc rule"
+#endif
+#define CT_STRINGIFY_ALL(...) #__VA_ARGS__
+#define CT_STRINGIFY(...) CT_STRINGIFY_ALL(__VA_ARGS__)
+namespace {
+std::vector<std::string> built_archs() {
+  std::vector<std::string> out;
+  std::string all = CT_STRINGIFY(CT_CUDA_ARCHS);
+  size_t at = 0;
+  while (at <= all.size()) {
+    size_t comma = all.find(':', at);
+    if (comma == std::string::npos) comma = all.size();
+    if (comma > at) out.push_back(all.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+}  // namespace
 
-std::string gencode_flags() {
-  return "-gencode compute=compute_80,code=sm_80 -gencode compute=compute_90,code=sm_90 "
-         "-gencode compute=compute_90,code=compute_90";
+std::string arch_list() {  // torch.cuda.get_arch_list(), space-separated: "sm_80 sm_90 compute_90"
+  std::string s;
+  for (const std::string& a : built_archs()) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+std::string gencode_flags() {  // torch.cuda.get_gencode_flags(): "-gencode compute=compute_80,code=sm_80 ..."
+  std::string s;
+  for (const std::string& a : built_archs())
+    s += (s.empty() ? "" : " ") + ("-gencode compute=compute_" + a.substr(a.find('_') + 1) + ",code=" + a);
+  return s;
 }
 
 void synchronize(int device) {

@@ -644,7 +644,36 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   return out;
 }
 
+// torch's checked conversion of a fill value (c10::checked_convert, through Scalar::to<T>): an
+// integer dtype takes a value in its range (not NaN or an infinity); float16, bfloat16, float32
+// and complex64 a finite value in theirs, an infinity or NaN; float64, complex128 and bool any.
+void check_fill_value(double v, DType dt) {
+  double lo = 0, hi = 0;
+  const char* name = nullptr;
+  bool integral = true;
+  switch (dt) {
+    case DType::UInt8: lo = 0, hi = 255, name = "uint8_t"; break;
+    case DType::Int8: lo = -128, hi = 127, name = "int8_t"; break;
+    case DType::Int16: lo = -32768, hi = 32767, name = "int16_t"; break;
+    case DType::Int32: lo = -2147483648.0, hi = 2147483647.0, name = "int"; break;
+    case DType::Int64: lo = -9223372036854775808.0, hi = 9223372036854775807.0, name = "int64_t"; break;
+    case DType::Float16: hi = 65504.0, name = "at::Half", integral = false; break;
+    case DType::BFloat16: hi = 3.3895313892515355e38, name = "at::BFloat16", integral = false; break;
+    case DType::Float32: hi = 3.4028234663852886e38, name = "float", integral = false; break;
+    case DType::Complex64: hi = 3.4028234663852886e38, name = "c10::complex<float>", integral = false; break;
+    default: return;
+  }
+  bool ok;
+  if (integral) {
+    ok = !std::isnan(v) && v >= lo && (dt == DType::Int64 ? v < 9223372036854775808.0 : v <= hi);
+  } else {
+    ok = !std::isfinite(v) || (v >= -hi && v <= hi);
+  }
+  CT_CHECK(ok, Status::Argument, "value cannot be converted to type ", name, " without overflow");
+}
+
 void fill_(const Tensor& t, double value) {
+  check_fill_value(value, t->dtype);
   Tensor v = wrapped_scalar_double(value);
   v->wrapped_number = false;
   copy_(t, v);

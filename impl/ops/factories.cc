@@ -32,6 +32,7 @@ void fill_indexed(const Tensor& t, F f, int kind, double a, double b, int64_t c,
 Tensor empty(Shape sizes, DType dtype, Device dev) { return empty_tensor(std::move(sizes), dtype, dev); }
 
 Tensor full(const Shape& sizes, double value, DType dtype, Device dev) {
+  check_fill_value(value, dtype);  // before allocating
   Tensor t = empty_tensor(sizes, dtype, dev);
   fill_(t, value);
   return t;
@@ -75,8 +76,9 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
 }
 
 Tensor eye(int64_t n, int64_t m, DType dtype, Device dev) {
-  if (m < 0) m = n;
+  if (m == -1) m = n;  // torch's m=None
   CT_CHECK(n >= 0, Status::Argument, "eye: n must be greater or equal to 0, got ", n);
+  CT_CHECK(m >= 0, Status::Argument, "eye: m must be greater or equal to 0, got ", m);
   Tensor t = empty_tensor({n, m}, dtype, dev);
   fill_indexed(t, [&](int64_t i) { return (i / m == i % m) ? 1.0 : 0.0; }, 2, 0, 0, m, 0);
   return t;

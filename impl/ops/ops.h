@@ -64,6 +64,9 @@ Tensor clamp(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
 void clamp_(const Tensor& a, bool has_min, double mn, bool has_max, double mx);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void fill_(const Tensor& t, double value);
+// Throws Status::Argument ("value cannot be converted to type int8_t without overflow") when
+// value does not fit dtype as torch's Scalar conversions check it.
+void check_fill_value(double value, DType dtype);
 // In-place and out= targets (PyTorch's TensorIterator checks): no element written twice
 // ("unsupported operation: more than one element of the written-to tensor ..."); the result
 // dtype castable to the target's (torch.can_cast; "<op>: result type Float can't be cast to the

@@ -124,7 +124,8 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   CT_CHECK(start >= -size && start <= size, Status::Index, "start out of range (expected to be in range of [", -size,
            ", ", size, "], but got ", start, ")");
   if (start < 0) start += size;
-  CT_CHECK(length >= 0 && start <= size - length, Status::Index, "start (", start, ") + length (", length,
+  CT_CHECK(length >= 0, Status::Argument, "narrow(): length must be non-negative.");
+  CT_CHECK(start <= size - length, Status::Index, "start (", start, ") + length (", length,
            ") exceeds dimension size (", size, ").");
   Shape sizes = t->sizes;
   sizes[dim] = length;

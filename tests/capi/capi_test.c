@@ -220,6 +220,40 @@ static void test_factories(void) {
   rel(t);
   /* errors */
   t = NULL;
+  FAILS(ct_eye(2, -2, CT_INT64, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "eye: m must be greater or equal to 0, got -2");
+  FAILS(ct_eye(-1, 2, CT_INT64, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "eye: n must be greater or equal to 0, got -1");
+  /* fill values that do not fit the dtype (c10::checked_convert's text); the edges fit */
+  FAILS(ct_full((int64_t[]){1}, 1, 1e30, CT_INT8, CT_CPU, -1, &t), CT_ERR_ARGUMENT,
+        "value cannot be converted to type int8_t without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, 128, CT_INT8, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "type int8_t without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, -1, CT_UINT8, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "type uint8_t without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, 2147483648.0, CT_INT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "type int without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, 9223372036854775808.0, CT_INT64, CT_CPU, -1, &t), CT_ERR_ARGUMENT,
+        "type int64_t without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, INFINITY, CT_INT16, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "type int16_t without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, 70000, CT_FLOAT16, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "type at::Half without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, 1e39, CT_BFLOAT16, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "type at::BFloat16 without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, -1e39, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_ARGUMENT, "type float without overflow");
+  FAILS(ct_full((int64_t[]){1}, 1, 1e39, CT_COMPLEX64, CT_CPU, -1, &t), CT_ERR_ARGUMENT,
+        "type c10::complex<float> without overflow");
+  EXPECT(t == NULL);
+  OK(ct_full((int64_t[]){2}, 1, -128, CT_INT8, CT_CPU, -1, &t));
+  EXPECT_VALS(t, 0, -128, -128);
+  OK(ct_fill_(t, 127));
+  EXPECT_VALS(t, 0, 127, 127);
+  FAILS(ct_fill_(t, NAN), CT_ERR_ARGUMENT, "value cannot be converted to type int8_t without overflow");
+  EXPECT_VALS(t, 0, 127, 127);  /* nothing written */
+  rel(t);
+  OK(ct_full((int64_t[]){3}, 1, 65504, CT_FLOAT16, CT_CPU, -1, &t));
+  OK(ct_fill_(t, INFINITY));  /* infinities and NaN fit a floating dtype */
+  EXPECT_VALS(t, 0, INFINITY, INFINITY, INFINITY);
+  OK(ct_fill_(t, NAN));
+  rel(t);
+  OK(ct_full((int64_t[]){1}, 1, 1e300, CT_FLOAT64, CT_CPU, -1, &t));
+  rel(t);
+  OK(ct_full((int64_t[]){1}, 1, NAN, CT_BOOL, CT_CPU, -1, &t));  /* bool takes any value */
+  rel(t);
+  t = NULL;
   FAILS(ct_zeros((int64_t[]){2, -3}, 2, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_SHAPE, "negative dimension -3");
   FAILS(ct_zeros(NULL, 2, CT_FLOAT32, CT_CPU, -1, &t), CT_ERR_NULL_POINTER, "'sizes'");
   FAILS(ct_zeros((int64_t[]){2}, 1, 42, CT_CPU, -1, &t), CT_ERR_DTYPE, "invalid dtype value 42");
@@ -454,6 +488,7 @@ static void test_views(void) {
   rel(w);
   FAILS(ct_select(v, 0, 3, &bad), CT_ERR_INDEX, "index 3 out of range");
   FAILS(ct_narrow(v, 1, 3, 2, &bad), CT_ERR_INDEX, "exceeds dimension size (4)");
+  FAILS(ct_narrow(v, 1, 1, -1, &bad), CT_ERR_ARGUMENT, "narrow(): length must be non-negative.");
   FAILS(ct_slice(v, 0, 0, 2, 0, &bad), CT_ERR_ARGUMENT, "step must be positive");
   FAILS(ct_transpose(v, 0, 2, &bad), CT_ERR_INDEX, "Dimension out of range");
   FAILS(ct_permute(v, (int64_t[]){0, 0}, 2, &bad), CT_ERR_ARGUMENT, "duplicate dims");

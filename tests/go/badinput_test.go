@@ -297,7 +297,7 @@ func TestBadInputCorpus(t *testing.T) {
 		{"permute repeated dim", func() error { return errc(x.Permute(0, 0)) }, ctorch.ErrArgument, "duplicate dims", "", ""},
 		{"permute too few dims", func() error { return errc(x.Permute(0)) }, ctorch.ErrShape, "len(dims) = 1", "", ""},
 		{"narrow past the end", func() error { return errc(x.Narrow(1, 1, 5)) }, ctorch.ErrIndex, "length (5)", "", ""},
-		{"narrow negative length", func() error { return errc(x.Narrow(1, 0, -1)) }, ctorch.ErrIndex, "length (-1)", "", ""},
+		{"narrow negative length", func() error { return errc(x.Narrow(1, 0, -1)) }, ctorch.ErrArgument, "length must be non-negative", "", ""},
 		{"slice step 0", func() error { return errc(x.Slice(1, 0, 3, 0)) }, ctorch.ErrArgument, "step", "", ""},
 		{"slice negative step", func() error { return errc(x.Slice(1, 0, 3, -1)) }, ctorch.ErrArgument, "step", "", ""},
 		{"squeeze dim 2", func() error { return errc(x.SqueezeDim(2)) }, ctorch.ErrIndex, "2", "", ""},
@@ -319,7 +319,7 @@ func TestBadInputCorpus(t *testing.T) {
 		{"empty of a huge size", func() error { return errc(ctorch.Empty([]int64{1 << 62, 1 << 62})) }, ctorch.ErrShape, "int64", "", ""},
 		{"full of 100 dims", func() error { return errc(ctorch.Full(make([]int64, 100), 1)) }, ctorch.ErrArgument, "100", "", ""},
 		{"eye of -1", func() error { return errc(ctorch.Eye(-1)) }, ctorch.ErrArgument, "-1", "", ""},
-		{"eye n x -2", func() error { return errc(ctorch.EyeNM(2, -2)) }, ctorch.ErrArgument, "-2", "", "ct_eye takes m = -2 for m = n (torch.eye(2, -2) is an error)"},
+		{"eye n x -2", func() error { return errc(ctorch.EyeNM(2, -2)) }, ctorch.ErrArgument, "-2", "", ""},
 		{"linspace of -1 steps", func() error { return errc(ctorch.Linspace(0, 1, -1)) }, ctorch.ErrArgument, "-1", "", ""},
 		{"randint low == high", func() error { return errc(ctorch.Randint(5, 5, []int64{2})) }, ctorch.ErrArgument, "from=5 >= to=5", "", ""},
 		{"randn negative size", func() error { return errc(ctorch.Randn([]int64{-3})) }, ctorch.ErrShape, "negative dimension -3", "", ""},
@@ -349,16 +349,16 @@ func TestBadInputCorpus(t *testing.T) {
 				ctorch.SetNumThreads(n) // restore what the C layer wrongly accepted
 			}
 			return err
-		}, ctorch.ErrArgument, "1073741824", "", "ct_set_num_threads(1 << 30) returns OK"},
+		}, ctorch.ErrArgument, "1073741824", "", ""},
 
 		// ---- NaN and infinities where they mean nothing -------------------------------------
 		{"arange step 0", func() error { return errc(ctorch.Arange(0, 1, 0)) }, ctorch.ErrArgument, "step", "", ""},
-		{"arange step +inf", func() error { return errc(ctorch.Arange(0, 1, inf)) }, ctorch.ErrArgument, "step", "", "ct_arange with an infinite step returns OK"},
+		{"arange step +inf", func() error { return errc(ctorch.Arange(0, 1, inf)) }, ctorch.ErrArgument, "step", "", ""},
 		{"arange end NaN", func() error { return errc(ctorch.Arange(0, nan, 1)) }, ctorch.ErrArgument, "nan", "", ""},
 		{"arange wrong sign", func() error { return errc(ctorch.Arange(0, 5, -1)) }, ctorch.ErrArgument, "step sign", "", ""},
 		{"linspace of 1<<62 steps", func() error { return errc(ctorch.Linspace(0, 1, 1<<62)) }, ctorch.ErrOutOfMemory, "4611686018427387904", "", ""},
-		{"full int8 of 1e30", func() error { return errc(ctorch.Full([]int64{1}, 1e30, ctorch.Int8)) }, ctorch.ErrArgument, "overflow", "", "ct_full converts 1e30 to int8 silently (0; torch: value cannot be converted to type int8_t without overflow)"},
-		{"fill_ int64 with NaN", func() error { return i64.Fill(nan) }, ctorch.ErrArgument, "overflow", "", "ct_fill_ writes NaN into an int64 tensor silently (torch: value cannot be converted without overflow)"},
+		{"full int8 of 1e30", func() error { return errc(ctorch.Full([]int64{1}, 1e30, ctorch.Int8)) }, ctorch.ErrArgument, "overflow", "", ""},
+		{"fill_ int64 with NaN", func() error { return i64.Fill(nan) }, ctorch.ErrArgument, "overflow", "", ""},
 		{"uniform_ from > to", func() error { return v.UniformInPlace(2, 1, nil) }, ctorch.ErrArgument, "from=2 > to=1", "", ""},
 		{"uniform_ to +inf", func() error { return v.UniformInPlace(0, inf, nil) }, ctorch.ErrArgument, "to=inf", "", ""},
 		{"normal_ negative std", func() error { return v.NormalInPlace(0, -1, nil) }, ctorch.ErrArgument, "std", "", ""},
