@@ -11,15 +11,19 @@ namespace {
 // Fills in one -1 size and checks the element count (PyTorch's infer_size).
 Shape infer_size(Shape sizes, int64_t numel) {
   int64_t prod = 1, infer = -1;
+  bool zero = false, overflow = false;  // a product past int64 matches no numel, unless a size is 0
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
       CT_CHECK(infer < 0, Status::Shape, "only one dimension can be inferred");
       infer = static_cast<int64_t>(i);
     } else {
       CT_CHECK(sizes[i] >= 0, Status::Shape, "invalid shape dimension ", sizes[i]);
-      prod *= sizes[i];
+      if (sizes[i] == 0) zero = true;
+      else if (__builtin_mul_overflow(prod, sizes[i], &prod)) overflow = true;
     }
   }
+  if (zero) prod = 0;
+  CT_CHECK(zero || !overflow, Status::Shape, "shape '", shape_str(sizes), "' is invalid for input of size ", numel);
   if (infer >= 0) {
     CT_CHECK(prod != 0 && numel % prod == 0, Status::Shape, "shape '", shape_str(sizes),
              "' is invalid for input of size ", numel);
