@@ -265,7 +265,9 @@ void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
 
 Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev) {
   int64_t n = numel_of(sizes);
-  int64_t need = n * itemsize(dtype);
+  int64_t need;
+  CT_CHECK(!__builtin_mul_overflow(n, itemsize(dtype), &need), Status::BufferSize, "from_buffer: shape ",
+           shape_str(sizes), " of ", dtype_name(dtype), " needs more bytes than fit in int64");
   CT_CHECK(nbytes == need, Status::BufferSize, "from_buffer: buffer has ", nbytes,
            " bytes but shape ", shape_str(sizes), " of ", dtype_name(dtype), " needs exactly ", need);
   CT_CHECK(data != nullptr || need == 0, Status::NullPointer, "from_buffer: data is NULL");
