@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
@@ -273,6 +274,15 @@ Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType d
   CT_CHECK(data != nullptr || need == 0, Status::NullPointer, "from_buffer: data is NULL");
   Tensor out = empty_tensor(sizes, dtype, dev);
   if (need == 0) return out;
+  // A bool element is the byte 0 or 1 (any other value is undefined behaviour in the kernels):
+  // a buffer's non-zero bytes become 1.
+  std::vector<uint8_t> bools;
+  if (dtype == DType::Bool) {
+    const auto* b = static_cast<const uint8_t*>(data);
+    bools.assign(b, b + need);
+    for (uint8_t& x : bools) x = x != 0;
+    data = bools.data();
+  }
   if (dev.is_cpu()) {
     std::memcpy(out->data(), data, need);
   } else {
