@@ -183,11 +183,10 @@ Tensor hfft(const Tensor& x, int64_t n, int64_t dim, int norm) {
 
 Tensor fftfreq(int64_t n, double d, DType dtype, Device dev) {
   CT_CHECK(n >= 1, Status::Argument, "fftfreq: n must be positive, got ", n);
-  CT_CHECK(n <= std::numeric_limits<int64_t>::max() / 8, Status::OutOfMemory, "fftfreq: n = ", n,
-           " needs more bytes than fit in int64");
-  std::vector<double> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<double>(i < (n + 1) / 2 ? i : i - n) / (d * n);
-  Tensor h = from_buffer(v.data(), n * 8, {n}, DType::Float64, Device{DeviceType::CPU, -1});
+  // filled in place: the allocator reports a huge n as out of memory
+  Tensor h = empty_tensor({n}, DType::Float64, Device{DeviceType::CPU, -1});
+  auto* v = reinterpret_cast<double*>(h->data());
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<double>(i < (n + 1) / 2 ? i : i - n) / (d * n);
   return to(h, dev, dtype, true);
 }
 
