@@ -30,6 +30,13 @@ DType complex_of(DType d, const char* op) {
 
 DType real_of(DType complex) { return complex == DType::Complex128 ? DType::Float64 : DType::Float32; }
 
+// A dim of an FFT: a 0-dim tensor has none (PyTorch does not wrap scalars here; wrap_dim would
+// accept 0 and -1, and sizes[0] is past the end).
+int64_t fft_dim(int64_t d, int64_t nd) {
+  CT_CHECK(nd > 0, Status::Index, "Dimension specified as ", d, " but tensor has no dimensions");
+  return wrap_dim(d, nd);
+}
+
 // dims (wrapped, unique) and signal sizes s (-1: the input's size) as PyTorch's fftn resolves
 // them: dims default to the last len(s) dims, or all dims.
 void resolve(const Tensor& x, std::vector<int64_t>* s, std::vector<int64_t>* dims, const char* op) {
@@ -42,7 +49,7 @@ void resolve(const Tensor& x, std::vector<int64_t>* s, std::vector<int64_t>* dim
              nd, " dimensions.");
     for (size_t i = 0; i < k; ++i) dims->push_back(nd - static_cast<int64_t>(k) + static_cast<int64_t>(i));
   }
-  for (int64_t& d : *dims) d = wrap_dim(d, nd);
+  for (int64_t& d : *dims) d = fft_dim(d, nd);
   std::vector<int64_t> sorted = *dims;
   std::sort(sorted.begin(), sorted.end());
   CT_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), Status::Argument, op,
@@ -174,7 +181,7 @@ Tensor hfft(const Tensor& x, int64_t n, int64_t dim, int norm) {
   // the FFT of a Hermitian signal given by its first half: c2r of the conjugate, scaled as a
   // forward transform
   Tensor z = as_complex(x, "hfft");
-  int64_t d = wrap_dim(dim, z->dim());
+  int64_t d = fft_dim(dim, z->dim());
   int64_t last = n != -1 ? n : 2 * (z->sizes[d] - 1);
   CT_CHECK(last >= 1, Status::Argument, "Invalid number of data points (", last, ") specified");
   Tensor in = conj_copy(resize(z, {d}, {last / 2 + 1}));
@@ -195,7 +202,7 @@ Tensor fftshift(const Tensor& x, std::vector<int64_t> dims, bool inverse) {
     for (int64_t d = 0; d < x->dim(); ++d) dims.push_back(d);
   Tensor t = x;
   for (int64_t dd : dims) {
-    int64_t d = wrap_dim(dd, x->dim()), n = t->sizes[d];
+    int64_t d = fft_dim(dd, x->dim()), n = t->sizes[d];
     if (n <= 1) continue;
     int64_t shift = inverse ? n - n / 2 : n / 2;  // roll right by shift
     t = cat({narrow(t, d, n - shift, shift), narrow(t, d, 0, n - shift)}, d);
