@@ -108,6 +108,13 @@ Tensor run(const Tensor& x, const std::vector<int64_t>& dims, fft::Kind kind, bo
   return permute(out, inv);
 }
 
+// The default output length of a c2r transform whose input dim has m elements: 2 * (m - 1).
+int64_t doubled_length(int64_t m) {
+  CT_CHECK(m - 1 <= std::numeric_limits<int64_t>::max() / 2, Status::Argument, "Invalid number of data points (2 * ",
+           m - 1, ") specified");
+  return 2 * (m - 1);
+}
+
 // PyTorch's norm modes: "backward" (0): forward unscaled, inverse 1/n; "forward" (1): the
 // reverse; "ortho" (2): 1/sqrt(n) both ways.
 Tensor normalize(Tensor t, int norm, bool forward, const std::vector<int64_t>& signal) {
@@ -167,7 +174,7 @@ Tensor irfftn(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> dims
   resolve(x, &s_in, &dims, "irfftn");
   CT_CHECK(!dims.empty(), Status::Argument, "irfftn must transform at least one axis");
   // the last dim: the output length (given, or 2 * (m - 1)); the input there is n / 2 + 1
-  int64_t last = given && s.back() != -1 ? s.back() : 2 * (x->sizes[dims.back()] - 1);
+  int64_t last = given && s.back() != -1 ? s.back() : doubled_length(x->sizes[dims.back()]);
   CT_CHECK(last >= 1, Status::Argument, "Invalid number of data points (", last, ") specified");
   std::vector<int64_t> signal = s_in;
   signal.back() = last;
@@ -182,7 +189,7 @@ Tensor hfft(const Tensor& x, int64_t n, int64_t dim, int norm) {
   // forward transform
   Tensor z = as_complex(x, "hfft");
   int64_t d = fft_dim(dim, z->dim());
-  int64_t last = n != -1 ? n : 2 * (z->sizes[d] - 1);
+  int64_t last = n != -1 ? n : doubled_length(z->sizes[d]);
   CT_CHECK(last >= 1, Status::Argument, "Invalid number of data points (", last, ") specified");
   Tensor in = conj_copy(resize(z, {d}, {last / 2 + 1}));
   return normalize(run(in, {d}, fft::kC2R, false, real_of(in->dtype), {last}), norm, true, {last});
