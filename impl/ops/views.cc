@@ -186,10 +186,13 @@ Tensor expand(const Tensor& t, const Shape& sizes) {
       CT_CHECK(have == 1, Status::Shape, "The expanded size of the tensor (", want,
                ") must match the existing size (", have, ") at non-singleton dimension ", i,
                ".  Target sizes: ", shape_str(sizes), ".  Tensor sizes: ", shape_str(t->sizes));
+      CT_CHECK(want >= 0, Status::Shape, "The expanded size of the tensor (", want, ") isn't allowed at dimension ",
+               i, ".  Target sizes: ", shape_str(sizes));
       ns[i] = want;
       st[i] = 0;
     }
   }
+  numel_of(ns);  // an element count past int64 is CT_ERR_SHAPE (expanding is free, counting is not)
   return make_view(t, ns, st, t->offset);
 }
 
