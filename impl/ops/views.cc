@@ -145,8 +145,9 @@ Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t s
   start = std::clamp<int64_t>(start, 0, size);
   end = std::clamp<int64_t>(end, start, size);
   Shape sizes = t->sizes, strides = t->strides;
-  sizes[dim] = (end - start + step - 1) / step;
-  strides[dim] *= step;
+  sizes[dim] = end == start ? 0 : (end - start - 1) / step + 1;  // no end - start + step past int64
+  // a step past the size leaves one element: its stride is then free, and stride * step may not fit
+  if (__builtin_mul_overflow(strides[dim], step, &strides[dim])) strides[dim] = t->strides[dim];
   return make_view(t, sizes, strides, t->offset + start * t->strides[dim]);
 }
 
