@@ -57,6 +57,8 @@ run_bazel "all suites" //...
 count_logs "$(bazel info bazel-testlogs 2>/dev/null)"
 run_bazel "C and C++ suites under ASan+UBSan" --config=asan //tests/capi:capi_test //tests/capi:sanitizer_test //tests/capi:nvtx_test //tests/impl/...
 count_logs "$(bazel info --config=asan bazel-testlogs 2>/dev/null)"
+run_bazel "C API fuzzing, 60 s (libFuzzer, ASan+UBSan)" --config=fuzz //tests/fuzz:capi_fuzz_test
+count_logs "$(bazel info --config=fuzz bazel-testlogs 2>/dev/null)"
 
 echo "$total_pass passed, $total_fail failed"
 [ "$rc_all" -eq 0 ] && [ "$total_fail" -eq 0 ]
