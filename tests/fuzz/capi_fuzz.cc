@@ -218,6 +218,15 @@ struct Ints {
     for (int64_t x : v) n *= x;
     return n;
   }
+  // A valid shape of more than kMaxWork elements but fewer than 2^40: a real allocation, too
+  // slow for one input (beyond 2^40 the allocation fails at once, which is worth a call).
+  bool slow_to_allocate() const {
+    if (ndim < 0 || ndim > 64 || null) return false;
+    int64_t n = 1;
+    for (int64_t x : v)
+      if (x < 0 || __builtin_mul_overflow(n, x, &n)) return false;
+    return n > kMaxWork && n < (1LL << 40);
+  }
 };
 
 // Sometimes replaces a well-formed array's count or pointer with a hostile one.
@@ -601,14 +610,7 @@ void Fuzz::factory(Input& in) {
   ct_dtype dt = dtype(in);
   Dev d = device(in);
   double value = v == 3 ? real(in) : 0.0;
-  // A hostile shape may still be a modest allocation (e.g. 2^31 bytes); skip those.
-  if (s.ndim >= 0 && s.ndim <= 64 && !s.null) {
-    bool overflow = false;
-    int64_t n = 1;
-    for (int64_t x : s.v)
-      if (x < 0 || __builtin_mul_overflow(n, x, &n)) overflow = true;
-    if (!overflow && n > kMaxWork && n < (1LL << 40)) return;
-  }
+  if (s.slow_to_allocate()) return;
   switch (v) {
     case 0: st = ct_empty(s.data(), s.ndim, dt, d.type, d.index, &out); result(st, out, o, "ct_empty"); break;
     case 1: st = ct_zeros(s.data(), s.ndim, dt, d.type, d.index, &out); result(st, out, o, "ct_zeros"); break;
@@ -683,13 +685,7 @@ void Fuzz::like(Input& in) {
   Ints s = shape(in);
   ct_dtype dt = dtype_or_keep(in);
   double value = real(in);
-  if (s.ndim >= 0 && s.ndim <= 64 && !s.null) {
-    bool overflow = false;
-    int64_t n = 1;
-    for (int64_t x : s.v)
-      if (x < 0 || __builtin_mul_overflow(n, x, &n)) overflow = true;
-    if (!overflow && n > kMaxWork && n < (1LL << 40)) return;
-  }
+  if (s.slow_to_allocate()) return;
   switch (v) {
     case 4: st = ct_new_empty(t, s.data(), s.ndim, dt, &out); result(st, out, o, "ct_new_empty"); break;
     case 5: st = ct_new_zeros(t, s.data(), s.ndim, dt, &out); result(st, out, o, "ct_new_zeros"); break;
@@ -1231,13 +1227,7 @@ void Fuzz::random(Input& in) {
     Ints s = shape(in);
     ct_dtype dt = dtype(in);
     Dev d = device(in);
-    if (s.ndim >= 0 && s.ndim <= 64 && !s.null) {
-      bool overflow = false;
-      int64_t n = 1;
-      for (int64_t x : s.v)
-        if (x < 0 || __builtin_mul_overflow(n, x, &n)) overflow = true;
-      if (!overflow && n > kMaxWork && n < (1LL << 40)) return;
-    }
+    if (s.slow_to_allocate()) return;
     if (v == 0) result(ct_rand(s.data(), s.ndim, dt, d.type, d.index, g, &out), out, o, "ct_rand");
     else if (v == 1) result(ct_randn(s.data(), s.ndim, dt, d.type, d.index, g, &out), out, o, "ct_randn");
     else {
