@@ -4,7 +4,8 @@
 set -euo pipefail
 PKGS=(bazel-bootstrap swig openjdk-17-jdk-headless junit4 mono-mcs mono-devel nunit-console
       golang-go libgtest-dev unzip zip g++ binutils libopenblas-dev libfftw3-dev python3
-      cmake make pkg-config patchelf xz-utils)
+      cmake make pkg-config patchelf xz-utils
+      clang libclang-rt-14-dev libomp-dev)   # the fuzzing build (README.md, Fuzzing)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

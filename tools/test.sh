@@ -63,6 +63,8 @@ count_logs "$(bazel info --config=asan bazel-testlogs 2>/dev/null)"
 # cache's thread tests. The GPU suites' threads skip here, so building them would only cost.
 run_bazel "C and C++ suites with threads under TSan" --config=tsan //tests/capi:stress_test //tests/capi:nvtx_test //tests/impl:caching_allocator_test //tests/impl:plan_cache_test
 count_logs "$(bazel info --config=tsan bazel-testlogs 2>/dev/null)"
+run_bazel "C API fuzzing, 60 s (libFuzzer, ASan+UBSan)" --config=fuzz //tests/fuzz:capi_fuzz_test
+count_logs "$(bazel info --config=fuzz bazel-testlogs 2>/dev/null)"
 
 echo "$total_pass passed, $total_fail failed"
 [ "$rc_all" -eq 0 ] && [ "$total_fail" -eq 0 ]

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -24,8 +25,10 @@ namespace {
 constexpr int64_t kAlign = 64;
 
 void* cpu_alloc(int64_t nbytes) {
+  // checked before rounding up: nbytes + kAlign - 1 past int64 is undefined, not negative
+  CT_CHECK(nbytes <= std::numeric_limits<int64_t>::max() - kAlign, Status::OutOfMemory,
+           "CPU out of memory: tried to allocate ", nbytes, " bytes");
   int64_t rounded = nbytes <= 0 ? kAlign : (nbytes + kAlign - 1) / kAlign * kAlign;
-  CT_CHECK(rounded >= nbytes, Status::OutOfMemory, "CPU out of memory: tried to allocate ", nbytes, " bytes");
   void* p = std::aligned_alloc(kAlign, static_cast<size_t>(rounded));
   CT_CHECK(p != nullptr, Status::OutOfMemory, "CPU out of memory: tried to allocate ", nbytes, " bytes (",
            static_cast<double>(nbytes) / (1 << 20), " MiB)");

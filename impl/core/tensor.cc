@@ -23,7 +23,10 @@ Shape contiguous_strides(const Shape& sizes) {
   int64_t acc = 1;
   for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
     st[i] = acc;
-    acc *= sizes[i] > 0 ? sizes[i] : 1;
+    // an empty tensor may have huge sizes (0 x 2^62 x 4): its strides must still fit, as in
+    // PyTorch ("Stride calculation overflowed")
+    CT_CHECK(i == 0 || !__builtin_mul_overflow(acc, sizes[i] > 0 ? sizes[i] : 1, &acc), Status::Shape,
+             "stride calculation overflowed for shape ", shape_str(sizes));
   }
   return st;
 }
@@ -69,8 +72,12 @@ Tensor empty_tensor(Shape sizes, DType dtype, Device device, bool pinned) {
   int64_t nbytes;
   CT_CHECK(!__builtin_mul_overflow(numel_of(sizes), itemsize(dtype), &nbytes), Status::OutOfMemory, "shape ",
            shape_str(sizes), " needs more bytes than fit in int64");
+  Shape strides = contiguous_strides(sizes);
+  int64_t span;  // the kernels step in bytes: the largest stride must fit in bytes too
+  CT_CHECK(strides.empty() || !__builtin_mul_overflow(strides[0], itemsize(dtype), &span), Status::Shape,
+           "stride calculation overflowed for shape ", shape_str(sizes), " of ", dtype_name(dtype));
   Tensor t = std::make_shared<TensorWithStorage>(nbytes, device, pinned);
-  t->strides = contiguous_strides(sizes);
+  t->strides = std::move(strides);
   t->sizes = std::move(sizes);
   t->dtype = dtype;
   return t;

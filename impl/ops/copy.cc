@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "impl/core/error.h"
 #include "impl/ops/cpu/convert.h"
@@ -265,12 +266,23 @@ void copy_to_buffer(const Tensor& t, void* data, int64_t nbytes) {
 
 Tensor from_buffer(const void* data, int64_t nbytes, const Shape& sizes, DType dtype, Device dev) {
   int64_t n = numel_of(sizes);
-  int64_t need = n * itemsize(dtype);
+  int64_t need;
+  CT_CHECK(!__builtin_mul_overflow(n, itemsize(dtype), &need), Status::BufferSize, "from_buffer: shape ",
+           shape_str(sizes), " of ", dtype_name(dtype), " needs more bytes than fit in int64");
   CT_CHECK(nbytes == need, Status::BufferSize, "from_buffer: buffer has ", nbytes,
            " bytes but shape ", shape_str(sizes), " of ", dtype_name(dtype), " needs exactly ", need);
   CT_CHECK(data != nullptr || need == 0, Status::NullPointer, "from_buffer: data is NULL");
   Tensor out = empty_tensor(sizes, dtype, dev);
   if (need == 0) return out;
+  // A bool element is the byte 0 or 1 (any other value is undefined behaviour in the kernels):
+  // a buffer's non-zero bytes become 1.
+  std::vector<uint8_t> bools;
+  if (dtype == DType::Bool) {
+    const auto* b = static_cast<const uint8_t*>(data);
+    bools.assign(b, b + need);
+    for (uint8_t& x : bools) x = x != 0;
+    data = bools.data();
+  }
   if (dev.is_cpu()) {
     std::memcpy(out->data(), data, need);
   } else {

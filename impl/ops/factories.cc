@@ -29,7 +29,13 @@ void fill_indexed(const Tensor& t, F f, int kind, double a, double b, int64_t c,
 }
 }  // namespace
 
-Tensor empty(Shape sizes, DType dtype, Device dev) { return empty_tensor(std::move(sizes), dtype, dev); }
+Tensor empty(Shape sizes, DType dtype, Device dev) {
+  Tensor t = empty_tensor(std::move(sizes), dtype, dev);
+  // Uninitialized bytes are no bools (a bool other than 0 or 1 is undefined behaviour in the
+  // kernels): a CPU bool tensor starts all false.
+  if (dtype == DType::Bool && dev.is_cpu() && t->numel() > 0) std::memset(t->data(), 0, static_cast<size_t>(t->numel()));
+  return t;
+}
 
 Tensor full(const Shape& sizes, double value, DType dtype, Device dev) {
   check_fill_value(value, dtype);  // before allocating

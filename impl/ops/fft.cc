@@ -3,6 +3,7 @@
 // on a contiguous buffer and moves them back.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "impl/core/error.h"
@@ -29,6 +30,13 @@ DType complex_of(DType d, const char* op) {
 
 DType real_of(DType complex) { return complex == DType::Complex128 ? DType::Float64 : DType::Float32; }
 
+// A dim of an FFT: a 0-dim tensor has none (PyTorch does not wrap scalars here; wrap_dim would
+// accept 0 and -1, and sizes[0] is past the end).
+int64_t fft_dim(int64_t d, int64_t nd) {
+  CT_CHECK(nd > 0, Status::Index, "Dimension specified as ", d, " but tensor has no dimensions");
+  return wrap_dim(d, nd);
+}
+
 // dims (wrapped, unique) and signal sizes s (-1: the input's size) as PyTorch's fftn resolves
 // them: dims default to the last len(s) dims, or all dims.
 void resolve(const Tensor& x, std::vector<int64_t>* s, std::vector<int64_t>* dims, const char* op) {
@@ -41,7 +49,7 @@ void resolve(const Tensor& x, std::vector<int64_t>* s, std::vector<int64_t>* dim
              nd, " dimensions.");
     for (size_t i = 0; i < k; ++i) dims->push_back(nd - static_cast<int64_t>(k) + static_cast<int64_t>(i));
   }
-  for (int64_t& d : *dims) d = wrap_dim(d, nd);
+  for (int64_t& d : *dims) d = fft_dim(d, nd);
   std::vector<int64_t> sorted = *dims;
   std::sort(sorted.begin(), sorted.end());
   CT_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), Status::Argument, op,
@@ -98,6 +106,13 @@ Tensor run(const Tensor& x, const std::vector<int64_t>& dims, fft::Kind kind, bo
   Shape inv(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) inv[perm[i]] = static_cast<int64_t>(i);
   return permute(out, inv);
+}
+
+// The default output length of a c2r transform whose input dim has m elements: 2 * (m - 1).
+int64_t doubled_length(int64_t m) {
+  CT_CHECK(m - 1 <= std::numeric_limits<int64_t>::max() / 2, Status::Argument, "Invalid number of data points (2 * ",
+           m - 1, ") specified");
+  return 2 * (m - 1);
 }
 
 // PyTorch's norm modes: "backward" (0): forward unscaled, inverse 1/n; "forward" (1): the
@@ -159,7 +174,7 @@ Tensor irfftn(const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> dims
   resolve(x, &s_in, &dims, "irfftn");
   CT_CHECK(!dims.empty(), Status::Argument, "irfftn must transform at least one axis");
   // the last dim: the output length (given, or 2 * (m - 1)); the input there is n / 2 + 1
-  int64_t last = given && s.back() != -1 ? s.back() : 2 * (x->sizes[dims.back()] - 1);
+  int64_t last = given && s.back() != -1 ? s.back() : doubled_length(x->sizes[dims.back()]);
   CT_CHECK(last >= 1, Status::Argument, "Invalid number of data points (", last, ") specified");
   std::vector<int64_t> signal = s_in;
   signal.back() = last;
@@ -173,8 +188,8 @@ Tensor hfft(const Tensor& x, int64_t n, int64_t dim, int norm) {
   // the FFT of a Hermitian signal given by its first half: c2r of the conjugate, scaled as a
   // forward transform
   Tensor z = as_complex(x, "hfft");
-  int64_t d = wrap_dim(dim, z->dim());
-  int64_t last = n != -1 ? n : 2 * (z->sizes[d] - 1);
+  int64_t d = fft_dim(dim, z->dim());
+  int64_t last = n != -1 ? n : doubled_length(z->sizes[d]);
   CT_CHECK(last >= 1, Status::Argument, "Invalid number of data points (", last, ") specified");
   Tensor in = conj_copy(resize(z, {d}, {last / 2 + 1}));
   return normalize(run(in, {d}, fft::kC2R, false, real_of(in->dtype), {last}), norm, true, {last});
@@ -182,9 +197,10 @@ Tensor hfft(const Tensor& x, int64_t n, int64_t dim, int norm) {
 
 Tensor fftfreq(int64_t n, double d, DType dtype, Device dev) {
   CT_CHECK(n >= 1, Status::Argument, "fftfreq: n must be positive, got ", n);
-  std::vector<double> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<double>(i < (n + 1) / 2 ? i : i - n) / (d * n);
-  Tensor h = from_buffer(v.data(), n * 8, {n}, DType::Float64, Device{DeviceType::CPU, -1});
+  // filled in place: the allocator reports a huge n as out of memory
+  Tensor h = empty_tensor({n}, DType::Float64, Device{DeviceType::CPU, -1});
+  auto* v = reinterpret_cast<double*>(h->data());
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<double>(i < (n + 1) / 2 ? i : i - n) / (d * n);
   return to(h, dev, dtype, true);
 }
 
@@ -193,7 +209,7 @@ Tensor fftshift(const Tensor& x, std::vector<int64_t> dims, bool inverse) {
     for (int64_t d = 0; d < x->dim(); ++d) dims.push_back(d);
   Tensor t = x;
   for (int64_t dd : dims) {
-    int64_t d = wrap_dim(dd, x->dim()), n = t->sizes[d];
+    int64_t d = fft_dim(dd, x->dim()), n = t->sizes[d];
     if (n <= 1) continue;
     int64_t shift = inverse ? n - n / 2 : n / 2;  // roll right by shift
     t = cat({narrow(t, d, n - shift, shift), narrow(t, d, 0, n - shift)}, d);

@@ -264,8 +264,15 @@ void reduce_kernel(ReduceOp op, const Layout& L, const Tensor& tmp) {
       using Acc = typename AccOf<T>::type;
       if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
         bool mean = op == ReduceOp::Mean;
-        reduce_rows<T>(L, out, Acc(0), [](Acc a, T x) { return a + static_cast<Acc>(x); },
-                       [](Acc a, Acc b) { return a + b; },
+        // integer sums wrap, as the products below (no signed-overflow UB)
+        reduce_rows<T>(L, out, Acc(0), [](Acc a, T x) {
+                         if constexpr (std::is_integral_v<Acc>) return static_cast<Acc>(static_cast<uint64_t>(a) + static_cast<uint64_t>(static_cast<Acc>(x)));
+                         else return a + static_cast<Acc>(x);
+                       },
+                       [](Acc a, Acc b) {
+                         if constexpr (std::is_integral_v<Acc>) return static_cast<Acc>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+                         else return a + b;
+                       },
                        [mean](Acc a, int64_t n) {
                          if constexpr (std::is_integral_v<T>) return static_cast<T>(a);
                          else return static_cast<T>(mean ? a / static_cast<Acc>(static_cast<double>(n)) : a);

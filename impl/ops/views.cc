@@ -11,15 +11,19 @@ namespace {
 // Fills in one -1 size and checks the element count (PyTorch's infer_size).
 Shape infer_size(Shape sizes, int64_t numel) {
   int64_t prod = 1, infer = -1;
+  bool zero = false, overflow = false;  // a product past int64 matches no numel, unless a size is 0
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
       CT_CHECK(infer < 0, Status::Shape, "only one dimension can be inferred");
       infer = static_cast<int64_t>(i);
     } else {
       CT_CHECK(sizes[i] >= 0, Status::Shape, "invalid shape dimension ", sizes[i]);
-      prod *= sizes[i];
+      if (sizes[i] == 0) zero = true;
+      else if (__builtin_mul_overflow(prod, sizes[i], &prod)) overflow = true;
     }
   }
+  if (zero) prod = 0;
+  CT_CHECK(zero || !overflow, Status::Shape, "shape '", shape_str(sizes), "' is invalid for input of size ", numel);
   if (infer >= 0) {
     CT_CHECK(prod != 0 && numel % prod == 0, Status::Shape, "shape '", shape_str(sizes),
              "' is invalid for input of size ", numel);
@@ -142,8 +146,9 @@ Tensor slice(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t s
   start = std::clamp<int64_t>(start, 0, size);
   end = std::clamp<int64_t>(end, start, size);
   Shape sizes = t->sizes, strides = t->strides;
-  sizes[dim] = (end - start + step - 1) / step;
-  strides[dim] *= step;
+  sizes[dim] = end == start ? 0 : (end - start - 1) / step + 1;  // no end - start + step past int64
+  // a step past the size leaves one element: its stride is then free, and stride * step may not fit
+  if (__builtin_mul_overflow(strides[dim], step, &strides[dim])) strides[dim] = t->strides[dim];
   return make_view(t, sizes, strides, t->offset + start * t->strides[dim]);
 }
 
@@ -183,10 +188,13 @@ Tensor expand(const Tensor& t, const Shape& sizes) {
       CT_CHECK(have == 1, Status::Shape, "The expanded size of the tensor (", want,
                ") must match the existing size (", have, ") at non-singleton dimension ", i,
                ".  Target sizes: ", shape_str(sizes), ".  Tensor sizes: ", shape_str(t->sizes));
+      CT_CHECK(want >= 0, Status::Shape, "The expanded size of the tensor (", want, ") isn't allowed at dimension ",
+               i, ".  Target sizes: ", shape_str(sizes));
       ns[i] = want;
       st[i] = 0;
     }
   }
+  numel_of(ns);  // an element count past int64 is CT_ERR_SHAPE (expanding is free, counting is not)
   return make_view(t, ns, st, t->offset);
 }
 

@@ -120,9 +120,12 @@ inline Shape strides_for(const Shape& shape, const TensorImpl* const* inputs, si
   Shape perm = iteration_order(shape, ptrs.data(), n);
   Shape out(shape.size());
   int64_t next = 1;
-  for (int64_t d : perm) {
+  for (size_t k = 0; k < perm.size(); ++k) {
+    int64_t d = perm[k];
     out[d] = next;
-    next *= shape[d] > 0 ? shape[d] : 1;
+    // an empty shape may have huge sizes: as contiguous_strides, the strides must fit
+    CT_CHECK(k + 1 == perm.size() || !__builtin_mul_overflow(next, shape[d] > 0 ? shape[d] : 1, &next),
+             Status::Shape, "stride calculation overflowed for shape ", shape_str(shape));
   }
   return out;
 }

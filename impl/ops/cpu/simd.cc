@@ -2,6 +2,7 @@
 #include "impl/ops/cpu/simd.h"
 #include "impl/ops/cpu/simd_convert.h"
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <algorithm>
@@ -272,7 +273,11 @@ CT_CONVERT_KERNELS(CT_AVX512)
 namespace {
 SimdLevel detect() {
   __builtin_cpu_init();
-  if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")))
+  // F16C through CPUID (leaf 1, ECX bit 29): clang's __builtin_cpu_supports has no "f16c"
+  // (the fuzzing build, README.md "Fuzzing", compiles this with clang).
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+  if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c))
     return SimdLevel::kGeneric;
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
