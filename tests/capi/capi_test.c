@@ -521,6 +521,8 @@ static void test_views(void) {
   EXPECT_SHAPE(w, 3, 2, 4);
   rel(w);
   FAILS(ct_expand(u, (int64_t[]){4, 1, 4}, 3, &bad), CT_ERR_SHAPE, "must match the existing size (3)");
+  /* a size-1 dim expanded to a negative size other than -1 */
+  FAILS(ct_expand(u, (int64_t[]){3, -2, 4}, 3, &bad), CT_ERR_SHAPE, "The expanded size of the tensor (-2) isn't allowed at dimension 1");
   rel(u);
   ct_tensor cube;
   OK(ct_zeros((int64_t[]){2, 3, 4}, 3, CT_FLOAT32, CT_CPU, -1, &cube));
