@@ -37,7 +37,7 @@ public final class Torch {
     return Native.intOut(ctorch::ct_get_num_threads);
   }
 
-  /** {@code torch.set_num_threads(n)}; 1 <= n <= 4096 (else CT_ERR_ARGUMENT; ctorch.h says why). */
+  /** {@code torch.set_num_threads(n)}; {@code 1 <= n <= 4096} (else CT_ERR_ARGUMENT; ctorch.h says why). */
   public static void setNumThreads(int n) {
     Native.check(ctorch.ct_set_num_threads(n));
   }
