@@ -14,28 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "capi/ctorch.h"
+#include "bench/bench_util.h"
 
 #define CALLS 20000
 #define ROUNDS 7
-
-static void check(ct_status s, const char* what) {
-  if (s != CT_OK) {
-    fprintf(stderr, "%s: %s\n", what, ct_last_error_message());
-    exit(1);
-  }
-}
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
-
-static int cmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
 
 static ct_tensor g_a, g_b;
 static ct_status (*p_set_mode)(int32_t);
@@ -86,7 +68,7 @@ int main(int argc, char** argv) {
     if (p_set_mode) check(p_set_mode(CT_CSAN_OFF), "set_mode");
     double med[4];
     for (int m = 0; m < nmodes; ++m) {
-      qsort(us[m], ROUNDS, sizeof(double), cmp);
+      qsort(us[m], ROUNDS, sizeof(double), cmp_double);
       med[m] = us[m][ROUNDS / 2];
     }
     for (int m = 0; m < nmodes; ++m)

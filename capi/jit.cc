@@ -56,6 +56,23 @@ ct_status create(const char* code, int32_t num_outputs, bool by_ref, const char*
   return CT_OK;
 }
 
+// What ct_cuda_jit_run and ct_cuda_jit_run_out both take: the function, its inputs, the
+// overrides, and an output count that must be the function's.
+struct Call {
+  std::shared_ptr<const jit::JitFunction> fn;
+  std::vector<Tensor> inputs;
+  jit::Extras over;
+};
+Call call_args(ct_cuda_jit_fn f, const ct_tensor* inputs, int32_t n_inputs, const char* const* over_names,
+               const ct_jit_arg_type* over_types, const int64_t* over_ints, const double* over_doubles,
+               int32_t n_over, int32_t n_outs) {
+  Call c{jit_arg(f), tensors_arg(inputs, n_inputs, "inputs"), {}};
+  c.over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, c.fn->name().c_str(), "over");
+  CT_CHECK(n_outs == c.fn->num_outputs(), CT_ERR_ARGUMENT, c.fn->name(), " makes ", c.fn->num_outputs(),
+           " outputs, but n_outs is ", n_outs);
+  return c;
+}
+
 }  // namespace
 
 extern "C" {
@@ -113,13 +130,9 @@ CT_API ct_status ct_cuda_jit_run(ct_cuda_jit_fn f, const ct_tensor* inputs, int3
                                  const int64_t* over_ints, const double* over_doubles, int32_t n_over,
                                  ct_tensor* outs, int32_t n_outs) {
   CT_API_BEGIN
-  auto fn = jit_arg(f);
-  std::vector<Tensor> ins = tensors_arg(inputs, n_inputs, "inputs");
-  jit::Extras over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, fn->name().c_str(), "over");
-  CT_CHECK(n_outs == fn->num_outputs(), CT_ERR_ARGUMENT, fn->name(), " makes ", fn->num_outputs(),
-           " outputs, but n_outs is ", n_outs);
+  Call c = call_args(f, inputs, n_inputs, over_names, over_types, over_ints, over_doubles, n_over, n_outs);
   need(outs, "outs");
-  std::vector<Tensor> res = fn->run(ins, over);
+  std::vector<Tensor> res = c.fn->run(c.inputs, c.over);
   std::vector<ct_tensor> made;  // all or nothing: outs untouched on failure
   try {
     for (Tensor& t : res) made.push_back(new_handle(std::move(t)));
@@ -136,12 +149,8 @@ CT_API ct_status ct_cuda_jit_run_out(ct_cuda_jit_fn f, const ct_tensor* inputs, 
                                      const int64_t* over_ints, const double* over_doubles, int32_t n_over,
                                      const ct_tensor* outs, int32_t n_outs) {
   CT_API_BEGIN
-  auto fn = jit_arg(f);
-  std::vector<Tensor> ins = tensors_arg(inputs, n_inputs, "inputs");
-  jit::Extras over = extras_arg(over_names, over_types, over_ints, over_doubles, n_over, fn->name().c_str(), "over");
-  CT_CHECK(n_outs == fn->num_outputs(), CT_ERR_ARGUMENT, fn->name(), " makes ", fn->num_outputs(),
-           " outputs, but n_outs is ", n_outs);
-  fn->run_out(ins, over, tensors_arg(outs, n_outs, "outs"));
+  Call c = call_args(f, inputs, n_inputs, over_names, over_types, over_ints, over_doubles, n_over, n_outs);
+  c.fn->run_out(c.inputs, c.over, tensors_arg(outs, n_outs, "outs"));
   CT_API_END
 }
 

@@ -17,27 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "capi/ctorch.h"
+#include "bench/bench_util.h"
 
 #define ROUNDS 7
-
-static void check(ct_status s, const char* what) {
-  if (s != CT_OK) {
-    fprintf(stderr, "%s: %s\n", what, ct_last_error_message());
-    exit(1);
-  }
-}
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
-
-static int cmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
 
 static ct_cuda_jit_fn g_fn;
 static ct_tensor g_in[2];
@@ -67,7 +49,7 @@ static double time_it(void (*f)(void), int calls) {
     check(ct_cuda_synchronize(-1), "ct_cuda_synchronize");
     if (r >= 0) us[r] = (now_us() - t0) / calls;
   }
-  qsort(us, ROUNDS, sizeof us[0], cmp);
+  qsort(us, ROUNDS, sizeof us[0], cmp_double);
   return us[ROUNDS / 2];
 }
 

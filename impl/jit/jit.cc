@@ -274,12 +274,9 @@ void JitFunction::launch(const std::vector<Tensor>& inputs, const Extras& extras
   spec.name = name_;
   for (const Tensor& t : inputs) spec.inputs.push_back(t->dtype);
   spec.num_outputs = num_outputs_;
-  for (const Tensor& o : outs)
-    if (o->dtype != common) spec.outputs.push_back(o->dtype);  // only when one differs: then all
-  if (!spec.outputs.empty()) {
-    spec.outputs.clear();
+  // each output's dtype, only when one differs from the common dtype (given outputs)
+  if (std::any_of(outs.begin(), outs.end(), [&](const Tensor& o) { return o->dtype != common; }))
     for (const Tensor& o : outs) spec.outputs.push_back(o->dtype);
-  }
   spec.common = common;
   spec.return_by_ref = return_by_ref_;
   for (const auto& e : extras_in) spec.extras.push_back(e.second.type);
