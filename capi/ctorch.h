@@ -354,6 +354,8 @@ CT_API ct_status ct_tensor_repr(ct_tensor t, void* buf, int64_t cap, int64_t* ne
  *    Every out tensor is a [new reference].
  * ========================================================================================== */
 
+/** An uninitialized tensor, as torch.empty; a CT_BOOL one starts all false (its elements are
+ *  only ever the bytes 0 and 1; docs/differences.md). */
 CT_API ct_status ct_empty(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
                           ct_device_type dev_type, int32_t dev_index, ct_tensor* out);
 CT_API ct_status ct_zeros(const int64_t* sizes, int32_t ndim, ct_dtype dtype,
@@ -1248,7 +1250,10 @@ enum {
 };
 /* END GENERATED: comm_op */
 
-/** *out = 1 when CUDA is available and NCCL can be loaded (never fails but for a NULL out). */
+/** *out = 1 when CUDA is available and NCCL can be loaded (never fails but for a NULL out).
+ *  NCCL is loaded at the first call that needs it; loading it sets NCCL_RUNTIME_CONNECT=0 in the
+ *  process's environment unless it is set (every collective connection is made when a
+ *  communicator is created, within its timeout: docs/comm.md, "Timeouts"). */
 CT_API ct_status ct_nccl_is_available(int32_t* out);
 /** The loaded NCCL's version (ncclGetVersion), e.g. 2, 28, 9. Each out may be NULL. */
 CT_API ct_status ct_nccl_version(int32_t* major, int32_t* minor, int32_t* patch);

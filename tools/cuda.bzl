@@ -6,31 +6,34 @@ Device code is built for sm_80 and sm_90 plus compute_90 PTX (ARCHS below; JIT f
 CI is a 2-core box.
 
 Note [Sanitizers and nvcc]: Bazel's --copt does not reach nvcc (this rule builds its own
-command line), with one exception: -fsanitize=thread (--config=tsan) goes to the host compiler
-through -Xcompiler, so the host code of every .cu file is instrumented like the rest of
-libctorch.so. That matters without a GPU too: impl/cuda/runtime.cu's device-count probe, the
-current device and the "CUDA is not available" checks run in every process, from every thread
-(tests/capi/stress_test.c calls them from eight). Device code cannot be instrumented, and the
-CUDA runtime (cudart_static) and driver stay uninstrumented, so on a GPU TSan would not see the
-ordering they provide: TSan runs without a GPU (Note [TSan] in tests/capi/stress_test.c).
-ASan and UBSan (--config=asan) are not forwarded: the .cu host code is only the runtime's thin
-wrappers and kernel launches, and nvcc's generated stubs are not code we would fix."""
-
-# The --copt flags forwarded to nvcc's host compiler (Note [Sanitizers and nvcc]).
-_HOST_COPTS = ["-fsanitize=thread"]
+command line), so the .cu files' host code is not instrumented by the sanitizers. That code is
+kernels, their launches and nvcc's generated stubs; host logic with state of its own (the
+device-count probe, the current device, "CUDA is not available": impl/cuda/runtime.cc) is
+plain C++ compiled with the rest of impl, so ASan and TSan see it, from every thread under
+TSan (tests/capi/stress_test.c). Device code cannot be instrumented, and the CUDA runtime and
+driver stay uninstrumented, so on a GPU TSan would not see the ordering they provide: TSan runs
+without a GPU (Note [TSan] in tests/capi/stress_test.c)."""
 
 NVCC = "/usr/local/cuda/bin/nvcc"
 
 # What device code is built for: SASS for sm_80 and sm_90, PTX for compute_90 (the one home of
 # this list: nvcc's -gencode flags and the library's ct_cuda_get_arch_list / _gencode_flags,
-# through -DCT_CUDA_ARCHS=sm_80:sm_90:compute_90, come from it).
+# through -DCT_CUDA_ARCHS=sm_80:sm_90:compute_90 in impl/cuda/BUILD, come from it).
 ARCHS = ["sm_80", "sm_90", "compute_90"]
 
-# Note [Sanitizer builds' device code]: the sanitizer configs (--config=asan / tsan, any
-# -fsanitize copt) run without a GPU (CI) and instrument host code only, so their device code is
-# PTX for compute_80 alone, which any GPU the library supports compiles at load: a quarter of the
-# nvcc time of the three entries above, on a 2-core CI box that builds every .cu once per config.
+# Note [Sanitizer builds' device code]: the sanitizer configs (--config=asan / fuzz / tsan, which
+# set //tools:sanitized) run without a GPU (CI) and instrument host code only, so their device
+# code is PTX for compute_80 alone, which any GPU the library supports compiles at load: a
+# quarter of the nvcc time of the three entries above, on a 2-core CI box that builds every .cu
+# once per config.
 SANITIZER_ARCHS = ["compute_80"]
+
+def cuda_archs_define():
+    """The -D (local_defines entry) that tells the library what its device code was built for."""
+    return select({
+        "//tools:sanitized": ["CT_CUDA_ARCHS=" + ":".join(SANITIZER_ARCHS)],
+        "//conditions:default": ["CT_CUDA_ARCHS=" + ":".join(ARCHS)],
+    })
 
 def _gencode(arch):
     return "-gencode=arch=compute_%s,code=%s" % (arch.split("_")[1], arch)
@@ -38,15 +41,12 @@ def _gencode(arch):
 def _nvcc_objects_impl(ctx):
     cc = cc_common.merge_cc_infos(cc_infos = [d[CcInfo] for d in ctx.attr.deps]).compilation_context
     objs = []
+    archs = SANITIZER_ARCHS if ctx.attr.sanitized else ARCHS
     for src in ctx.files.srcs:
         obj = ctx.actions.declare_file("_objs_cuda/%s/%s.pic.o" % (ctx.label.name, src.basename.rsplit(".", 1)[0]))
         args = ctx.actions.args()
-        host = ["-fPIC", "-fvisibility=hidden"] + [f for f in ctx.fragments.cpp.copts if f in _HOST_COPTS]
-        args.add_all(["-c", "-std=c++17", "-O2", "-Xcompiler", ",".join(host)])
-        sanitized = [f for f in ctx.fragments.cpp.copts if f.startswith("-fsanitize")]
-        archs = SANITIZER_ARCHS if sanitized else ARCHS
+        args.add_all(["-c", "-std=c++17", "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden"])
         args.add_all([_gencode(a) for a in archs])
-        args.add("-DCT_CUDA_ARCHS=" + ":".join(archs))  # colons: nvcc splits -D values at commas
         args.add_all(cc.defines, format_each = "-D%s")
         args.add_all(cc.includes, before_each = "-I")
         args.add_all(cc.quote_includes, before_each = "-I")
@@ -68,12 +68,12 @@ def _nvcc_objects_impl(ctx):
 
 nvcc_objects = rule(
     implementation = _nvcc_objects_impl,
-    fragments = ["cpp"],
     attrs = {
         "srcs": attr.label_list(allow_files = [".cu"]),
         "hdrs": attr.label_list(allow_files = True),
         "deps": attr.label_list(providers = [CcInfo]),
         "nvcc_flags": attr.string_list(),
+        "sanitized": attr.bool(),
     },
 )
 
@@ -84,6 +84,7 @@ def cuda_library(name, srcs, hdrs = [], deps = [], nvcc_flags = [], **kwargs):
         hdrs = hdrs,
         deps = deps + ["@cuda//:headers"],
         nvcc_flags = nvcc_flags,
+        sanitized = select({"//tools:sanitized": True, "//conditions:default": False}),
     )
     native.cc_library(
         name = name,

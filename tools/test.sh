@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test suite (C++ gtest, C, Java, C#, Go; then the C and C++ suites again under
-# ASan + UBSan), after installing whatever is missing. CTORCH_TEST_TSAN_FUZZ=1 adds the suites
-# with threads under TSan and the 60-second C API fuzz run (issue 19, in progress: together their
-# two more builds of the library add about half an hour to a cold 2-core CI run, measured
-# 2026-11-26; they join the default run once that is cut).
+# Runs every test suite (C++ gtest, C, Java, C#, Go), then the C and C++ suites again under
+# ASan + UBSan with a minute of C API fuzzing on the same (clang) build, and the suites with
+# threads under TSan, after installing whatever is missing.
 # Ends with one line "N passed, N failed" counting the test cases of all suites. Exit status 0
 # only when everything passed.
 set -uo pipefail
@@ -59,17 +57,16 @@ run_bazel() {
 
 run_bazel "all suites" //...
 count_logs "$(bazel info bazel-testlogs 2>/dev/null)"
-run_bazel "C and C++ suites under ASan+UBSan" --config=asan //tests/capi:capi_test //tests/capi:sanitizer_test //tests/capi:nvtx_test //tests/capi:stress_test //tests/impl/...
-count_logs "$(bazel info --config=asan bazel-testlogs 2>/dev/null)"
-if [ "${CTORCH_TEST_TSAN_FUZZ:-0}" = 1 ]; then
-  # The suites whose threads run without a GPU (Note [TSan] in tests/capi/stress_test.c): the
-  # eight-thread stress suite, NVTX's per-thread ranges, the allocator's and the cuFFT plan
-  # cache's thread tests. The GPU suites' threads skip here, so building them would only cost.
-  run_bazel "C and C++ suites with threads under TSan" --config=tsan //tests/capi:stress_test //tests/capi:nvtx_test //tests/impl:caching_allocator_test //tests/impl:plan_cache_test
-  count_logs "$(bazel info --config=tsan bazel-testlogs 2>/dev/null)"
-  run_bazel "C API fuzzing, 60 s (libFuzzer, ASan+UBSan)" --config=fuzz //tests/fuzz:capi_fuzz_test
-  count_logs "$(bazel info --config=fuzz bazel-testlogs 2>/dev/null)"
-fi
+# One sanitized build (.bazelrc, --config=asan): the suites, the fuzz corpus replayed, and a
+# minute of libFuzzer from the corpus with a fixed seed (--config=fuzz adds only libFuzzer to the
+# harness).
+run_bazel "C and C++ suites under ASan+UBSan (clang), and 60 s of C API fuzzing" --config=fuzz //tests/capi:capi_test //tests/capi:sanitizer_test //tests/capi:nvtx_test //tests/capi:stress_test //tests/impl/... //tests/fuzz:capi_fuzz_test //tests/fuzz:capi_fuzz_corpus_test
+count_logs "$(bazel info --config=fuzz bazel-testlogs 2>/dev/null)"
+# The suites whose threads run without a GPU (Note [TSan] in tests/capi/stress_test.c): the
+# eight-thread stress suite, NVTX's per-thread ranges, the allocator's and the cuFFT plan
+# cache's thread tests. The GPU suites' threads skip here, so building them would only cost.
+run_bazel "C and C++ suites with threads under TSan" --config=tsan //tests/capi:stress_test //tests/capi:nvtx_test //tests/impl:caching_allocator_test //tests/impl:plan_cache_test
+count_logs "$(bazel info --config=tsan bazel-testlogs 2>/dev/null)"
 
 echo "$total_pass passed, $total_fail failed"
 [ "$rc_all" -eq 0 ] && [ "$total_fail" -eq 0 ]

@@ -1,6 +1,6 @@
 // torch.cuda.init / torch.cuda.is_initialized (Note [CUDA initialization]).
 //
-// Declared here, in //impl/cuda, but defined in runtime.cu next to the lazy state they report
+// Declared here, in //impl/cuda, but defined in runtime.cc next to the lazy state they report
 // on: a new header of //impl/cuda:runtime would be an input of every nvcc action that depends on
 // it (all the kernels), for two functions no kernel needs.
 #pragma once
@@ -8,7 +8,7 @@
 namespace ct::cuda {
 
 // Note [CUDA initialization]: ctorch's CUDA state is made lazily, the first time a call asks
-// the runtime for the devices (state() in runtime.cu). As torch, which counts devices through
+// the runtime for the devices (state() in runtime.cc). As torch, which counts devices through
 // NVML or cudaGetDeviceCount without "initializing", asking whether CUDA is available or how
 // many devices there are does not count as initialization here either: CUDA is initialized from
 // the first call that needed a GPU and reached one (check_available passed: the current

@@ -1,7 +1,7 @@
 // CUDA device management through the statically linked CUDA runtime: enumeration,
 // properties, the current device (per host thread, as CUDA's), guards, error checking and
 // the sync debug mode. Everything here reports "unavailable" cleanly on machines without a
-// GPU or a driver (Note [CUDA without a GPU] in runtime.cu).
+// GPU or a driver (Note [CUDA without a GPU] in runtime.cc).
 #pragma once
 #include <cuda_runtime_api.h>
 

@@ -557,9 +557,10 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) { return binary_che
 void binary_(BinaryOp op, const Tensor& a, const Tensor& b) { binary_checked(op, a, b, &a); }
 
 namespace {
-// Python-number bounds of clamp: integral values of an integral tensor stay integers.
+// Python-number bounds of clamp: integral values of an integral tensor stay integers (those
+// int64 holds; a bound beyond it stays a double, as no Python int that large reaches a kernel).
 Tensor clamp_bound(const Tensor& a, double v) {
-  bool integral = std::isfinite(v) && v == std::floor(v) && !is_floating(a->dtype);
+  bool integral = std::isfinite(v) && v == std::floor(v) && v >= -0x1p63 && v < 0x1p63 && !is_floating(a->dtype);
   return integral ? wrapped_scalar_int(static_cast<int64_t>(v)) : wrapped_scalar_double(v);
 }
 
@@ -578,11 +579,14 @@ template <typename C>
 void clamp_cpu(const Operands<2>& args, bool has_min, double mn, bool has_max, double mx) {
   using T = cpu::opmath_t<C>;
   if constexpr (!is_complex_v<C> && !std::is_same_v<C, bool>) {
-    auto bound = [](double v) {
-      if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<int64_t>(v));
+    // (a bound that is not given may hold any double: not converted; the given ones of an
+    // integral common dtype are integers int64 holds, clamp_bound)
+    auto bound = [](bool given, double v) {
+      if (!given) return T(0);
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(cpu::convert<int64_t>(v));
       else return static_cast<T>(v);
     };
-    const T lo = bound(mn), hi = bound(mx);
+    const T lo = bound(has_min, mn), hi = bound(has_max, mx);
     cpu_ew<C, C>(args, [=](T x) {
       if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(x)) return x;

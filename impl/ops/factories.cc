@@ -32,8 +32,12 @@ void fill_indexed(const Tensor& t, F f, int kind, double a, double b, int64_t c,
 Tensor empty(Shape sizes, DType dtype, Device dev) {
   Tensor t = empty_tensor(std::move(sizes), dtype, dev);
   // Uninitialized bytes are no bools (a bool other than 0 or 1 is undefined behaviour in the
-  // kernels): a CPU bool tensor starts all false.
-  if (dtype == DType::Bool && dev.is_cpu() && t->numel() > 0) std::memset(t->data(), 0, static_cast<size_t>(t->numel()));
+  // kernels): a bool tensor starts all false, on the CPU and (a fill on the current stream) on
+  // CUDA. Only this public factory pays it; the ops' own outputs are written before any read.
+  if (dtype == DType::Bool && t->numel() > 0) {
+    if (dev.is_cpu()) std::memset(t->data(), 0, static_cast<size_t>(t->numel()));
+    else fill_(t, 0.0);
+  }
   return t;
 }
 

@@ -1,6 +1,7 @@
 /* The C API suite: every function of ctorch.h from plain C, against values computed by hand.
  * Runs on CPU everywhere; the CUDA cases check the no-GPU behaviour here and the device
  * properties on a GPU host. */
+#include "tests/capi/cast_cases.h"
 #include "tests/capi/test_util.h"
 
 /* OK(call), then t's dtype and values (EXPECT_VALS(t, tol, ...)), then t released. */
@@ -1087,6 +1088,10 @@ static void test_copy_item_to(void) {
   rel(a), rel(b);
 }
 
+/* values an integer type cannot hold: x86-64's conversion, as PyTorch's CPU kernels give it
+ * (Note [Float to integer casts]; tests/capi/cast_cases.h; device_test.c checks CUDA's) */
+static void test_out_of_range_casts(void) { CHECK_CASTS(kCastCpu, CT_CPU); }
+
 /* the repr of t is want; releases t */
 static void expect_repr_of_(ct_tensor t, const char* want, int line) {
   expect_repr_(t, want, line);
@@ -1165,5 +1170,5 @@ TEST_MAIN(TEST_CASE(version_and_errors), TEST_CASE(dtypes), TEST_CASE(devices), 
           TEST_CASE(factories), TEST_CASE(from_buffer_all_dtypes), TEST_CASE(like_and_new), TEST_CASE(handles),
           TEST_CASE(metadata), TEST_CASE(views), TEST_CASE(elementwise_and_promotion), TEST_CASE(unary_math),
           TEST_CASE(atan2), TEST_CASE(clamp_where_fill), TEST_CASE(where_broadcast_error),
-          TEST_CASE(reductions), TEST_CASE(large_parallel), TEST_CASE(cat_stack), TEST_CASE(copy_item_to),
+          TEST_CASE(reductions), TEST_CASE(large_parallel), TEST_CASE(cat_stack), TEST_CASE(copy_item_to), TEST_CASE(out_of_range_casts),
           TEST_CASE(repr), TEST_CASE(seed_example_cpu))

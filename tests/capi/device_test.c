@@ -4,6 +4,7 @@
  * ulps for transcendental functions and reordered sums). Also CUDA-only behaviour: copies
  * between devices and dtypes, CPU scalars with CUDA tensors, device mismatch errors, printing.
  * Without a GPU every case is skipped visibly. */
+#include "tests/capi/cast_cases.h"
 #include "tests/capi/test_util.h"
 
 static int g_compared = 0;
@@ -247,6 +248,30 @@ static void test_cast_parity(void) {
   EXPECT_VALS(u, 0, 255, 254, 44);
   EXPECT_VALS(ug, 0, 255, 254, 44);
   rel(f), rel(fg), rel(u), rel(ug);
+}
+
+/* values an integer type cannot hold: the GPU's conversion (saturating), as PyTorch's CUDA
+ * kernels give it, while the CPU gives x86-64's (capi_test.c); tests/capi/cast_cases.h */
+/* an empty bool tensor starts all false on CUDA too, even in a block that held other bytes */
+static void test_empty_bool_is_false(void) {
+  SKIP_WITHOUT_CUDA();
+  const int64_t n[1] = {4096};
+  ct_tensor f, b;
+  OK(ct_full(n, 1, 3.0, CT_FLOAT32, CT_CUDA, 0, &f)); /* bytes 00 00 40 40 */
+  rel(f);                                             /* the block goes back to the cache */
+  OK(ct_empty(n, 1, CT_BOOL, CT_CUDA, 0, &b));
+  static unsigned char bytes[4096];
+  memset(bytes, 0xab, sizeof bytes);
+  OK(ct_tensor_copy_to_buffer(b, bytes, sizeof bytes));
+  int nonzero = 0;
+  for (int i = 0; i < 4096; ++i) nonzero += bytes[i] != 0;
+  EXPECT_EQ_I(nonzero, 0);
+  rel(b);
+}
+
+static void test_out_of_range_casts(void) {
+  SKIP_WITHOUT_CUDA();
+  CHECK_CASTS(kCastCuda, CT_CUDA);
 }
 
 static void test_reduction_parity(void) {
@@ -662,7 +687,7 @@ static void test_division_by_cpu_scalar(void) {
 }
 
 int main(void) {
-  const test_case tests[] = {TEST_CASE(unary_parity), TEST_CASE(binary_parity), TEST_CASE(cast_parity),
+  const test_case tests[] = {TEST_CASE(unary_parity), TEST_CASE(binary_parity), TEST_CASE(cast_parity), TEST_CASE(out_of_range_casts), TEST_CASE(empty_bool_is_false),
                              TEST_CASE(reduction_parity), TEST_CASE(factories_views_join_on_cuda),
                              TEST_CASE(copies), TEST_CASE(no_promotion_temporaries), TEST_CASE(no_cuda_paths),
                              TEST_CASE(division_by_cpu_scalar)};

@@ -15,8 +15,10 @@
  *   plan_cache_test. TSAN_OPTIONS: halt_on_error=1 (the first report fails the test),
  *   second_deadlock_stack=1, allocator_may_return_null=1 (the suites ask for absurd sizes and
  *   expect CT_ERR_OUT_OF_MEMORY, as under ASan).
- * - The .cu files' host code is instrumented too; device code, the CUDA runtime and the driver
- *   are not, and TSan runs without a GPU (Note [Sanitizers and nvcc] in tools/cuda.bzl).
+ * - The host code with state of its own is plain C++ and instrumented (impl/cuda/runtime.cc's
+ *   probe and current device); the .cu files (kernels and their launches), the CUDA runtime and
+ *   the driver are not, and TSan runs without a GPU (Note [Sanitizers and nvcc] in
+ *   tools/cuda.bzl).
  * - OpenMP teams have one thread (CT_NUM_THREADS=1 and OMP_NUM_THREADS=1 in the config's test
  *   environment). GCC's libgomp is not instrumented and starts and joins its teams through
  *   futexes TSan cannot see (LLVM's libomp carries TSan annotations and the Archer tool for
@@ -225,7 +227,7 @@ static void own_errors(int id) {
 static void streams(int id) {
   ct_stream s = NULL;
   int32_t n = -1;
-  OK(ct_cuda_device_count(&n)); /* runtime.cu's probe, from every thread */
+  OK(ct_cuda_device_count(&n)); /* runtime.cc's probe, from every thread */
   EXPECT_EQ_D(n, g_cuda);
   if (!g_cuda) {
     FAILS(ct_cuda_current_device(&n), CT_ERR_CUDA_UNAVAILABLE, "CUDA is not available");

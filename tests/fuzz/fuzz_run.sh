@@ -15,8 +15,9 @@ mkdir -p "$work" "$art"
 cp -L "$src"/corpus/* "$work/"
 # allocator_may_return_null: a huge size the harness asks for must fail with
 # CT_ERR_OUT_OF_MEMORY, not stop the process; max_allocation_size_mb keeps "huge" small enough
-# that libFuzzer's own malloc limit never sees it.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=256:detect_leaks=1:abort_on_error=1}"
+# that libFuzzer's own malloc limit never sees it. Options already set (the test's, the
+# caller's) come after these, so they win.
+export ASAN_OPTIONS="allocator_may_return_null=1:max_allocation_size_mb=256:detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 if compgen -G "$src/crashes/*" >/dev/null; then
   echo "== replaying tests/fuzz/crashes"

@@ -37,6 +37,28 @@ template <typename T> constexpr bool is_reduced_float_v = Reduced<T>::value;
 // float for float16/bfloat16, the type itself otherwise.
 template <typename T> using opmath_t = std::conditional_t<is_reduced_float_v<T>, float, T>;
 
+// Note [Float to integer casts]: a floating value outside the integer type's range (NaN, the
+// infinities, 3e9 -> int32) is undefined behaviour in C++, so the host spells out what x86-64
+// does, which is what PyTorch's CPU kernels give there: the value truncated toward zero when it
+// fits int32 (int64 for 8-byte types), the "integer indefinite" (INT_MIN, INT64_MIN) when it
+// does not, and types narrower than int32 keep the low bytes of the int32 result (float ->
+// uint8 goes through int64, below). Device code keeps the plain cast: PTX's cvt.rzi saturates
+// (NaN -> 0), defined, and PyTorch's CUDA result. tests/capi/capi_test.c checks both.
+template <typename I, typename F>
+CT_CONVERT_INLINE I float_to_int(F v) {
+#ifdef __CUDA_ARCH__
+  return static_cast<I>(v);
+#else
+  if constexpr (sizeof(I) == 8) {
+    if (v >= F(-0x1p63) && v < F(0x1p63)) return static_cast<I>(v);
+    return static_cast<I>(INT64_MIN);
+  } else {
+    if (v >= F(-0x1p31) && v < F(0x1p31)) return static_cast<I>(static_cast<int32_t>(v));
+    return static_cast<I>(INT32_MIN);
+  }
+#endif
+}
+
 template <typename To, typename From>
 CT_CONVERT_INLINE To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
@@ -57,7 +79,9 @@ CT_CONVERT_INLINE To convert(From v) {
   } else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>) {
     // As c10's static_cast_with_inter_type: float -> uint8 goes through int64, so negative
     // values wrap the same way on every compiler and device.
-    return static_cast<uint8_t>(static_cast<int64_t>(v));
+    return static_cast<uint8_t>(float_to_int<int64_t>(v));
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    return float_to_int<To>(v);
   } else {
     return static_cast<To>(v);
   }

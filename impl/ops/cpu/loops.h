@@ -64,12 +64,18 @@ inline Shape iteration_order(const Shape& shape, const Shape* const* strides, si
 }
 
 // Byte strides of t over `shape` (right-aligned; broadcast dims 0), into st.
+// The product wraps instead of overflowing: a stride whose byte stride does not fit int64 can
+// only stand on a dim of size 1 or in a tensor of no elements (say sizes [0, 2^62, 1], whose
+// contiguous strides are [2^62, 1, 1]: every element a tensor reaches lies in its storage), where
+// no element is ever reached through it; there the value only orders dims.
 inline void broadcast_strides_into(const Shape& shape, const TensorImpl* t, Shape& st) {
   const int64_t nd = static_cast<int64_t>(shape.size());
   st.assign(nd, 0);
   int64_t off = nd - t->dim();
+  const uint64_t item = static_cast<uint64_t>(t->itemsize());
   for (int64_t d = 0; d < t->dim(); ++d)
-    if (t->sizes[d] == shape[d + off]) st[d + off] = t->strides[d] * t->itemsize();
+    if (t->sizes[d] == shape[d + off])
+      st[d + off] = static_cast<int64_t>(static_cast<uint64_t>(t->strides[d]) * item);
 }
 inline Shape broadcast_strides(const Shape& shape, const TensorImpl* t) {
   Shape st;

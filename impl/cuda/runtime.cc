@@ -187,9 +187,9 @@ bool can_access_peer(int device, int peer) {
 }
 
 // What the device code was built for: tools/cuda.bzl's ARCHS (SANITIZER_ARCHS in the sanitizer
-// configs), passed as -DCT_CUDA_ARCHS=sm_80:sm_90:compute_90 (nvcc splits -D values at commas).
+// configs), passed as -DCT_CUDA_ARCHS=sm_80:sm_90:compute_90 (impl/cuda/BUILD).
 #ifndef CT_CUDA_ARCHS
-#error "CT_CUDA_ARCHS is set by tools/cuda.bzl's nvcc rule"
+#error "CT_CUDA_ARCHS is set by impl/cuda/BUILD (tools/cuda.bzl's cuda_archs_define)"
 #endif
 #define CT_STRINGIFY_ALL(...) #__VA_ARGS__
 #define CT_STRINGIFY(...) CT_STRINGIFY_ALL(__VA_ARGS__)
