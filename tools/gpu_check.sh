@@ -45,6 +45,9 @@ for c in linalg fft rng graph comm nvml; do
 done
 echo "== NCCL communicators, ctorch vs torch.distributed, one process a GPU (tests/gpu/nccl_dist_compare.py)"
 python3 tests/gpu/nccl_dist_compare.py "$A/libctorch.so" || rc=1
+echo "== the same two with NCCL_RUNTIME_CONNECT=1: no blocking twins, every collective nonblocking (Note [Fast collectives])"
+NCCL_RUNTIME_CONNECT=1 "$A/nccl_test" || rc=1
+NCCL_RUNTIME_CONNECT=1 python3 tests/gpu/nccl_dist_compare.py "$A/libctorch.so" || rc=1
 echo "== NVTX: nvtx_test, then again under the recording injection library"
 "$A/nvtx_test" "$A/libnvtx_inject.so" || rc=1
 if command -v nsys > /dev/null; then
@@ -72,7 +75,10 @@ if [ "${SANITIZE:-1}" != 0 ]; then
     tail -3 "/tmp/cs_${tool}_$test.txt"; [ $r -eq 0 ] || { rc=1; grep -m20 -E "=========" "/tmp/cs_${tool}_$test.txt"; }
   }
   for t in device_test cuda_test random_test layout_test graph_test; do sanitize memcheck $t; done
-  for t in device_test layout_test; do sanitize racecheck $t; done
+  # racecheck of layout_test on every device takes longer than a device call on two GPUs: there
+  # it runs the cases on the last device alone (one GPU: device 0, as always)
+  sanitize racecheck device_test
+  LAYOUT_TEST_FIRST_DEVICE=$(( NGPU > 1 ? NGPU - 1 : 0 )) sanitize racecheck layout_test
   # the jiterator (issue 18): its C suite, and its launch tests but the two over 2^31 elements
   # (4 GiB each; their kernels are the same code at other index widths)
   sanitize memcheck jiterator_test

@@ -31,6 +31,11 @@ import sys
 import tempfile
 import time
 
+# ctorch's fast collectives need NCCL to connect at creation (Note [NCCL connects at init] in
+# impl/comm/nccl.cc), and torch loads NCCL before ctorch here, so ctorch would leave them off:
+# ask for it in the environment, before torch reads it (torch's steady state is the same either
+# way; NCCL_RUNTIME_CONNECT=1 from outside measures ctorch's nonblocking path)
+os.environ.setdefault("NCCL_RUNTIME_CONNECT", "0")
 import torch
 import torch.cuda.comm  # noqa: F401  (a submodule: torch.cuda does not import it)
 

@@ -1,5 +1,6 @@
 // Note [Communicator lifecycle]: a Communicator owns one nonblocking NCCL communicator
-// (ncclConfig_t.blocking = 0), so no NCCL call can make the caller wait for a peer forever:
+// (ncclConfig_t.blocking = 0; and its blocking twin for collectives outside groups, Note [Fast
+// collectives]), so no NCCL call can make the caller wait for a peer forever:
 // a call that must wait for the others (init, split, a group's end, finalize, and the first
 // collective with a peer, which connects to it) returns ncclInProgress, and ctorch polls
 // ncclCommGetAsyncError until it is done, at most the communicator's timeout (then it aborts,
@@ -19,6 +20,26 @@
 // queries never disturb another thread's graph capture, and work queued during a capture is
 // not watched (it runs when the graph is replayed). Nothing escapes the thread, and a
 // communicator whose last reference goes while the watchdog holds it ends on a thread of its own.
+//
+// Note [Fast collectives]: NCCL launches each call on a nonblocking communicator from a thread
+// of its own and returns ncclInProgress, and ctorch must poll until the launch is done before
+// the stream may take later work: that costs 40-50 us a call (bench/NOTES.md, "Issue 16":
+// measured with NCCL alone), which bounds back-to-back collectives of a few MiB. So a
+// communicator of two or more members also owns a *blocking* twin, fast_, split from comm_ when
+// it is made (color 0, key = rank: the same members and ranks; splitShare, so no second set of
+// buffers), inside the bounded wait of init or split (a split's wait follows its parent's
+// mode). A collective outside a group runs on fast_, launched inline as torch's blocking
+// communicators do. That keeps the rule of Note [Communicator lifecycle], because a blocking
+// launch waits for peers only to connect to them, and NCCL makes every connection of a
+// collective algorithm at creation here (Note [NCCL connects at init] in nccl.cc); without that
+// (NCCL_RUNTIME_CONNECT set to 1 by the user) there is no fast_. What stays on comm_: groups
+// (NCCL requires one mode in a group), send/recv and all_to_all (point-to-point connections are
+// made at first use, whatever the setting), collectives captured into a CUDA graph (NCCL may
+// register the capture's buffers with the peers then; a replay costs no launch anyway), split,
+// and every wait. fast_ is watched and ended with comm_: the watchdog's timeout, errors and
+// ct_nccl_comm_abort abort both (a shared child shares its parent's abort flag anyway); destroy
+// and the last release first wait (at most the timeout) until the queued collectives are done,
+// so that fast_'s blocking finalize has nothing to wait for (it synchronizes NCCL's streams).
 //
 // Note [Communicators and groups]: between ncclGroupStart and ncclGroupEnd NCCL keeps the
 // group's communicators on the calling thread's list and defers everything done to them, also
@@ -132,6 +153,8 @@ struct GroupOp {
 // and groups]).
 struct Orphan {
   ncclComm_t comm;
+  ncclComm_t fast;                   // Note [Fast collectives]; may be null
+  std::vector<cudaEvent_t> pending;  // its collectives not known to be done (owned)
   int device;
   int64_t timeout_ms;
   bool healthy;
@@ -184,8 +207,8 @@ void get_unique_id(uint8_t* out) {
   std::memcpy(out, id.internal, kUniqueIdBytes);
 }
 
-Communicator::Communicator(ncclComm_t c, int rank, int size, int device, int64_t timeout_ms)
-    : comm_(c), rank_(rank), size_(size), device_(device), timeout_ms_(timeout_ms) {}
+Communicator::Communicator(ncclComm_t c, ncclComm_t fast, int rank, int size, int device, int64_t timeout_ms)
+    : comm_(c), fast_(fast), rank_(rank), size_(size), device_(device), timeout_ms_(timeout_ms) {}
 
 namespace {
 // Polls a nonblocking communicator (Note [Communicator lifecycle]) until NCCL is done with its
@@ -215,6 +238,31 @@ void wait_created(ncclComm_t c, Clock::time_point deadline, const std::string& w
   nccl().abort(c);
   fail(st == ncclInProgress ? Status::Timeout : Status::Comm, m);
 }
+
+// The blocking twin of a new nonblocking communicator c of size members (Note [Fast
+// collectives]), or null when there is none to make. A collective over c, waited for as c's
+// creation was, by deadline; on a failure aborts c (and the twin) and throws.
+ncclComm_t make_fast(ncclComm_t c, int rank, int size, Clock::time_point deadline, int64_t timeout_ms) {
+  if (size < 2 || !connects_at_init()) return nullptr;
+  const Nccl& n = nccl();
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 1;
+  config.splitShare = 1;
+  ncclComm_t fast = nullptr;
+  const char* what = "ncclCommSplit (the communicator's blocking twin for fast collectives)";
+  ncclResult_t r = n.split(c, 0, rank, &fast, &config);
+  ncclResult_t st = r == ncclSuccess || r == ncclInProgress ? settle(c, deadline) : r;
+  while (st == ncclSuccess && fast == nullptr && Clock::now() < deadline)  // published when done
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (st == ncclSuccess && fast != nullptr) st = settle(fast, deadline);
+  if (st == ncclSuccess && fast != nullptr) return fast;
+  bool late = st == ncclInProgress || (st == ncclSuccess && fast == nullptr);
+  std::string m = late ? str_cat(what, " timed out after ", timeout_ms, " ms waiting for the other members")
+                       : error_message(st, what, fast ? fast : c);
+  if (fast) n.abort(fast);
+  n.abort(c);
+  fail(late ? Status::Timeout : Status::Comm, m);
+}
 }  // namespace
 
 CommunicatorPtr Communicator::init_rank(int nranks, const uint8_t* id, int rank, int device, int64_t timeout_ms) {
@@ -241,7 +289,8 @@ CommunicatorPtr Communicator::init_rank(int nranks, const uint8_t* id, int rank,
   wait_created(c, deadline,
                str_cat("NCCL communicator initialization (rank ", rank, " of ", nranks, ", cuda:", device, ")"),
                timeout_ms);
-  return CommunicatorPtr(new Communicator(c, rank, nranks, device, timeout_ms));
+  ncclComm_t fast = make_fast(c, rank, nranks, deadline, timeout_ms);  // aborts c on failure
+  return CommunicatorPtr(new Communicator(c, fast, rank, nranks, device, timeout_ms));
 }
 
 CommunicatorPtr Communicator::split(int color, int key) {
@@ -290,23 +339,41 @@ CommunicatorPtr Communicator::split(int color, int key) {
     n.abort(child);
     throw;
   }
-  return CommunicatorPtr(new Communicator(child, crank, csize, device_, timeout_ms_));
+  ncclComm_t fast = make_fast(child, crank, csize, deadline, timeout_ms_);  // aborts child on failure
+  return CommunicatorPtr(new Communicator(child, fast, crank, csize, device_, timeout_ms_));
 }
 
 namespace {
 // Ends an NCCL communicator nobody uses any more: finalize (its queued work done, at most
-// timeout_ms) and destroy when it is healthy, abort otherwise or when that fails. Never throws.
-void end_comm(ncclComm_t c, int device, int64_t timeout_ms, bool healthy) noexcept {
+// timeout_ms) and destroy when it is healthy, abort otherwise or when that fails. Its blocking
+// twin (Note [Fast collectives]) goes first, finalized only once the pending collectives are
+// done within the timeout (else both are aborted). Never throws.
+void end_comm(const Orphan& o) noexcept {
   try {
     const Nccl& n = nccl();
     int prev = -1;
     if (cudaGetDevice(&prev) != cudaSuccess) prev = -1;
-    (void)cudaSetDevice(device);
+    (void)cudaSetDevice(o.device);
+    auto deadline = deadline_after(o.timeout_ms);
+    bool healthy = o.healthy;
+    for (cudaEvent_t e : o.pending) {
+      cudaError_t q = cudaSuccess;
+      while (healthy && (q = cudaEventQuery(e)) == cudaErrorNotReady) {
+        if (Clock::now() >= deadline) healthy = false;
+        else std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      if (healthy && q != cudaSuccess) healthy = false, (void)cudaGetLastError();
+      cudaEventDestroy(e);
+    }
+    if (o.fast) {
+      bool done = healthy && n.finalize(o.fast) == ncclSuccess && n.destroy(o.fast) == ncclSuccess;
+      if (!done) healthy = false, n.abort(o.fast);
+    }
     bool done = false;
-    ncclResult_t r = healthy ? n.finalize(c) : ncclInternalError;
-    if ((r == ncclSuccess || r == ncclInProgress) && settle(c, deadline_after(timeout_ms)) == ncclSuccess)
-      done = n.destroy(c) == ncclSuccess;
-    if (!done) n.abort(c);
+    ncclResult_t r = healthy ? n.finalize(o.comm) : ncclInternalError;
+    if ((r == ncclSuccess || r == ncclInProgress) && settle(o.comm, deadline) == ncclSuccess)
+      done = n.destroy(o.comm) == ncclSuccess;
+    if (!done) n.abort(o.comm);
     if (prev >= 0) (void)cudaSetDevice(prev);
   } catch (...) {
   }
@@ -315,10 +382,20 @@ void end_comm(ncclComm_t c, int device, int64_t timeout_ms, bool healthy) noexce
 
 Communicator::~Communicator() {
   std::lock_guard<std::mutex> l(mu_);  // the last reference: nobody else holds it
+  Orphan o{comm_, fast_, {}, device_, timeout_ms_, state_ == State::Ok};
+  if (comm_ && fast_) {  // end_comm waits for them (Note [Fast collectives])
+    try {
+      o.pending.reserve(pending_.size());
+      for (Work& w : pending_) o.pending.push_back(w.done);
+      pending_.clear();
+    } catch (...) {
+      o.healthy = false;  // (no memory: the events stay in pending_ and go below; abort)
+    }
+  }
   drop_work_locked();
   if (!comm_) return;
-  Orphan o{comm_, device_, timeout_ms_, state_ == State::Ok};
   comm_ = nullptr;
+  fast_ = nullptr;
   if (tl_group.depth > 0) {  // Note [Communicators and groups]: after the group
     try {
       tl_group.orphans.push_back(o);
@@ -328,12 +405,12 @@ Communicator::~Communicator() {
     // the last reference went while the watchdog held it: the end (a finalize can wait for the
     // timeout) runs on a thread of its own, not where it would stop the watch of the others
     try {
-      std::thread([o] { end_comm(o.comm, o.device, o.timeout_ms, o.healthy); }).detach();
+      std::thread([o] { end_comm(o); }).detach();
     } catch (...) {
-      end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+      end_comm(o);
     }
   } else {
-    end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+    end_comm(o);
   }
 }
 
@@ -341,7 +418,7 @@ GroupState::~GroupState() {
   depth = 0;  // what is released from here on ends at once
   for (const CommunicatorPtr& c : members) c->leave_group();
   for (const CommunicatorPtr& c : deferred) c->leave_group();
-  for (const Orphan& o : orphans) end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+  for (const Orphan& o : orphans) end_comm(o);
 }
 
 void Communicator::check_no_group_holds_locked(const char* what) const {
@@ -427,11 +504,13 @@ void Communicator::abort_locked() noexcept {
     int prev = -1;
     if (cudaGetDevice(&prev) != cudaSuccess) prev = -1;
     (void)cudaSetDevice(device_);
+    if (fast_) n.abort(fast_);
     n.abort(comm_);
     if (prev >= 0) (void)cudaSetDevice(prev);
   } catch (...) {
   }
   comm_ = nullptr;
+  fast_ = nullptr;
 }
 
 void Communicator::fail_locked(Status code, const std::string& msg) {
@@ -494,12 +573,15 @@ bool Communicator::poll_locked(bool retire) {
     spare_events_.push_back(pending_.front().done);
     pending_.pop_front();
   }
-  ncclResult_t st = comm_state(comm_);
-  if (st != ncclSuccess && st != ncclInProgress) {
-    fail_locked(Status::Comm, str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
-                                      error_message(st, "an asynchronous operation", comm_),
-                                      "; the communicator was aborted"));
-    return false;
+  for (ncclComm_t c : {comm_, fast_}) {
+    if (!c) continue;
+    ncclResult_t st = comm_state(c);
+    if (st != ncclSuccess && st != ncclInProgress) {
+      fail_locked(Status::Comm, str_cat("[Rank ", rank_, "] NCCL communicator failed: ",
+                                        error_message(st, "an asynchronous operation", c),
+                                        "; the communicator was aborted"));
+      return false;
+    }
   }
   return true;
 }
@@ -574,6 +656,21 @@ void Communicator::abort() {
   if (state_ == State::Ok) state_ = State::Aborted;  // a failure keeps its own error
 }
 
+void Communicator::drain_locked(const char* what, Clock::time_point deadline) {
+  for (;;) {
+    if (!poll_locked(true)) check_locked();  // throws what ended it
+    if (pending_.empty()) return;
+    if (Clock::now() >= deadline) {
+      const Work& w = pending_.front();
+      std::string m = str_cat("[Rank ", rank_, "] ", what, ": ", w.what, " (SeqNum=", w.seq, ") did not finish within ",
+                              timeout_ms_, " ms (a peer that died or never called it?); the communicator was aborted");
+      fail_locked(Status::Timeout, m);
+      fail(Status::Timeout, m);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
 void Communicator::destroy() {
   check_not_in_group("ct_nccl_comm_destroy");
   std::lock_guard<std::mutex> l(mu_);
@@ -581,13 +678,25 @@ void Communicator::destroy() {
   check_no_group_holds_locked("ct_nccl_comm_destroy");
   const Nccl& n = nccl();
   cuda::DeviceGuard guard(device_);
+  auto deadline = deadline_after(timeout_ms_);
+  if (fast_) {  // Note [Fast collectives]: its blocking finalize only once its work is done
+    drain_locked("ct_nccl_comm_destroy", deadline);
+    ncclResult_t f = n.finalize(fast_);
+    if (f == ncclSuccess) f = n.destroy(fast_);
+    if (f != ncclSuccess) {
+      std::string m = error_message(f, "ncclCommFinalize", fast_);
+      fail_locked(Status::Comm, m);
+      fail(Status::Comm, m);
+    }
+    fast_ = nullptr;
+  }
   ncclResult_t r = n.finalize(comm_);
   if (r != ncclSuccess && r != ncclInProgress) {
     std::string m = error_message(r, "ncclCommFinalize", comm_);
     fail_locked(Status::Comm, m);
     fail(Status::Comm, m);
   }
-  wait_ready_locked("ncclCommFinalize", deadline_after(timeout_ms_), true);
+  wait_ready_locked("ncclCommFinalize", deadline, true);
   n.destroy(comm_);
   comm_ = nullptr;
   drop_work_locked();
@@ -620,7 +729,7 @@ cuda::Stream Communicator::prepare(const char* op, const std::vector<const Tenso
 
 template <typename F>
 void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, const std::vector<cuda::CsanTensor>& reads,
-                       const std::vector<cuda::CsanTensor>& writes, F f) {
+                       const std::vector<cuda::CsanTensor>& writes, bool p2p, F f) {
   std::string what = str_cat(op, "(numel=", numel, ")");
   // Note [Stream sanitizer]: the collective's accesses are recorded before the event that
   // ct_nccl_comm_wait waits for (so that the event covers them), its races raised at the end,
@@ -632,9 +741,10 @@ void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, con
     bool grouped = tl_group.depth > 0;
     if (grouped) join_group_locked(true);  // Note [Communicators and groups]
     cuda::DeviceGuard guard(device_);
-    ncclResult_t r = f(comm_, s->stream);
+    ncclComm_t c = fast_ && !grouped && !p2p && cuda::capture_of(s->stream) == 0 ? fast_ : comm_;  // Note [Fast collectives]
+    ncclResult_t r = f(c, s->stream);
     if (r != ncclSuccess && r != ncclInProgress) {
-      std::string m = str_cat("[Rank ", rank_, "] ", error_message(r, op, comm_));
+      std::string m = str_cat("[Rank ", rank_, "] ", error_message(r, op, c));
       if (r == ncclInvalidArgument || r == ncclInvalidUsage) fail(Status::Argument, m);
       fail_locked(Status::Comm, m + "; the communicator was aborted");
       fail(Status::Comm, m + "; the communicator was aborted");
@@ -643,7 +753,7 @@ void Communicator::run(const char* op, int64_t numel, const cuda::Stream& s, con
     if (grouped) {  // queued at the group's end
       tl_group.ops.push_back(GroupOp{shared_from_this(), s, std::move(what)});
     } else {
-      if (r == ncclInProgress) wait_ready_locked(op, deadline_after(timeout_ms_), false);
+      if (r == ncclInProgress && c == comm_) wait_ready_locked(op, deadline_after(timeout_ms_), false);
       record_work_locked(what, s);
     }
   }
@@ -655,7 +765,7 @@ void Communicator::all_reduce(const Tensor& t, CommOp op, const cuda::Stream& st
   ncclDataType_t type;
   size_t count = nccl_count(t, "all_reduce", &type);
   ncclRedOp_t ro = red_op(op, t->dtype, "all_reduce");
-  run("all_reduce", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("all_reduce", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, false, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().all_reduce(t->data(), t->data(), count, type, ro, c, cs);
   });
 }
@@ -665,7 +775,7 @@ void Communicator::broadcast(const Tensor& t, int root, const cuda::Stream& stre
   cuda::Stream s = prepare("broadcast", {&t}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(t, "broadcast", &type);
-  run("broadcast", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("broadcast", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, false, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().broadcast(t->data(), t->data(), count, type, root, c, cs);
   });
 }
@@ -676,7 +786,7 @@ void Communicator::reduce(const Tensor& t, int root, CommOp op, const cuda::Stre
   ncclDataType_t type;
   size_t count = nccl_count(t, "reduce", &type);
   ncclRedOp_t ro = red_op(op, t->dtype, "reduce");
-  run("reduce", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("reduce", t->numel(), s, {{t.get(), "tensor"}}, {{t.get(), "tensor"}}, false, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().reduce(t->data(), t->data(), count, type, ro, root, c, cs);
   });
 }
@@ -696,7 +806,7 @@ void Communicator::all_gather(const Tensor& output, const Tensor& input, const c
   cuda::Stream s = prepare("all_gather", {&output, &input}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(input, "all_gather", &type);
-  run("all_gather", output->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("all_gather", output->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, false, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().all_gather(input->data(), output->data(), count, type, c, cs);
   });
 }
@@ -710,7 +820,7 @@ void Communicator::reduce_scatter(const Tensor& output, const Tensor& input, Com
   ncclDataType_t type;
   size_t count = nccl_count(output, "reduce_scatter", &type);
   ncclRedOp_t ro = red_op(op, input->dtype, "reduce_scatter");
-  run("reduce_scatter", input->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("reduce_scatter", input->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, false, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().reduce_scatter(input->data(), output->data(), count, type, ro, c, cs);
   });
 }
@@ -726,7 +836,7 @@ void Communicator::all_to_all(const Tensor& output, const Tensor& input, const c
   ncclDataType_t type;
   size_t count = nccl_count(input, "all_to_all", &type) / static_cast<size_t>(size_);
   size_t chunk = static_cast<size_t>(input->numel() / size_) * static_cast<size_t>(input->itemsize());
-  run("all_to_all", input->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("all_to_all", input->numel(), s, {{input.get(), "input"}}, {{output.get(), "output"}}, true, [&](ncclComm_t c, cudaStream_t cs) {
     const Nccl& n = nccl();
     ncclResult_t r = n.group_start();
     if (r != ncclSuccess) return r;
@@ -747,7 +857,7 @@ void Communicator::send(const Tensor& t, int peer, const cuda::Stream& stream) {
   cuda::Stream s = prepare("send", {&t}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(t, "send", &type);
-  run("send", t->numel(), s, {{t.get(), "tensor"}}, {}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("send", t->numel(), s, {{t.get(), "tensor"}}, {}, true, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().send(t->data(), count, type, peer, c, cs);
   });
 }
@@ -757,7 +867,7 @@ void Communicator::recv(const Tensor& t, int peer, const cuda::Stream& stream) {
   cuda::Stream s = prepare("recv", {&t}, stream);
   ncclDataType_t type;
   size_t count = nccl_count(t, "recv", &type);
-  run("recv", t->numel(), s, {}, {{t.get(), "tensor"}}, [&](ncclComm_t c, cudaStream_t cs) {
+  run("recv", t->numel(), s, {}, {{t.get(), "tensor"}}, true, [&](ncclComm_t c, cudaStream_t cs) {
     return nccl().recv(t->data(), count, type, peer, c, cs);
   });
 }
@@ -827,7 +937,7 @@ void group_end() {
     for (const CommunicatorPtr& c : members) c->leave_group_locked();
     for (const CommunicatorPtr& c : deferred) c->leave_group_locked();
   }
-  for (const Orphan& o : orphans) end_comm(o.comm, o.device, o.timeout_ms, o.healthy);
+  for (const Orphan& o : orphans) end_comm(o);
   if (first) std::rethrow_exception(first);
 }
 

@@ -76,16 +76,20 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
   };
   enum class State { Ok, Failed, Aborted, Destroyed };
 
-  Communicator(ncclComm_t c, int rank, int size, int device, int64_t timeout_ms);
+  Communicator(ncclComm_t c, ncclComm_t fast, int rank, int size, int device, int64_t timeout_ms);
   // The checks every collective starts with; returns the stream to use.
   cuda::Stream prepare(const char* op, const std::vector<const Tensor*>& ts, const cuda::Stream& stream);
   void check_rank(const char* op, const char* what, int r) const;
-  // Runs f (one NCCL call on comm_) under mu_, then the bookkeeping of Note [The communicator
-  // watchdog]; inside a group the work is recorded at the group's end.
-  // reads/writes: the collective's tensors, for the stream sanitizer.
+  // Runs f (one NCCL call, on fast_ or comm_: Note [Fast collectives]) under mu_, then the
+  // bookkeeping of Note [The communicator watchdog]; inside a group the work is recorded at the
+  // group's end. reads/writes: the collective's tensors, for the stream sanitizer. p2p: f sends
+  // or receives (connections NCCL makes at the first use: always the nonblocking comm_).
   template <typename F>
   void run(const char* op, int64_t numel, const cuda::Stream& s, const std::vector<cuda::CsanTensor>& reads,
-           const std::vector<cuda::CsanTensor>& writes, F f);
+           const std::vector<cuda::CsanTensor>& writes, bool p2p, F f);
+  // Waits until every collective queued so far is done, at most until deadline (then fails
+  // with Status::Timeout, aborting).
+  void drain_locked(const char* what, std::chrono::steady_clock::time_point deadline);
   void record_work_locked(const std::string& what, const cuda::Stream& s);
   // Polls ncclCommGetAsyncError until the last call is done (nonblocking communicators);
   // on timeout aborts and throws Status::Timeout; on an error fails and throws Status::Comm.
@@ -107,6 +111,7 @@ class Communicator : public std::enable_shared_from_this<Communicator> {
 
   std::mutex mu_;
   ncclComm_t comm_ = nullptr;
+  ncclComm_t fast_ = nullptr;  // blocking, split from comm_ (Note [Fast collectives]); may be null
   int rank_, size_, device_;
   int64_t timeout_ms_;
   State state_ = State::Ok;

@@ -6,6 +6,10 @@
 // Status::NotSupported naming the library.
 #include "impl/comm/nccl.h"
 
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -15,7 +19,36 @@
 namespace ct::comm {
 
 namespace {
+// Note [NCCL connects at init]: since 2.22 NCCL connects a communicator's peers lazily, at the
+// first collective that needs each algorithm (NCCL_RUNTIME_CONNECT=1). On a blocking
+// communicator that connection is a wait on the caller's thread for peers, with no bound; on a
+// nonblocking one it is an ncclInProgress that ctorch polls within the timeout. ctorch's fast
+// communicators (Note [Fast collectives] in communicator.cc) are blocking, so before NCCL first
+// runs in the process ctorch asks it to connect every collective algorithm when a communicator
+// is made (NCCL_RUNTIME_CONNECT=0, as NCCL did before 2.22), inside the bounded wait of init and
+// split. NCCL reads the variable once and keeps it, so ctorch sets it only when nobody has (an
+// explicit 0 or 1 is the user's choice: 0 turns the fast path on, 1 off) and NCCL is not yet in
+// the process: a libnccl.so.2 that another library (torch) loaded may have read its default
+// already, which ctorch cannot see, so then the fast path stays off and the environment as it
+// was (docs/comm.md, "Timeouts").
+bool set_connect_at_init() {
+  if (const char* v = std::getenv("NCCL_RUNTIME_CONNECT")) return std::strcmp(v, "0") == 0;
+  for (const std::string& name : cuda_library_names("libnccl.so.2", "libnccl.so")) {
+    if (void* h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
+      dlclose(h);
+      return false;
+    }
+  }
+  return setenv("NCCL_RUNTIME_CONNECT", "0", 0) == 0;
+}
+bool& connects_at_init_flag() {
+  static bool on = false;
+  return on;
+}
+
 const LazyLibrary<Nccl>& library() {
+  static const bool connect = connects_at_init_flag() = set_connect_at_init();
+  (void)connect;
   static const LazyLibrary<Nccl> lib(cuda_library_names("libnccl.so.2", "libnccl.so"),
                                      "NCCL communication needs NCCL (libnccl.so.2), which could not be loaded:");
   return lib;
@@ -23,6 +56,11 @@ const LazyLibrary<Nccl>& library() {
 }  // namespace
 
 const Nccl& nccl() { return library().get(); }
+
+bool connects_at_init() {
+  library();
+  return connects_at_init_flag();
+}
 
 bool nccl_loadable() {
   try {

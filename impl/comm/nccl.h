@@ -50,6 +50,9 @@ CT_LIBRARY_TABLE(Nccl, CT_NCCL_FUNCTIONS);
 const Nccl& nccl();
 // True when nccl() would succeed (never throws).
 bool nccl_loadable();
+// True when NCCL makes every connection of a communicator at its creation
+// (NCCL_RUNTIME_CONNECT=0: Note [NCCL connects at init] in nccl.cc).
+bool connects_at_init();
 // "2.28.9" (ncclGetVersion of the loaded library).
 std::string nccl_version_string();
 void nccl_version(int* major, int* minor, int* patch);

@@ -51,6 +51,9 @@ static int g_cases = 0;        /* grid cases evaluated (per device) */
 static int g_known = 0;        /* failures matched by k_known_diffs */
 static int g_printed = 0;      /* failures printed in the current test */
 static int g_max_print = 40;   /* LAYOUT_TEST_MAX_PRINT overrides */
+/* the first CUDA device the cases run on (LAYOUT_TEST_FIRST_DEVICE; tools/gpu_check.sh's
+ * racecheck on several GPUs runs the last one alone: every device takes longer than a call) */
+static int g_first_device = 0;
 
 static int known_diff_index(const char* msg) {
   for (int k = 0; k_known_diffs[k].why; ++k) {
@@ -1343,7 +1346,7 @@ static void run_case(const gcase* c, int cuda) {
   ct_tensor rc = f(c, -1, 0, &sc, ctx);
   char cpu_err[512];
   snprintf(cpu_err, sizeof cpu_err, "%s", sc == CT_OK ? "" : g_err_view);
-  for (int d = 0; d < g_cuda; ++d) {
+  for (int d = g_first_device; d < g_cuda; ++d) {
     describe(c, d, ctx, sizeof ctx);
     ct_tensor rg = f(c, d, 1, &sg, ctx);
     if (sc != sg) lfail("%s (rule 4: CPU/CUDA parity): status %s on the CPU (%s), %s on CUDA (%s)", ctx, ct_status_name(sc), cpu_err,
@@ -2031,7 +2034,7 @@ static void test_specials_cpu(void) {
 static void test_specials_cuda(void) {
   SKIP_WITHOUT_CUDA();
   begin();
-  for (int d = 0; d < g_cuda; ++d) run_specials(d);
+  for (int d = g_first_device; d < g_cuda; ++d) run_specials(d);
 }
 
 /* ============================================================================================
@@ -2305,7 +2308,7 @@ static void test_vector_tails_cpu(void) {
 static void test_vector_tails_cuda(void) {
   SKIP_WITHOUT_CUDA();
   begin();
-  for (int d = 0; d < g_cuda; ++d) run_tails(d);
+  for (int d = g_first_device; d < g_cuda; ++d) run_tails(d);
 }
 
 /* every test released what it made */
@@ -2518,6 +2521,7 @@ static void test_no_live_tensors(void) {
 
 int main(void) {
   if (getenv("LAYOUT_TEST_MAX_PRINT")) g_max_print = atoi(getenv("LAYOUT_TEST_MAX_PRINT"));
+  if (getenv("LAYOUT_TEST_FIRST_DEVICE")) g_first_device = atoi(getenv("LAYOUT_TEST_FIRST_DEVICE"));
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   const test_case tests[] = {TEST_CASE(binary_layouts_cpu), TEST_CASE(unary_clamp_layouts_cpu),

@@ -34,6 +34,14 @@ static int nccl_available(void) {
     }                                                                                        \
   } while (0)
 
+/* NCCL_RUNTIME_CONNECT as the process started (ctorch sets it to 0 when it loads NCCL, unless
+ * it was set: docs/comm.md), read before anything loads NCCL */
+static char g_connect_at_start[64];
+__attribute__((constructor)) static void read_connect_at_start(void) {
+  const char* v = getenv("NCCL_RUNTIME_CONNECT");
+  if (v) snprintf(g_connect_at_start, sizeof g_connect_at_start, "%s", v);
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -172,6 +180,9 @@ static void test_version_and_unique_id(void) {
   OK(ct_nccl_version(&ma2, NULL, NULL)); /* each out may be NULL */
   EXPECT_EQ_I(ma2, ma);
   OK(ct_nccl_version(NULL, NULL, NULL));
+  /* NCCL loaded: NCCL_RUNTIME_CONNECT is 0, or what the environment said */
+  const char* connect = getenv("NCCL_RUNTIME_CONNECT");
+  EXPECT(connect != NULL && strcmp(connect, g_connect_at_start[0] ? g_connect_at_start : "0") == 0);
   unsigned char a[CT_NCCL_UNIQUE_ID_BYTES + 8], b[CT_NCCL_UNIQUE_ID_BYTES];
   memset(a, 0x5a, sizeof a);
   memset(b, 0x5a, sizeof b);

@@ -22,6 +22,11 @@ import tempfile
 import time
 import traceback
 
+# ctorch's fast collectives need NCCL to connect at creation (Note [NCCL connects at init] in
+# impl/comm/nccl.cc), and torch loads NCCL before ctorch here, so ctorch would leave them off:
+# ask for it in the environment, before torch reads it (NCCL_RUNTIME_CONNECT=1 from outside runs
+# the nonblocking path; tools/gpu_check.sh does both)
+os.environ.setdefault("NCCL_RUNTIME_CONNECT", "0")
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
