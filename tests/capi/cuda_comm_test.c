@@ -658,6 +658,15 @@ static void test_two_gpus_scatter_gather(void) {
   ct_tensor a = NULL, b = NULL;
   OK(ct_zeros((int64_t[]){1, 4}, 2, CT_FLOAT32, CT_CUDA, 1, &a));
   OK(ct_zeros((int64_t[]){4, 4}, 2, CT_FLOAT32, CT_CUDA, 0, &b));
+  /* the given streams write a and b: as with torch.cuda.comm.scatter, the caller orders them
+   * after the default streams that zeroed them (the stream sanitizer reports a race otherwise) */
+  ct_stream d1 = NULL, d0 = NULL;
+  OK(ct_stream_default(1, &d1));
+  OK(ct_stream_default(0, &d0));
+  OK(ct_stream_wait_stream(s1, d1));
+  OK(ct_stream_wait_stream(s0, d0));
+  OK(ct_stream_release(d1));
+  OK(ct_stream_release(d0));
   OK(ct_cuda_comm_scatter_out(t, (ct_tensor[]){a, b}, 2, 0, (ct_stream[]){s1, s0}));
   OK(ct_stream_synchronize(s1));
   OK(ct_stream_synchronize(s0));
