@@ -380,6 +380,58 @@ static void test_cuda_matches_cpu(void) {
   OK(ct_generator_release(gg));
 }
 
+/* the host copies of a and b (n float32 each) hold the same bits */
+static void expect_same_floats(ct_tensor a, ct_tensor b, int64_t n, const char* what) {
+  float* x = malloc((size_t)n * 4);
+  float* y = malloc((size_t)n * 4);
+  OK(ct_tensor_copy_to_buffer(a, x, n * 4));
+  OK(ct_tensor_copy_to_buffer(b, y, n * 4));
+  if (memcmp(x, y, (size_t)n * 4) != 0) FAILF("%s: the two devices drew different numbers", what);
+  free(x), free(y);
+}
+
+/* generators on cuda:1 (issue 20): every device has its own default generator, seeded alike by
+ * manual_seed_all and alone by manual_seed (the current device's); the same seed draws the same
+ * numbers on two GPUs of one model (Philox is keyed by seed and offset, and the launch shape
+ * follows the SM count); a generator made on cuda:1 drives cuda:1's tensors. */
+static void test_two_gpus_generators(void) {
+  SKIP_WITHOUT_CUDA();
+  if (g_cuda < 2) {
+    printf("  SKIP %s: one GPU\n", g_test_name);
+    g_skipped = 1;
+    return;
+  }
+  int64_t n = 1000, s = -1;
+  ct_tensor a = NULL, b = NULL;
+  OK(ct_cuda_manual_seed_all(1234));
+  OK(ct_rand(&n, 1, CT_FLOAT32, CT_CUDA, 0, NULL, &a));
+  OK(ct_rand(&n, 1, CT_FLOAT32, CT_CUDA, 1, NULL, &b));
+  expect_same_floats(a, b, n, "manual_seed_all(1234), rand on cuda:0 and cuda:1");
+  rel(a), rel(b);
+  OK(ct_cuda_set_device(1));
+  OK(ct_cuda_manual_seed(99)); /* cuda:1's default generator only */
+  OK(ct_cuda_initial_seed(&s));
+  EXPECT_EQ_I(s, 99);
+  OK(ct_cuda_set_device(0));
+  OK(ct_cuda_initial_seed(&s));
+  EXPECT_EQ_I(s, 1234);
+  ct_generator g0 = NULL, g1 = NULL;
+  OK(ct_generator_create(CT_CUDA, 1, &g1));
+  OK(ct_generator_create(CT_CUDA, 0, &g0));
+  OK(ct_generator_manual_seed(g1, 5));
+  OK(ct_generator_manual_seed(g0, 5));
+  OK(ct_rand(&n, 1, CT_FLOAT32, CT_CUDA, 1, g1, &a));
+  OK(ct_rand(&n, 1, CT_FLOAT32, CT_CUDA, 0, g0, &b));
+  ct_device_type t;
+  int32_t idx = -1;
+  OK(ct_tensor_device(a, &t, &idx));
+  EXPECT_EQ_I(idx, 1);
+  expect_same_floats(a, b, n, "generators seeded 5 on cuda:1 and cuda:0");
+  rel(a), rel(b);
+  OK(ct_generator_release(g0));
+  OK(ct_generator_release(g1));
+}
+
 static void test_without_cuda(void) {
   if (g_cuda) {
     printf("  (CUDA present: the no-GPU paths are covered on machines without one)\n");
@@ -409,4 +461,5 @@ static void test_without_cuda(void) {
 }
 
 TEST_MAIN(TEST_CASE(reference_values_and_offsets), TEST_CASE(generators), TEST_CASE(ops_and_errors),
-          TEST_CASE(golden_vectors_from_torch_cuda), TEST_CASE(cuda_matches_cpu), TEST_CASE(without_cuda))
+          TEST_CASE(golden_vectors_from_torch_cuda), TEST_CASE(cuda_matches_cpu), TEST_CASE(two_gpus_generators),
+          TEST_CASE(without_cuda))
