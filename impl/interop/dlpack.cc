@@ -102,7 +102,7 @@ M* export_impl(const Tensor& t) {
   m.manager_ctx = e.get();
   m.deleter = &delete_exported<M>;
   DLTensor& dl = m.dl_tensor;
-  dl.data = t->storage->data() ? t->data() : nullptr;
+  dl.data = t->storage->data() && t->numel() > 0 ? t->data() : nullptr;  // as torch: an empty tensor has no data
   dl.device = dl_device(t->device());
   dl.ndim = static_cast<int32_t>(t->dim());
   dl.dtype = dl_dtype(t->dtype);
