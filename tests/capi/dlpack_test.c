@@ -236,20 +236,21 @@ static void producer_free(void* data, int on_cuda) {
   g_freed++;
 }
 
-static void legacy_deleter(DLManagedTensor* self) {
-  producer_ctx* p = self->manager_ctx;
-  producer_free((char*)self->dl_tensor.data, p->on_cuda);
+/* what both deleters do: free the buffer, the context and the struct, and count */
+static void producer_release(void* self, void* ctx, void* data) {
+  producer_ctx* p = ctx;
+  producer_free(data, p->on_cuda);
   free(p);
   free(self);
   g_deleted++;
 }
 
+static void legacy_deleter(DLManagedTensor* self) {
+  producer_release(self, self->manager_ctx, self->dl_tensor.data);
+}
+
 static void versioned_deleter(DLManagedTensorVersioned* self) {
-  producer_ctx* p = self->manager_ctx;
-  producer_free((char*)self->dl_tensor.data, p->on_cuda);
-  free(p);
-  free(self);
-  g_deleted++;
+  producer_release(self, self->manager_ctx, self->dl_tensor.data);
 }
 
 /* A [2, 3] float32 tensor 0.5, 1.5, ... 5.5, row-major strides (or NULL), behind byte_offset 16,
