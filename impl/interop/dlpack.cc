@@ -228,8 +228,8 @@ Tensor from_blob(void* data, const Shape& sizes, const std::optional<Shape>& str
                Status::Shape, "from_blob: the strides ", shape_str(strides), " of shape ", shape_str(sizes),
                " overflow int64");
     }
-    CT_CHECK(!__builtin_mul_overflow(last + 1, itemsize(dtype), &span), Status::Shape, "from_blob: shape ",
-             shape_str(sizes), " needs more bytes than fit in int64");
+    CT_CHECK(!__builtin_add_overflow(last, 1, &last) && !__builtin_mul_overflow(last, itemsize(dtype), &span),
+             Status::Shape, "from_blob: shape ", shape_str(sizes), " needs more bytes than fit in int64");
   }
   if (device.is_cuda()) {
     device = cuda::resolve_device(device);

@@ -413,6 +413,16 @@ static void test_import_errors(void) {
   mv = produce(1, 0, 0, &base);
   mv->version.major = 0;
   expect_import_fails(mv, 1, CT_ERR_NOT_SUPPORTED, "unsupported DLPack capsule major version: 0");
+  /* the read-only flag is not checked, as torch does not (docs/dlpack.md): the import succeeds
+   * and owns the capsule */
+  mv = produce(1, 0, 0, &base);
+  mv->flags = DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_COPIED;
+  g_deleted = 0;
+  OK(ct_from_dlpack_versioned(mv, &t));
+  EXPECT_VALS(t, 0, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5);
+  rel(t);
+  EXPECT_EQ_I(g_deleted, 1);
+  t = NULL;
   /* a capsule with a NULL deleter (the spec allows it): nothing to call, ever */
   float x[3] = {1, 2, 3};
   int64_t shape[1] = {3};
