@@ -1610,11 +1610,13 @@ CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);
  * Import (ct_from_dlpack, ct_from_dlpack_versioned): a tensor viewing the capsule's memory (data
  * + byte_offset), no copy; NULL strides mean C-contiguous. On success the tensor owns the
  * capsule: its deleter is called exactly once, on the thread that drops the last tensor using
- * the memory (views included), never before. On failure nothing is called and the caller still
- * owns the capsule (call its deleter, or hand it to someone else). The memory is never given to
- * ctorch's caching allocator, and ct_tensor_record_stream on such a tensor does nothing (the
- * producer owns its reuse). The read-only flag of the versioned form is not checked (as torch):
- * do not write into a tensor whose producer marked it read-only.
+ * the memory (views included), never before, without waiting for work still queued on ctorch's
+ * streams (as torch: synchronize first when the deleter makes the memory reusable at once). On
+ * failure nothing is called and the caller still owns the capsule (call its deleter, or hand it
+ * to someone else). The memory is never given to ctorch's caching allocator, and
+ * ct_tensor_record_stream on such a tensor does nothing (the producer owns its reuse). The
+ * read-only flag of the versioned form is not checked (as torch): do not write into a tensor
+ * whose producer marked it read-only.
  *
  * Streams (the Python array API's __dlpack__(stream=...) contract): the consumer of a CUDA
  * tensor names the stream it will use, and ct_tensor_dlpack makes that stream wait (an event, no

@@ -307,6 +307,12 @@ static void import_case(int on_cuda) {
       EXPECT_EQ_I(st[0], 3);
       EXPECT_EQ_I(st[1], 1);
       EXPECT_VALS(t, 0, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5);
+      if (on_cuda) { /* foreign memory: record_stream has nothing to tell the caching allocator */
+        ct_stream side = NULL;
+        OK(ct_stream_create(0, 0, &side));
+        OK(ct_tensor_record_stream(t, side));
+        OK(ct_stream_release(side));
+      }
       OK(ct_transpose(t, 0, 1, &tr));
       OK(ct_slice(t, 1, 1, 3, 1, &sl));
       OK(ct_fill_(sl, 7)); /* writes land in the producer's memory */
