@@ -1659,7 +1659,7 @@ CT_API ct_status ct_tensor_dlpack_device(ct_tensor t, int32_t* device_type, int3
  *  ctorch has no uint16/32/64 nor complex32), CT_ERR_DEVICE ("Unsupported device_type: 3": only
  *  kDLCPU and kDLCUDA, as torch; a pointer that is not memory of the named GPU),
  *  CT_ERR_CUDA_UNAVAILABLE / CT_ERR_INDEX (a kDLCUDA capsule without CUDA or with a bad device
- *  id), CT_ERR_ARGUMENT (negative strides), CT_ERR_SHAPE (negative sizes, ndim < 0). */
+ *  id), CT_ERR_ARGUMENT (negative strides), CT_ERR_SHAPE (negative sizes, ndim outside 0..64). */
 CT_API ct_status ct_from_dlpack(void* capsule, ct_tensor* out);
 /** torch.from_dlpack on a DLManagedTensorVersioned*. Errors as ct_from_dlpack, and
  *  CT_ERR_NOT_SUPPORTED for a major version other than 1 (torch's "unsupported DLPack capsule

@@ -126,7 +126,9 @@ Tensor import_impl(M* m) {
   const DLTensor& dl = m->dl_tensor;
   DType dtype = ct_dtype_of(dl.dtype);
   Device device = ct_device_of(dl.device);
-  CT_CHECK(dl.ndim >= 0, Status::Shape, "from_dlpack: ndim must be >= 0, got ", dl.ndim);
+  // (a bound, as every shape argument of the ABI has: a garbage ndim is an error, not a huge read)
+  CT_CHECK(dl.ndim >= 0 && dl.ndim <= 64, Status::Shape, "from_dlpack: ndim ", dl.ndim,
+           " is out of range (expected 0..64)");
   CT_CHECK(dl.ndim == 0 || dl.shape != nullptr, Status::NullPointer, "from_dlpack: shape is NULL for ndim ", dl.ndim);
   Shape sizes(dl.shape, dl.shape + dl.ndim);
   std::optional<Shape> strides;

@@ -411,7 +411,15 @@ static void test_import_errors(void) {
     m = produce(v, 0, 0, &base);
     dl = v ? &((DLManagedTensorVersioned*)(void*)m)->dl_tensor : &m->dl_tensor;
     dl->shape[0] = -2;
-    expect_import_fails(m, v, CT_ERR_SHAPE, "");
+    expect_import_fails(m, v, CT_ERR_SHAPE, "Trying to create tensor with negative dimension -2");
+    m = produce(v, 0, 0, &base);
+    dl = v ? &((DLManagedTensorVersioned*)(void*)m)->dl_tensor : &m->dl_tensor;
+    dl->ndim = 65;
+    expect_import_fails(m, v, CT_ERR_SHAPE, "from_dlpack: ndim 65 is out of range (expected 0..64)");
+    m = produce(v, 0, 0, &base);
+    dl = v ? &((DLManagedTensorVersioned*)(void*)m)->dl_tensor : &m->dl_tensor;
+    dl->ndim = -1;
+    expect_import_fails(m, v, CT_ERR_SHAPE, "from_dlpack: ndim -1 is out of range");
   }
   DLManagedTensorVersioned* mv = produce(1, 0, 0, &base);
   mv->version.major = 2;
