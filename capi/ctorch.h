@@ -1627,13 +1627,13 @@ typedef struct ct_safetensors_s* ct_safetensors;
 
 /** safetensors.torch.save_file(dict(zip(names, tensors)), path, metadata): writes n tensors
  *  (names[i] -> tensors[i]) and n_meta metadata pairs (meta_keys[i] -> meta_values[i]) to a
- *  new file at path (replaced when it exists; removed again when writing fails). The arrays
- *  may be NULL when their count is 0. Errors: CT_ERR_NULL_POINTER (path, an array, a name, a
+ *  new file at file_path (replaced when it exists; removed again when writing fails). The arrays
+ *  may be NULL when their count is 0. Errors: CT_ERR_NULL_POINTER (file_path, an array, a name, a
  *  key or a value), CT_ERR_INVALID_HANDLE (a tensor), CT_ERR_ARGUMENT (n or n_meta < 0, a name
  *  or key given twice, a name "__metadata__", a string that is not UTF-8, the file cannot be
  *  created or written: the message has the system's reason), CT_ERR_NOT_SUPPORTED
  *  (complex128). Nothing is written when the arguments are wrong. */
-CT_API ct_status ct_safetensors_save_file(const char* path, const char* const* names, const ct_tensor* tensors,
+CT_API ct_status ct_safetensors_save_file(const char* file_path, const char* const* names, const ct_tensor* tensors,
                                           int32_t n, const char* const* meta_keys,
                                           const char* const* meta_values, int32_t n_meta);
 /** safetensors.torch.save(tensors, metadata): the same file's bytes into buf (cap bytes).
@@ -1646,7 +1646,7 @@ CT_API ct_status ct_safetensors_save_buffer(const char* const* names, const ct_t
 /** safetensors.safe_open(path, framework="pt"): maps and validates the file. Errors:
  *  CT_ERR_NULL_POINTER, CT_ERR_ARGUMENT (the file cannot be opened: the system's reason; an
  *  invalid file: see above), CT_ERR_OUT_OF_MEMORY (it cannot be mapped). [new reference] */
-CT_API ct_status ct_safetensors_open(const char* path, ct_safetensors* out);
+CT_API ct_status ct_safetensors_open(const char* file_path, ct_safetensors* out);
 /** safetensors.torch.load(data): as ct_safetensors_open on a copy of nbytes bytes of a whole
  *  file held in memory (the caller may free data when the call returns). [new reference] */
 CT_API ct_status ct_safetensors_open_buffer(const void* data, int64_t nbytes, ct_safetensors* out);
@@ -1663,17 +1663,17 @@ CT_API ct_status ct_safetensors_name(ct_safetensors f, int64_t i, void* buf, int
 /** The dtype of a tensor without loading it (f.get_slice(name).get_dtype()). Errors:
  *  CT_ERR_INDEX ("safetensors: the file has no tensor 'x'"), CT_ERR_NOT_SUPPORTED ("... has
  *  dtype F8_E4M3, which ctorch does not have"). */
-CT_API ct_status ct_safetensors_tensor_dtype(ct_safetensors f, const char* name, ct_dtype* out);
+CT_API ct_status ct_safetensors_tensor_dtype(ct_safetensors f, const char* tensor_name, ct_dtype* out);
 /** The shape of a tensor without loading it (f.get_slice(name).get_shape()) into dst[0..cap),
  *  as ct_tensor_sizes (CT_ERR_BUFFER_SIZE when cap < ndim, *ndim still set). Works for every
  *  format dtype. Errors: CT_ERR_INDEX. */
-CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* name, int64_t* dst, int32_t cap,
+CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* tensor_name, int64_t* dst, int32_t cap,
                                              int32_t* ndim);
 /** f.get_tensor(name) of a file opened with device=(dev_type, dev_index): on the CPU the mapped
  *  bytes (zero-copy, copy-on-write; a copy when misaligned or a bool byte is not 0 or 1), on
  *  CUDA a copy on the device. Errors: CT_ERR_INDEX, CT_ERR_NOT_SUPPORTED (dtype), device errors
  *  as ct_empty. [new reference] */
-CT_API ct_status ct_safetensors_get_tensor(ct_safetensors f, const char* name, ct_device_type dev_type,
+CT_API ct_status ct_safetensors_get_tensor(ct_safetensors f, const char* tensor_name, ct_device_type dev_type,
                                            int32_t dev_index, ct_tensor* out);
 /** f.metadata(): the number of "__metadata__" entries (0 when the header has none). */
 CT_API ct_status ct_safetensors_metadata_count(ct_safetensors f, int64_t* out);
@@ -1681,7 +1681,7 @@ CT_API ct_status ct_safetensors_metadata_count(ct_safetensors f, int64_t* out);
 CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed);
 /** f.metadata()[key] into buf (string convention). Errors: CT_ERR_INDEX ("safetensors: the
  *  metadata has no key 'x'"). */
-CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* key, void* buf, int64_t cap,
+CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* meta_key, void* buf, int64_t cap,
                                              int64_t* needed);
 
 #ifdef __cplusplus

@@ -57,13 +57,13 @@ ct_status store(std::shared_ptr<const io::SafeTensorsFile> f, ct_safetensors* ou
 
 extern "C" {
 
-CT_API ct_status ct_safetensors_save_file(const char* path, const char* const* names, const ct_tensor* tensors,
+CT_API ct_status ct_safetensors_save_file(const char* file_path, const char* const* names, const ct_tensor* tensors,
                                           int32_t n, const char* const* meta_keys,
                                           const char* const* meta_values, int32_t n_meta) {
   CT_API_BEGIN
-  need(path, "path");
+  need(file_path, "file_path");
   SaveArgs a(names, tensors, n, meta_keys, meta_values, n_meta);
-  io::save_file(path, a.names, a.tensors, a.meta);
+  io::save_file(file_path, a.names, a.tensors, a.meta);
   CT_API_END
 }
 
@@ -86,11 +86,11 @@ CT_API ct_status ct_safetensors_save_buffer(const char* const* names, const ct_t
   CT_API_END
 }
 
-CT_API ct_status ct_safetensors_open(const char* path, ct_safetensors* out) {
+CT_API ct_status ct_safetensors_open(const char* file_path, ct_safetensors* out) {
   CT_API_BEGIN
-  need(path, "path");
+  need(file_path, "file_path");
   need(out, "out");
-  return store(io::SafeTensorsFile::open(path), out);
+  return store(io::SafeTensorsFile::open(file_path), out);
   CT_API_END
 }
 
@@ -135,22 +135,22 @@ CT_API ct_status ct_safetensors_name(ct_safetensors f, int64_t i, void* buf, int
   CT_API_END
 }
 
-CT_API ct_status ct_safetensors_tensor_dtype(ct_safetensors f, const char* name, ct_dtype* out) {
+CT_API ct_status ct_safetensors_tensor_dtype(ct_safetensors f, const char* tensor_name, ct_dtype* out) {
   CT_API_BEGIN
   auto file = file_arg(f);
-  need(name, "name");
+  need(tensor_name, "tensor_name");
   need(out, "out");
-  *out = static_cast<ct_dtype>(file->dtype(name));
+  *out = static_cast<ct_dtype>(file->dtype(tensor_name));
   CT_API_END
 }
 
-CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* name, int64_t* dst, int32_t cap,
+CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* tensor_name, int64_t* dst, int32_t cap,
                                              int32_t* ndim) {
   CT_API_BEGIN
   auto file = file_arg(f);
-  need(name, "name");
+  need(tensor_name, "tensor_name");
   need(ndim, "ndim");
-  const Shape& s = file->entry(name).shape;
+  const Shape& s = file->entry(tensor_name).shape;
   *ndim = static_cast<int32_t>(s.size());
   CT_CHECK(cap >= *ndim, CT_ERR_BUFFER_SIZE, "buffer of ", cap, " entries is too small for ", *ndim, " dims");
   if (!s.empty()) need(dst, "dst");
@@ -158,12 +158,12 @@ CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* name,
   CT_API_END
 }
 
-CT_API ct_status ct_safetensors_get_tensor(ct_safetensors f, const char* name, ct_device_type dev_type,
+CT_API ct_status ct_safetensors_get_tensor(ct_safetensors f, const char* tensor_name, ct_device_type dev_type,
                                            int32_t dev_index, ct_tensor* out) {
   CT_API_BEGIN
   auto file = file_arg(f);
-  need(name, "name");
-  produce(out, [&] { return file->get_tensor(name, device_arg(dev_type, dev_index)); });
+  need(tensor_name, "tensor_name");
+  produce(out, [&] { return file->get_tensor(tensor_name, device_arg(dev_type, dev_index)); });
   CT_API_END
 }
 
@@ -182,17 +182,17 @@ CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int64_t i, void* 
   CT_API_END
 }
 
-CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* key, void* buf, int64_t cap,
+CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* meta_key, void* buf, int64_t cap,
                                              int64_t* needed) {
   CT_API_BEGIN
   auto file = file_arg(f);
-  need(key, "key");
+  need(meta_key, "meta_key");
   for (const auto& kv : file->metadata())
-    if (kv.first == key) {
+    if (kv.first == meta_key) {
       write_string(kv.second, buf, cap, needed);
       return CT_OK;
     }
-  fail(CT_ERR_INDEX, "safetensors: the metadata has no key '", key, "'");
+  fail(CT_ERR_INDEX, "safetensors: the metadata has no key '", meta_key, "'");
   CT_API_END
 }
 

@@ -431,7 +431,7 @@ static void test_save_errors(void) {
   FAILS(ct_safetensors_save_file(p, NULL, aa, 1, NULL, NULL, 0), CT_ERR_NULL_POINTER, "argument 'names' is NULL");
   const char* one[] = {"x"};
   FAILS(ct_safetensors_save_file(p, one, NULL, 1, NULL, NULL, 0), CT_ERR_NULL_POINTER, "tensors");
-  FAILS(ct_safetensors_save_file(NULL, one, aa, 1, NULL, NULL, 0), CT_ERR_NULL_POINTER, "argument 'path'");
+  FAILS(ct_safetensors_save_file(NULL, one, aa, 1, NULL, NULL, 0), CT_ERR_NULL_POINTER, "argument 'file_path'");
   FAILS(ct_safetensors_save_file(p, one, aa, -1, NULL, NULL, 0), CT_ERR_ARGUMENT, "must be >= 0");
   const char* meta[] = {"__metadata__"};
   FAILS(ct_safetensors_save_file(p, meta, aa, 1, NULL, NULL, 0), CT_ERR_ARGUMENT, "cannot be named \"__metadata__\"");
@@ -549,14 +549,14 @@ static void test_validation_errors(void) {
   OK(ct_safetensors_tensor_shape(f, "e", sz, 2, &nd));
   EXPECT_EQ_I(nd, 2);
   EXPECT_EQ_I(sz[1], 2);
-  FAILS(ct_safetensors_tensor_shape(f, NULL, sz, 2, &nd), CT_ERR_NULL_POINTER, "name");
+  FAILS(ct_safetensors_tensor_shape(f, NULL, sz, 2, &nd), CT_ERR_NULL_POINTER, "argument 'tensor_name'");
   FAILS(ct_safetensors_get_tensor(f, "e", 7, -1, &t), CT_ERR_ARGUMENT, "");
   OK(ct_safetensors_release(f));
   free(b.p);
 
   FAILS(ct_safetensors_open(path_of("does-not-exist"), &f), CT_ERR_ARGUMENT, "No such file or directory");
   FAILS(ct_safetensors_open(g_dir, &f), CT_ERR_ARGUMENT, "is not a regular file");
-  FAILS(ct_safetensors_open(NULL, &f), CT_ERR_NULL_POINTER, "path");
+  FAILS(ct_safetensors_open(NULL, &f), CT_ERR_NULL_POINTER, "argument 'file_path'");
   write_file(path_of("empty"), "", 0);
   FAILS(ct_safetensors_open(path_of("empty"), &f), CT_ERR_ARGUMENT, "has 0 bytes, fewer than the 8 of the header's length (HeaderTooSmall)");
   FAILS(ct_safetensors_count(NULL, &(int64_t){0}), CT_ERR_INVALID_HANDLE, "NULL safetensors file handle");

@@ -54,7 +54,7 @@ def write_by_hand(path, tensors, metadata):
         header["__metadata__"] = metadata
     for k in names:
         t = tensors[k].detach().contiguous().cpu()
-        raw = t.view(torch.uint8).numpy().tobytes() if t.numel() else b""
+        raw = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
         header[k] = {"dtype": NAME[t.dtype], "shape": list(t.shape), "data_offsets": [off, off + len(raw)]}
         off += len(raw)
         blobs.append(raw)
@@ -77,6 +77,18 @@ def read_by_hand(path):
         raw = bytearray(b[8 + n + s:8 + n + t])
         out[k] = (torch.frombuffer(raw, dtype=dt) if raw else torch.empty(0, dtype=dt)).reshape(e["shape"])
     return out, meta
+
+
+def to_ct(t, dev, index=0):
+    """a ctorch tensor with torch tensor t's shape, dtype and values on dev (ctlib's to_ct, for
+    0-dim tensors too: their bytes are taken through a 1-element view)"""
+    t = t.detach().contiguous().cpu()
+    raw = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
+    sizes = (i64 * max(t.dim(), 1))(*t.shape)
+    out = vp()
+    ck(lib.ct_from_buffer(raw, len(raw), sizes, t.dim(), ct.dt[t.dtype], dev, index if dev == CUDA else -1,
+                          C.byref(out)), "from_buffer")
+    return out
 
 
 def same(a, b):
@@ -146,7 +158,7 @@ lib.ct_safetensors_release(f)
 
 # ctorch writes (from CUDA tensors) -> torch reads
 mine = os.path.join(tmp, "mine.safetensors")
-handles = [ct.to_ct(v, CUDA, 0) for v in tensors.values()]
+handles = [to_ct(v, CUDA, 0) for v in tensors.values()]
 names = (C.c_char_p * len(tensors))(*[k.encode() for k in tensors])
 arr = (vp * len(handles))(*handles)
 mk = (C.c_char_p * len(metadata))(*[k.encode() for k in metadata])
@@ -178,7 +190,7 @@ if st is not None:
 
 # a strided CUDA tensor is written contiguous
 x = torch.randn(6, 9, device="cuda", generator=g)
-hx = ct.to_ct(x, CUDA, 0)
+hx = to_ct(x, CUDA, 0)
 ht = vp()
 ck(lib.ct_transpose(hx, 0, 1, C.byref(ht)), "transpose")
 strided = os.path.join(tmp, "strided.safetensors")
