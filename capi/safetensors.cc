@@ -48,6 +48,24 @@ size_t index_arg(int64_t i, size_t count, const char* what) {
   return static_cast<size_t>(i);
 }
 
+// The number of the file's tensors (meta false) or metadata entries (meta true) into *out.
+ct_status put_count(ct_safetensors f, int64_t* out, bool meta) {
+  CT_API_BEGIN
+  auto file = file_arg(f);
+  need(out, "out");
+  *out = static_cast<int64_t>(meta ? file->metadata().size() : file->names().size());
+  CT_API_END
+}
+
+// The i-th tensor name (meta false) or metadata key (meta true) into buf.
+ct_status put_key(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed, bool meta) {
+  CT_API_BEGIN
+  auto file = file_arg(f);
+  if (meta) write_string(file->metadata()[index_arg(i, file->metadata().size(), "metadata")].first, buf, cap, needed);
+  else write_string(file->names()[index_arg(i, file->names().size(), "tensor")], buf, cap, needed);
+  CT_API_END
+}
+
 ct_status store(std::shared_ptr<const io::SafeTensorsFile> f, ct_safetensors* out) {
   *out = SafeTensorsTable::get().add(std::move(f));
   return CT_OK;
@@ -121,18 +139,13 @@ CT_API ct_status ct_live_safetensors_count(int64_t* out) {
 }
 
 CT_API ct_status ct_safetensors_count(ct_safetensors f, int64_t* out) {
-  CT_API_BEGIN
-  auto file = file_arg(f);
-  need(out, "out");
-  *out = static_cast<int64_t>(file->names().size());
-  CT_API_END
+  CT_TRACE_CALL();
+  return put_count(f, out, false);
 }
 
 CT_API ct_status ct_safetensors_name(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed) {
-  CT_API_BEGIN
-  auto file = file_arg(f);
-  write_string(file->names()[index_arg(i, file->names().size(), "tensor")], buf, cap, needed);
-  CT_API_END
+  CT_TRACE_CALL();
+  return put_key(f, i, buf, cap, needed, false);
 }
 
 CT_API ct_status ct_safetensors_tensor_dtype(ct_safetensors f, const char* tensor_name, ct_dtype* out) {
@@ -168,18 +181,13 @@ CT_API ct_status ct_safetensors_get_tensor(ct_safetensors f, const char* tensor_
 }
 
 CT_API ct_status ct_safetensors_metadata_count(ct_safetensors f, int64_t* out) {
-  CT_API_BEGIN
-  auto file = file_arg(f);
-  need(out, "out");
-  *out = static_cast<int64_t>(file->metadata().size());
-  CT_API_END
+  CT_TRACE_CALL();
+  return put_count(f, out, true);
 }
 
 CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed) {
-  CT_API_BEGIN
-  auto file = file_arg(f);
-  write_string(file->metadata()[index_arg(i, file->metadata().size(), "metadata")].first, buf, cap, needed);
-  CT_API_END
+  CT_TRACE_CALL();
+  return put_key(f, i, buf, cap, needed, true);
 }
 
 CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* meta_key, void* buf, int64_t cap,

@@ -4,7 +4,6 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Runtime.InteropServices;
-using System.Text;
 
 namespace Ctorch
 {
@@ -31,7 +30,7 @@ namespace Ctorch
                                     IDictionary<string, string> metadata = null)
         {
             if (path == null) throw new ArgumentNullException(nameof(path));
-            byte[] p = SafeTensorsFile.Utf8Z(path, nameof(path));
+            byte[] p = JitArgs.Utf8Z(path, nameof(path));
             Pass(tensors, metadata, (names, ts, n, keys, values, nm) =>
                 Native.Check(NativeSaveFile(p, names, ts, n, keys, values, nm)));
         }
@@ -51,7 +50,7 @@ namespace Ctorch
         {
             if (path == null) throw new ArgumentNullException(nameof(path));
             IntPtr h;
-            Native.Check(NativeOpen(SafeTensorsFile.Utf8Z(path, nameof(path)), out h));
+            Native.Check(NativeOpen(JitArgs.Utf8Z(path, nameof(path)), out h));
             return new SafeTensorsFile(new SafeTensorsHandle(h, true));
         }
 
@@ -123,7 +122,7 @@ namespace Ctorch
         private static IntPtr Alloc(string s, string param, List<IntPtr> all)
         {
             if (s == null) throw new ArgumentNullException(param, "a name, key or value is null");
-            byte[] b = SafeTensorsFile.Utf8Z(s, param);
+            byte[] b = JitArgs.Utf8Z(s, param);
             IntPtr p = Marshal.AllocHGlobal(b.Length);
             all.Add(p);
             Marshal.Copy(b, 0, p, b.Length);
@@ -189,7 +188,7 @@ namespace Ctorch
                 var r = new Dictionary<string, string>();
                 foreach (string k in Strings(true))
                 {
-                    byte[] key = Utf8Z(k, "key");
+                    byte[] key = JitArgs.Utf8Z(k, "key");
                     using (var a = Use())
                     {
                         IntPtr p = a.Ptr;
@@ -275,17 +274,7 @@ namespace Ctorch
         private static byte[] TensorName(string name)
         {
             if (name == null) throw new ArgumentNullException(nameof(name));
-            return Utf8Z(name, nameof(name));
-        }
-
-        /// <summary>s as NUL-terminated UTF-8 (a NUL inside is ArgumentException).</summary>
-        internal static byte[] Utf8Z(string s, string param)
-        {
-            if (s.IndexOf('\0') >= 0) throw new ArgumentException("a NUL character cannot cross the C API", param);
-            int n = Encoding.UTF8.GetByteCount(s);
-            var b = new byte[n + 1];
-            Encoding.UTF8.GetBytes(s, 0, s.Length, b, 0);
-            return b;
+            return JitArgs.Utf8Z(name, nameof(name));
         }
 
         private const string Lib = "ctorch_csharp";
