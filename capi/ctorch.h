@@ -1627,7 +1627,9 @@ typedef struct ct_safetensors_s* ct_safetensors;
 
 /** safetensors.torch.save_file(dict(zip(names, tensors)), path, metadata): writes n tensors
  *  (names[i] -> tensors[i]) and n_meta metadata pairs (meta_keys[i] -> meta_values[i]) to a
- *  new file at file_path (replaced when it exists; removed again when writing fails). The arrays
+ *  new file at file_path: written next to it (file_path + ".tmp<pid>_<n>") and renamed over it,
+ *  so a file there is replaced atomically (its readers and the tensors mapped from it keep the
+ *  old bytes), and on failure file_path is unchanged (the directory must be writable). The arrays
  *  may be NULL when their count is 0. Errors: CT_ERR_NULL_POINTER (file_path, an array, a name, a
  *  key or a value), CT_ERR_INVALID_HANDLE (a tensor), CT_ERR_ARGUMENT (n or n_meta < 0, a name
  *  or key given twice, a name "__metadata__", a string that is not UTF-8, the file cannot be

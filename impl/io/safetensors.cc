@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -373,20 +374,37 @@ void write(const StPlan& p, const std::vector<Tensor>& tensors, const std::funct
 void save_file(const std::string& path, const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
                const StringPairs& metadata) {
   StPlan p = plan(names, tensors, metadata);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  CT_CHECK(f, Status::Argument, "safetensors: cannot create '", path, "': ", std::strerror(errno));
+  // Written to a new file next to path, then renamed over it: a reader never sees half a file,
+  // a failure leaves path as it was, and the mappings of the file it replaces (tensors of an
+  // open of it) keep their bytes (truncating that file in place would make them fault).
+  static std::atomic<uint64_t> counter{0};
+  std::string tmp = path + ".tmp" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  CT_CHECK(fd >= 0, Status::Argument, "safetensors: cannot create '", path, "': ", std::strerror(errno));
+  std::FILE* f = ::fdopen(fd, "wb");
+  if (!f) {
+    int e = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    fail(Status::OutOfMemory, "safetensors: cannot write '", path, "': ", std::strerror(e));
+  }
+  auto cannot = [&](const char* what) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    fail(Status::Argument, "safetensors: cannot ", what, " '", path, "': ", std::strerror(e));
+  };
   try {
     write(p, tensors, [&](const void* d, size_t n) {
-      CT_CHECK(std::fwrite(d, 1, n, f) == n, Status::Argument, "safetensors: cannot write '", path, "': ",
-               std::strerror(errno));
+      if (std::fwrite(d, 1, n, f) != n) cannot("write");
     });
-    CT_CHECK(std::fflush(f) == 0, Status::Argument, "safetensors: cannot write '", path, "': ", std::strerror(errno));
+    if (std::fflush(f) != 0) cannot("write");
   } catch (...) {
     std::fclose(f);
-    std::remove(path.c_str());
+    ::unlink(tmp.c_str());
     throw;
   }
-  CT_CHECK(std::fclose(f) == 0, Status::Argument, "safetensors: cannot write '", path, "': ", std::strerror(errno));
+  if (std::fclose(f) != 0) cannot("write");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) cannot("replace");
 }
 
 }  // namespace ct::io

@@ -88,7 +88,8 @@ struct StPlan {
 StPlan plan(const std::vector<std::string>& names, const std::vector<Tensor>& tensors, const StringPairs& metadata);
 // Writes the planned file's bytes to sink (tensors of any device and strides, contiguous).
 void write(const StPlan& p, const std::vector<Tensor>& tensors, const std::function<void(const void*, size_t)>& sink);
-// plan + write into a new file at path (replaced when it exists); the file is removed on failure.
+// plan + write into a new file next to path, renamed over path (atomically replacing a file
+// there, whose mappings keep their bytes); on failure path is unchanged.
 void save_file(const std::string& path, const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
                const StringPairs& metadata);
 

@@ -5,6 +5,7 @@
  * message; every truncation of a valid file; zero-copy and copy-on-write on the CPU; the
  * mapping outliving its handle; CUDA loads and saves when a GPU is there. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -184,6 +185,27 @@ static void test_read_hand_written(void) {
   rel(ta2);
   OK(ct_safetensors_release(f2));
 
+  /* saving over the mapped file replaces it (a new file renamed over it): the tensors mapped
+   * from the old one keep its bytes, a new open sees the new ones, no temporary file is left */
+  {
+    ct_tensor nb = I64(CT_INT64, 4, 5, 6);
+    const char* nm[] = {"b"};
+    OK(ct_safetensors_save_file(path_of("hand.safetensors"), nm, &nb, 1, NULL, NULL, 0));
+    EXPECT_VALS(tb, 0, -1, (double)(1LL << 40), 7);
+    OK(ct_safetensors_open(path_of("hand.safetensors"), &f2));
+    ct_tensor b2 = NULL;
+    OK(ct_safetensors_get_tensor(f2, "b", CT_CPU, -1, &b2));
+    EXPECT_VALS(b2, 0, 4, 5, 6);
+    rel(b2);
+    rel(nb);
+    OK(ct_safetensors_release(f2));
+    int others = 0;
+    DIR* d = opendir(g_dir);
+    for (struct dirent* e; d && (e = readdir(d));) others += strstr(e->d_name, ".tmp") != NULL;
+    if (d) closedir(d);
+    EXPECT_EQ_I(others, 0);
+  }
+
   /* the mapping outlives the handle while tensors use it */
   int64_t live = -1;
   OK(ct_safetensors_release(f));
@@ -274,6 +296,14 @@ static void test_every_dtype(void) {
     EXPECT_DTYPE(t, kinds[k].dt);
     EXPECT_SHAPE(t, 3, 2);
     EXPECT_BYTES(t, data, nbytes);
+    for (int dev = 0; dev < g_cuda; ++dev) { /* straight to each GPU, the same bytes */
+      ct_tensor g = NULL;
+      OK(ct_safetensors_get_tensor(f, "t", CT_CUDA, dev, &g));
+      EXPECT_DTYPE(g, kinds[k].dt);
+      EXPECT_SHAPE(g, 3, 2);
+      EXPECT_BYTES(g, data, nbytes);
+      rel(g);
+    }
     /* written back: the header as written by hand, padded */
     const char* names[] = {"t"};
     bytes w = save_bytes(names, &t, 1, NULL, NULL, 0);
