@@ -75,6 +75,21 @@ int rank_of(DType d) {
 
 [[noreturn]] void bad(const std::string& what) { fail(Status::Argument, "safetensors: ", what); }
 
+// A header value for a message: a number, a short string, or an array of at most 4 of them as
+// JSON, anything else by its type (a value of the header may be nested millions deep, which
+// dump() would recurse through).
+std::string describe(const json& v) {
+  auto scalar = [](const json& x) {
+    return x.is_number() || x.is_boolean() || x.is_null() ||
+           (x.is_string() && x.get_ref<const std::string&>().size() <= 64);
+  };
+  if (scalar(v)) return v.dump();
+  if (v.is_array() && v.size() <= 4 && std::all_of(v.begin(), v.end(), scalar)) return v.dump();
+  return std::string(v.is_array() ? "an array" : v.is_object() ? "an object" : "a string") + " of " +
+         std::to_string(v.is_string() ? v.get_ref<const std::string&>().size() : v.size()) +
+         (v.is_string() ? " bytes" : " entries");
+}
+
 // A non-negative integer of the header that fits int64.
 int64_t header_int(const json& v, const std::string& what) {
   if (v.is_number_unsigned()) {
@@ -82,8 +97,8 @@ int64_t header_int(const json& v, const std::string& what) {
     if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return static_cast<int64_t>(u);
     bad(what + " is too large (" + std::to_string(u) + ")");
   }
-  if (v.is_number_integer()) bad(what + " is negative (" + v.dump() + ")");
-  bad(what + " is not a non-negative integer (" + v.dump() + ")");
+  if (v.is_number_integer()) bad(what + " is negative (" + describe(v) + ")");
+  bad(what + " is not a non-negative integer (" + describe(v) + ")");
 }
 
 // A string checked for what the format (UTF-8) and the C API (NUL-terminated) need.
@@ -191,7 +206,7 @@ void SafeTensorsFile::parse() {
       if (!v.is_object()) bad("__metadata__ is not an object of strings but " + std::string(v.type_name()));
       for (auto m = v.begin(); m != v.end(); ++m) {
         if (!m.value().is_string())
-          bad("__metadata__ maps '" + m.key() + "' to " + m.value().dump() + ", not to a string");
+          bad("__metadata__ maps '" + m.key() + "' to " + describe(m.value()) + ", not to a string");
         check_string(m.key(), "a metadata key");
         metadata_.emplace_back(m.key(), m.value().get<std::string>());
       }
@@ -203,16 +218,16 @@ void SafeTensorsFile::parse() {
     for (const char* field : {"dtype", "shape", "data_offsets"})
       if (!v.contains(field)) bad(what + " has no \"" + field + "\"");
     const json& d = v["dtype"];
-    if (!d.is_string()) bad(what + ": \"dtype\" is not a string but " + d.dump());
+    if (!d.is_string()) bad(what + ": \"dtype\" is not a string but " + describe(d));
     StEntry e;
     e.name = name;
     e.dtype = find_dtype(d.get<std::string>());
     if (!e.dtype) bad(what + " has the unknown dtype '" + d.get<std::string>() + "'");
     const json& s = v["shape"];
-    if (!s.is_array()) bad(what + ": \"shape\" is not an array but " + s.dump());
+    if (!s.is_array()) bad(what + ": \"shape\" is not an array but " + describe(s));
     for (const auto& x : s) e.shape.push_back(header_int(x, what + "'s shape entry"));
     const json& o = v["data_offsets"];
-    if (!o.is_array() || o.size() != 2) bad(what + ": \"data_offsets\" is not [begin, end] but " + o.dump());
+    if (!o.is_array() || o.size() != 2) bad(what + ": \"data_offsets\" is not [begin, end] but " + describe(o));
     e.begin = header_int(o[0], what + "'s begin offset");
     e.end = header_int(o[1], what + "'s end offset");
     entries_.push_back(std::move(e));

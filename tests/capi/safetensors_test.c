@@ -565,6 +565,20 @@ static void test_validation_errors(void) {
   EXPECT_INVALID("{\"a\\u0000b\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}", 1,
                  "a tensor name contains a NUL character");
 
+  /* values nested millions deep are refused without recursing through them */
+  {
+    const size_t depth = 3000000;
+    const char* pre = "{\"a\":{\"dtype\":\"F32\",\"data_offsets\":[0,4],\"shape\":";
+    char* h = (char*)malloc(strlen(pre) + 2 * depth + 8);
+    strcpy(h, pre);
+    memset(h + strlen(pre), '[', depth);
+    memset(h + strlen(pre) + depth, ']', depth);
+    strcpy(h + strlen(pre) + 2 * depth, "}}");
+    EXPECT_INVALID(h, 4, "tensor 'a''s shape entry is not a non-negative integer (an array of 1 entries)");
+    free(h);
+  }
+  EXPECT_INVALID("{\"__metadata__\":{\"k\":[[[1]]]}}", 0, "__metadata__ maps 'k' to an array of 1 entries, not to a string");
+
   /* valid: dtypes the format has and ctorch does not; unknown fields ignored; padding */
   unsigned char d[4] = {1, 2, 3, 4};
   bytes b = assemble("{\"e\":{\"dtype\":\"F8_E4M3\",\"shape\":[2,2],\"data_offsets\":[0,4],\"extra\":true}}    ", d, 4);
