@@ -1608,8 +1608,8 @@ CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);
  * as the reference implementation does (header length at most 100000000 bytes, valid JSON,
  * each tensor's offsets contiguous from 0 and covering the whole data buffer without gaps or
  * overlaps, end - begin == numel * itemsize, no name twice; every failure CT_ERR_ARGUMENT with
- * a message that starts "safetensors: " and ends with the reference's error name, e.g.
- * "(InvalidOffset)"). The file is memory-mapped privately (MAP_PRIVATE): a CPU tensor from
+ * a message that starts "safetensors: " and, for the length, offset and size checks, ends with
+ * the reference's error name, e.g. "(InvalidOffset)"). The file is memory-mapped privately (MAP_PRIVATE): a CPU tensor from
  * ct_safetensors_get_tensor is the mapped bytes themselves (zero-copy) and writing into it
  * copies the page for this process (copy-on-write), never changing the file; tensors of one
  * open file share its mapping, as the Python package's do (a write is seen by a later
