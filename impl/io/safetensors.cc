@@ -286,6 +286,8 @@ DType SafeTensorsFile::dtype(const std::string& name) const {
 Tensor SafeTensorsFile::get_tensor(const std::string& name, Device dev) const {
   const StEntry& e = entry(name);
   DType dt = dtype(name);
+  CT_CHECK(e.shape.size() <= 64, Status::NotSupported, "safetensors: tensor '", name, "' has ", e.shape.size(),
+           " dimensions, more than the 64 a tensor may have");
   const char* p = data_ + e.begin;
   int64_t nbytes = e.end - e.begin;
   if (nbytes == 0) return empty_tensor(e.shape, dt, dev);

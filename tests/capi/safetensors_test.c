@@ -598,6 +598,23 @@ static void test_validation_errors(void) {
   OK(ct_safetensors_release(f));
   free(b.p);
 
+  /* 65 dimensions: a valid file (the format has no limit), a shape to read, no tensor (64 at most) */
+  {
+    char h[400] = "{\"x\":{\"dtype\":\"U8\",\"data_offsets\":[0,1],\"shape\":[1";
+    for (int i = 1; i < 65; ++i) strcat(h, ",1");
+    strcat(h, "]}}");
+    unsigned char one = 7;
+    bytes bx = assemble(h, &one, 1);
+    f = open_bytes(bx);
+    int64_t dims[80];
+    OK(ct_safetensors_tensor_shape(f, "x", dims, 80, &nd));
+    EXPECT_EQ_I(nd, 65);
+    FAILS(ct_safetensors_get_tensor(f, "x", CT_CPU, -1, &t), CT_ERR_NOT_SUPPORTED,
+          "safetensors: tensor 'x' has 65 dimensions, more than the 64 a tensor may have");
+    OK(ct_safetensors_release(f));
+    free(bx.p);
+  }
+
   FAILS(ct_safetensors_open(path_of("does-not-exist"), &f), CT_ERR_ARGUMENT, "No such file or directory");
   FAILS(ct_safetensors_open(g_dir, &f), CT_ERR_ARGUMENT, "is not a regular file");
   FAILS(ct_safetensors_open(NULL, &f), CT_ERR_NULL_POINTER, "argument 'file_path'");
