@@ -6,6 +6,7 @@
  * mapping outliving its handle; CUDA loads and saves when a GPU is there. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -768,6 +769,63 @@ static void test_handles_left(void) {
   free(b.p);
 }
 
+/* eight threads share one open file: each retains it, reads every tensor (zero-copy) and its
+ * values, and releases its reference, while the main thread has already released its own */
+typedef struct {
+  ct_safetensors f;
+  int ok;
+} shared_file;
+
+static void* read_all(void* arg) {
+  shared_file* s = (shared_file*)arg;
+  s->ok = 1;
+  for (int round = 0; round < 50; ++round) {
+    int64_t n = 0;
+    if (ct_safetensors_count(s->f, &n) != CT_OK || n != 2) s->ok = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      char name[8];
+      int64_t need;
+      ct_tensor t = NULL;
+      double v = -1;
+      if (ct_safetensors_name(s->f, i, name, sizeof name, &need) != CT_OK ||
+          ct_safetensors_get_tensor(s->f, name, CT_CPU, -1, &t) != CT_OK) {
+        s->ok = 0;
+        continue;
+      }
+      if (ct_tensor_item_double(t, &v) != CT_OK || v != (name[0] == 'a' ? 1.5 : -3.0)) s->ok = 0;
+      ct_tensor_release(t);
+    }
+  }
+  if (ct_safetensors_release(s->f) != CT_OK) s->ok = 0;
+  return NULL;
+}
+
+static void test_threads(void) {
+  ct_tensor a = F64(CT_FLOAT32, 1.5), b = F64(CT_FLOAT64, -3);
+  const char* names[] = {"a", "b"};
+  ct_tensor ts[] = {a, b};
+  bytes w = save_bytes(names, ts, 2, NULL, NULL, 0);
+  ct_safetensors f = open_bytes(w);
+  shared_file s[8];
+  pthread_t th[8];
+  for (int i = 0; i < 8; ++i) {
+    OK(ct_safetensors_retain(f));
+    s[i].f = f;
+    s[i].ok = 0;
+  }
+  OK(ct_safetensors_release(f));
+  for (int i = 0; i < 8; ++i) pthread_create(&th[i], NULL, read_all, &s[i]);
+  for (int i = 0; i < 8; ++i) {
+    pthread_join(th[i], NULL);
+    EXPECT(s[i].ok);
+  }
+  int64_t live = -1;
+  OK(ct_live_safetensors_count(&live));
+  EXPECT_EQ_I(live, 0);
+  free(w.p);
+  rel(a), rel(b);
+}
+
 static void make_dir(void) {
   const char* t = getenv("TEST_TMPDIR");
   snprintf(g_dir, sizeof g_dir, "%s/ct_safetensors_XXXXXX", t && *t ? t : "/tmp");
@@ -782,4 +840,4 @@ static void test_setup(void) { make_dir(); }
 TEST_MAIN(TEST_CASE(setup), TEST_CASE(read_hand_written), TEST_CASE(misaligned_and_bool_copies),
           TEST_CASE(every_dtype), TEST_CASE(writer_exact_bytes), TEST_CASE(unicode_names), TEST_CASE(save_errors),
           TEST_CASE(validation_errors), TEST_CASE(truncated_and_corrupted), TEST_CASE(cuda),
-          TEST_CASE(without_cuda), TEST_CASE(handles_left))
+          TEST_CASE(without_cuda), TEST_CASE(threads), TEST_CASE(handles_left))
