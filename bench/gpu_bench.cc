@@ -701,6 +701,10 @@ void cpu_matrix(const Dev& c) {
   reduction(c, "sum", CT_SUM, -1, {"f32", "f16"}, {kContig});
   reduction(c, "sum", CT_SUM, 1, {"f32"}, {kContig});
   cast(c, {"f32->f16"}, {kContig});
+  // floating -> integer casts check each value's range (Note [Float to integer casts])
+  cast(c, {"f32->i32", "f32->i64", "f64->i32", "f64->i64", "f16->i32", "bf16->i64", "f32->u8", "f32->i8", "f32->bool"},
+       {kContig});
+  cast(c, {"f32->i32"}, {kT});
   contiguous(c, {"f32"}, {kT});
   each(c, "matmul_1024", {"f32"}, {kContig}, [&](const std::string& name, const Spec& s, Lay) {
     Pair x = random_pair(c, *s.a, {1024, 1024}), y = random_pair(c, *s.a, {1024, 1024});

@@ -1688,6 +1688,106 @@ CT_API ct_status ct_from_blob(void* address, const int64_t* sizes, int32_t ndim,
                               ct_dtype dtype, ct_device_type dev_type, int32_t dev_index, ct_blob_deleter deleter,
                               void* ctx, ct_tensor* out);
 
+/* ============================================================================================
+ * 27. Saving and loading tensors (safetensors)
+ *
+ * The safetensors format of huggingface/safetensors (safetensors.torch.save_file, safe_open,
+ * load_file): 8 bytes N (little-endian), N bytes of UTF-8 JSON naming each tensor's dtype
+ * ("F32", "BF16", "I64", "BOOL", "C64", ...), shape and [begin, end) in the data buffer, plus
+ * an optional "__metadata__" map of strings, then the tensors' bytes, row-major, little-endian.
+ * docs/safetensors.md.
+ *
+ * Writing: the file is byte for byte what safetensors.torch.save_file writes for the same
+ * tensors and metadata (tensors ordered by dtype alignment, descending, then by name; header
+ * padded with spaces to a multiple of 8 bytes, so every tensor is aligned; metadata keys
+ * sorted, where the Python package writes them in hash order). Tensors may be on any device
+ * (CUDA tensors are copied to the host) and have any strides (written contiguous; the Python
+ * package refuses non-contiguous tensors); tensors sharing memory are written each in full.
+ * Names are UTF-8, unique, not "__metadata__"; n_meta 0 writes no "__metadata__". ctorch's
+ * complex128 has no dtype in the format (CT_ERR_NOT_SUPPORTED).
+ *
+ * Reading: a ct_safetensors is a counted reference (like a stream) to an open file, validated
+ * as the reference implementation does (header length at most 100000000 bytes, valid JSON,
+ * each tensor's offsets contiguous from 0 and covering the whole data buffer without gaps or
+ * overlaps, end - begin == numel * itemsize, no name twice; every failure CT_ERR_ARGUMENT with
+ * a message that starts "safetensors: " and, for the length, offset and size checks, ends with
+ * the reference's error name, e.g. "(InvalidOffset)"). The file is memory-mapped privately (MAP_PRIVATE): a CPU tensor from
+ * ct_safetensors_get_tensor is the mapped bytes themselves (zero-copy) and writing into it
+ * copies the page for this process (copy-on-write), never changing the file; tensors of one
+ * open file share its mapping, as the Python package's do (a write is seen by a later
+ * get_tensor of the same name through the same handle). The mapping lives while the handle or
+ * any tensor made from it lives. A tensor whose bytes are not aligned for its dtype (a file
+ * written by another writer), or a bool tensor with bytes other than 0 and 1, is copied
+ * instead. A CUDA tensor is copied from the mapping straight to the device (synchronously).
+ * Changing or truncating the file while it is mapped is undefined, as for any mapping.
+ * Format dtypes ctorch has no dtype for (F8_E4M3, F8_E5M2, U16, U32, U64, F4, ...) are valid
+ * in a file; asking for such a tensor's dtype or data is CT_ERR_NOT_SUPPORTED naming it.
+ * ========================================================================================== */
+
+/** An open safetensors file (safetensors.safe_open). */
+typedef struct ct_safetensors_s* ct_safetensors;
+
+/** safetensors.torch.save_file(dict(zip(names, tensors)), path, metadata): writes n tensors
+ *  (names[i] -> tensors[i]) and n_meta metadata pairs (meta_keys[i] -> meta_values[i]) to a
+ *  new file at file_path: written next to it (file_path + ".tmp<pid>_<n>") and renamed over it,
+ *  so a file there is replaced atomically (its readers and the tensors mapped from it keep the
+ *  old bytes), and on failure file_path is unchanged (the directory must be writable). The arrays
+ *  may be NULL when their count is 0. Errors: CT_ERR_NULL_POINTER (file_path, an array, a name, a
+ *  key or a value), CT_ERR_INVALID_HANDLE (a tensor), CT_ERR_ARGUMENT (n or n_meta < 0, a name
+ *  or key given twice, a name "__metadata__", a string that is not UTF-8, the file cannot be
+ *  created or written: the message has the system's reason), CT_ERR_NOT_SUPPORTED
+ *  (complex128). Nothing is written when the arguments are wrong. */
+CT_API ct_status ct_safetensors_save_file(const char* file_path, const char* const* names, const ct_tensor* tensors,
+                                          int32_t n, const char* const* meta_keys,
+                                          const char* const* meta_values, int32_t n_meta);
+/** safetensors.torch.save(tensors, metadata): the same file's bytes into buf (cap bytes).
+ *  Out: *needed = the file's size; CT_ERR_BUFFER_SIZE when cap < it (*needed still set,
+ *  nothing copied from any device: call with cap 0 to size the buffer). Other errors as
+ *  ct_safetensors_save_file. */
+CT_API ct_status ct_safetensors_save_buffer(const char* const* names, const ct_tensor* tensors, int32_t n,
+                                            const char* const* meta_keys, const char* const* meta_values,
+                                            int32_t n_meta, void* buf, int64_t cap, int64_t* needed);
+/** safetensors.safe_open(path, framework="pt"): maps and validates the file. Errors:
+ *  CT_ERR_NULL_POINTER, CT_ERR_ARGUMENT (the file cannot be opened: the system's reason; an
+ *  invalid file: see above), CT_ERR_OUT_OF_MEMORY (it cannot be mapped). [new reference] */
+CT_API ct_status ct_safetensors_open(const char* file_path, ct_safetensors* out);
+/** safetensors.torch.load(data): as ct_safetensors_open on a copy of nbytes bytes of a whole
+ *  file held in memory (the caller may free data when the call returns). [new reference] */
+CT_API ct_status ct_safetensors_open_buffer(const void* data, int64_t nbytes, ct_safetensors* out);
+CT_API ct_status ct_safetensors_retain(ct_safetensors f);
+/** Drops one reference; tensors made from the file keep its mapping alive. */
+CT_API ct_status ct_safetensors_release(ct_safetensors f);
+/** Live safetensors handles (for leak checks). */
+CT_API ct_status ct_live_safetensors_count(int64_t* out);
+/** len(f.keys()): the number of tensors. */
+CT_API ct_status ct_safetensors_count(ct_safetensors f, int64_t* out);
+/** f.keys()[i]: the i-th tensor name in sorted (byte) order, into buf (the string convention
+ *  of ct_tensor_repr). Errors: CT_ERR_INDEX for i outside [0, count). */
+CT_API ct_status ct_safetensors_name(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed);
+/** The dtype of a tensor without loading it (f.get_slice(name).get_dtype()). Errors:
+ *  CT_ERR_INDEX ("safetensors: the file has no tensor 'x'"), CT_ERR_NOT_SUPPORTED ("... has
+ *  dtype F8_E4M3, which ctorch does not have"). */
+CT_API ct_status ct_safetensors_tensor_dtype(ct_safetensors f, const char* tensor_name, ct_dtype* out);
+/** The shape of a tensor without loading it (f.get_slice(name).get_shape()) into dst[0..cap),
+ *  as ct_tensor_sizes (CT_ERR_BUFFER_SIZE when cap < ndim, *ndim still set). Works for every
+ *  format dtype. Errors: CT_ERR_INDEX. */
+CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* tensor_name, int64_t* dst, int32_t cap,
+                                             int32_t* ndim);
+/** f.get_tensor(name) of a file opened with device=(dev_type, dev_index): on the CPU the mapped
+ *  bytes (zero-copy, copy-on-write; a copy when misaligned or a bool byte is not 0 or 1), on
+ *  CUDA a copy on the device. Errors: CT_ERR_INDEX, CT_ERR_NOT_SUPPORTED (dtype), device errors
+ *  as ct_empty. [new reference] */
+CT_API ct_status ct_safetensors_get_tensor(ct_safetensors f, const char* tensor_name, ct_device_type dev_type,
+                                           int32_t dev_index, ct_tensor* out);
+/** f.metadata(): the number of "__metadata__" entries (0 when the header has none). */
+CT_API ct_status ct_safetensors_metadata_count(ct_safetensors f, int64_t* out);
+/** The i-th metadata key in sorted order, into buf (string convention). Errors: CT_ERR_INDEX. */
+CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed);
+/** f.metadata()[key] into buf (string convention). Errors: CT_ERR_INDEX ("safetensors: the
+ *  metadata has no key 'x'"). */
+CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* meta_key, void* buf, int64_t cap,
+                                             int64_t* needed);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -237,6 +237,7 @@ CT_HANDLE(ct_cuda_graph)
 CT_HANDLE(ct_cuda_graphed)
 CT_HANDLE(ct_nccl_comm)
 CT_HANDLE(ct_cuda_jit_fn)
+CT_HANDLE(ct_safetensors)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
@@ -247,6 +248,7 @@ CT_HANDLE(ct_cuda_jit_fn)
 %apply ct_cuda_graphed* OUT { ct_cuda_graphed* out };
 %apply ct_nccl_comm* OUT { ct_nccl_comm* out };
 %apply ct_cuda_jit_fn* OUT { ct_cuda_jit_fn* out };
+%apply ct_safetensors* OUT { ct_safetensors* out };
 %apply const ct_tensor* ARRAY { const ct_tensor* tensors, const ct_tensor* inputs, const ct_tensor* static_inputs,
                                 const ct_tensor* outs };
 %apply ct_tensor* ARRAYOUT { ct_tensor* outs };
@@ -411,5 +413,12 @@ GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
 %ignore ct_dlpack_delete;
 #endif
 %apply int32_t* I32OUT { int32_t* device_type, int32_t* device_id };
+/* Section 27, safetensors: in Java the path, names and metadata as the jiterator's code and
+ * names above (real UTF-8; null stays NULL). */
+#if defined(SWIGJAVA)
+%apply const char* UTF8Z { const char* file_path, const char* tensor_name, const char* meta_key };
+%apply const char* const* UTF8ZARRAY { const char* const* names, const char* const* meta_keys,
+                                       const char* const* meta_values };
+#endif
 
 %include "capi/ctorch.h"
