@@ -1587,6 +1587,108 @@ CT_API ct_status ct_cuda_jit_run_out(ct_cuda_jit_fn f, const ct_tensor* inputs, 
 CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);
 
 /* ============================================================================================
+ * 26. DLPack and foreign memory (torch.utils.dlpack, torch.from_dlpack, Tensor.__dlpack__,
+ *     torch.from_blob)
+ *
+ * Zero-copy exchange with other libraries (PyTorch, CuPy, JAX, ONNX Runtime, cuDF, your own
+ * CUDA code) through DLPack 1.1 (https://dmlc.github.io/dlpack/latest/; the header is vendored
+ * under third_party/dlpack). This header does not include dlpack.h: a DLPack struct crosses
+ * the ABI as a void* and a program that looks inside includes <dlpack/dlpack.h> itself. Each
+ * function says which struct it takes or gives: a "capsule" is a DLManagedTensor* (the legacy
+ * form, DLPack < 1.0, PyCapsule name "dltensor") or a DLManagedTensorVersioned* (version 1.x,
+ * "dltensor_versioned"). docs/dlpack.md has the ownership and stream rules.
+ *
+ * Export (ct_to_dlpack, ct_to_dlpack_versioned, ct_tensor_dlpack): any tensor, no copy: data is
+ * the address of the first element, byte_offset 0, strides in elements (the stride of a dim of
+ * size < 2 is written as 1, as torch), device kDLCPU (id 0; pinned memory too, as torch) or
+ * kDLCUDA (id = the GPU), dtypes as torch: kDLBool 8 bits, kDLBfloat 16, kDLComplex 64/128,
+ * kDLFloat, kDLInt, kDLUInt (uint8). The versioned form has version 1.1 and flags 0 (writable,
+ * not a copy). The capsule keeps the tensor's storage alive (any later ct_tensor_release is
+ * fine) until its deleter is called: by the consumer that took it, else by the producer
+ * (ct_dlpack_delete), exactly once. The shape and strides arrays live as long as the capsule.
+ *
+ * Import (ct_from_dlpack, ct_from_dlpack_versioned): a tensor viewing the capsule's memory (data
+ * + byte_offset), no copy; NULL strides mean C-contiguous. On success the tensor owns the
+ * capsule: its deleter is called exactly once, on the thread that drops the last tensor using
+ * the memory (views included), never before, without waiting for work still queued on ctorch's
+ * streams (as torch: synchronize first when the deleter makes the memory reusable at once). On
+ * failure nothing is called and the caller still owns the capsule (call its deleter, or hand it
+ * to someone else). The memory is never given to ctorch's caching allocator, and
+ * ct_tensor_record_stream on such a tensor does nothing (the producer owns its reuse). The
+ * read-only flag of the versioned form is not checked (as torch): do not write into a tensor
+ * whose producer marked it read-only.
+ *
+ * Streams (the Python array API's __dlpack__(stream=...) contract): the consumer of a CUDA
+ * tensor names the stream it will use, and ct_tensor_dlpack makes that stream wait (an event, no
+ * host synchronization) for the work queued so far on the current stream of the tensor's
+ * device, as torch's Tensor.__dlpack__. Values of stream: -1 no synchronization (the consumer
+ * takes care of it); 1 the default (legacy) stream, which is also what Python's None means on
+ * CUDA; any other value a cudaStream_t of the tensor's device (e.g. ct_stream_cuda_handle of a
+ * ct_stream; for ctorch's default stream, whose handle is 0, pass 1). 0 and 2 (the per-thread
+ * default stream) are refused as torch refuses them. CPU tensors take -1 only. Importing a CUDA
+ * capsule assumes the producer made its data ready for ctorch's current stream of that device
+ * (pass that stream's handle to the producer's __dlpack__). A consumer that uses an exported
+ * CUDA tensor on another stream must make that work finish (or be ordered before any use of
+ * the memory after the capsule's deleter ran) before calling the deleter: the memory goes back
+ * to the caching allocator of the stream it was allocated on when the deleter drops the last
+ * reference (torch's to_dlpack records no stream either).
+ * ============================================================================================ */
+/** Called by ct_from_blob's storage when it dies: deleter(address, ctx), exactly once, on any
+ *  thread. */
+typedef void (*ct_blob_deleter)(void* address, void* ctx);
+
+/** torch.utils.dlpack.to_dlpack(t): *out_capsule = a new DLManagedTensor* (legacy form) that
+ *  shares t's memory; no stream synchronization. The caller owns it until its deleter runs.
+ *  Errors: CT_ERR_NULL_POINTER (out_capsule). */
+CT_API ct_status ct_to_dlpack(ct_tensor t, void** out_capsule);
+/** The same as a DLManagedTensorVersioned* (version 1.1, flags 0). */
+CT_API ct_status ct_to_dlpack_versioned(ct_tensor t, void** out_capsule);
+/** Tensor.__dlpack__(stream=stream, max_version=...): the stream handoff described above, then
+ *  *out_capsule = a DLManagedTensorVersioned* when versioned != 0, else a DLManagedTensor*.
+ *  Errors: CT_ERR_ARGUMENT ("stream should be None on cpu.", "per-thread default stream is not
+ *  supported.", "unsupported stream 0 for ROCm/CUDA"), CT_ERR_CUDA (a stream that is not a
+ *  CUDA stream), CT_ERR_NULL_POINTER. On failure nothing is exported. */
+CT_API ct_status ct_tensor_dlpack(ct_tensor t, int64_t stream, int32_t versioned, void** out_capsule);
+/** Tensor.__dlpack_device__(): *device_type is a DLDeviceType (1 kDLCPU, 2 kDLCUDA), *device_id
+ *  the GPU's index (0 for the CPU). */
+CT_API ct_status ct_tensor_dlpack_device(ct_tensor t, int32_t* device_type, int32_t* device_id);
+/** torch.from_dlpack on a DLManagedTensor* (legacy form): a tensor over its memory that takes
+ *  ownership of the capsule on success. [new reference] Errors (the caller keeps the capsule):
+ *  CT_ERR_NULL_POINTER (capsule, out, NULL shape with ndim > 0, NULL data with elements),
+ *  CT_ERR_DTYPE (torch's "ATen does not support lanes != 1", "Unsupported kUInt bits 16", ...;
+ *  ctorch has no uint16/32/64 nor complex32), CT_ERR_DEVICE ("Unsupported device_type: 3": only
+ *  kDLCPU and kDLCUDA, as torch; a pointer that is not memory of the named GPU),
+ *  CT_ERR_CUDA_UNAVAILABLE / CT_ERR_INDEX (a kDLCUDA capsule without CUDA or with a bad device
+ *  id), CT_ERR_ARGUMENT (negative strides), CT_ERR_SHAPE (negative sizes, ndim outside 0..64). */
+CT_API ct_status ct_from_dlpack(void* capsule, ct_tensor* out);
+/** torch.from_dlpack on a DLManagedTensorVersioned*. Errors as ct_from_dlpack, and
+ *  CT_ERR_NOT_SUPPORTED for a major version other than 1 (torch's "unsupported DLPack capsule
+ *  major version: 2. Maximum supported version: 1"). */
+CT_API ct_status ct_from_dlpack_versioned(void* capsule, ct_tensor* out);
+/** Calls the deleter of a capsule that no one consumed (a DLManagedTensorVersioned* when
+ *  versioned != 0, else a DLManagedTensor*; a NULL deleter is fine): for a producer whose
+ *  consumer never took the capsule, from a binding that cannot call a C function pointer.
+ *  Never call it on a consumed capsule. Errors: CT_ERR_NULL_POINTER. */
+CT_API ct_status ct_dlpack_delete(void* capsule, int32_t versioned);
+/** torch.from_blob(address, sizes, strides, deleter=..., dtype=..., device=...): a tensor over
+ *  memory ctorch did not allocate, no copy. sizes/strides point to ndim values (strides NULL:
+ *  C-contiguous; in elements, >= 0); (dev_type, dev_index) as in section 6. address may be NULL
+ *  only for a tensor of no elements. On CUDA the address must be memory that CUDA knows
+ *  (device or managed memory of that GPU, or registered/pinned host memory, as torch's
+ *  getDeviceFromPtr): otherwise CT_ERR_DEVICE ("The specified pointer resides on host memory and
+ *  is not registered with any CUDA device.", "Specified device cuda:0 does not match device of
+ *  data cuda:1"). deleter (may be NULL: the caller owns the memory and keeps it valid while any
+ *  tensor uses it) is called as deleter(address, ctx) exactly once, on any thread, when the
+ *  last tensor using the memory (views included) goes; never when ct_from_blob fails (then the
+ *  caller still owns the memory). The memory never enters the caching allocator.
+ *  [new reference] Errors: CT_ERR_NULL_POINTER, CT_ERR_SHAPE (negative sizes, a span beyond
+ *  int64), CT_ERR_ARGUMENT (negative strides, bad device type), CT_ERR_DTYPE,
+ *  CT_ERR_CUDA_UNAVAILABLE, CT_ERR_INDEX (device index), CT_ERR_DEVICE. */
+CT_API ct_status ct_from_blob(void* address, const int64_t* sizes, int32_t ndim, const int64_t* strides,
+                              ct_dtype dtype, ct_device_type dev_type, int32_t dev_index, ct_blob_deleter deleter,
+                              void* ctx, ct_tensor* out);
+
+/* ============================================================================================
  * 27. Saving and loading tensors (safetensors)
  *
  * The safetensors format of huggingface/safetensors (safetensors.torch.save_file, safe_open,

@@ -361,6 +361,58 @@ GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
 %apply const double* F64ARRAY { const double* arg_doubles, const double* over_doubles };
 #endif
 
+/* Section 26, DLPack: a capsule (DLManagedTensor* or DLManagedTensorVersioned*, void* in the
+ * header) travels as its address: Java long (in; long[1] out), C# IntPtr (in; out IntPtr).
+ * ct_from_blob takes a C function pointer (its deleter): each binding calls it from its own
+ * native code (dlpack_jni.c, a C# delegate, cgo). Go calls the whole section through cgo
+ * (bindings/go/internal/capi/dlpack.go), with unsafe.Pointer / uintptr addresses. */
+%ignore ct_from_blob;
+#if defined(SWIGJAVA)
+%typemap(jni) void* CAPSULE "jlong"
+%typemap(jtype) void* CAPSULE "long"
+%typemap(jstype) void* CAPSULE "long"
+%typemap(javain) void* CAPSULE "$javainput"
+%typemap(in) void* CAPSULE %{ $1 = (void*)(intptr_t)$input; %}
+%typemap(jni) void** CAPSULEOUT "jlongArray"
+%typemap(jtype) void** CAPSULEOUT "long[]"
+%typemap(jstype) void** CAPSULEOUT "long[]"
+%typemap(javain) void** CAPSULEOUT "$javainput"
+%typemap(in) void** CAPSULEOUT (void* temp = NULL) {
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIndexOutOfBoundsException, "out array must have 1 element");
+    return $null;
+  }
+  $1 = &temp;
+}
+%typemap(argout) void** CAPSULEOUT {
+  jlong v = (jlong)(intptr_t)temp$argnum;
+  (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &v);
+}
+%apply void* CAPSULE { void* capsule };
+%apply void** CAPSULEOUT { void** out_capsule };
+#elif defined(SWIGCSHARP)
+%typemap(ctype) void* CAPSULE "void*"
+%typemap(imtype) void* CAPSULE "global::System.IntPtr"
+%typemap(cstype) void* CAPSULE "global::System.IntPtr"
+%typemap(csin) void* CAPSULE "$csinput"
+%typemap(in) void* CAPSULE %{ $1 = $input; %}
+%typemap(ctype) void** CAPSULEOUT "void**"
+%typemap(imtype) void** CAPSULEOUT "out global::System.IntPtr"
+%typemap(cstype) void** CAPSULEOUT "out global::System.IntPtr"
+%typemap(csin) void** CAPSULEOUT "out $csinput"
+%typemap(in) void** CAPSULEOUT %{ $1 = $input; %}
+%apply void* CAPSULE { void* capsule };
+%apply void** CAPSULEOUT { void** out_capsule };
+#elif defined(SWIGGO)
+%ignore ct_to_dlpack;
+%ignore ct_to_dlpack_versioned;
+%ignore ct_tensor_dlpack;
+%ignore ct_tensor_dlpack_device;
+%ignore ct_from_dlpack;
+%ignore ct_from_dlpack_versioned;
+%ignore ct_dlpack_delete;
+#endif
+%apply int32_t* I32OUT { int32_t* device_type, int32_t* device_id };
 /* Section 27, safetensors: in Java the path, names and metadata as the jiterator's code and
  * names above (real UTF-8; null stays NULL). */
 #if defined(SWIGJAVA)
