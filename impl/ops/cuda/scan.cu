@@ -6,7 +6,8 @@
 // - rows: I == 1, one block per row, tiles of kTile elements scanned by cub::BlockScan with the
 //   running prefix carried from tile to tile.
 // - device: I == 1 with few long rows: cub::DeviceScan::InclusiveScan per row (decoupled
-//   look-back over the whole GPU).
+//   look-back over the whole GPU); real sums, products and logcumsumexp only (cummax/cummin and
+//   complex take the rows path), to keep nvcc's instantiations few.
 // float16/bfloat16 are read and written in their dtype and combined in float32; cummax/cummin
 // scan (value, index) pairs with torch's rule (scan_math::extreme).
 #include <cub/block/block_scan.cuh>
@@ -124,24 +125,25 @@ __global__ void __launch_bounds__(kThreads) scan_rows_kernel(const S* x, S* y, i
   }
 }
 
-// The device path's input: element l of one row as Acc.
-template <typename S, bool kExt>
+// The device path's input: element l of one row, as the scan's type.
+template <typename S>
 struct LoadRow {
   const S* x;
-  __host__ __device__ typename Scan<S, kExt>::Acc operator()(int64_t l) const {
+  __host__ __device__ typename Scan<S, false>::Acc operator()(int64_t l) const {
 #ifdef __CUDA_ARCH__
-    return Scan<S, kExt>::load(x, l, l);
+    return Scan<S, false>::load(x, l, l);
 #else
-    return Scan<S, kExt>::identity(ScanKind::Sum);  // never called on the host
+    return Scan<S, false>::identity(ScanKind::Sum);  // never called on the host
 #endif
   }
 };
 
-template <typename S, bool kExt>
-__global__ void store_row_kernel(const typename Scan<S, kExt>::Acc* buf, S* y, int64_t* idx, int64_t n) {
+// The device path's output where the scan's type is not S (float16, bfloat16): converted.
+template <typename S>
+__global__ void store_row_kernel(const typename Scan<S, false>::Acc* buf, S* y, int64_t n) {
   for (int64_t l = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; l < n;
        l += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    Scan<S, kExt>::store(y, idx, l, buf[l]);
+    Scan<S, false>::store(y, nullptr, l, buf[l]);
 }
 
 int64_t align256(int64_t n) { return (n + 255) / 256 * 256; }
@@ -154,50 +156,60 @@ Path path_of(const ScanArgs& a) {
   return Path::Rows;
 }
 
-// With stream == nullptr and query: the scratch bytes only.
-template <typename S, bool kExt>
-int64_t run(const ScanArgs& a, void* scratch, cudaStream_t stream, bool query) {
-  using K = Scan<S, kExt>;
+// The device path: cub::DeviceScan over each of the O rows (I == 1), for real sums, products and
+// logcumsumexp only (nvcc time: cummax/cummin and complex scans of few long rows take the rows
+// path). Acc is written straight into the output when they are one type (float32, float64,
+// int64), else into a buffer that store_row_kernel converts. query: the scratch bytes only.
+template <typename S>
+int64_t run_device(const ScanArgs& a, void* scratch, cudaStream_t stream, bool query) {
+  using K = Scan<S, false>;
   using Acc = typename K::Acc;
+  using In = thrust::transform_iterator<LoadRow<S>, thrust::counting_iterator<int64_t>>;
+  constexpr bool direct = std::is_same_v<Acc, S>;
   const S* x = static_cast<const S*>(a.in);
   S* y = static_cast<S*>(a.out);
-  const Path p = path_of(a);
-  if (p != Path::Device) {
-    if (query) return 0;
-    if (p == Path::Lines) {
-      scan_lines_kernel<S, kExt><<<blocks_for(a.O * a.I, kThreads), kThreads, 0, stream>>>(x, y, a.indices, a.O, a.L,
-                                                                                            a.I, a.kind);
-    } else {
-      const int grid = static_cast<int>(std::min<int64_t>(a.O, int64_t{1} << 20));
-      scan_rows_kernel<S, kExt><<<grid, kThreads, 0, stream>>>(x, y, a.indices, a.O, a.L, a.kind);
-    }
-    cuda::check_launch("scan kernel", stream);
-    return 0;
-  }
-  // Acc written straight into y when they are one type, else into a buffer then stored.
-  constexpr bool direct = std::is_same_v<Acc, S>;
+  const typename K::Op op{a.kind};
   const int64_t buf_bytes = direct ? 0 : align256(a.L * static_cast<int64_t>(sizeof(Acc)));
   size_t temp_bytes = 0;
-  using In = thrust::transform_iterator<LoadRow<S, kExt>, thrust::counting_iterator<int64_t>>;
-  const typename K::Op op{a.kind};
-  cuda::check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S, kExt>{x}),
+  cuda::check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S>{x}),
                                              static_cast<Acc*>(nullptr), op, a.L, stream),
               "cub::DeviceScan::InclusiveScan");
   if (query) return buf_bytes + static_cast<int64_t>(temp_bytes);
-  Acc* buf = direct ? nullptr : static_cast<Acc*>(scratch);
+  Acc* buf = static_cast<Acc*>(scratch);
   void* temp = static_cast<char*>(scratch) + buf_bytes;
   for (int64_t row = 0; row < a.O; ++row) {
     const int64_t base = row * a.L;
     Acc* out = direct ? reinterpret_cast<Acc*>(y + base) : buf;
-    cuda::check(cub::DeviceScan::InclusiveScan(temp, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S, kExt>{x + base}),
+    cuda::check(cub::DeviceScan::InclusiveScan(temp, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S>{x + base}),
                                                out, op, a.L, stream),
                 "cub::DeviceScan::InclusiveScan");
     if constexpr (!direct) {
-      store_row_kernel<S, kExt><<<blocks_for(a.L, kThreads), kThreads, 0, stream>>>(
-          buf, y + base, a.indices ? a.indices + base : nullptr, a.L);
+      store_row_kernel<S><<<blocks_for(a.L, kThreads), kThreads, 0, stream>>>(buf, y + base, a.L);
       cuda::check_launch("scan kernel", stream);
     }
   }
+  return 0;
+}
+
+// One scan of kernel type S (Note [CUDA scans]); query: the scratch bytes only.
+template <typename S, bool kExt>
+int64_t run(const ScanArgs& a, void* scratch, cudaStream_t stream, bool query) {
+  constexpr bool device_path = !kExt && !is_complex_v<S>;
+  Path p = path_of(a);
+  if constexpr (device_path) {
+    if (p == Path::Device) return run_device<S>(a, scratch, stream, query);
+  }
+  if (query) return 0;
+  const S* x = static_cast<const S*>(a.in);
+  S* y = static_cast<S*>(a.out);
+  if (p == Path::Lines) {
+    scan_lines_kernel<S, kExt><<<blocks_for(a.O * a.I, kThreads), kThreads, 0, stream>>>(x, y, a.indices, a.O, a.L,
+                                                                                          a.I, a.kind);
+  } else {
+    const int grid = static_cast<int>(std::min<int64_t>(a.O, int64_t{1} << 20));
+    scan_rows_kernel<S, kExt><<<grid, kThreads, 0, stream>>>(x, y, a.indices, a.O, a.L, a.kind);
+  }
+  cuda::check_launch("scan kernel", stream);
   return 0;
 }
 
