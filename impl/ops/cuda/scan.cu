@@ -1,8 +1,10 @@
 // The CUDA scans (Note [Scan layout] in impl/ops/cpu/scan.h). Note [CUDA scans]: three paths,
 // by the shape [O, L, I]:
-// - lines: one thread per line (o, i), scanning its L elements in order; threads of one warp
-//   read neighbouring i, so a scan over an outer dim (I > 1) reads whole sectors. Also used for
-//   short innermost rows (L <= kShortRow). (PyTorch's scan_outer_dim does the same.)
+// - lines: one thread per line (o, i), scanning its L elements in order with kLineUnroll loads
+//   in flight; threads of one warp read neighbouring i, so a scan over an outer dim (I > 1)
+//   reads whole sectors. Also used for short innermost rows (L <= kShortRow). (PyTorch's
+//   scan_outer_dim is this without the unrolling.) impl/ops/scan.cc transposes few long lines
+//   (fewer than 2048 lines of at least 2048) to rows first.
 // - rows: I == 1, one block per row, tiles of kTile elements scanned by cub::BlockScan with the
 //   running prefix carried from tile to tile.
 // - device: I == 1 with few long rows: cub::DeviceScan::InclusiveScan per row (decoupled
@@ -14,6 +16,7 @@
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 
 #include <algorithm>
 #include <type_traits>
@@ -34,6 +37,7 @@ constexpr int64_t kTile = kThreads * kItems;
 constexpr int64_t kShortRow = 32;      // innermost rows up to this long: the lines path
 constexpr int64_t kLongRow = 1 << 16;  // rows at least this long, at most kFewRows of them: device path
 constexpr int64_t kFewRows = 16;
+constexpr int kLineUnroll = 8;
 
 // The element types and rules of one scan: S stored, C computed, Acc scanned.
 template <typename S, bool kExt>
@@ -75,9 +79,20 @@ __global__ void scan_lines_kernel(const S* x, S* y, int64_t* idx, int64_t O, int
     const int64_t o = t / I, i = t - o * I;
     int64_t off = o * L * I + i;
     typename K::Acc r = K::identity(kind);
-    for (int64_t l = 0; l < L; ++l, off += I) {
-      r = op(r, K::load(x, off, l));
-      K::store(y, idx, off, r);
+    // kLineUnroll loads in flight before they are combined in order: a line's steps do not wait
+    // for one load each
+    for (int64_t l0 = 0; l0 < L; l0 += kLineUnroll, off += kLineUnroll * I) {
+      typename K::Acc v[kLineUnroll];
+#pragma unroll
+      for (int k = 0; k < kLineUnroll; ++k)
+        if (l0 + k < L) v[k] = K::load(x, off + k * I, l0 + k);
+#pragma unroll
+      for (int k = 0; k < kLineUnroll; ++k) {
+        if (l0 + k < L) {
+          r = op(r, v[k]);
+          K::store(y, idx, off + k * I, r);
+        }
+      }
     }
   }
 }
@@ -138,15 +153,11 @@ struct LoadRow {
   }
 };
 
-// The device path's output where the scan's type is not S (float16, bfloat16): converted.
+// The device path's output: the scan's value stored as S (float16/bfloat16 rounded from float).
 template <typename S>
-__global__ void store_row_kernel(const typename Scan<S, false>::Acc* buf, S* y, int64_t n) {
-  for (int64_t l = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; l < n;
-       l += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    Scan<S, false>::store(y, nullptr, l, buf[l]);
-}
-
-int64_t align256(int64_t n) { return (n + 255) / 256 * 256; }
+struct StoreAs {
+  __host__ __device__ S operator()(const typename Scan<S, false>::Acc& v) const { return convert<S>(v); }
+};
 
 enum class Path { Lines, Rows, Device };
 
@@ -158,35 +169,26 @@ Path path_of(const ScanArgs& a) {
 
 // The device path: cub::DeviceScan over each of the O rows (I == 1), for real sums, products and
 // logcumsumexp only (nvcc time: cummax/cummin and complex scans of few long rows take the rows
-// path). Acc is written straight into the output when they are one type (float32, float64,
-// int64), else into a buffer that store_row_kernel converts. query: the scratch bytes only.
+// path), read and written in S through iterators (float16/bfloat16 widened and rounded on the
+// fly). query: the scratch bytes only.
 template <typename S>
 int64_t run_device(const ScanArgs& a, void* scratch, cudaStream_t stream, bool query) {
   using K = Scan<S, false>;
-  using Acc = typename K::Acc;
   using In = thrust::transform_iterator<LoadRow<S>, thrust::counting_iterator<int64_t>>;
-  constexpr bool direct = std::is_same_v<Acc, S>;
+  using Out = thrust::transform_output_iterator<StoreAs<S>, S*>;
   const S* x = static_cast<const S*>(a.in);
   S* y = static_cast<S*>(a.out);
   const typename K::Op op{a.kind};
-  const int64_t buf_bytes = direct ? 0 : align256(a.L * static_cast<int64_t>(sizeof(Acc)));
   size_t temp_bytes = 0;
   cuda::check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S>{x}),
-                                             static_cast<Acc*>(nullptr), op, a.L, stream),
+                                             Out(y, StoreAs<S>{}), op, a.L, stream),
               "cub::DeviceScan::InclusiveScan");
-  if (query) return buf_bytes + static_cast<int64_t>(temp_bytes);
-  Acc* buf = static_cast<Acc*>(scratch);
-  void* temp = static_cast<char*>(scratch) + buf_bytes;
+  if (query) return static_cast<int64_t>(temp_bytes);
   for (int64_t row = 0; row < a.O; ++row) {
     const int64_t base = row * a.L;
-    Acc* out = direct ? reinterpret_cast<Acc*>(y + base) : buf;
-    cuda::check(cub::DeviceScan::InclusiveScan(temp, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S>{x + base}),
-                                               out, op, a.L, stream),
+    cuda::check(cub::DeviceScan::InclusiveScan(scratch, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S>{x + base}),
+                                               Out(y + base, StoreAs<S>{}), op, a.L, stream),
                 "cub::DeviceScan::InclusiveScan");
-    if constexpr (!direct) {
-      store_row_kernel<S><<<blocks_for(a.L, kThreads), kThreads, 0, stream>>>(buf, y + base, a.L);
-      cuda::check_launch("scan kernel", stream);
-    }
   }
   return 0;
 }
