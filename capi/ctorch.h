@@ -1599,15 +1599,17 @@ CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);
 /** torch.cumsum(t, dim, dtype=dtype). dtype CT_DTYPE_UNDEFINED: int64 for integer and bool
  *  inputs, else t's dtype; a given dtype is the result's and t is cast to it first (integer
  *  sums wrap around as in PyTorch). A bool result is CT_ERR_DTYPE ("cumsum_out_cpu" not
- *  implemented for 'Bool'). float16/bfloat16 accumulate in float32. [new reference] */
+ *  implemented for 'Bool'; "cumsum_cuda" on CUDA) when there is something to scan: a 0-dim t
+ *  is copied and an empty t gives an empty result, as PyTorch. float16/bfloat16 accumulate in
+ *  float32. [new reference] */
 CT_API ct_status ct_cumsum(ct_tensor t, int64_t dim, ct_dtype dtype, ct_tensor* out);
 /** torch.cumprod(t, dim, dtype=dtype): the dtype rules of ct_cumsum. [new reference] */
 CT_API ct_status ct_cumprod(ct_tensor t, int64_t dim, ct_dtype dtype, ct_tensor* out);
 /** torch.cummax(t, dim): *values (t's dtype) holds the running maximum, *indices (int64) the
  *  position along dim it came from: the last of equal maxima; once a NaN is seen the values stay
  *  NaN and the index is that of the last NaN so far. Bool, integer and floating inputs (complex:
- *  CT_ERR_DTYPE). A 0-dim or empty t is returned as is (indices 0) whatever dim is, as PyTorch.
- *  On failure neither out is written. [new reference] x2 */
+ *  CT_ERR_DTYPE). Whatever dim is, as PyTorch: a 0-dim t gives a copy of t and index 0, an
+ *  empty t empty results. On failure neither out is written. [new reference] x2 */
 CT_API ct_status ct_cummax(ct_tensor t, int64_t dim, ct_tensor* values, ct_tensor* indices);
 /** torch.cummin(t, dim): as ct_cummax with the minimum (the last of equal minima). */
 CT_API ct_status ct_cummin(ct_tensor t, int64_t dim, ct_tensor* values, ct_tensor* indices);
