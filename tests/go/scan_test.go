@@ -50,7 +50,7 @@ func TestScans(t *testing.T) {
 	c := s.T(x.To(dev, ctorch.Complex64))
 	_, _, err = c.Cummin(0)
 	wantErr(t, err, ctorch.ErrDType)
-	_, _, err = x.Cummax(1 << 40) // refused by the Go layer (the C dim is int64, but so is torch's range)
+	_, _, err = x.Cummax(1 << 40) // refused by the Go layer (checkDim), with the same sentinel
 	wantErr(t, err, ctorch.ErrIndex)
 	_, _, err = (*ctorch.Tensor)(nil).Cummax(0)
 	wantErr(t, err, ctorch.ErrInvalidHandle)
