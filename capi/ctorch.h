@@ -1788,6 +1788,40 @@ CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int64_t i, void* 
 CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* meta_key, void* buf, int64_t cap,
                                              int64_t* needed);
 
+/* ============================================================================================
+ * 28. Scans (torch.cumsum, cumprod, cummax, cummin, logcumsumexp)
+ *    Along one dim (wrapped as PyTorch: -1 is the last; a 0-dim tensor takes -1 and 0). Results
+ *    are new contiguous tensors of t's shape on t's device. Errors: CT_ERR_INDEX "Dimension out
+ *    of range (expected to be in range of [-2, 1], but got 5)"; CT_ERR_DTYPE for dtypes PyTorch
+ *    refuses, with its message ("cummax_cpu" not implemented for 'ComplexFloat'; "_cuda" on
+ *    CUDA). Floating sums may differ from PyTorch's in the last bits (the order of the additions;
+ *    docs/differences.md); integers, cummax and cummin are exact. Note [Scan layout].
+ * ========================================================================================== */
+
+/** torch.cumsum(t, dim, dtype=dtype). dtype CT_DTYPE_UNDEFINED: int64 for integer and bool
+ *  inputs, else t's dtype; a given dtype is the result's and t is cast to it first (integer
+ *  sums wrap around as in PyTorch). A bool result is CT_ERR_DTYPE ("cumsum_out_cpu" not
+ *  implemented for 'Bool'; "cumsum_cuda" on CUDA) when there is something to scan: a 0-dim t
+ *  is copied and an empty t gives an empty result, as PyTorch. float16/bfloat16 accumulate in
+ *  float32. [new reference] */
+CT_API ct_status ct_cumsum(ct_tensor t, int64_t dim, ct_dtype dtype, ct_tensor* out);
+/** torch.cumprod(t, dim, dtype=dtype): the dtype rules of ct_cumsum. [new reference] */
+CT_API ct_status ct_cumprod(ct_tensor t, int64_t dim, ct_dtype dtype, ct_tensor* out);
+/** torch.cummax(t, dim): *values (t's dtype) holds the running maximum, *indices (int64) the
+ *  position along dim it came from: the last of equal maxima; once a NaN is seen the values stay
+ *  NaN and the index is that of the last NaN so far. Bool, integer and floating inputs (complex:
+ *  CT_ERR_DTYPE). Whatever dim is, as PyTorch: a 0-dim t gives a copy of t and index 0, an
+ *  empty t empty results. On failure neither out is written. [new reference] x2 */
+CT_API ct_status ct_cummax(ct_tensor t, int64_t dim, ct_tensor* values, ct_tensor* indices);
+/** torch.cummin(t, dim): as ct_cummax with the minimum (the last of equal minima). */
+CT_API ct_status ct_cummin(ct_tensor t, int64_t dim, ct_tensor* values, ct_tensor* indices);
+/** torch.logcumsumexp(t, dim): log(cumsum(exp(t))) computed stably (max + log1p(exp(min -
+ *  max)) per step); -inf entries add nothing, equal infinities stay that infinity, NaN
+ *  propagates. Floating and complex inputs, result in t's dtype; integer and bool inputs are
+ *  CT_ERR_DTYPE ("logcumsumexp_out_cpu" not implemented for 'Long'; on CUDA "logcumsumexp_cuda",
+ *  and only when there is something to scan, as PyTorch). [new reference] */
+CT_API ct_status ct_logcumsumexp(ct_tensor t, int64_t dim, ct_tensor* out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -33,14 +33,14 @@ import java.lang.ref.Cleaner;
  * <p>{@link #equals(Object)} is identity, as for any resource; compare values with
  * {@link #eq(Tensor)} or the {@code to*Array()} methods. {@link #toString()} is PyTorch's repr.
  */
-public final class Tensor extends TensorLinalg implements AutoCloseable {
+public final class Tensor extends TensorScans implements AutoCloseable {
   /*
    * The methods live in a chain of package-private abstract classes, one concern per file,
    * whose public members Tensor inherits (as java.lang.StringBuilder inherits those of
    * AbstractStringBuilder): TensorBase (handle, lifetime, call plumbing, metadata) <-
    * TensorFactories <- TensorData (to, item, copies out) <- TensorViews (and cat/stack) <-
    * TensorOps (ops by code, clamp, where, fill) <- TensorElementwise (the named ops) <-
-   * TensorReductions <- TensorRandom <- TensorLinalg <- Tensor. See docs/java.md.
+   * TensorReductions <- TensorRandom <- TensorLinalg <- TensorScans <- Tensor. See docs/java.md.
    */
 
   /** Takes ownership of handle; only wrap() calls this. */

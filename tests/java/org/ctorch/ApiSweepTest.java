@@ -70,7 +70,8 @@ public class ApiSweepTest extends CtorchTestCase {
   /** Methods whose DType parameter may be null (the default or the input's dtype). */
   static final Set<String> OPTIONAL_DTYPE = Set.of("sum", "mean", "prod", "reduce", "newEmpty",
       "newZeros", "newOnes", "newFull", "newTensor", "emptyLike", "zerosLike", "onesLike",
-      "fullLike", "randLike", "randnLike", "rand", "randn", "randint", "to", "fftfreq");
+      "fullLike", "randLike", "randnLike", "rand", "randn", "randint", "to", "fftfreq", "cumsum",
+      "cumprod");
 
   /** Methods whose int[] (dims) or long[] (FFT sizes, chunk sizes) parameter may be null. */
   static final Set<String> OPTIONAL_DIMS = Set.of("sum", "mean", "prod", "amax", "amin",
