@@ -1625,19 +1625,22 @@ CT_API ct_status ct_kthvalue(ct_tensor t, int64_t k, int64_t dim, int32_t keepdi
 /** torch.unique(t, sorted, return_inverse, return_counts) over the flattened tensor (dim=None):
  *  *values gets the distinct elements in ascending order (1-D, t's dtype); each NaN is distinct
  *  (PyTorch's equal_nan=False) and -0.0 and 0.0 are one value (the first in sorted order).
- *  inverse (may be NULL: return_inverse=False) gets int64 positions into *values shaped like t;
- *  counts (may be NULL: return_counts=False) the int64 number of each value. All [new
- *  reference]s. sorted is accepted; the result is sorted either way (PyTorch sorts too). On
- *  CUDA the call waits for the device (the number of values sizes the result). Errors:
- *  CT_ERR_DTYPE "\"unique\" not implemented for 'ComplexFloat'". */
-CT_API ct_status ct_unique(ct_tensor t, int32_t sorted, ct_tensor* values, ct_tensor* inverse, ct_tensor* counts);
+ *  With return_inverse != 0, *inverse gets int64 positions into *values shaped like t; with
+ *  return_counts != 0, *counts the int64 number of each value. All [new reference]s; an output
+ *  not asked for is set to NULL (its pointer may then be NULL). sorted is accepted; the result
+ *  is sorted either way (PyTorch's CPU and CUDA kernels sort too). On CUDA the call waits for
+ *  the device (the number of values sizes the result). Errors: CT_ERR_DTYPE "\"unique\" not
+ *  implemented for 'ComplexFloat'"; CT_ERR_NULL_POINTER for a NULL pointer of an output asked
+ *  for. */
+CT_API ct_status ct_unique(ct_tensor t, int32_t sorted, int32_t return_inverse, int32_t return_counts,
+                           ct_tensor* values, ct_tensor* inverse, ct_tensor* counts);
 /** torch.searchsorted(sorted_sequence, values, out_int32=, right=, side=, sorter=): for each
  *  element of values, the position in its row of seq (the innermost dim, sorted ascending, or
  *  sorted by `sorter`) where it would be inserted to keep the order: the first position whose
  *  element is >= it (right != 0 or side "right": > it). seq is 1-D (any values shape, a 0-dim
  *  values too) or has the leading dims of values. Compared in the two tensors' promoted dtype
  *  (integer and floating, as torch.result_type); NaN compares false both ways (PyTorch's
- *  search). side: NULL (not given), "left" or "right"; sorter: NULL, or int64 positions shaped
+ *  search). side: NULL or "" (not given), "left" or "right"; sorter: NULL, or int64 positions shaped
  *  like seq. *out: int64 (int32 when out_int32 != 0), shaped like values [new reference].
  *  Errors: CT_ERR_ARGUMENT "torch.searchsorted(): side and right can't be set to opposites,
  *  got side of left while right was True", "... side can only be 'left' or 'right' but got up";

@@ -56,15 +56,18 @@ CT_API ct_status ct_kthvalue(ct_tensor t, int64_t k, int64_t dim, int32_t keepdi
   CT_API_END
 }
 
-CT_API ct_status ct_unique(ct_tensor t, int32_t sorted, ct_tensor* values, ct_tensor* inverse, ct_tensor* counts) {
+CT_API ct_status ct_unique(ct_tensor t, int32_t sorted, int32_t return_inverse, int32_t return_counts,
+                           ct_tensor* values, ct_tensor* inverse, ct_tensor* counts) {
   CT_API_BEGIN
   need(values, "values");
-  ops::UniqueResult r = ops::unique(get(t), sorted != 0, inverse != nullptr, counts != nullptr);
+  if (return_inverse) need(inverse, "inverse");
+  if (return_counts) need(counts, "counts");
+  ops::UniqueResult r = ops::unique(get(t), sorted != 0, return_inverse != 0, return_counts != 0);
   ct_tensor hs[3] = {nullptr, nullptr, nullptr};
   try {
     hs[0] = new_handle(r.values);
-    if (inverse) hs[1] = new_handle(r.inverse);
-    if (counts) hs[2] = new_handle(r.counts);
+    if (return_inverse) hs[1] = new_handle(r.inverse);
+    if (return_counts) hs[2] = new_handle(r.counts);
   } catch (...) {
     for (ct_tensor h : hs)
       if (h) release(h);
@@ -80,7 +83,8 @@ CT_API ct_status ct_searchsorted(ct_tensor seq, ct_tensor values, int32_t out_in
                                  ct_tensor sorter, ct_tensor* out) {
   CT_API_BEGIN
   produce(out, [&] {
-    return ops::searchsorted(get(seq, "sorted_sequence"), get(values, "values"), out_int32 != 0, right != 0, side,
+    return ops::searchsorted(get(seq, "sorted_sequence"), get(values, "values"), out_int32 != 0, right != 0,
+                             side && *side ? side : nullptr,
                              sorter ? get(sorter, "sorter") : Tensor());
   });
   CT_API_END

@@ -402,7 +402,7 @@ static void test_unique(void) {
     const double x[] = {2, -0.0, 0.0, NAN, 1, 2, NAN, 1};
     ct_tensor t = make(x, s, 2, CT_FLOAT32, devs[di]);
     ct_tensor v, inv, c;
-    OK(ct_unique(t, 1, &v, &inv, &c));
+    OK(ct_unique(t, 1, 1, 1, &v, &inv, &c));
     int64_t n;
     double* gv = vals_of(v, &n);
     const double wv[] = {-0.0, 1, 2, NAN, NAN}; /* -0.0 first in sorted order; NaNs distinct */
@@ -413,8 +413,12 @@ static void test_unique(void) {
     EXPECT_VALS(inv, 0, 2, 0, 0, 3, 1, 2, 4, 1);
     EXPECT_VALS(c, 0, 2, 2, 2, 1, 1);
     free(gv), rel(v), rel(inv), rel(c);
-    OK(ct_unique(t, 0, &v, NULL, NULL)); /* values only */
+    OK(ct_unique(t, 0, 0, 0, &v, NULL, NULL)); /* values only */
     EXPECT_SHAPE(v, 5);
+    rel(v);
+    inv = c = (ct_tensor)&t; /* outputs not asked for are set to NULL */
+    OK(ct_unique(t, 0, 0, 0, &v, &inv, &c));
+    EXPECT(inv == NULL && c == NULL);
     rel(v), rel(t);
     /* every dtype: values, inverse and counts against a reference built from the sorted lane */
     for (int k = 0; k < NDT; ++k) {
@@ -431,7 +435,7 @@ static void test_unique(void) {
         uc[u - 1]++;
         uinv[wi[j]] = u - 1;
       }
-      OK(ct_unique(t, 1, &v, &inv, &c));
+      OK(ct_unique(t, 1, 1, 1, &v, &inv, &c));
       EXPECT_DTYPE(v, kDtypes[k]);
       double* g = vals_of(v, &cnt);
       EXPECT_EQ_I(cnt, u);
@@ -445,7 +449,7 @@ static void test_unique(void) {
     }
     /* empty */
     OK(ct_empty((const int64_t[]){0, 2}, 2, CT_INT32, devs[di], -1, &t));
-    OK(ct_unique(t, 1, &v, &inv, &c));
+    OK(ct_unique(t, 1, 1, 1, &v, &inv, &c));
     EXPECT_SHAPE(v, 0);
     EXPECT_SHAPE(inv, 0, 2);
     EXPECT_SHAPE(c, 0);
@@ -471,6 +475,9 @@ static void test_searchsorted(void) {
     EXPECT_VALS(out, 0, 2, 3, 5, 0, 5, 5, 0, 3);
     rel(out);
     OK(ct_searchsorted(seq, vals, 0, 0, "right", NULL, &out));
+    EXPECT_VALS(out, 0, 2, 3, 5, 0, 5, 5, 0, 3);
+    rel(out);
+    OK(ct_searchsorted(seq, vals, 0, 1, "", NULL, &out)); /* "" is side not given */
     EXPECT_VALS(out, 0, 2, 3, 5, 0, 5, 5, 0, 3);
     rel(out);
     FAILS(ct_searchsorted(seq, vals, 0, 1, "left", NULL, &out), CT_ERR_ARGUMENT,
@@ -517,9 +524,11 @@ static void test_errors(void) {
   FAILS(ct_sort(c, 0, 0, 0, &v, &i), CT_ERR_DTYPE, "sort(): input tensor must be of non-complex type");
   FAILS(ct_argsort(c, 0, 0, 0, &out), CT_ERR_DTYPE, "sort(): input tensor must be of non-complex type");
   FAILS(ct_topk(c, 1, 0, 1, 1, &v, &i), CT_ERR_DTYPE, "\"topk_cpu\" not implemented for 'ComplexFloat'");
-  FAILS(ct_unique(c, 1, &v, NULL, NULL), CT_ERR_DTYPE, "\"unique\" not implemented for 'ComplexFloat'");
+  FAILS(ct_unique(c, 1, 0, 0, &v, NULL, NULL), CT_ERR_DTYPE, "\"unique\" not implemented for 'ComplexFloat'");
   FAILS(ct_sort(c, 0, 0, 0, NULL, &i), CT_ERR_NULL_POINTER, "values");
-  FAILS(ct_unique(c, 1, NULL, NULL, NULL), CT_ERR_NULL_POINTER, "values");
+  FAILS(ct_unique(c, 1, 0, 0, NULL, NULL, NULL), CT_ERR_NULL_POINTER, "values");
+  FAILS(ct_unique(c, 1, 1, 0, &v, NULL, NULL), CT_ERR_NULL_POINTER, "inverse");
+  FAILS(ct_unique(c, 1, 0, 1, &v, NULL, NULL), CT_ERR_NULL_POINTER, "counts");
   FAILS(ct_searchsorted(c, c, 0, 0, NULL, NULL, NULL), CT_ERR_NULL_POINTER, "out");
   FAILS(ct_sort(NULL, 0, 0, 0, &v, &i), CT_ERR_INVALID_HANDLE, "");
   rel(c);
