@@ -120,7 +120,7 @@ abstract class TensorReductions extends TensorElementwise {
     return min(dim, false);
   }
 
-  private static ValuesIndices pair(long values, long indices) {
+  static ValuesIndices pair(long values, long indices) {
     Tensor v;
     try {
       v = wrap(values);
