@@ -7,7 +7,6 @@
 #include <limits>
 #include <vector>
 
-#include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
 #include "impl/ops/cpu/sort.h"
 #include "impl/ops/cuda/sort.h"
@@ -17,21 +16,6 @@
 namespace ct::ops {
 
 namespace {
-
-// Device scratch for the CUDA kernels: caching-allocator blocks on the op's stream, given back
-// when the op returns (stream-ordered reuse makes that safe).
-class SortScratch final : public cuda_ops::ScratchFn {
- public:
-  explicit SortScratch(Device d) : dev_(d) {}
-  void* operator()(int64_t bytes) override {
-    blocks_.push_back(alloc::allocate(bytes, dev_));
-    return blocks_.back().get();
-  }
-
- private:
-  Device dev_;
-  std::vector<DataPtr> blocks_;
-};
 
 // Note [Sort rows]: the input with the sorted dim moved last, as contiguous [O, R] rows (no copy
 // when it already is). Results are made in that order and handed back as views with the dims
@@ -92,7 +76,7 @@ std::pair<Tensor, Tensor> sorted_rows(const Rows& r, int64_t k, bool descending,
     return {vals, idx};
   }
   CudaScope sc(dev);
-  SortScratch get(dev);
+  CudaScratch get(dev);
   if (k == r.R) {
     cuda_ops::sort_rows(r.rows->data(), r.rows->dtype, r.O, r.R, descending, vals ? vals->data() : nullptr,
                         reinterpret_cast<int64_t*>(idx->data()), get, sc.stream);
@@ -187,7 +171,7 @@ UniqueResult unique(const Tensor& t, bool /*sorted: always*/, bool return_invers
                          counts ? reinterpret_cast<int64_t*>(counts->data()) : nullptr);
   } else if (n > 0) {
     CudaScope sc(dev);
-    SortScratch get(dev);
+    CudaScratch get(dev);
     u = cuda_ops::unique_flat(flat->data(), t->dtype, n, vals->data(),
                               res.inverse ? reinterpret_cast<int64_t*>(res.inverse->data()) : nullptr,
                               counts ? reinterpret_cast<int64_t*>(counts->data()) : nullptr, get, sc.stream);
@@ -262,7 +246,7 @@ Tensor searchsorted(const Tensor& seq, const Tensor& values, bool out_int32, boo
                       out->data());
   } else {
     CudaScope sc(dev);
-    SortScratch get(dev);
+    CudaScratch get(dev);
     cuda_ops::searchsorted(s->data(), sp, seq->dim() == 1 ? 1 : S, L, v->data(), n, per_row, common, right, out_int32,
                            out->data(), get, sc.stream);
     CT_CSAN_KERNEL(sc.stream_ref, "searchsorted", {{s.get(), "sorted_sequence"}, {v.get(), "values"}, {so.get(), "sorter"}},

@@ -35,26 +35,19 @@ static ct_tensor make(const double* v, const int64_t* sizes, int nd, ct_dtype dt
   return on(from_f64(v, n, sizes, nd, dt), dev);
 }
 
-/* all elements (logical order) as float64 / int64 on the host; caller frees */
-static double* vals_of(ct_tensor t, int64_t* n) {
+/* all elements (logical order) converted to `as` (8-byte float64 or int64) on the host; caller frees */
+static void* copy_out(ct_tensor t, ct_dtype as, int64_t* n) {
   ct_tensor c = NULL;
-  OK(ct_tensor_to(t, CT_CPU, -1, CT_FLOAT64, 0, 1, &c));
+  OK(ct_tensor_to(t, CT_CPU, -1, as, 0, 1, &c));
   OK(ct_tensor_numel(c, n));
-  double* v = malloc((size_t)(*n > 0 ? *n : 1) * 8);
+  void* v = malloc((size_t)(*n > 0 ? *n : 1) * 8);
   OK(ct_tensor_copy_to_buffer(c, v, *n * 8));
   rel(c);
   return v;
 }
 
-static int64_t* ints_of(ct_tensor t, int64_t* n) {
-  ct_tensor c = NULL;
-  OK(ct_tensor_to(t, CT_CPU, -1, CT_INT64, 0, 1, &c));
-  OK(ct_tensor_numel(c, n));
-  int64_t* v = malloc((size_t)(*n > 0 ? *n : 1) * 8);
-  OK(ct_tensor_copy_to_buffer(c, v, *n * 8));
-  rel(c);
-  return v;
-}
+static double* vals_of(ct_tensor t, int64_t* n) { return copy_out(t, CT_FLOAT64, n); }
+static int64_t* ints_of(ct_tensor t, int64_t* n) { return copy_out(t, CT_INT64, n); }
 
 /* ---- the reference: a stable sort of each lane along dim of a row-major array */
 typedef struct {

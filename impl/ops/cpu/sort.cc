@@ -36,17 +36,6 @@ void fill_items(const U* row, int64_t R, const Format& f, bool descending, std::
   for (int64_t i = 0; i < R; ++i) items[i] = {key_at(row, i, f, descending), i};
 }
 
-// Calls fn.template operator()<U>() with U the unsigned type of the dtype's width.
-template <typename Fn>
-void by_width(DType dtype, Fn&& fn) {
-  switch (sortkey::format_of(dtype).bytes) {
-    case 1: fn(uint8_t{}); break;
-    case 2: fn(uint16_t{}); break;
-    case 4: fn(uint32_t{}); break;
-    default: fn(uint64_t{}); break;
-  }
-}
-
 // body(o, items) for the rows [0, O), spread over threads; items is a buffer of the thread's.
 template <typename U, typename Body>
 void for_rows(int64_t O, int64_t R, const Body& body) {
@@ -56,52 +45,52 @@ void for_rows(int64_t O, int64_t R, const Body& body) {
   });
 }
 
-}  // namespace
-
-void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descending, void* values, int64_t* indices) {
-  topk_rows(in, dtype, O, R, R, descending, values, indices);
-}
-
-void topk_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, bool largest, void* values,
-               int64_t* indices) {
+// For each row: its (key, position) items ordered by order(begin, end) so that items
+// [first, first + count) are the wanted ones in order; their positions to indices[o, count) and
+// elements to values[o, count) (when values is given).
+template <typename Order>
+void pick_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descending, int64_t first, int64_t count,
+               void* values, int64_t* indices, const Order& order) {
   const Format f = sortkey::format_of(dtype);
-  by_width(dtype, [&](auto tag) {
+  sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
     const U* x = static_cast<const U*>(in);
     U* v = static_cast<U*>(values);
     for_rows<U>(O, R, [&](int64_t o, std::vector<Item<U>>& items) {
       const U* row = x + o * R;
-      fill_items(row, R, f, largest, items);
-      if (k == R) std::sort(items.begin(), items.end());
-      else std::partial_sort(items.begin(), items.begin() + k, items.end());
-      for (int64_t j = 0; j < k; ++j) {
-        indices[o * k + j] = items[j].pos;
-        if (v) v[o * k + j] = row[items[j].pos];
+      fill_items(row, R, f, descending, items);
+      order(items.begin(), items.end());
+      for (int64_t j = 0; j < count; ++j) {
+        const int64_t p = items[first + j].pos;
+        indices[o * count + j] = p;
+        if (v) v[o * count + j] = row[p];
       }
     });
   });
 }
 
-void kth_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, void* values, int64_t* indices) {
-  const Format f = sortkey::format_of(dtype);
-  by_width(dtype, [&](auto tag) {
-    using U = decltype(tag);
-    const U* x = static_cast<const U*>(in);
-    U* v = static_cast<U*>(values);
-    for_rows<U>(O, R, [&](int64_t o, std::vector<Item<U>>& items) {
-      const U* row = x + o * R;
-      fill_items(row, R, f, false, items);
-      std::nth_element(items.begin(), items.begin() + k, items.end());
-      indices[o] = items[k].pos;
-      v[o] = row[items[k].pos];
-    });
+}  // namespace
+
+void topk_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, bool largest, void* values,
+               int64_t* indices) {
+  pick_rows(in, dtype, O, R, largest, 0, k, values, indices, [k, R](auto b, auto e) {
+    if (k == R) std::sort(b, e);
+    else std::partial_sort(b, b + k, e);
   });
+}
+
+void kth_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, void* values, int64_t* indices) {
+  pick_rows(in, dtype, O, R, false, k, 1, values, indices, [k](auto b, auto e) { std::nth_element(b, b + k, e); });
+}
+
+void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descending, void* values, int64_t* indices) {
+  topk_rows(in, dtype, O, R, R, descending, values, indices);
 }
 
 int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_t* inverse, int64_t* counts) {
   const Format f = sortkey::format_of(dtype);
   int64_t u = 0;
-  by_width(dtype, [&](auto tag) {
+  sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
     const U* x = static_cast<const U*>(in);
     U* v = static_cast<U*>(values);
@@ -126,7 +115,7 @@ int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_
 void searchsorted(const void* seq, const int64_t* sorter, int64_t S, int64_t L, const void* vals, int64_t n,
                   int64_t per_row, DType dtype, bool right, bool out_int32, void* out) {
   const Format f = sortkey::format_of(dtype);
-  by_width(dtype, [&](auto tag) {
+  sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
     std::vector<U> keys(static_cast<size_t>(S * L));
     const U* s = static_cast<const U*>(seq);

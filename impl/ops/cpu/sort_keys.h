@@ -50,6 +50,17 @@ inline Format format_of(DType d) {
   }
 }
 
+// Calls fn(U{}) with U the unsigned key type of the dtype's width (host code).
+template <typename Fn>
+void by_width(DType dtype, Fn&& fn) {
+  switch (format_of(dtype).bytes) {
+    case 1: fn(uint8_t{}); break;
+    case 2: fn(uint16_t{}); break;
+    case 4: fn(uint32_t{}); break;
+    default: fn(uint64_t{}); break;
+  }
+}
+
 template <typename U>
 CT_SORT_HD U key_of(U bits, Kind kind, U exp_mask, U mant_mask) {
   const U sign = static_cast<U>(U(1) << (8 * sizeof(U) - 1));

@@ -75,6 +75,18 @@ int bits_for(int64_t v) {  // bits to hold 0 .. v
   return b;
 }
 
+// The second pass of Note [CUDA sort]: the sorted positions stably by their row number (of
+// end_bit bits, in RowT).
+template <typename RowT>
+void row_pass(cub::DoubleBuffer<int64_t>& pos, int64_t n, int64_t R, int end_bit, ScratchFn& get, cudaStream_t s) {
+  RowT* r0 = static_cast<RowT*>(get(n * static_cast<int64_t>(sizeof(RowT))));
+  RowT* r1 = static_cast<RowT*>(get(n * static_cast<int64_t>(sizeof(RowT))));
+  row_of<RowT><<<blocks_for(n, kThreads), kThreads, 0, s>>>(pos.Current(), n, R, r0);
+  cuda::check_launch("sort rows", s);
+  cub::DoubleBuffer<RowT> rows(r0, r1);
+  radix_pass<RowT>(rows, pos, n, end_bit, get, s);
+}
+
 // Sorts the n = O * R keys of `in` stably by row, then key; returns the sorted flat positions
 // (device memory from get) and leaves the sorted keys in *sorted_keys (when given).
 template <typename U>
@@ -93,33 +105,10 @@ int64_t* sort_positions(const U* in, DType dtype, int64_t O, int64_t R, bool des
   if (sorted_keys) *sorted_keys = keys.Current();
   if (O > 1) {  // stable by row number: rows grouped, each still in key order
     const int end_bit = bits_for(O - 1);
-    if (end_bit <= 32) {
-      uint32_t* r0 = static_cast<uint32_t*>(get(n * 4));
-      uint32_t* r1 = static_cast<uint32_t*>(get(n * 4));
-      row_of<uint32_t><<<blocks_for(n, kThreads), kThreads, 0, s>>>(pos.Current(), n, R, r0);
-      cuda::check_launch("sort rows", s);
-      cub::DoubleBuffer<uint32_t> rows(r0, r1);
-      radix_pass<uint32_t>(rows, pos, n, end_bit, get, s);
-    } else {
-      uint64_t* r0 = static_cast<uint64_t*>(get(n * 8));
-      uint64_t* r1 = static_cast<uint64_t*>(get(n * 8));
-      row_of<uint64_t><<<blocks_for(n, kThreads), kThreads, 0, s>>>(pos.Current(), n, R, r0);
-      cuda::check_launch("sort rows", s);
-      cub::DoubleBuffer<uint64_t> rows(r0, r1);
-      radix_pass<uint64_t>(rows, pos, n, end_bit, get, s);
-    }
+    if (end_bit <= 32) row_pass<uint32_t>(pos, n, R, end_bit, get, s);
+    else row_pass<uint64_t>(pos, n, R, end_bit, get, s);
   }
   return pos.Current();
-}
-
-template <typename Fn>
-void by_width(DType dtype, Fn&& fn) {
-  switch (sortkey::format_of(dtype).bytes) {
-    case 1: fn(uint8_t{}); break;
-    case 2: fn(uint16_t{}); break;
-    case 4: fn(uint32_t{}); break;
-    default: fn(uint64_t{}); break;
-  }
 }
 
 // head[i] = 1 where sorted element i starts a new unique value (each NaN does).
@@ -166,7 +155,7 @@ __global__ void search_kernel(const U* keys, const int64_t* sorter, int64_t S, i
 void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descending, void* values, int64_t* indices,
                ScratchFn& get, void* stream) {
   auto s = static_cast<cudaStream_t>(stream);
-  by_width(dtype, [&](auto tag) {
+  sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
     const U* x = static_cast<const U*>(in);
     const int64_t n = O * R;
@@ -180,7 +169,7 @@ int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_
                     ScratchFn& get, void* stream) {
   auto s = static_cast<cudaStream_t>(stream);
   int64_t u = 0;
-  by_width(dtype, [&](auto tag) {
+  sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
     const U* x = static_cast<const U*>(in);
     const U* keys = nullptr;
@@ -211,7 +200,7 @@ int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_
 void searchsorted(const void* seq, const int64_t* sorter, int64_t S, int64_t L, const void* vals, int64_t n,
                   int64_t per_row, DType dtype, bool right, bool out_int32, void* out, ScratchFn& get, void* stream) {
   auto s = static_cast<cudaStream_t>(stream);
-  by_width(dtype, [&](auto tag) {
+  sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
     const KeyArgs<U> ka = key_args<U>(dtype, false);
     U* keys = static_cast<U*>(get((S * L > 0 ? S * L : 1) * static_cast<int64_t>(sizeof(U))));
