@@ -1,4 +1,5 @@
 // The CUDA kernels of the sorting ops (Note [CUDA sort] in sort.h, Note [Sort keys]).
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -150,6 +151,49 @@ __global__ void search_kernel(const U* keys, const int64_t* sorter, int64_t S, i
   }
 }
 
+// Note [CUDA sort], short rows: rows of at most kBlockSortMax elements are sorted one block a
+// row in shared memory instead of the two global passes (one launch). Each block holds the
+// row's keys in a blocked arrangement (thread t holds elements t * kItems ...), padded with the
+// largest key at positions >= R, sorted by cub::BlockRadixSort, which is stable: padding stays
+// after the row's own largest keys, and ties keep their input order.
+template <typename U, int kBlock, int kItems>
+__global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R, KeyArgs<U> ka, U* values,
+                                                          int64_t* indices) {
+  using Sort = cub::BlockRadixSort<U, kBlock, kItems, int64_t>;
+  __shared__ typename Sort::TempStorage tmp;
+  const int64_t row = blockIdx.x;
+  const U* x = in + row * R;
+  U keys[kItems];
+  int64_t pos[kItems];
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int64_t p = int64_t(threadIdx.x) * kItems + j;
+    keys[j] = p < R ? ka(x[p]) : static_cast<U>(~U(0));
+    pos[j] = p;
+  }
+  Sort(tmp).Sort(keys, pos);
+#pragma unroll
+  for (int j = 0; j < kItems; ++j) {
+    const int64_t q = int64_t(threadIdx.x) * kItems + j;
+    if (q < R) {
+      indices[row * R + q] = pos[j];
+      if (values) values[row * R + q] = x[pos[j]];
+    }
+  }
+}
+
+// The longest row block_sort_rows takes.
+constexpr int64_t kBlockSortMax = 4096;
+
+template <typename U>
+void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* values, int64_t* indices, cudaStream_t s) {
+  const unsigned grid = static_cast<unsigned>(O);
+  if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices);
+  else if (R <= 2048) block_sort_rows<U, 256, 8><<<grid, 256, 0, s>>>(x, R, ka, values, indices);
+  else block_sort_rows<U, 256, 16><<<grid, 256, 0, s>>>(x, R, ka, values, indices);
+  cuda::check_launch("sort", s);
+}
+
 }  // namespace
 
 void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descending, void* values, int64_t* indices,
@@ -159,6 +203,10 @@ void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descendin
     using U = decltype(tag);
     const U* x = static_cast<const U*>(in);
     const int64_t n = O * R;
+    if (R <= kBlockSortMax && O <= 0x7FFFFFFF) {
+      launch_block_sort<U>(x, O, R, key_args<U>(dtype, descending), static_cast<U*>(values), indices, s);
+      return;
+    }
     int64_t* pos = sort_positions<U>(x, dtype, O, R, descending, get, s, nullptr);
     finish_sort<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, pos, n, R, static_cast<U*>(values), indices);
     cuda::check_launch("sort", s);
