@@ -286,6 +286,18 @@ static void test_sort_large(void) {
     check_sort(t, x, rows, 2, 1, 0, "many rows");
     check_sort(t, x, rows, 2, 0, 1, "long columns");
     rel(t);
+    /* rows of each length class of the CUDA kernels (one block a row up to 512, 2048, 4096
+     * elements; longer rows through the global passes), float64 with ties and NaN */
+    const int64_t lens[] = {511, 1500, 4096, 5000};
+    for (int li = 0; li < 4; ++li) {
+      const int64_t rs[] = {3, lens[li]};
+      for (int64_t j = 0; j < 3 * lens[li]; ++j) x[j] = (double)((j * 7919) % 97) / 8.0 - 6;
+      x[lens[li] + 1] = NAN;
+      t = make(x, rs, 2, CT_FLOAT64, devs[di]);
+      check_sort(t, x, rs, 2, 1, 0, "row length classes");
+      check_sort(t, x, rs, 2, 1, 1, "row length classes descending");
+      rel(t);
+    }
     free(x);
   }
 }
