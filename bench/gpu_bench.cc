@@ -701,6 +701,10 @@ void cpu_matrix(const Dev& c) {
   reduction(c, "sum", CT_SUM, -1, {"f32", "f16"}, {kContig});
   reduction(c, "sum", CT_SUM, 1, {"f32"}, {kContig});
   cast(c, {"f32->f16"}, {kContig});
+  // floating -> integer casts check each value's range (Note [Float to integer casts])
+  cast(c, {"f32->i32", "f32->i64", "f64->i32", "f64->i64", "f16->i32", "bf16->i64", "f32->u8", "f32->i8", "f32->bool"},
+       {kContig});
+  cast(c, {"f32->i32"}, {kT});
   contiguous(c, {"f32"}, {kT});
   each(c, "matmul_1024", {"f32"}, {kContig}, [&](const std::string& name, const Spec& s, Lay) {
     Pair x = random_pair(c, *s.a, {1024, 1024}), y = random_pair(c, *s.a, {1024, 1024});
@@ -719,6 +723,34 @@ int cpu_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// ---- scans (issue 21; ctorch.h section 28): torch.cumsum on CUDA against at::cumsum, float32
+// and float16, rows "cumsum/<dtype>/<size>": 16M elements as one row (cub::DeviceScan in both),
+// [4096, 4096] along the last dim and along dim 0, and a small [64, 1000] along the last dim.
+// Bytes: the input read and the output written.
+void scan_bench() {
+  struct Case {
+    const char* size;
+    std::vector<int64_t> shape;
+    int64_t dim;
+  };
+  const Case cases[] = {{"16M", {1LL << 24}, 0},
+                        {"4096x4096_dim1", {4096, 4096}, 1},
+                        {"4096x4096_dim0", {4096, 4096}, 0},
+                        {"64x1000", {64, 1000}, 1}};
+  const std::pair<ct_dtype, at::ScalarType> dts[] = {{CT_FLOAT32, at::kFloat}, {CT_FLOAT16, at::kHalf}};
+  for (const auto& dt : dts)
+    for (const Case& c : cases) {
+      const std::string name = std::string("cumsum/") + (dt.first == CT_FLOAT32 ? "float32/" : "float16/") + c.size;
+      if (!wanted(name)) continue;
+      ct_tensor x;
+      CK(ct_rand(c.shape.data(), static_cast<int32_t>(c.shape.size()), dt.first, CT_CUDA, 0, nullptr, &x));
+      at::Tensor tx = at::rand(c.shape, at::TensorOptions().device(at::kCUDA, 0).dtype(dt.second));
+      const int64_t dim = c.dim;
+      run({name, kGpu, 20, 7, [&] { ct_tensor y; ct_drop(ct_cumsum(x, dim, CT_DTYPE_UNDEFINED, &y), &y); },
+           [&] { at::Tensor y = at::cumsum(tx, dim); }, 2.0 * static_cast<double>(tx.nbytes())});
+      CK(ct_tensor_release(x));
+    }
+}
 // ---- sorting and selection (issue 21; ctorch.h section 29): rows "sort/<dtype>/<shape>" and
 // "topk<k>/<dtype>/<shape>" against at::sort / at::topk along the last dim, float32 and float16,
 // large (16M 1-D; [4096, 4096]) and small ([64, 1000]).
@@ -928,6 +960,8 @@ int bench(int argc, char** argv) {
          2.0 * 8 * (1LL << 24)});
     CK(ct_tensor_release(x));
   }
+
+  scan_bench();
 
   // ---- the matrix: GPU rows, then CPU rows (inputs released after each)
   // GPU_BENCH_N=m: the GPU matrix at m x m elements too, rows named "n<m>/op/dtype/layout"

@@ -2,6 +2,7 @@
 // argument helpers, and the handle table.
 #pragma once
 #include <new>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,23 @@ void produce(ct_tensor* out, F f) {
   need(out, "out");
   Tensor t = f();
   *out = new_handle(std::move(t));
+}
+
+// The two-result form of produce (values and indices): checks both out pointers first, runs f
+// (a std::pair of tensors) and stores both as new handles, or neither.
+template <typename F>
+void produce_pair(ct_tensor* first, const char* first_name, ct_tensor* second, const char* second_name, F f) {
+  need(first, first_name);
+  need(second, second_name);
+  auto r = f();
+  ct_tensor a = new_handle(std::move(r.first));
+  try {
+    *second = new_handle(std::move(r.second));
+  } catch (...) {
+    release(a);
+    throw;
+  }
+  *first = a;
 }
 
 // Stores r in *out: when r is the tensor behind handle h itself (to() / contiguous() with

@@ -1587,6 +1587,242 @@ CT_API ct_status ct_cuda_jit_run_out(ct_cuda_jit_fn f, const ct_tensor* inputs, 
 CT_API ct_status ct_cuda_jit_kernel_count(int64_t* out);
 
 /* ============================================================================================
+ * 26. DLPack and foreign memory (torch.utils.dlpack, torch.from_dlpack, Tensor.__dlpack__,
+ *     torch.from_blob)
+ *
+ * Zero-copy exchange with other libraries (PyTorch, CuPy, JAX, ONNX Runtime, cuDF, your own
+ * CUDA code) through DLPack 1.1 (https://dmlc.github.io/dlpack/latest/; the header is vendored
+ * under third_party/dlpack). This header does not include dlpack.h: a DLPack struct crosses
+ * the ABI as a void* and a program that looks inside includes <dlpack/dlpack.h> itself. Each
+ * function says which struct it takes or gives: a "capsule" is a DLManagedTensor* (the legacy
+ * form, DLPack < 1.0, PyCapsule name "dltensor") or a DLManagedTensorVersioned* (version 1.x,
+ * "dltensor_versioned"). docs/dlpack.md has the ownership and stream rules.
+ *
+ * Export (ct_to_dlpack, ct_to_dlpack_versioned, ct_tensor_dlpack): any tensor, no copy: data is
+ * the address of the first element, byte_offset 0, strides in elements (the stride of a dim of
+ * size < 2 is written as 1, as torch), device kDLCPU (id 0; pinned memory too, as torch) or
+ * kDLCUDA (id = the GPU), dtypes as torch: kDLBool 8 bits, kDLBfloat 16, kDLComplex 64/128,
+ * kDLFloat, kDLInt, kDLUInt (uint8). The versioned form has version 1.1 and flags 0 (writable,
+ * not a copy). The capsule keeps the tensor's storage alive (any later ct_tensor_release is
+ * fine) until its deleter is called: by the consumer that took it, else by the producer
+ * (ct_dlpack_delete), exactly once. The shape and strides arrays live as long as the capsule.
+ *
+ * Import (ct_from_dlpack, ct_from_dlpack_versioned): a tensor viewing the capsule's memory (data
+ * + byte_offset), no copy; NULL strides mean C-contiguous. On success the tensor owns the
+ * capsule: its deleter is called exactly once, on the thread that drops the last tensor using
+ * the memory (views included), never before, without waiting for work still queued on ctorch's
+ * streams (as torch: synchronize first when the deleter makes the memory reusable at once). On
+ * failure nothing is called and the caller still owns the capsule (call its deleter, or hand it
+ * to someone else). The memory is never given to ctorch's caching allocator, and
+ * ct_tensor_record_stream on such a tensor does nothing (the producer owns its reuse). The
+ * read-only flag of the versioned form is not checked (as torch): do not write into a tensor
+ * whose producer marked it read-only.
+ *
+ * Streams (the Python array API's __dlpack__(stream=...) contract): the consumer of a CUDA
+ * tensor names the stream it will use, and ct_tensor_dlpack makes that stream wait (an event, no
+ * host synchronization) for the work queued so far on the current stream of the tensor's
+ * device, as torch's Tensor.__dlpack__. Values of stream: -1 no synchronization (the consumer
+ * takes care of it); 1 the default (legacy) stream, which is also what Python's None means on
+ * CUDA; any other value a cudaStream_t of the tensor's device (e.g. ct_stream_cuda_handle of a
+ * ct_stream; for ctorch's default stream, whose handle is 0, pass 1). 0 and 2 (the per-thread
+ * default stream) are refused as torch refuses them. CPU tensors take -1 only. Importing a CUDA
+ * capsule assumes the producer made its data ready for ctorch's current stream of that device
+ * (pass that stream's handle to the producer's __dlpack__). A consumer that uses an exported
+ * CUDA tensor on another stream must make that work finish (or be ordered before any use of
+ * the memory after the capsule's deleter ran) before calling the deleter: the memory goes back
+ * to the caching allocator of the stream it was allocated on when the deleter drops the last
+ * reference (torch's to_dlpack records no stream either).
+ * ============================================================================================ */
+/** Called by ct_from_blob's storage when it dies: deleter(address, ctx), exactly once, on any
+ *  thread. */
+typedef void (*ct_blob_deleter)(void* address, void* ctx);
+
+/** torch.utils.dlpack.to_dlpack(t): *out_capsule = a new DLManagedTensor* (legacy form) that
+ *  shares t's memory; no stream synchronization. The caller owns it until its deleter runs.
+ *  Errors: CT_ERR_NULL_POINTER (out_capsule). */
+CT_API ct_status ct_to_dlpack(ct_tensor t, void** out_capsule);
+/** The same as a DLManagedTensorVersioned* (version 1.1, flags 0). */
+CT_API ct_status ct_to_dlpack_versioned(ct_tensor t, void** out_capsule);
+/** Tensor.__dlpack__(stream=stream, max_version=...): the stream handoff described above, then
+ *  *out_capsule = a DLManagedTensorVersioned* when versioned != 0, else a DLManagedTensor*.
+ *  Errors: CT_ERR_ARGUMENT ("stream should be None on cpu.", "per-thread default stream is not
+ *  supported.", "unsupported stream 0 for ROCm/CUDA"), CT_ERR_CUDA (a stream that is not a
+ *  CUDA stream), CT_ERR_NULL_POINTER. On failure nothing is exported. */
+CT_API ct_status ct_tensor_dlpack(ct_tensor t, int64_t stream, int32_t versioned, void** out_capsule);
+/** Tensor.__dlpack_device__(): *device_type is a DLDeviceType (1 kDLCPU, 2 kDLCUDA), *device_id
+ *  the GPU's index (0 for the CPU). */
+CT_API ct_status ct_tensor_dlpack_device(ct_tensor t, int32_t* device_type, int32_t* device_id);
+/** torch.from_dlpack on a DLManagedTensor* (legacy form): a tensor over its memory that takes
+ *  ownership of the capsule on success. [new reference] Errors (the caller keeps the capsule):
+ *  CT_ERR_NULL_POINTER (capsule, out, NULL shape with ndim > 0, NULL data with elements),
+ *  CT_ERR_DTYPE (torch's "ATen does not support lanes != 1", "Unsupported kUInt bits 16", ...;
+ *  ctorch has no uint16/32/64 nor complex32), CT_ERR_DEVICE ("Unsupported device_type: 3": only
+ *  kDLCPU and kDLCUDA, as torch; a pointer that is not memory of the named GPU),
+ *  CT_ERR_CUDA_UNAVAILABLE / CT_ERR_INDEX (a kDLCUDA capsule without CUDA or with a bad device
+ *  id), CT_ERR_ARGUMENT (negative strides), CT_ERR_SHAPE (negative sizes, ndim outside 0..64). */
+CT_API ct_status ct_from_dlpack(void* capsule, ct_tensor* out);
+/** torch.from_dlpack on a DLManagedTensorVersioned*. Errors as ct_from_dlpack, and
+ *  CT_ERR_NOT_SUPPORTED for a major version other than 1 (torch's "unsupported DLPack capsule
+ *  major version: 2. Maximum supported version: 1"). */
+CT_API ct_status ct_from_dlpack_versioned(void* capsule, ct_tensor* out);
+/** Calls the deleter of a capsule that no one consumed (a DLManagedTensorVersioned* when
+ *  versioned != 0, else a DLManagedTensor*; a NULL deleter is fine): for a producer whose
+ *  consumer never took the capsule, from a binding that cannot call a C function pointer.
+ *  Never call it on a consumed capsule. Errors: CT_ERR_NULL_POINTER. */
+CT_API ct_status ct_dlpack_delete(void* capsule, int32_t versioned);
+/** torch.from_blob(address, sizes, strides, deleter=..., dtype=..., device=...): a tensor over
+ *  memory ctorch did not allocate, no copy. sizes/strides point to ndim values (strides NULL:
+ *  C-contiguous; in elements, >= 0); (dev_type, dev_index) as in section 6. address may be NULL
+ *  only for a tensor of no elements. On CUDA the address must be memory that CUDA knows
+ *  (device or managed memory of that GPU, or registered/pinned host memory, as torch's
+ *  getDeviceFromPtr): otherwise CT_ERR_DEVICE ("The specified pointer resides on host memory and
+ *  is not registered with any CUDA device.", "Specified device cuda:0 does not match device of
+ *  data cuda:1"). deleter (may be NULL: the caller owns the memory and keeps it valid while any
+ *  tensor uses it) is called as deleter(address, ctx) exactly once, on any thread, when the
+ *  last tensor using the memory (views included) goes; never when ct_from_blob fails (then the
+ *  caller still owns the memory). The memory never enters the caching allocator.
+ *  [new reference] Errors: CT_ERR_NULL_POINTER, CT_ERR_SHAPE (negative sizes, a span beyond
+ *  int64), CT_ERR_ARGUMENT (negative strides, bad device type), CT_ERR_DTYPE,
+ *  CT_ERR_CUDA_UNAVAILABLE, CT_ERR_INDEX (device index), CT_ERR_DEVICE. */
+CT_API ct_status ct_from_blob(void* address, const int64_t* sizes, int32_t ndim, const int64_t* strides,
+                              ct_dtype dtype, ct_device_type dev_type, int32_t dev_index, ct_blob_deleter deleter,
+                              void* ctx, ct_tensor* out);
+
+/* ============================================================================================
+ * 27. Saving and loading tensors (safetensors)
+ *
+ * The safetensors format of huggingface/safetensors (safetensors.torch.save_file, safe_open,
+ * load_file): 8 bytes N (little-endian), N bytes of UTF-8 JSON naming each tensor's dtype
+ * ("F32", "BF16", "I64", "BOOL", "C64", ...), shape and [begin, end) in the data buffer, plus
+ * an optional "__metadata__" map of strings, then the tensors' bytes, row-major, little-endian.
+ * docs/safetensors.md.
+ *
+ * Writing: the file is byte for byte what safetensors.torch.save_file writes for the same
+ * tensors and metadata (tensors ordered by dtype alignment, descending, then by name; header
+ * padded with spaces to a multiple of 8 bytes, so every tensor is aligned; metadata keys
+ * sorted, where the Python package writes them in hash order). Tensors may be on any device
+ * (CUDA tensors are copied to the host) and have any strides (written contiguous; the Python
+ * package refuses non-contiguous tensors); tensors sharing memory are written each in full.
+ * Names are UTF-8, unique, not "__metadata__"; n_meta 0 writes no "__metadata__". ctorch's
+ * complex128 has no dtype in the format (CT_ERR_NOT_SUPPORTED).
+ *
+ * Reading: a ct_safetensors is a counted reference (like a stream) to an open file, validated
+ * as the reference implementation does (header length at most 100000000 bytes, valid JSON,
+ * each tensor's offsets contiguous from 0 and covering the whole data buffer without gaps or
+ * overlaps, end - begin == numel * itemsize, no name twice; every failure CT_ERR_ARGUMENT with
+ * a message that starts "safetensors: " and, for the length, offset and size checks, ends with
+ * the reference's error name, e.g. "(InvalidOffset)"). The file is memory-mapped privately (MAP_PRIVATE): a CPU tensor from
+ * ct_safetensors_get_tensor is the mapped bytes themselves (zero-copy) and writing into it
+ * copies the page for this process (copy-on-write), never changing the file; tensors of one
+ * open file share its mapping, as the Python package's do (a write is seen by a later
+ * get_tensor of the same name through the same handle). The mapping lives while the handle or
+ * any tensor made from it lives. A tensor whose bytes are not aligned for its dtype (a file
+ * written by another writer), or a bool tensor with bytes other than 0 and 1, is copied
+ * instead. A CUDA tensor is copied from the mapping straight to the device (synchronously).
+ * Changing or truncating the file while it is mapped is undefined, as for any mapping.
+ * Format dtypes ctorch has no dtype for (F8_E4M3, F8_E5M2, U16, U32, U64, F4, ...) are valid
+ * in a file; asking for such a tensor's dtype or data is CT_ERR_NOT_SUPPORTED naming it.
+ * ========================================================================================== */
+
+/** An open safetensors file (safetensors.safe_open). */
+typedef struct ct_safetensors_s* ct_safetensors;
+
+/** safetensors.torch.save_file(dict(zip(names, tensors)), path, metadata): writes n tensors
+ *  (names[i] -> tensors[i]) and n_meta metadata pairs (meta_keys[i] -> meta_values[i]) to a
+ *  new file at file_path: written next to it (file_path + ".tmp<pid>_<n>") and renamed over it,
+ *  so a file there is replaced atomically (its readers and the tensors mapped from it keep the
+ *  old bytes), and on failure file_path is unchanged (the directory must be writable). The arrays
+ *  may be NULL when their count is 0. Errors: CT_ERR_NULL_POINTER (file_path, an array, a name, a
+ *  key or a value), CT_ERR_INVALID_HANDLE (a tensor), CT_ERR_ARGUMENT (n or n_meta < 0, a name
+ *  or key given twice, a name "__metadata__", a string that is not UTF-8, the file cannot be
+ *  created or written: the message has the system's reason), CT_ERR_NOT_SUPPORTED
+ *  (complex128). Nothing is written when the arguments are wrong. */
+CT_API ct_status ct_safetensors_save_file(const char* file_path, const char* const* names, const ct_tensor* tensors,
+                                          int32_t n, const char* const* meta_keys,
+                                          const char* const* meta_values, int32_t n_meta);
+/** safetensors.torch.save(tensors, metadata): the same file's bytes into buf (cap bytes).
+ *  Out: *needed = the file's size; CT_ERR_BUFFER_SIZE when cap < it (*needed still set,
+ *  nothing copied from any device: call with cap 0 to size the buffer). Other errors as
+ *  ct_safetensors_save_file. */
+CT_API ct_status ct_safetensors_save_buffer(const char* const* names, const ct_tensor* tensors, int32_t n,
+                                            const char* const* meta_keys, const char* const* meta_values,
+                                            int32_t n_meta, void* buf, int64_t cap, int64_t* needed);
+/** safetensors.safe_open(path, framework="pt"): maps and validates the file. Errors:
+ *  CT_ERR_NULL_POINTER, CT_ERR_ARGUMENT (the file cannot be opened: the system's reason; an
+ *  invalid file: see above), CT_ERR_OUT_OF_MEMORY (it cannot be mapped). [new reference] */
+CT_API ct_status ct_safetensors_open(const char* file_path, ct_safetensors* out);
+/** safetensors.torch.load(data): as ct_safetensors_open on a copy of nbytes bytes of a whole
+ *  file held in memory (the caller may free data when the call returns). [new reference] */
+CT_API ct_status ct_safetensors_open_buffer(const void* data, int64_t nbytes, ct_safetensors* out);
+CT_API ct_status ct_safetensors_retain(ct_safetensors f);
+/** Drops one reference; tensors made from the file keep its mapping alive. */
+CT_API ct_status ct_safetensors_release(ct_safetensors f);
+/** Live safetensors handles (for leak checks). */
+CT_API ct_status ct_live_safetensors_count(int64_t* out);
+/** len(f.keys()): the number of tensors. */
+CT_API ct_status ct_safetensors_count(ct_safetensors f, int64_t* out);
+/** f.keys()[i]: the i-th tensor name in sorted (byte) order, into buf (the string convention
+ *  of ct_tensor_repr). Errors: CT_ERR_INDEX for i outside [0, count). */
+CT_API ct_status ct_safetensors_name(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed);
+/** The dtype of a tensor without loading it (f.get_slice(name).get_dtype()). Errors:
+ *  CT_ERR_INDEX ("safetensors: the file has no tensor 'x'"), CT_ERR_NOT_SUPPORTED ("... has
+ *  dtype F8_E4M3, which ctorch does not have"). */
+CT_API ct_status ct_safetensors_tensor_dtype(ct_safetensors f, const char* tensor_name, ct_dtype* out);
+/** The shape of a tensor without loading it (f.get_slice(name).get_shape()) into dst[0..cap),
+ *  as ct_tensor_sizes (CT_ERR_BUFFER_SIZE when cap < ndim, *ndim still set). Works for every
+ *  format dtype. Errors: CT_ERR_INDEX. */
+CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* tensor_name, int64_t* dst, int32_t cap,
+                                             int32_t* ndim);
+/** f.get_tensor(name) of a file opened with device=(dev_type, dev_index): on the CPU the mapped
+ *  bytes (zero-copy, copy-on-write; a copy when misaligned or a bool byte is not 0 or 1), on
+ *  CUDA a copy on the device. Errors: CT_ERR_INDEX, CT_ERR_NOT_SUPPORTED (dtype), device errors
+ *  as ct_empty. [new reference] */
+CT_API ct_status ct_safetensors_get_tensor(ct_safetensors f, const char* tensor_name, ct_device_type dev_type,
+                                           int32_t dev_index, ct_tensor* out);
+/** f.metadata(): the number of "__metadata__" entries (0 when the header has none). */
+CT_API ct_status ct_safetensors_metadata_count(ct_safetensors f, int64_t* out);
+/** The i-th metadata key in sorted order, into buf (string convention). Errors: CT_ERR_INDEX. */
+CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int64_t i, void* buf, int64_t cap, int64_t* needed);
+/** f.metadata()[key] into buf (string convention). Errors: CT_ERR_INDEX ("safetensors: the
+ *  metadata has no key 'x'"). */
+CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* meta_key, void* buf, int64_t cap,
+                                             int64_t* needed);
+
+/* ============================================================================================
+ * 28. Scans (torch.cumsum, cumprod, cummax, cummin, logcumsumexp)
+ *    Along one dim (wrapped as PyTorch: -1 is the last; a 0-dim tensor takes -1 and 0). Results
+ *    are new contiguous tensors of t's shape on t's device. Errors: CT_ERR_INDEX "Dimension out
+ *    of range (expected to be in range of [-2, 1], but got 5)"; CT_ERR_DTYPE for dtypes PyTorch
+ *    refuses, with its message ("cummax_cpu" not implemented for 'ComplexFloat'; "_cuda" on
+ *    CUDA). Floating sums may differ from PyTorch's in the last bits (the order of the additions;
+ *    docs/differences.md); integers, cummax and cummin are exact. Note [Scan layout].
+ * ========================================================================================== */
+
+/** torch.cumsum(t, dim, dtype=dtype). dtype CT_DTYPE_UNDEFINED: int64 for integer and bool
+ *  inputs, else t's dtype; a given dtype is the result's and t is cast to it first (integer
+ *  sums wrap around as in PyTorch). A bool result is CT_ERR_DTYPE ("cumsum_out_cpu" not
+ *  implemented for 'Bool'; "cumsum_cuda" on CUDA) when there is something to scan: a 0-dim t
+ *  is copied and an empty t gives an empty result, as PyTorch. float16/bfloat16 accumulate in
+ *  float32. [new reference] */
+CT_API ct_status ct_cumsum(ct_tensor t, int64_t dim, ct_dtype dtype, ct_tensor* out);
+/** torch.cumprod(t, dim, dtype=dtype): the dtype rules of ct_cumsum. [new reference] */
+CT_API ct_status ct_cumprod(ct_tensor t, int64_t dim, ct_dtype dtype, ct_tensor* out);
+/** torch.cummax(t, dim): *values (t's dtype) holds the running maximum, *indices (int64) the
+ *  position along dim it came from: the last of equal maxima; once a NaN is seen the values stay
+ *  NaN and the index is that of the last NaN so far. Bool, integer and floating inputs (complex:
+ *  CT_ERR_DTYPE). Whatever dim is, as PyTorch: a 0-dim t gives a copy of t and index 0, an
+ *  empty t empty results. On failure neither out is written. [new reference] x2 */
+CT_API ct_status ct_cummax(ct_tensor t, int64_t dim, ct_tensor* values, ct_tensor* indices);
+/** torch.cummin(t, dim): as ct_cummax with the minimum (the last of equal minima). */
+CT_API ct_status ct_cummin(ct_tensor t, int64_t dim, ct_tensor* values, ct_tensor* indices);
+/** torch.logcumsumexp(t, dim): log(cumsum(exp(t))) computed stably (max + log1p(exp(min -
+ *  max)) per step); -inf entries add nothing, equal infinities stay that infinity, NaN
+ *  propagates. Floating and complex inputs, result in t's dtype; integer and bool inputs are
+ *  CT_ERR_DTYPE ("logcumsumexp_out_cpu" not implemented for 'Long'; on CUDA "logcumsumexp_cuda",
+ *  and only when there is something to scan, as PyTorch). [new reference] */
+CT_API ct_status ct_logcumsumexp(ct_tensor t, int64_t dim, ct_tensor* out);
+
+/* ============================================================================================
  * 29. Sorting and selection (torch.sort, argsort, topk, kthvalue, unique, searchsorted)
  *     On CPU and CUDA tensors of any layout; every result is a [new reference] on the input's
  *     device. Order: NaN (any sign or payload) after +inf (ascending puts NaN last, descending

@@ -20,6 +20,7 @@
 #include "impl/core/tensor.h"
 #include "impl/cuda/stream.h"
 #include "impl/graph/graph.h"
+#include "impl/io/safetensors.h"
 #include "impl/jit/jit.h"
 #include "impl/rng/generator.h"
 
@@ -27,7 +28,7 @@ namespace ct::capi {
 
 // The kind tags of the handle values (one per handle type of ctorch.h).
 constexpr uint64_t kTensorTag = 0x5, kStreamTag = 0x6, kEventTag = 0x7, kGeneratorTag = 0x8, kGraphTag = 0x9,
-                   kGraphedTag = 0xa, kNcclCommTag = 0xb, kJitTag = 0xc;
+                   kGraphedTag = 0xa, kNcclCommTag = 0xb, kJitTag = 0xc, kSafeTensorsTag = 0xd;
 
 template <typename Obj, typename Handle, uint64_t Tag>
 class HandleTable {
@@ -101,6 +102,7 @@ class HandleTable {
       case kGraphedTag: return "graphed callable";
       case kNcclCommTag: return "NCCL communicator";
       case kJitTag: return "jitted function";
+      case kSafeTensorsTag: return "safetensors file";
       default: return "object";
     }
   }
@@ -133,6 +135,7 @@ using GraphTable = HandleTable<graph::GraphPtr, ct_cuda_graph, kGraphTag>;
 using GraphedTable = HandleTable<graph::GraphedPtr, ct_cuda_graphed, kGraphedTag>;
 using NcclCommTable = HandleTable<comm::CommunicatorPtr, ct_nccl_comm, kNcclCommTag>;
 using JitTable = HandleTable<std::shared_ptr<const jit::JitFunction>, ct_cuda_jit_fn, kJitTag>;
+using SafeTensorsTable = HandleTable<std::shared_ptr<const io::SafeTensorsFile>, ct_safetensors, kSafeTensorsTag>;
 
 // A stream argument that may be NULL: empty then (the callee picks its default).
 inline cuda::Stream optional_stream(ct_stream s, const char* arg = "stream") {

@@ -208,17 +208,7 @@ CT_API ct_status ct_min(ct_tensor t, ct_tensor* out) {
 
 static ct_status minmax_dim(ct_tensor t, int32_t dim, int32_t keepdim, ct_tensor* values, ct_tensor* indices, bool is_max) {
   CT_API_BEGIN
-  need(values, "values");
-  need(indices, "indices");
-  auto r = ops::max_dim(get(t), dim, keepdim != 0, is_max);
-  ct_tensor v = new_handle(r.first);
-  try {
-    *indices = new_handle(r.second);
-  } catch (...) {
-    release(v);
-    throw;
-  }
-  *values = v;
+  produce_pair(values, "values", indices, "indices", [&] { return ops::max_dim(get(t), dim, keepdim != 0, is_max); });
   CT_API_END
 }
 

@@ -25,8 +25,12 @@ ARCHS = ["sm_80", "sm_90", "compute_90"]
 # set //tools:sanitized) run without a GPU (CI) and instrument host code only, so their device
 # code is PTX for compute_80 alone, which any GPU the library supports compiles at load: a
 # quarter of the nvcc time of the three entries above, on a 2-core CI box that builds every .cu
-# once per config.
+# once per config. Their device code and the host side of the .cu files are also compiled
+# without optimization (SANITIZER_NVCC_OPT): nothing of it runs in those builds (no GPU, and
+# the host code is not instrumented, Note [Sanitizers and nvcc]), and cicc at -O2 is most of an
+# nvcc call (binary.cu: 36 s at -O2, 11 s at -O0, one core).
 SANITIZER_ARCHS = ["compute_80"]
+SANITIZER_NVCC_OPT = ["-O0", "-Xcicc", "-O0"]
 
 def cuda_archs_define():
     """The -D (local_defines entry) that tells the library what its device code was built for."""
@@ -45,7 +49,9 @@ def _nvcc_objects_impl(ctx):
     for src in ctx.files.srcs:
         obj = ctx.actions.declare_file("_objs_cuda/%s/%s.pic.o" % (ctx.label.name, src.basename.rsplit(".", 1)[0]))
         args = ctx.actions.args()
-        args.add_all(["-c", "-std=c++17", "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden"])
+        args.add_all(["-c", "-std=c++17"])
+        args.add_all(SANITIZER_NVCC_OPT if ctx.attr.sanitized else ["-O2"])
+        args.add_all(["-Xcompiler", "-fPIC,-fvisibility=hidden"])
         args.add_all([_gencode(a) for a in archs])
         args.add_all(cc.defines, format_each = "-D%s")
         args.add_all(cc.includes, before_each = "-I")

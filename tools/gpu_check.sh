@@ -39,7 +39,7 @@ python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
 echo "== memory_stats with expandable segments, ctorch vs torch"
 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CTORCH_CUDA_ALLOC_CONF=expandable_segments:True \
   python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
-for c in linalg fft rng graph comm nvml sort; do
+for c in linalg fft rng graph comm nvml safetensors dlpack scan sort; do
   echo "== ctorch vs torch.cuda (tests/gpu/${c}_compare.py)"
   python3 "tests/gpu/${c}_compare.py" "$A/libctorch.so" || rc=1
 done
@@ -78,6 +78,12 @@ if [ "${SANITIZE:-1}" != 0 ]; then
   # racecheck of layout_test on every device takes longer than a device call on two GPUs: there
   # it runs the cases on the last device alone (one GPU: device 0, as always)
   sanitize racecheck device_test
+  # issue 21's suites (each where the bundle has it): memcheck with the leak check, racecheck of
+  # those with kernels of their own (shared memory, block scans)
+  for t in dlpack_test safetensors_test scan_test sort_test indexing_test rowfuncs_test ewfuncs_test; do
+    [ -x "$A/$t" ] && sanitize memcheck $t
+  done
+  for t in scan_test sort_test indexing_test rowfuncs_test; do [ -x "$A/$t" ] && sanitize racecheck $t; done
   LAYOUT_TEST_FIRST_DEVICE=$(( NGPU > 1 ? NGPU - 1 : 0 )) sanitize racecheck layout_test
   # the jiterator (issue 18): its C suite, and its launch tests but the two over 2^31 elements
   # (4 GiB each; their kernels are the same code at other index widths)

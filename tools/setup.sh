@@ -5,6 +5,7 @@ set -euo pipefail
 PKGS=(bazel-bootstrap swig openjdk-17-jdk-headless junit4 mono-mcs mono-devel nunit-console
       golang-go libgtest-dev unzip zip g++ binutils libopenblas-dev libfftw3-dev python3
       cmake make pkg-config patchelf xz-utils
+      nlohmann-json3-dev   # JSON for the safetensors header (impl/io)
       clang libclang-rt-14-dev libomp-dev)   # the fuzzing build (README.md, Fuzzing)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -237,6 +237,7 @@ CT_HANDLE(ct_cuda_graph)
 CT_HANDLE(ct_cuda_graphed)
 CT_HANDLE(ct_nccl_comm)
 CT_HANDLE(ct_cuda_jit_fn)
+CT_HANDLE(ct_safetensors)
 
 /* Apply by parameter name (the header keeps these names consistent). */
 %apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices, ct_tensor* inverse, ct_tensor* counts };
@@ -247,6 +248,7 @@ CT_HANDLE(ct_cuda_jit_fn)
 %apply ct_cuda_graphed* OUT { ct_cuda_graphed* out };
 %apply ct_nccl_comm* OUT { ct_nccl_comm* out };
 %apply ct_cuda_jit_fn* OUT { ct_cuda_jit_fn* out };
+%apply ct_safetensors* OUT { ct_safetensors* out };
 %apply const ct_tensor* ARRAY { const ct_tensor* tensors, const ct_tensor* inputs, const ct_tensor* static_inputs,
                                 const ct_tensor* outs };
 %apply ct_tensor* ARRAYOUT { ct_tensor* outs };
@@ -357,6 +359,66 @@ GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
 %apply const int32_t* I32ARRAY { const ct_jit_arg_type* arg_types, const ct_jit_arg_type* over_types };
 %apply const int64_t* ARRAY { const int64_t* arg_ints, const int64_t* over_ints };
 %apply const double* F64ARRAY { const double* arg_doubles, const double* over_doubles };
+#endif
+
+/* Section 26, DLPack: a capsule (DLManagedTensor* or DLManagedTensorVersioned*, void* in the
+ * header) travels as its address: Java long (in; long[1] out), C# IntPtr (in; out IntPtr).
+ * ct_from_blob takes a C function pointer (its deleter): each binding calls it from its own
+ * native code (dlpack_jni.c, a C# delegate, cgo). Go calls the whole section through cgo
+ * (bindings/go/internal/capi/dlpack.go), with unsafe.Pointer / uintptr addresses. */
+%ignore ct_from_blob;
+#if defined(SWIGJAVA)
+%typemap(jni) void* CAPSULE "jlong"
+%typemap(jtype) void* CAPSULE "long"
+%typemap(jstype) void* CAPSULE "long"
+%typemap(javain) void* CAPSULE "$javainput"
+%typemap(in) void* CAPSULE %{ $1 = (void*)(intptr_t)$input; %}
+%typemap(jni) void** CAPSULEOUT "jlongArray"
+%typemap(jtype) void** CAPSULEOUT "long[]"
+%typemap(jstype) void** CAPSULEOUT "long[]"
+%typemap(javain) void** CAPSULEOUT "$javainput"
+%typemap(in) void** CAPSULEOUT (void* temp = NULL) {
+  if (!$input || (*jenv)->GetArrayLength(jenv, $input) < 1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIndexOutOfBoundsException, "out array must have 1 element");
+    return $null;
+  }
+  $1 = &temp;
+}
+%typemap(argout) void** CAPSULEOUT {
+  jlong v = (jlong)(intptr_t)temp$argnum;
+  (*jenv)->SetLongArrayRegion(jenv, $input, 0, 1, &v);
+}
+%apply void* CAPSULE { void* capsule };
+%apply void** CAPSULEOUT { void** out_capsule };
+#elif defined(SWIGCSHARP)
+%typemap(ctype) void* CAPSULE "void*"
+%typemap(imtype) void* CAPSULE "global::System.IntPtr"
+%typemap(cstype) void* CAPSULE "global::System.IntPtr"
+%typemap(csin) void* CAPSULE "$csinput"
+%typemap(in) void* CAPSULE %{ $1 = $input; %}
+%typemap(ctype) void** CAPSULEOUT "void**"
+%typemap(imtype) void** CAPSULEOUT "out global::System.IntPtr"
+%typemap(cstype) void** CAPSULEOUT "out global::System.IntPtr"
+%typemap(csin) void** CAPSULEOUT "out $csinput"
+%typemap(in) void** CAPSULEOUT %{ $1 = $input; %}
+%apply void* CAPSULE { void* capsule };
+%apply void** CAPSULEOUT { void** out_capsule };
+#elif defined(SWIGGO)
+%ignore ct_to_dlpack;
+%ignore ct_to_dlpack_versioned;
+%ignore ct_tensor_dlpack;
+%ignore ct_tensor_dlpack_device;
+%ignore ct_from_dlpack;
+%ignore ct_from_dlpack_versioned;
+%ignore ct_dlpack_delete;
+#endif
+%apply int32_t* I32OUT { int32_t* device_type, int32_t* device_id };
+/* Section 27, safetensors: in Java the path, names and metadata as the jiterator's code and
+ * names above (real UTF-8; null stays NULL). */
+#if defined(SWIGJAVA)
+%apply const char* UTF8Z { const char* file_path, const char* tensor_name, const char* meta_key };
+%apply const char* const* UTF8ZARRAY { const char* const* names, const char* const* meta_keys,
+                                       const char* const* meta_values };
 #endif
 
 %include "capi/ctorch.h"

@@ -76,12 +76,16 @@ namespace Ctorch.Tests
             else if (t == typeof(float[])) v = new float[] { 1, 2 };
             else if (t == typeof(CudaStream[])) v = new CudaStream[1];   // null entries: the current stream
             else if (t == typeof(DisposeScope)) v = m.Own(DisposeScope.Begin());
+            else if (t == typeof(IDictionary<string, Tensor>)) v = new Dictionary<string, Tensor>();
+            else if (t == typeof(IDictionary<string, string>)) v = new Dictionary<string, string>();
+            else if (t == typeof(SafeTensorsFile)) v = m.Own(SafeTensors.Load(SafeTensors.Save(new Dictionary<string, Tensor>())));
             // Without a GPU, objects over another kind's handle (not owned): the binding's null
             // checks come before any native call.
             else if (t == typeof(CudaStream)) v = new CudaStream(new CudaStreamHandle(Raw(m), false));
             else if (t == typeof(NcclComm)) v = new NcclComm(new NcclCommHandle(Raw(m), false));
             else if (t == typeof(GraphedCallable)) v = new GraphedCallable(new GraphedCallableHandle(Raw(m), false));
             else if (t == typeof(TensorHandle)) v = new TensorHandle();
+            else if (t == typeof(SafeTensorsHandle)) v = new SafeTensorsHandle(Raw(m), false);
             else if (t == typeof(object)) v = 1;
             else if (t == typeof(Type)) v = typeof(float);
             else if (t.IsEnum) v = Enum.GetValues(t).GetValue(0);
@@ -167,7 +171,7 @@ namespace Ctorch.Tests
         private static readonly Type[] Disposables =
         {
             typeof(Tensor), typeof(Generator), typeof(CudaEvent), typeof(CudaGraph), typeof(JitFunction),
-            typeof(CudaStream), typeof(NcclComm), typeof(GraphedCallable), typeof(DisposeScope),
+            typeof(CudaStream), typeof(NcclComm), typeof(GraphedCallable), typeof(DisposeScope), typeof(SafeTensorsFile),
         };
 
         private static readonly HashSet<string> DisposedAllowed = new HashSet<string>

@@ -10,7 +10,9 @@
 // call.go (the locked-thread call helper), direct.go (cgo shims for the hot calls), oomhook.go
 // with oomhook_export.go (the out-of-memory hooks) and graphfn.go with graphfn_export.go
 // (ct_cuda_make_graphed_callable), which SWIG cannot wrap because they take a C function
-// pointer, are written by hand, as is memtrim.go (glibc's malloc_trim, for the soak tests).
+// pointer, are written by hand, as are memtrim.go (glibc's malloc_trim, for the soak tests) and
+// dlpack.go with dlpack_export.go (section 26, DLPack and from_blob: raw capsule addresses and
+// from_blob's deleter, called through cgo).
 //
 // Handles are int64, scalar out-parameters are one-element slices, host buffers are []byte.
 // Nothing here owns anything: the idiomatic package ctorch.dev/ctorch does.

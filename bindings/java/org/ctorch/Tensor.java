@@ -40,7 +40,7 @@ public final class Tensor extends TensorSorting implements AutoCloseable {
    * AbstractStringBuilder): TensorBase (handle, lifetime, call plumbing, metadata) <-
    * TensorFactories <- TensorData (to, item, copies out) <- TensorViews (and cat/stack) <-
    * TensorOps (ops by code, clamp, where, fill) <- TensorElementwise (the named ops) <-
-   * TensorReductions <- TensorRandom <- TensorLinalg <- Tensor. See docs/java.md.
+   * TensorReductions <- TensorRandom <- TensorLinalg <- TensorScans <- Tensor. See docs/java.md.
    */
 
   /** Takes ownership of handle; only wrap() calls this. */

@@ -8,7 +8,7 @@ import org.ctorch.swig.ctorch;
 /**
  * {@link Tensor}'s sorting and selection: sort, argsort, topk, kthvalue, unique, searchsorted.
  */
-abstract class TensorSorting extends TensorLinalg {
+abstract class TensorSorting extends TensorScans {
   TensorSorting(long handle) {
     super(handle);
   }

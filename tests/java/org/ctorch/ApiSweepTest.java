@@ -60,7 +60,7 @@ public class ApiSweepTest extends CtorchTestCase {
       Event.class, Generator.class, CudaGraph.class, GraphedCallable.class, NcclComm.class,
       JitFunction.class, CudaComm.class, FFT.class, Torch.class, Device.class, DType.class,
       TensorScope.class, Nvtx.class, CudaSanitizer.class, ValuesIndices.class, UniqueResult.class,
-      CtorchException.class, Cuda.CufftPlanCache.class);
+      CtorchException.class, Cuda.CufftPlanCache.class, SafeTensors.class, SafeTensorsFile.class);
 
   /** Parameter types where null always has a documented meaning (a default). */
   static final Set<Class<?>> OPTIONAL_TYPES = Set.of(Generator.class, Stream.class,
@@ -70,7 +70,8 @@ public class ApiSweepTest extends CtorchTestCase {
   /** Methods whose DType parameter may be null (the default or the input's dtype). */
   static final Set<String> OPTIONAL_DTYPE = Set.of("sum", "mean", "prod", "reduce", "newEmpty",
       "newZeros", "newOnes", "newFull", "newTensor", "emptyLike", "zerosLike", "onesLike",
-      "fullLike", "randLike", "randnLike", "rand", "randn", "randint", "to", "fftfreq");
+      "fullLike", "randLike", "randnLike", "rand", "randn", "randint", "to", "fftfreq", "cumsum",
+      "cumprod");
 
   /** Methods whose int[] (dims) or long[] (FFT sizes, chunk sizes) parameter may be null. */
   static final Set<String> OPTIONAL_DIMS = Set.of("sum", "mean", "prod", "amax", "amin",
@@ -104,7 +105,8 @@ public class ApiSweepTest extends CtorchTestCase {
 
   /** The classes with a close whose closed objects the sweep uses. */
   static final List<Class<?>> CLOSEABLE = List.of(Tensor.class, Event.class, Generator.class,
-      Stream.class, CudaGraph.class, JitFunction.class, NcclComm.class, GraphedCallable.class);
+      Stream.class, CudaGraph.class, JitFunction.class, NcclComm.class, GraphedCallable.class,
+      SafeTensorsFile.class);
 
   /** "Class.method" of the methods that need no native handle: they work on a closed object. */
   static final Set<String> HANDLE_FREE = Set.of("close", "isClosed", "toString", "hashCode",
@@ -332,6 +334,11 @@ public class ApiSweepTest extends CtorchTestCase {
     }
     if (c == Cuda.CufftPlanCache.class) {
       return Cuda.cufftPlanCache(0);
+    }
+    if (c == SafeTensorsFile.class) {
+      SafeTensorsFile f = SafeTensors.load(SafeTensors.save(Map.of(), null));
+      made.add(f);
+      return f;
     }
     return null;
   }
