@@ -751,6 +751,48 @@ void scan_bench() {
       CK(ct_tensor_release(x));
     }
 }
+// ---- sorting and selection (issue 21; ctorch.h section 29): rows "sort/<dtype>/<shape>" and
+// "topk<k>/<dtype>/<shape>" against at::sort / at::topk along the last dim, float32 and float16,
+// large (16M 1-D; [4096, 4096]) and small ([64, 1000]).
+void sorting_rows() {
+  const struct {
+    const char* name;
+    ct_dtype dt;
+    at::ScalarType st;
+  } dts[] = {{"f32", CT_FLOAT32, at::kFloat}, {"f16", CT_FLOAT16, at::kHalf}};
+  const std::vector<std::vector<int64_t>> shapes{{1 << 24}, {4096, 4096}, {64, 1000}};
+  for (const auto& dt : dts)
+    for (const auto& shape : shapes) {
+      std::string sh;
+      for (int64_t s : shape) sh += (sh.empty() ? "" : "x") + std::to_string(s);
+      const std::string suffix = std::string("/") + dt.name + "/" + sh;
+      if (!wanted("sort" + suffix) && !wanted("topk10" + suffix) && !wanted("topk1000" + suffix)) continue;
+      ct_tensor x;
+      CK(ct_rand(shape.data(), static_cast<int32_t>(shape.size()), dt.dt, CT_CUDA, 0, nullptr, &x));
+      at::Tensor tx = at::rand(shape, at::TensorOptions().device(at::kCUDA).dtype(dt.st));
+      const int iters = shape.size() == 2 && shape[0] == 64 ? 200 : 10;
+      run({"sort" + suffix, kGpu, iters, 7,
+           [&] {
+             ct_tensor v, i;
+             CK(ct_sort(x, -1, 0, 0, &v, &i));
+             CK(ct_tensor_release(v));
+             CK(ct_tensor_release(i));
+           },
+           [&] { auto r = at::sort(tx, -1); }});
+      for (int64_t k : {10, 1000}) {
+        run({"topk" + std::to_string(k) + suffix, kGpu, iters, 7,
+             [&] {
+               ct_tensor v, i;
+               CK(ct_topk(x, k, -1, 1, 1, &v, &i));
+               CK(ct_tensor_release(v));
+               CK(ct_tensor_release(i));
+             },
+             [&] { auto r = at::topk(tx, k, -1); }});
+      }
+      CK(ct_tensor_release(x));
+    }
+}
+// ---- end of sorting and selection
 
 int bench(int argc, char** argv) {
   if (argc > 1) g_filter = argv[1];
@@ -935,6 +977,7 @@ int bench(int argc, char** argv) {
     }
   }
   g_inputs.clear();
+  sorting_rows();
   cpu_matrix(Dev{"cpu/", CT_CPU, -1, at::Device(at::kCPU), 4096, kHost, 7});
   g_inputs.clear();
   return 0;

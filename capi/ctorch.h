@@ -1822,6 +1822,71 @@ CT_API ct_status ct_cummin(ct_tensor t, int64_t dim, ct_tensor* values, ct_tenso
  *  and only when there is something to scan, as PyTorch). [new reference] */
 CT_API ct_status ct_logcumsumexp(ct_tensor t, int64_t dim, ct_tensor* out);
 
+/* ============================================================================================
+ * 29. Sorting and selection (torch.sort, argsort, topk, kthvalue, unique, searchsorted)
+ *     On CPU and CUDA tensors of any layout; every result is a [new reference] on the input's
+ *     device. Order: NaN (any sign or payload) after +inf (ascending puts NaN last, descending
+ *     first); -0.0 equals 0.0. Sorts are always stable, so CPU and CUDA give the same values
+ *     and indices (PyTorch promises stability only with stable=True; stable is accepted and
+ *     needs no other behaviour here). Indices are int64 positions along dim. Complex inputs
+ *     fail with CT_ERR_DTYPE; a dim out of range with CT_ERR_INDEX ("Dimension out of range
+ *     (expected to be in range of [-2, 1], but got 2)"); a 0-dim tensor takes dim 0 or -1.
+ *     On failure no out-parameter is written.
+ * ========================================================================================== */
+
+/** torch.sort(t, dim, descending, stable): *values (t's dtype) and *indices (int64), both
+ *  shaped like t ([new reference]s). Bool and every integer and floating dtype. Errors:
+ *  CT_ERR_DTYPE "sort(): input tensor must be of non-complex type"; CT_ERR_INDEX (dim). */
+CT_API ct_status ct_sort(ct_tensor t, int64_t dim, int32_t descending, int32_t stable, ct_tensor* values,
+                         ct_tensor* indices);
+/** torch.argsort(t, dim, descending, stable): the indices of ct_sort alone into *out. */
+CT_API ct_status ct_argsort(ct_tensor t, int64_t dim, int32_t descending, int32_t stable, ct_tensor* out);
+/** torch.topk(t, k, dim, largest, sorted): the k largest (largest == 0: smallest) elements
+ *  along dim into *values and their int64 positions into *indices ([new reference]s, t's shape
+ *  with size k at dim). Results come in order (largest first, or smallest first) whatever
+ *  `sorted` says; equal elements in input order. Integer and floating dtypes. Errors:
+ *  CT_ERR_INDEX "selected index k out of range" (k < 0 or above the size of dim; 1 for a
+ *  0-dim t); CT_ERR_DTYPE "\"topk_cpu\" not implemented for 'Bool'" ("topk_out_cuda" on CUDA;
+ *  also complex). */
+CT_API ct_status ct_topk(ct_tensor t, int64_t k, int64_t dim, int32_t largest, int32_t sorted, ct_tensor* values,
+                         ct_tensor* indices);
+/** torch.kthvalue(t, k, dim, keepdim): the k-th smallest element along dim (k counts from 1)
+ *  into *values and its int64 position into *indices ([new reference]s; dim removed unless
+ *  keepdim). Of equal elements, the one a stable sort puts k-th. Integer and floating dtypes.
+ *  Errors: CT_ERR_INDEX "kthvalue(): selected number k out of range for dimension 0" and
+ *  "kthvalue(): Expected reduction dim 0 to have non-zero size."; CT_ERR_DTYPE
+ *  "\"kthvalue_cpu\" not implemented for 'Bool'" ("kthvalue_cuda" on CUDA; also complex). */
+CT_API ct_status ct_kthvalue(ct_tensor t, int64_t k, int64_t dim, int32_t keepdim, ct_tensor* values,
+                             ct_tensor* indices);
+/** torch.unique(t, sorted, return_inverse, return_counts) over the flattened tensor (dim=None):
+ *  *values gets the distinct elements in ascending order (1-D, t's dtype); each NaN is distinct
+ *  (PyTorch's equal_nan=False) and -0.0 and 0.0 are one value (the first in sorted order).
+ *  With return_inverse != 0, *inverse gets int64 positions into *values shaped like t; with
+ *  return_counts != 0, *counts the int64 number of each value. All [new reference]s; an output
+ *  not asked for is set to NULL (its pointer may then be NULL). sorted is accepted; the result
+ *  is sorted either way (PyTorch's CPU and CUDA kernels sort too). On CUDA the call waits for
+ *  the device (the number of values sizes the result). Errors: CT_ERR_DTYPE "\"unique\" not
+ *  implemented for 'ComplexFloat'"; CT_ERR_NULL_POINTER for a NULL pointer of an output asked
+ *  for. */
+CT_API ct_status ct_unique(ct_tensor t, int32_t sorted, int32_t return_inverse, int32_t return_counts,
+                           ct_tensor* values, ct_tensor* inverse, ct_tensor* counts);
+/** torch.searchsorted(sorted_sequence, values, out_int32=, right=, side=, sorter=): for each
+ *  element of values, the position in its row of seq (the innermost dim, sorted ascending, or
+ *  sorted by `sorter`) where it would be inserted to keep the order: the first position whose
+ *  element is >= it (right != 0 or side "right": > it). seq is 1-D (any values shape, a 0-dim
+ *  values too) or has the leading dims of values. Compared in the two tensors' promoted dtype
+ *  (integer and floating, as torch.result_type); NaN compares false both ways (PyTorch's
+ *  search). side: NULL or "" (not given), "left" or "right"; sorter: NULL, or int64 positions shaped
+ *  like seq. *out: int64 (int32 when out_int32 != 0), shaped like values [new reference].
+ *  Errors: CT_ERR_ARGUMENT "torch.searchsorted(): side and right can't be set to opposites,
+ *  got side of left while right was True", "... side can only be 'left' or 'right' but got up";
+ *  CT_ERR_SHAPE "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1
+ *  dimensions of boundaries tensor and input value tensor must match, ..."; CT_ERR_DEVICE
+ *  (tensors on different devices); CT_ERR_DTYPE (bool or complex, or a sorter not int64);
+ *  CT_ERR_INDEX "torch.searchsorted(): sorter index out of range". */
+CT_API ct_status ct_searchsorted(ct_tensor seq, ct_tensor values, int32_t out_int32, int32_t right, const char* side,
+                                 ct_tensor sorter, ct_tensor* out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -240,7 +240,7 @@ CT_HANDLE(ct_cuda_jit_fn)
 CT_HANDLE(ct_safetensors)
 
 /* Apply by parameter name (the header keeps these names consistent). */
-%apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices };
+%apply ct_tensor* OUT { ct_tensor* out, ct_tensor* values, ct_tensor* indices, ct_tensor* inverse, ct_tensor* counts };
 %apply ct_stream* OUT { ct_stream* out, ct_stream* prev_stream };
 %apply ct_event* OUT { ct_event* out };
 %apply ct_generator* OUT { ct_generator* out };

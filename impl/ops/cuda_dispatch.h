@@ -3,6 +3,9 @@
 #pragma once
 #include <array>
 
+#include <vector>
+
+#include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
 #include "impl/core/tensor.h"
 #include "impl/cuda/runtime.h"
@@ -20,6 +23,22 @@ struct CudaScope {
   void* stream;
   explicit CudaScope(Device d)
       : guard(d.index), stream_ref(cuda::current_stream(d.index)), stream(stream_ref->stream) {}
+};
+
+// Device scratch for a CUDA op (a reduction's partials, a sort's buffers): caching-allocator
+// blocks on the current stream, returned when the op is done (stream-ordered reuse makes that
+// safe).
+class CudaScratch final : public cuda_ops::ScratchFn {
+ public:
+  explicit CudaScratch(Device d) : dev_(d) {}
+  void* operator()(int64_t bytes) override {
+    blocks_.push_back(alloc::allocate(bytes, dev_));
+    return blocks_.back().get();
+  }
+
+ private:
+  Device dev_;
+  std::vector<DataPtr> blocks_;  // freed with the scratch
 };
 
 // The kernel iteration over `shape` for tensors on one CUDA device; 0-dim CPU operands go in

@@ -163,21 +163,6 @@ Layout layout(const Tensor& t, const std::vector<bool>& mask, bool keepdim, DTyp
   return L;
 }
 
-// Device scratch for a CUDA reduction: caching-allocator blocks on the current stream, returned
-// when the op is done (stream-ordered reuse makes that safe).
-class CudaScratch final : public cuda_ops::ScratchFn {
- public:
-  explicit CudaScratch(Device d) : dev_(d) {}
-  void* operator()(int64_t bytes) override {
-    blocks_.push_back(alloc::allocate(bytes, dev_));
-    return blocks_.back().get();
-  }
-
- private:
-  Device dev_;
-  std::vector<DataPtr> blocks_;  // freed with the scratch
-};
-
 template <typename T> struct AccOf { using type = T; };
 template <> struct AccOf<float> { using type = double; };
 template <> struct AccOf<std::complex<float>> { using type = std::complex<double>; };

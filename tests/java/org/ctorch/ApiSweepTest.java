@@ -59,7 +59,7 @@ public class ApiSweepTest extends CtorchTestCase {
   static final List<Class<?>> CLASSES = List.of(Tensor.class, Cuda.class, Stream.class,
       Event.class, Generator.class, CudaGraph.class, GraphedCallable.class, NcclComm.class,
       JitFunction.class, CudaComm.class, FFT.class, Torch.class, Device.class, DType.class,
-      TensorScope.class, Nvtx.class, CudaSanitizer.class, ValuesIndices.class,
+      TensorScope.class, Nvtx.class, CudaSanitizer.class, ValuesIndices.class, UniqueResult.class,
       CtorchException.class, Cuda.CufftPlanCache.class, SafeTensors.class, SafeTensorsFile.class);
 
   /** Parameter types where null always has a documented meaning (a default). */
@@ -78,10 +78,16 @@ public class ApiSweepTest extends CtorchTestCase {
       "reduce", "norm", "fft2", "ifft2", "fftn", "ifftn", "rfftn", "irfftn", "fftshift",
       "ifftshift", "scatter");
 
+  /** Methods whose parameters at these positions may be null (searchsorted's side, sorter). */
+  static final Map<String, Set<Integer>> OPTIONAL_PARAMS = Map.of("searchsorted", Set.of(3, 4));
+
   /** True where null has a documented meaning for this row's parameter. */
   static boolean optional(Row row) {
     Class<?> t = row.method().getParameterTypes()[row.param()];
     String name = row.method().getName();
+    if (OPTIONAL_PARAMS.getOrDefault(name, Set.of()).contains(row.param())) {
+      return true;
+    }
     if (OPTIONAL_TYPES.contains(t)) {
       return true;
     }
@@ -318,6 +324,13 @@ public class ApiSweepTest extends CtorchTestCase {
       ValuesIndices vi = x.max(0);
       made.add(vi);
       return vi;
+    }
+    if (c == UniqueResult.class) {
+      Tensor x = Tensor.ones(2, 2);
+      made.add(x);
+      UniqueResult u = x.unique(true, true);
+      made.add(u);
+      return u;
     }
     if (c == Cuda.CufftPlanCache.class) {
       return Cuda.cufftPlanCache(0);

@@ -1,0 +1,28 @@
+// The CUDA kernels of the sorting ops (impl/ops/sort.cc), as seen from host code: the same
+// contracts as the CPU kernels (impl/ops/cpu/sort.h) over device memory, launched on `stream`
+// (a cudaStream_t) of the current device, with scratch from `get`. Note [CUDA sort]: rows are
+// sorted by CUB's radix sort over order keys (Note [Sort keys]): one stable pass over all
+// elements by key, then, for several rows, a second stable pass by row number over only the
+// bits that number needs; so DeviceRadixSort::SortPairs is built for the four unsigned key
+// widths with int64 values, and nothing else.
+#pragma once
+#include <cstdint>
+
+#include "impl/core/dtype.h"
+#include "impl/ops/cuda/kernels.h"
+
+namespace ct::cuda_ops {
+
+// Each of the O rows of R elements sorted, ties in input order: values[O, R] (may be null),
+// indices[O, R] (positions within the row).
+void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descending, void* values, int64_t* indices,
+               ScratchFn& get, void* stream);
+// torch.unique of n > 0 elements: unique values into values[0, U) (room for n), inverse[n] and
+// counts[0, U) (each may be null). Waits for the stream to read U, which it returns.
+int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_t* inverse, int64_t* counts,
+                    ScratchFn& get, void* stream);
+// torch.searchsorted (cpu::searchsorted's contract).
+void searchsorted(const void* seq, const int64_t* sorter, int64_t S, int64_t L, const void* vals, int64_t n,
+                  int64_t per_row, DType dtype, bool right, bool out_int32, void* out, ScratchFn& get, void* stream);
+
+}  // namespace ct::cuda_ops
