@@ -66,7 +66,7 @@ class Ctorch:
     def to_ct(self, t, dev, index=0):
         """a ctorch tensor on dev (CPU, or CUDA device index) with torch tensor t's dtype and values"""
         t = t.contiguous().cpu()
-        raw = t.view(torch.uint8).numpy().tobytes() if t.numel() else b""
+        raw = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""  # reshape: 0-dim too
         sizes = (i64 * max(t.dim(), 1))(*t.shape)
         out = vp()
         self.ck(self.lib.ct_from_buffer(raw, len(raw), sizes, t.dim(), self.dt[t.dtype], CPU, -1, C.byref(out)),
