@@ -1686,6 +1686,57 @@ CT_API ct_status ct_safetensors_metadata_key(ct_safetensors f, int64_t i, void* 
 CT_API ct_status ct_safetensors_metadata_get(ct_safetensors f, const char* meta_key, void* buf, int64_t cap,
                                              int64_t* needed);
 
+/* ============================================================================================
+ * 30. Indexing (index_select, gather, scatter, scatter_add, index_add_, take, masked_fill,
+ *     masked_select, index, index_put_, nonzero)
+ *
+ * PyTorch's semantics, dtype rules and messages (docs/indexing.md). Results are [new
+ * reference]s on the input's device, contiguous; every operand may have any strides (views,
+ * expanded and transposed index tensors). Index tensors are on the input's device
+ * (CT_ERR_DEVICE otherwise). An index out of range is, on the CPU, CT_ERR_INDEX with torch's
+ * message, checked before anything is written; on CUDA a device-side assertion as in PyTorch:
+ * the kernel traps and the CUDA context is lost for the rest of the process; the error
+ * ("device-side assert triggered", CT_ERR_CUDA) comes from the next CUDA call, or from the op
+ * itself when CUDA_LAUNCH_BLOCKING=1. nonzero, masked_select and where(cond) wait for the GPU
+ * (the result's size), as PyTorch's do.
+ * ========================================================================================== */
+
+/** torch.index_select(t, dim, index): index 1-D or 0-dim, int64 or int32; entries in
+ *  [0, t.size(dim)) (no wrapping: "index out of range in self"). A 0-dim t takes an index of
+ *  one element. Errors: CT_ERR_INDEX (dim, an index of more than one dim, an index out of
+ *  range on the CPU), CT_ERR_DTYPE ("index_select(): Expected dtype int32 or int64 for
+ *  index"), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_index_select(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor* out);
+/** torch.gather(t, dim, index): out[i][j][k] = t[index[i][j][k]][j][k] (dim 0); index int64
+ *  with t's number of dims and index.size(d) <= t.size(d) for d != dim; the result has index's
+ *  shape. Errors: CT_ERR_SHAPE ("Size does not match at dimension 1 expected index [2, 5] to be
+ *  no larger than self [3, 4] apart from dimension 0"), CT_ERR_DTYPE ("gather(): Expected dtype
+ *  int64 for index"), CT_ERR_INDEX ("index 5 is out of bounds for dimension 0 with size 3"),
+ *  CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_gather(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor* out);
+/** torch.take(t, index): t read as 1-D in row-major order; index int64 of any shape (the
+ *  result's), negative entries count from the end. Errors: CT_ERR_DTYPE, CT_ERR_INDEX ("out of
+ *  range: tried to access index 5 on a tensor of 3 elements."), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_take(ct_tensor t, ct_tensor index, ct_tensor* out);
+/** torch.masked_fill(t, mask, value): mask bool, broadcast with t (the result has the
+ *  broadcast shape); value converted to t's dtype as ct_fill_'s. Errors: CT_ERR_DTYPE
+ *  ("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"),
+ *  CT_ERR_SHAPE, CT_ERR_ARGUMENT (value), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_masked_fill(ct_tensor t, ct_tensor mask, double value, ct_tensor* out);
+/** t.masked_fill_(mask, value) in place: mask must broadcast to t's shape. */
+CT_API ct_status ct_masked_fill_(ct_tensor t, ct_tensor mask, double value);
+/** torch.masked_select(t, mask): 1-D, the elements of t (broadcast with mask) where mask is
+ *  true, in row-major order. Errors: CT_ERR_DTYPE ("masked_select: expected BoolTensor for
+ *  mask"), CT_ERR_SHAPE, CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_masked_select(ct_tensor t, ct_tensor mask, ct_tensor* out);
+/** torch.nonzero(t): int64 [n, t.dim()], the coordinates of the nonzero elements in row-major
+ *  order. [new reference] */
+CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out);
+/** torch.where(cond) (torch.nonzero(t, as_tuple=True)): max(t.dim(), 1) int64 1-D tensors, the
+ *  coordinates along each dim, into outs[0..cap) ([new reference]s, views of one nonzero
+ *  result). Out: *n = their number; CT_ERR_BUFFER_SIZE (nothing made) when cap < it. */
+CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

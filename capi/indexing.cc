@@ -1,0 +1,65 @@
+// Section 30 of ctorch.h: indexing.
+#include "capi/api.h"
+#include "impl/ops/indexing.h"
+
+using namespace ct;
+using namespace ct::capi;
+
+extern "C" {
+
+CT_API ct_status ct_index_select(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::index_select(get(t), dim, get(index, "index")); });
+  CT_API_END
+}
+
+CT_API ct_status ct_gather(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::gather(get(t), dim, get(index, "index")); });
+  CT_API_END
+}
+
+CT_API ct_status ct_take(ct_tensor t, ct_tensor index, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::take(get(t), get(index, "index")); });
+  CT_API_END
+}
+
+CT_API ct_status ct_masked_fill(ct_tensor t, ct_tensor mask, double value, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::masked_fill(get(t), get(mask, "mask"), value); });
+  CT_API_END
+}
+
+CT_API ct_status ct_masked_fill_(ct_tensor t, ct_tensor mask, double value) {
+  CT_API_BEGIN
+  ops::masked_fill_(get(t), get(mask, "mask"), value);
+  CT_API_END
+}
+
+CT_API ct_status ct_masked_select(ct_tensor t, ct_tensor mask, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::masked_select(get(t), get(mask, "mask")); });
+  CT_API_END
+}
+
+CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::nonzero(get(t)); });
+  CT_API_END
+}
+
+CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n) {
+  CT_API_BEGIN
+  need(n, "n");
+  Tensor x = get(t);
+  const int32_t k = static_cast<int32_t>(x->dim() > 0 ? x->dim() : 1);
+  *n = k;
+  CT_CHECK(cap >= k, CT_ERR_BUFFER_SIZE, "where: ", k, " outputs do not fit in ", cap);
+  need(outs, "outs");
+  std::vector<Tensor> cols = ops::nonzero_tuple(x);
+  for (int32_t i = 0; i < k; ++i) outs[i] = new_handle(cols[static_cast<size_t>(i)]);
+  CT_API_END
+}
+
+}  // extern "C"

@@ -1,0 +1,127 @@
+// CUDA kernels of the indexing ops (impl/ops/cuda/indexing.h): copies by element size over the
+// elementwise engine's Iter (the index operand's iteration, the indexed dim restrided to 0, as
+// PyTorch's gather/index kernels), the index checked in the kernel by a device-side assertion,
+// and CUB for nonzero's count and positions.
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstring>
+
+#include "impl/cuda/runtime.h"
+#include "impl/ops/cuda/common.cuh"
+#include "impl/ops/cuda/indexing.h"
+
+// PyTorch's CUDA_KERNEL_ASSERT on Linux: glibc's __assert_fail, which nvcc maps to the device
+// assertion (the kernel traps; cudaErrorAssert, "device-side assert triggered").
+#define CT_KERNEL_ASSERT(cond)                                                                    \
+  do {                                                                                            \
+    if (!(cond)) __assert_fail(#cond, __FILE__, static_cast<unsigned int>(__LINE__), __func__); \
+  } while (0)
+
+namespace ct::cuda_ops {
+
+namespace {
+
+struct alignas(16) Bytes16 {
+  uint64_t lo, hi;
+};
+
+template <typename F>
+void with_size(int64_t esize, const F& f) {
+  switch (esize) {
+    case 1: f(TypeTag<uint8_t>{}); break;
+    case 2: f(TypeTag<uint16_t>{}); break;
+    case 4: f(TypeTag<uint32_t>{}); break;
+    case 8: f(TypeTag<uint64_t>{}); break;
+    case 16: f(TypeTag<Bytes16>{}); break;
+    default: fail(Status::Internal, "indexing: unhandled element size ", esize);
+  }
+}
+
+constexpr int kThreads = 256;
+
+template <typename U, typename I>
+__global__ void index_gather_kernel(Iter<3> it, int64_t stride_bytes, int64_t bound, bool wrap) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
+       i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
+    Offsets<3> o = offsets_of(it, i);
+    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[2] + o.off[2]));
+    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
+    if (idx < 0) idx += bound;
+    *reinterpret_cast<U*>(it.data[0] + o.off[0]) =
+        *reinterpret_cast<const U*>(it.data[1] + o.off[1] + idx * stride_bytes);
+  }
+}
+
+template <typename U>
+__global__ void masked_fill_kernel(Iter<2> it, U value) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
+       i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
+    Offsets<2> o = offsets_of(it, i);
+    if (*reinterpret_cast<const bool*>(it.data[1] + o.off[1])) *reinterpret_cast<U*>(it.data[0] + o.off[0]) = value;
+  }
+}
+
+struct BoolToInt64 {
+  __host__ __device__ int64_t operator()(bool b) const { return b ? 1 : 0; }
+};
+
+}  // namespace
+
+void index_gather(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
+                  void* stream) {
+  if (it.numel == 0) return;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  with_size(esize, [&](auto unit) {
+    using U = typename decltype(unit)::type;
+    if (idx64)
+      index_gather_kernel<U, int64_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+    else
+      index_gather_kernel<U, int32_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+  });
+  cuda::check_launch("index kernel", s);
+}
+
+void masked_fill(const Iter<2>& it, int64_t esize, const void* value, void* stream) {
+  if (it.numel == 0) return;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  with_size(esize, [&](auto unit) {
+    using U = typename decltype(unit)::type;
+    U v;
+    std::memcpy(&v, value, sizeof v);
+    masked_fill_kernel<U><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, v);
+  });
+  cuda::check_launch("masked_fill kernel", s);
+}
+
+int64_t count_true(const bool* flags, int64_t n, ScratchFn& get, void* stream) {
+  if (n == 0) return 0;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  thrust::transform_iterator<BoolToInt64, const bool*> in(flags, BoolToInt64{});
+  int64_t* sum = static_cast<int64_t*>(get(sizeof(int64_t)));
+  size_t bytes = 0;
+  cuda::check(cub::DeviceReduce::Sum(nullptr, bytes, in, sum, n, s), "nonzero count");
+  void* tmp = get(static_cast<int64_t>(bytes));
+  cuda::check(cub::DeviceReduce::Sum(tmp, bytes, in, sum, n, s), "nonzero count");
+  int64_t host = 0;
+  cuda::on_host_sync("nonzero");
+  cuda::check(cudaMemcpyAsync(&host, sum, sizeof host, cudaMemcpyDeviceToHost, s), "nonzero count copy");
+  cuda::check(cudaStreamSynchronize(s), "nonzero count copy");
+  return host;
+}
+
+void true_positions(const bool* flags, int64_t n, int64_t* out, ScratchFn& get, void* stream) {
+  if (n == 0) return;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  thrust::counting_iterator<int64_t> in(0);
+  int64_t* count = static_cast<int64_t*>(get(sizeof(int64_t)));
+  size_t bytes = 0;
+  cuda::check(cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, count, n, s), "nonzero positions");
+  void* tmp = get(static_cast<int64_t>(bytes));
+  cuda::check(cub::DeviceSelect::Flagged(tmp, bytes, in, flags, out, count, n, s), "nonzero positions");
+  cuda::check_launch("nonzero positions", s);
+}
+
+}  // namespace ct::cuda_ops

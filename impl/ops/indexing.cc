@@ -1,0 +1,245 @@
+// Indexing ops (impl/ops/indexing.h; docs/indexing.md). Each gathering op is one iteration
+// over its output with three operands, as PyTorch's gather and index kernels: the output, the
+// source restrided (its indexed dim's stride set to 0, the index applied inside the kernel) and
+// the index (broadcast where the op reuses it). The kernels copy by element size; on the CPU
+// every index is checked first (nothing is written on an error), on CUDA the kernel asserts.
+#include "impl/ops/indexing.h"
+
+#include <algorithm>
+
+#include "impl/alloc/allocator.h"
+#include "impl/core/error.h"
+#include "impl/cuda/sanitize.h"
+#include "impl/ops/cpu/indexing.h"
+#include "impl/ops/cuda/indexing.h"
+#include "impl/ops/cuda_dispatch.h"
+#include "impl/ops/ops.h"
+
+namespace ct::ops {
+
+namespace {
+
+// The C++ type name PyTorch's TypeMeta prints for a dtype ("masked_fill_ only supports boolean
+// masks, but got mask with dtype unsigned char").
+const char* cpp_type_name(DType d) {
+  switch (d) {
+    case DType::Bool: return "bool";
+    case DType::UInt8: return "unsigned char";
+    case DType::Int8: return "signed char";
+    case DType::Int16: return "short int";
+    case DType::Int32: return "int";
+    case DType::Int64: return "long int";
+    case DType::Float16: return "c10::Half";
+    case DType::BFloat16: return "c10::BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Complex64: return "c10::complex<float>";
+    case DType::Complex128: return "c10::complex<double>";
+  }
+  return "unknown";
+}
+
+void same_device(const TensorImpl* a, const TensorImpl* b, const char* op) {
+  CT_CHECK(a->device() == b->device(), Status::Device, op,
+           ": Expected all tensors to be on the same device, but found at least two devices, ", a->device().str(),
+           " and ", b->device().str(), "!");
+}
+
+// Device scratch from the caching allocator on the current stream, freed with this object.
+class Scratch final : public cuda_ops::ScratchFn {
+ public:
+  explicit Scratch(Device d) : dev_(d) {}
+  void* operator()(int64_t bytes) override {
+    blocks_.push_back(alloc::allocate(std::max<int64_t>(bytes, 1), dev_));
+    return blocks_.back().get();
+  }
+
+ private:
+  Device dev_;
+  std::vector<DataPtr> blocks_;
+};
+
+// out = src[index] through the restrided operands (see the file comment); on the CPU the
+// index is checked first and `message(bad)` thrown as Status::Index.
+template <typename Msg>
+void run_gather(const Tensor& out, const Tensor& src, const Tensor& index, int64_t stride_bytes, int64_t bound,
+                bool wrap, const Msg& message, const char* op) {
+  if (out->numel() == 0) return;
+  const bool idx64 = index->dtype == DType::Int64;
+  if (out->device().is_cuda()) {
+    CudaScope sc(out->device());
+    cuda_ops::index_gather(cuda_iter<3>(out->sizes, {out.get(), src.get(), index.get()}), out->itemsize(), idx64,
+                           stride_bytes, bound, wrap, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, op, {{src.get(), "self"}, {index.get(), "index"}}, {{out.get(), "out"}});
+    return;
+  }
+  int64_t bad = 0;
+  if (cpu::first_bad_index(index.get(), bound, wrap, &bad)) fail(Status::Index, message(bad));
+  cpu::index_gather(cpu::make_operands<3>(out->sizes, {out.get(), src.get(), index.get()}), out->itemsize(), idx64,
+                    stride_bytes, bound, wrap);
+}
+
+Shape with_stride(Shape strides, int64_t dim, int64_t s) {
+  strides[dim] = s;
+  return strides;
+}
+
+// t, or t viewed as [1] when 0-dim (PyTorch treats a scalar as one element along dim 0 here).
+Tensor at_least_1d(const Tensor& t) { return t->dim() == 0 ? view(t, Shape{1}) : t; }
+
+// The row-major positions of the true elements of a contiguous bool tensor (int64, [n]).
+Tensor true_positions(const Tensor& flags) {
+  const int64_t n = flags->numel();
+  const bool* f = reinterpret_cast<const bool*>(flags->data());
+  if (flags->device().is_cuda()) {
+    CudaScope sc(flags->device());
+    Scratch get(flags->device());
+    int64_t count = cuda_ops::count_true(f, n, get, sc.stream);
+    Tensor out = empty(Shape{count}, DType::Int64, flags->device());
+    if (count > 0)
+      cuda_ops::true_positions(f, n, reinterpret_cast<int64_t*>(out->data()), get, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, "nonzero", {{flags.get(), "self"}}, {{out.get(), "out"}});
+    return out;
+  }
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += f[i] ? 1 : 0;
+  Tensor out = empty(Shape{count}, DType::Int64, flags->device());
+  cpu::true_positions(f, n, reinterpret_cast<int64_t*>(out->data()));
+  return out;
+}
+
+void check_fill_mask(const Tensor& mask) {
+  CT_CHECK(mask->dtype == DType::Bool, Status::DType,
+           "masked_fill_ only supports boolean masks, but got mask with dtype ", cpp_type_name(mask->dtype));
+}
+
+}  // namespace
+
+Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
+  CT_CHECK(index->dim() <= 1, Status::Index, "index_select(): Index is supposed to be a vector");
+  CT_CHECK(index->dtype == DType::Int64 || index->dtype == DType::Int32, Status::DType,
+           "index_select(): Expected dtype int32 or int64 for index");
+  same_device(t.get(), index.get(), "index_select");
+  Tensor t1 = at_least_1d(t);
+  dim = wrap_dim(dim, t1->dim());
+  const int64_t n = index->numel();
+  if (t->dim() == 0)
+    CT_CHECK(n == 1, Status::Index, "index_select(): Index to scalar can have only 1 value, got ", n, " value(s)");
+  Shape shape = t1->sizes;
+  shape[dim] = n;
+  Tensor out = empty(shape, t->dtype, t->device());
+  Shape idx_strides(shape.size(), 0);
+  idx_strides[dim] = index->dim() == 0 ? 0 : index->strides[0];
+  Tensor idx = make_view(index, shape, idx_strides, index->offset);
+  Tensor src = make_view(t1, shape, with_stride(t1->strides, dim, 0), t1->offset);
+  run_gather(out, src, idx, t1->strides[dim] * t1->itemsize(), t1->sizes[dim], false,
+             [](int64_t) { return std::string("index out of range in self"); }, "index_select");
+  return t->dim() == 0 ? view(out, Shape{}) : out;
+}
+
+Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
+  const int64_t nd = std::max<int64_t>(t->dim(), 1);
+  dim = wrap_dim(dim, nd);
+  if (index->numel() > 0)
+    CT_CHECK(index->dtype == DType::Int64, Status::DType, "gather(): Expected dtype int64 for index");
+  same_device(t.get(), index.get(), "gather");
+  Tensor out = empty(index->sizes, t->dtype, t->device());
+  if (index->numel() == 0) return out;
+  CT_CHECK(nd == std::max<int64_t>(index->dim(), 1), Status::Shape,
+           "Index tensor must have the same number of dimensions as input tensor");
+  Tensor t1 = at_least_1d(t), i1 = at_least_1d(index);
+  for (int64_t d = 0; d < nd; ++d)
+    CT_CHECK(d == dim || i1->sizes[d] <= t1->sizes[d], Status::Shape, "Size does not match at dimension ", d,
+             " expected index ", shape_str(index->sizes), " to be no larger than self ", shape_str(t->sizes),
+             " apart from dimension ", dim);
+  Tensor o1 = at_least_1d(out);
+  Tensor src = make_view(t1, i1->sizes, with_stride(t1->strides, dim, 0), t1->offset);
+  const int64_t bound = t1->sizes[dim];
+  run_gather(o1, src, i1, t1->strides[dim] * t1->itemsize(), bound, false,
+             [&](int64_t v) { return str_cat("index ", v, " is out of bounds for dimension ", dim, " with size ", bound); },
+             "gather");
+  return out;
+}
+
+Tensor take(const Tensor& t, const Tensor& index) {
+  CT_CHECK(index->dtype == DType::Int64, Status::DType, "take(): Expected a long tensor for index, but got ",
+           dtype_short(index->dtype));
+  same_device(t.get(), index.get(), "take");
+  Tensor out = empty(index->sizes, t->dtype, t->device());
+  if (index->numel() == 0) return out;
+  const int64_t n = t->numel();
+  CT_CHECK(n > 0, Status::Index, "take(): tried to take from an empty tensor");
+  Tensor c = contiguous(t);
+  Tensor o1 = at_least_1d(out), i1 = at_least_1d(index);
+  Tensor src = make_view(c, o1->sizes, Shape(o1->sizes.size(), 0), c->offset);
+  run_gather(o1, src, i1, c->itemsize(), n, true,
+             [&](int64_t v) { return str_cat("out of range: tried to access index ", v, " on a tensor of ", n, " elements."); },
+             "take");
+  return out;
+}
+
+void masked_fill_(const Tensor& t, const Tensor& mask, double value) {
+  check_fill_mask(mask);
+  same_device(t.get(), mask.get(), "masked_fill_");
+  Tensor m = expand(mask, t->sizes);
+  check_no_internal_overlap(t.get());
+  Tensor v = full(Shape{}, value, t->dtype, Device{});  // checked and converted as fill_'s
+  if (t->numel() == 0) return;
+  if (t->device().is_cuda()) {
+    CudaScope sc(t->device());
+    cuda_ops::masked_fill(cuda_iter<2>(t->sizes, {t.get(), m.get()}), t->itemsize(), v->data(), sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, "masked_fill_", {{mask.get(), "mask"}}, {{t.get(), "self"}});
+    return;
+  }
+  cpu::masked_fill(cpu::make_operands<2>(t->sizes, {t.get(), m.get()}), t->itemsize(), v->data());
+}
+
+Tensor masked_fill(const Tensor& t, const Tensor& mask, double value) {
+  check_fill_mask(mask);
+  same_device(t.get(), mask.get(), "masked_fill");
+  Tensor out = clone(expand(t, broadcast_shapes(t->sizes, mask->sizes)));
+  masked_fill_(out, mask, value);
+  return out;
+}
+
+Tensor masked_select(const Tensor& t, const Tensor& mask) {
+  CT_CHECK(mask->dtype == DType::Bool, Status::DType, "masked_select: expected BoolTensor for mask");
+  same_device(t.get(), mask.get(), "masked_select");
+  Shape shape = broadcast_shapes(t->sizes, mask->sizes);
+  Tensor pos = true_positions(contiguous(expand(mask, shape)));
+  Tensor out = empty(pos->sizes, t->dtype, t->device());
+  if (out->numel() == 0) return out;
+  Tensor src = contiguous(expand(t, shape));
+  Tensor s = make_view(src, pos->sizes, Shape{0}, src->offset);
+  run_gather(out, s, pos, src->itemsize(), src->numel(), false, [](int64_t) { return std::string(); }, "masked_select");
+  return out;
+}
+
+Tensor nonzero(const Tensor& t) {
+  Tensor flags = t->dtype == DType::Bool ? contiguous(t) : contiguous(binary(BinaryOp::Ne, t, wrapped_scalar_int(0)));
+  Tensor pos = true_positions(flags);
+  const int64_t n = pos->numel(), nd = t->dim();
+  Tensor out = empty(Shape{n, nd}, DType::Int64, t->device());
+  if (n == 0 || nd == 0) return out;
+  int64_t inner = 1;
+  for (int64_t d = nd - 1; d >= 0; --d) {
+    Tensor col = inner == 1 ? pos : binary(BinaryOp::FloorDivide, pos, wrapped_scalar_int(inner));
+    if (d > 0) col = binary(BinaryOp::Remainder, col, wrapped_scalar_int(t->sizes[d]));
+    copy_(select(out, 1, d), col);
+    inner *= t->sizes[d];
+  }
+  return out;
+}
+
+std::vector<Tensor> nonzero_tuple(const Tensor& t) {
+  Tensor nz = nonzero(t);
+  std::vector<Tensor> cols;
+  if (t->dim() == 0) {  // PyTorch: one tensor, as for a 1-element 1-D input
+    cols.push_back(view(nonzero(view(t, Shape{1})), Shape{-1}));
+    return cols;
+  }
+  for (int64_t d = 0; d < t->dim(); ++d) cols.push_back(select(nz, 1, d));
+  return cols;
+}
+
+}  // namespace ct::ops
