@@ -1718,6 +1718,29 @@ CT_API ct_status ct_gather(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor*
  *  result's), negative entries count from the end. Errors: CT_ERR_DTYPE, CT_ERR_INDEX ("out of
  *  range: tried to access index 5 on a tensor of 3 elements."), CT_ERR_DEVICE. [new reference] */
 CT_API ct_status ct_take(ct_tensor t, ct_tensor index, ct_tensor* out);
+/** torch.scatter(t, dim, index, src): a copy of t with out[index[i][j][k]][j][k] = src[i][j][k]
+ *  (dim 0) for every element of index; index int64 with t's number of dims, index.size(d) <=
+ *  src.size(d) for every d and <= t.size(d) for d != dim; src of t's dtype. Which write of a
+ *  repeated index wins is unspecified on CUDA (the last one on the CPU), as in PyTorch. Errors:
+ *  CT_ERR_DTYPE ("scatter(): Expected dtype int64 for index", "scatter(): Expected self.dtype
+ *  to be equal to src.dtype"), CT_ERR_SHAPE ("Expected index [2, 5] to be no larger than self
+ *  [3, 4] apart from dimension 0 and to be no larger size than src [2, 4]"), CT_ERR_INDEX
+ *  ("index 5 is out of bounds for dimension 0 with size 3"), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_scatter(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/** torch.scatter(t, dim, index, value): as ct_scatter with every written element value
+ *  (converted to t's dtype as ct_fill_'s). [new reference] */
+CT_API ct_status ct_scatter_value(ct_tensor t, int64_t dim, ct_tensor index, double value, ct_tensor* out);
+/** torch.scatter_add(t, dim, index, src): as ct_scatter, adding (repeated indices add up; bool:
+ *  or). On CUDA the adds are atomic, in no fixed order: a float result may differ from the CPU's
+ *  in the last bits, as in PyTorch. Errors as ct_scatter ("scatter_add(): ..."). [new reference] */
+CT_API ct_status ct_scatter_add(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/** t.index_add_(dim, index, source, alpha=alpha) in place: t.select(dim, index[i]) +=
+ *  alpha * source.select(dim, i); index 1-D (or 0-dim), int64 or int32, of source.size(dim)
+ *  entries in [0, t.size(dim)); source of t's dtype and t's sizes but along dim. Atomic adds on
+ *  CUDA, as ct_scatter_add. Errors: CT_ERR_INDEX ("index out of range in self", "index_add_():
+ *  Number of indices (3) should be equal to source.size(dim) (2)"), CT_ERR_DTYPE, CT_ERR_SHAPE,
+ *  CT_ERR_ARGUMENT (a fractional alpha for an integer t), CT_ERR_DEVICE. */
+CT_API ct_status ct_index_add_(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor source, double alpha);
 /** torch.masked_fill(t, mask, value): mask bool, broadcast with t (the result has the
  *  broadcast shape); value converted to t's dtype as ct_fill_'s. Errors: CT_ERR_DTYPE
  *  ("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"),
@@ -1734,8 +1757,8 @@ CT_API ct_status ct_masked_select(ct_tensor t, ct_tensor mask, ct_tensor* out);
 CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out);
 /** torch.where(cond) (torch.nonzero(t, as_tuple=True)): max(t.dim(), 1) int64 1-D tensors, the
  *  coordinates along each dim, into outs[0..cap) ([new reference]s, views of one nonzero
- *  result). Out: *n = their number; CT_ERR_BUFFER_SIZE (nothing made) when cap < it. */
-CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n);
+ *  result). Out: *n_outs = their number; CT_ERR_BUFFER_SIZE (nothing made) when cap < it. */
+CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n_outs);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -25,6 +25,30 @@ CT_API ct_status ct_take(ct_tensor t, ct_tensor index, ct_tensor* out) {
   CT_API_END
 }
 
+CT_API ct_status ct_scatter(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::scatter(get(t), dim, get(index, "index"), get(src, "src"), false); });
+  CT_API_END
+}
+
+CT_API ct_status ct_scatter_value(ct_tensor t, int64_t dim, ct_tensor index, double value, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::scatter_value(get(t), dim, get(index, "index"), value); });
+  CT_API_END
+}
+
+CT_API ct_status ct_scatter_add(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::scatter(get(t), dim, get(index, "index"), get(src, "src"), true); });
+  CT_API_END
+}
+
+CT_API ct_status ct_index_add_(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor source, double alpha) {
+  CT_API_BEGIN
+  ops::index_add_(get(t), dim, get(index, "index"), get(source, "source"), alpha);
+  CT_API_END
+}
+
 CT_API ct_status ct_masked_fill(ct_tensor t, ct_tensor mask, double value, ct_tensor* out) {
   CT_API_BEGIN
   produce(out, [&] { return ops::masked_fill(get(t), get(mask, "mask"), value); });
@@ -49,12 +73,12 @@ CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out) {
   CT_API_END
 }
 
-CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n) {
+CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n_outs) {
   CT_API_BEGIN
-  need(n, "n");
+  need(n_outs, "n_outs");
   Tensor x = get(t);
   const int32_t k = static_cast<int32_t>(x->dim() > 0 ? x->dim() : 1);
-  *n = k;
+  *n_outs = k;
   CT_CHECK(cap >= k, CT_ERR_BUFFER_SIZE, "where: ", k, " outputs do not fit in ", cap);
   need(outs, "outs");
   std::vector<Tensor> cols = ops::nonzero_tuple(x);

@@ -79,6 +79,28 @@ void run_gather(const Tensor& out, const Tensor& src, const Tensor& index, int64
                     stride_bytes, bound, wrap);
 }
 
+// self[index] = src (add: +=) through the restrided operands (self, src, index) over shape:
+// on the CPU the index is checked first and `message(bad)` thrown as Status::Index.
+template <typename Msg>
+void run_scatter(const Tensor& self, const Tensor& src, const Tensor& index, const Shape& shape, int64_t stride_bytes,
+                 int64_t bound, bool wrap, bool add, const Msg& message, const char* op) {
+  if (numel_of(shape) == 0) return;
+  const bool idx64 = index->dtype == DType::Int64;
+  if (self->device().is_cuda()) {
+    CudaScope sc(self->device());
+    auto it = cuda_iter<3>(shape, {self.get(), src.get(), index.get()});
+    if (add) cuda_ops::index_scatter_add(it, self->dtype, idx64, stride_bytes, bound, wrap, sc.stream);
+    else cuda_ops::index_scatter(it, self->itemsize(), idx64, stride_bytes, bound, wrap, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, op, {{src.get(), "src"}, {index.get(), "index"}}, {{self.get(), "self"}});
+    return;
+  }
+  int64_t bad = 0;
+  if (cpu::first_bad_index(index.get(), bound, wrap, &bad)) fail(Status::Index, message(bad));
+  auto o = cpu::make_operands<3>(shape, {self.get(), src.get(), index.get()});
+  if (add) cpu::index_scatter_add(o, self->dtype, idx64, stride_bytes, bound, wrap);
+  else cpu::index_scatter(o, self->itemsize(), idx64, stride_bytes, bound, wrap);
+}
+
 Shape with_stride(Shape strides, int64_t dim, int64_t s) {
   strides[dim] = s;
   return strides;
@@ -176,6 +198,105 @@ Tensor take(const Tensor& t, const Tensor& index) {
              [&](int64_t v) { return str_cat("out of range: tried to access index ", v, " on a tensor of ", n, " elements."); },
              "take");
   return out;
+}
+
+namespace {
+
+// PyTorch's scatter and scatter_add checks (scatter_gather_dtype_check, scatter_shape_check),
+// then the write: src is a tensor of self's dtype, or a 0-dim CPU scalar (scatter's value).
+void scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool add, bool is_value,
+                  const char* op) {
+  const int64_t nd = std::max<int64_t>(self->dim(), 1);
+  dim = wrap_dim(dim, nd);
+  if (index->numel() > 0)
+    CT_CHECK(index->dtype == DType::Int64, Status::DType, op, "(): Expected dtype int64 for index");
+  if (!is_value)
+    CT_CHECK(src->dtype == self->dtype, Status::DType, op, "(): Expected self.dtype to be equal to src.dtype");
+  same_device(self.get(), index.get(), op);
+  if (!is_value) same_device(self.get(), src.get(), op);
+  if (index->numel() == 0) return;
+  CT_CHECK(nd == std::max<int64_t>(index->dim(), 1), Status::Shape,
+           "Index tensor must have the same number of dimensions as self tensor");
+  Tensor s1 = at_least_1d(self), i1 = at_least_1d(index);
+  Tensor src1 = src;
+  if (!is_value) {
+    CT_CHECK(std::max<int64_t>(src->dim(), 1) == nd, Status::Shape,
+             "Index tensor must have the same number of dimensions as src tensor");
+    src1 = at_least_1d(src);
+    for (int64_t d = 0; d < nd; ++d)
+      CT_CHECK(i1->sizes[d] <= src1->sizes[d] && (d == dim || i1->sizes[d] <= s1->sizes[d]), Status::Shape,
+               "Expected index ", shape_str(index->sizes), " to be no larger than self ", shape_str(self->sizes),
+               " apart from dimension ", dim, " and to be no larger size than src ", shape_str(src->sizes));
+    src1 = make_view(src1, i1->sizes, src1->strides, src1->offset);
+  } else {
+    for (int64_t d = 0; d < nd; ++d)
+      CT_CHECK(d == dim || i1->sizes[d] <= s1->sizes[d], Status::Shape, "Expected index ", shape_str(index->sizes),
+               " to be no larger than self ", shape_str(self->sizes), " apart from dimension ", dim);
+  }
+  check_no_internal_overlap(self.get());
+  Tensor dst = make_view(s1, i1->sizes, with_stride(s1->strides, dim, 0), s1->offset);
+  const int64_t bound = s1->sizes[dim];
+  run_scatter(dst, src1, i1, i1->sizes, s1->strides[dim] * s1->itemsize(), bound, false, add,
+              [&](int64_t v) { return str_cat("index ", v, " is out of bounds for dimension ", dim, " with size ", bound); },
+              op);
+}
+
+Tensor scalar_of(double value, DType dtype) { return full(Shape{}, value, dtype, Device{}); }
+
+}  // namespace
+
+void scatter_(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src, bool add) {
+  scatter_impl(t, dim, index, src, add, false, add ? "scatter_add" : "scatter");
+}
+
+Tensor scatter(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src, bool add) {
+  Tensor out = clone(t);
+  scatter_(out, dim, index, src, add);
+  return out;
+}
+
+void scatter_value_(const Tensor& t, int64_t dim, const Tensor& index, double value) {
+  scatter_impl(t, dim, index, scalar_of(value, t->dtype), false, true, "scatter");
+}
+
+Tensor scatter_value(const Tensor& t, int64_t dim, const Tensor& index, double value) {
+  Tensor out = clone(t);
+  scatter_value_(out, dim, index, value);
+  return out;
+}
+
+void index_add_(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source, double alpha) {
+  CT_CHECK(index->dim() <= 1, Status::Index, "index_add_(): Index is supposed to be a vector");
+  CT_CHECK(index->dtype == DType::Int64 || index->dtype == DType::Int32, Status::DType,
+           "index_add_(): Expected dtype int32/int64 for index");
+  CT_CHECK(t->dtype == source->dtype, Status::DType, "index_add_(): self (", dtype_short(t->dtype), ") and source (",
+           dtype_short(source->dtype), ") must have the same scalar type");
+  same_device(t.get(), index.get(), "index_add_");
+  same_device(t.get(), source.get(), "index_add_");
+  CT_CHECK(!is_integral(t->dtype, true) || alpha == static_cast<double>(static_cast<int64_t>(alpha)), Status::Argument,
+           "For integral input tensors, argument alpha must not be a floating point number.");
+  Tensor s1 = at_least_1d(t), src1 = at_least_1d(source);
+  dim = wrap_dim(dim, s1->dim());
+  const int64_t n = index->numel();
+  CT_CHECK(src1->dim() == s1->dim(), Status::Shape, "index_add_(): Source/destination tensor must have same slice shapes.");
+  CT_CHECK(n == src1->sizes[dim], Status::Index, "index_add_(): Number of indices (", n,
+           ") should be equal to source.size(dim) (", src1->sizes[dim], ")");
+  for (int64_t d = 0; d < s1->dim(); ++d)
+    CT_CHECK(d == dim || src1->sizes[d] == s1->sizes[d], Status::Shape,
+             "index_add_(): Source/destination tensor must have same slice shapes. Destination slice shape: ",
+             s1->sizes[d], " at dimension ", d, " and source slice shape: ", src1->sizes[d], " at dimension ", d, ".");
+  check_no_internal_overlap(t.get());
+  if (alpha != 1.0) {
+    Tensor a = is_integral(t->dtype, true) ? wrapped_scalar_int(static_cast<int64_t>(alpha)) : wrapped_scalar_double(alpha);
+    src1 = to(binary(BinaryOp::Mul, src1, a), t->device(), t->dtype, false);
+  }
+  const Shape& shape = src1->sizes;
+  Shape idx_strides(shape.size(), 0);
+  idx_strides[dim] = index->dim() == 0 ? 0 : index->strides[0];
+  Tensor idx = make_view(index, shape, idx_strides, index->offset);
+  Tensor dst = make_view(s1, shape, with_stride(s1->strides, dim, 0), s1->offset);
+  run_scatter(dst, src1, idx, shape, s1->strides[dim] * s1->itemsize(), s1->sizes[dim], false, true,
+              [](int64_t) { return std::string("index out of range in self"); }, "index_add_");
 }
 
 void masked_fill_(const Tensor& t, const Tensor& mask, double value) {

@@ -13,6 +13,14 @@ namespace ct::ops {
 Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index);
 Tensor gather(const Tensor& t, int64_t dim, const Tensor& index);
 Tensor take(const Tensor& t, const Tensor& index);
+// t.scatter(dim, index, src) / t.scatter(dim, index, value) / t.scatter_add(dim, index, src):
+// a copy of t with the elements written; the _ forms write t itself.
+Tensor scatter(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src, bool add);
+void scatter_(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src, bool add);
+Tensor scatter_value(const Tensor& t, int64_t dim, const Tensor& index, double value);
+void scatter_value_(const Tensor& t, int64_t dim, const Tensor& index, double value);
+// t.index_add_(dim, index, source, alpha=alpha)
+void index_add_(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source, double alpha);
 // value checked and converted as fill_'s (check_fill_value)
 Tensor masked_fill(const Tensor& t, const Tensor& mask, double value);
 void masked_fill_(const Tensor& t, const Tensor& mask, double value);

@@ -347,6 +347,150 @@ static void test_nonzero(void) {
   }
 }
 
+/* ---- scatter, scatter_add, index_add_ */
+
+static void test_scatter(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4}, s24[] = {2, 4};
+  const int64_t iv[] = {0, 1, 2, 0, 2, 0, 0, 1}; /* [2, 4], no repeat within a column */
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev), r = NULL;
+      ct_tensor src = vals(g_iota + 20, 8, s24, 2, dt, dev);
+      ct_tensor i = idx(iv, 8, s24, 2, CT_INT64, dev);
+      double w[12];
+      /* scatter along dim 0: out[iv[a][b]][b] = src[a][b] */
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, e);
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b) w[iv[a * 4 + b] * 4 + b] = as(dt, 20 + a * 4 + b);
+      OK(ct_scatter(t, 0, i, src, &r));
+      EXPECT_DTYPE(r, dt);
+      EXPECT_SHAPE(r, 3, 4);
+      EXPECT_ARR(r, w, 12);
+      rel(r);
+      /* the value form */
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, e);
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b) w[iv[a * 4 + b] * 4 + b] = as(dt, 1);
+      OK(ct_scatter_value(t, 0, i, 1, &r));
+      EXPECT_ARR(r, w, 12);
+      rel(r);
+      /* scatter_add along dim 1 with repeated indices: out[a][j[a][b]] += src[a][b] */
+      const int64_t jv[] = {1, 1, 3, 1, 0, 0, 0, 2};
+      ct_tensor j = idx(jv, 8, s24, 2, CT_INT64, dev);
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b) w[a * 4 + jv[a * 4 + b]] += 20 + a * 4 + b;
+      for (int e = 0; e < 12; ++e) {
+        if (dt == CT_BOOL) w[e] = w[e] != 0;
+        else if (dt == CT_UINT8 || dt == CT_INT8) w[e] = (double)(dt == CT_UINT8 ? (uint8_t)(int)w[e] : (int8_t)(int)w[e]);
+      }
+      OK(ct_scatter_add(t, 1, j, src, &r));
+      EXPECT_ARR(r, w, 12);
+      rel(r);
+      /* t itself unchanged */
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, e);
+      EXPECT_ARR(t, w, 12);
+      rel(j), rel(i), rel(src), rel(t);
+    }
+    /* duplicates in scatter: one of the written values wins */
+    ct_tensor z = NULL, r = NULL;
+    OK(ct_full((const int64_t[]){2}, 1, 0, CT_FLOAT32, dev, 0, &z));
+    ct_tensor i = idx((const int64_t[]){1, 1, 1}, 3, (const int64_t[]){3}, 1, CT_INT64, dev);
+    ct_tensor src = vals((const double[]){5, 6, 7}, 3, (const int64_t[]){3}, 1, CT_FLOAT32, dev);
+    OK(ct_scatter(z, 0, i, src, &r));
+    double got[2] = {-1, -1};
+    ct_tensor h = NULL;
+    OK(ct_tensor_to(r, CT_CPU, -1, CT_FLOAT64, 0, 0, &h));
+    OK(ct_tensor_copy_to_buffer(h, got, 16));
+    EXPECT(got[0] == 0 && (got[1] == 5 || got[1] == 6 || got[1] == 7));
+    rel(h), rel(r);
+    /* scatter_add of many float16 ones into one element: exact (integers below 2048) */
+    ct_tensor ones = NULL, zi = NULL, acc = NULL;
+    OK(ct_full((const int64_t[]){1000}, 1, 1, CT_FLOAT16, dev, 0, &ones));
+    OK(ct_full((const int64_t[]){1000}, 1, 0, CT_INT64, dev, 0, &zi));
+    OK(ct_full((const int64_t[]){1}, 1, 0.5, CT_FLOAT16, dev, 0, &acc));
+    ct_tensor zi1 = NULL;
+    OK(ct_narrow(zi, 0, 0, 1000, &zi1));
+    OK(ct_scatter_add(acc, 0, zi1, ones, &r));
+    EXPECT_VALS(r, 0, 1000.5);
+    rel(r), rel(zi1), rel(acc), rel(zi), rel(ones);
+    /* transposed self and index, index smaller than src */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT64, dev), tt = NULL, it = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [4, 3]: tt[a][b] = b*4+a */
+    ct_tensor ib = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2, 1}, 2, CT_INT64, dev); /* [2, 1] */
+    ct_tensor big = vals(g_iota + 40, 12, s34, 2, CT_FLOAT64, dev);
+    OK(ct_scatter(tt, 1, ib, big, &r)); /* out[0][2] = big[0][0] = 40, out[1][0] = big[1][0] = 44 */
+    EXPECT_VALS(r, 0, 0, 4, 40, 44, 5, 9, 2, 6, 10, 3, 7, 11);
+    rel(r), rel(big), rel(ib), rel(it), rel(tt), rel(t), rel(src), rel(i), rel(z);
+  }
+}
+
+static void test_index_add(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 1; k < NALL; ++k) { /* not bool */
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev);
+      ct_tensor src = vals(g_iota + 1, 12, s34, 2, dt, dev);
+      const int64_t iv[] = {2, 0, 2};
+      ct_tensor i = idx(iv, 3, (const int64_t[]){3}, 1, k % 2 ? CT_INT64 : CT_INT32, dev);
+      OK(ct_index_add_(t, 0, i, src, 2));
+      double w[12];
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 4; ++b) w[iv[a] * 4 + b] += 2 * (1 + a * 4 + b);
+      for (int e = 0; e < 12; ++e)
+        if (dt == CT_INT8) w[e] = (double)(int8_t)(int)w[e];
+      EXPECT_ARR(t, w, 12);
+      rel(i), rel(src), rel(t);
+    }
+    /* along dim 1 of a transposed self, alpha 1, a 0-dim index */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT32, dev), tt = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [4, 3] */
+    ct_tensor src = vals((const double[]){1, 2, 3, 4}, 4, (const int64_t[]){4, 1}, 2, CT_FLOAT32, dev);
+    ct_tensor z = idx((const int64_t[]){1}, 1, NULL, 0, CT_INT64, dev);
+    OK(ct_index_add_(tt, 1, z, src, 1)); /* tt[a][1] += a + 1, i.e. t[1][a] */
+    EXPECT_VALS(t, 0, 0, 1, 2, 3, 5, 7, 9, 11, 8, 9, 10, 11);
+    rel(z), rel(src), rel(tt), rel(t);
+  }
+}
+
+static void test_scatter_errors(void) {
+  init_iota();
+  ct_tensor t = vals(g_iota, 12, (const int64_t[]){3, 4}, 2, CT_FLOAT32, CT_CPU), r = NULL;
+  ct_tensor src = vals(g_iota, 8, (const int64_t[]){2, 4}, 2, CT_FLOAT32, CT_CPU);
+  ct_tensor srcd = vals(g_iota, 8, (const int64_t[]){2, 4}, 2, CT_FLOAT64, CT_CPU);
+  ct_tensor bad = idx((const int64_t[]){0, 1, 2, 3, 0, 0, 0, 0}, 8, (const int64_t[]){2, 4}, 2, CT_INT64, CT_CPU);
+  ct_tensor i32 = idx((const int64_t[]){0, 1, 2, 0, 0, 0, 0, 0}, 8, (const int64_t[]){2, 4}, 2, CT_INT32, CT_CPU);
+  ct_tensor wide = NULL;
+  OK(ct_full((const int64_t[]){2, 5}, 2, 0, CT_INT64, CT_CPU, -1, &wide));
+  FAILS(ct_scatter(t, 0, bad, src, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  FAILS(ct_scatter_add(t, 0, bad, src, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  FAILS(ct_scatter_value(t, 0, bad, 1, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  FAILS(ct_scatter(t, 0, i32, src, &r), CT_ERR_DTYPE, "scatter(): Expected dtype int64 for index");
+  FAILS(ct_scatter_add(t, 0, i32, src, &r), CT_ERR_DTYPE, "scatter_add(): Expected dtype int64 for index");
+  FAILS(ct_scatter(t, 0, i32, srcd, &r), CT_ERR_DTYPE, "");
+  FAILS(ct_scatter(t, 0, wide, src, &r), CT_ERR_SHAPE,
+        "Expected index [2, 5] to be no larger than self [3, 4] apart from dimension 0 and to be no larger size than src [2, 4]");
+  FAILS(ct_scatter_value(t, 0, wide, 1, &r), CT_ERR_SHAPE, "Expected index [2, 5] to be no larger than self [3, 4]");
+  ct_tensor v = idx((const int64_t[]){0, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_index_add_(t, 0, v, src, 1), CT_ERR_INDEX, "index out of range in self");
+  ct_tensor v3 = idx((const int64_t[]){0, 1, 2}, 3, (const int64_t[]){3}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_index_add_(t, 0, v3, src, 1), CT_ERR_INDEX,
+        "index_add_(): Number of indices (3) should be equal to source.size(dim) (2)");
+  ct_tensor v2 = idx((const int64_t[]){0, 1}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_index_add_(t, 0, v2, srcd, 1), CT_ERR_DTYPE, "index_add_(): self (Float) and source (Double) must have the same scalar type");
+  ct_tensor ti = vals(g_iota, 12, (const int64_t[]){3, 4}, 2, CT_INT32, CT_CPU), si = vals(g_iota, 8, (const int64_t[]){2, 4}, 2, CT_INT32, CT_CPU);
+  FAILS(ct_index_add_(ti, 0, v2, si, 0.5), CT_ERR_ARGUMENT, "alpha must not be a floating point number");
+  EXPECT_ARR(t, g_iota, 12); /* nothing written */
+  rel(si), rel(ti), rel(v2), rel(v3), rel(v), rel(wide), rel(i32), rel(bad), rel(srcd), rel(src), rel(t);
+}
+
 /* ---- bad input: PyTorch's messages; on the CPU an index out of range writes nothing */
 
 static void test_errors(void) {
@@ -415,8 +559,12 @@ static int assert_child(const char* which) {
   if (ct_full((const int64_t[]){3}, 1, 1, CT_FLOAT32, CT_CUDA, 0, &t) != CT_OK) return 2;
   ct_tensor h = from_i64((const int64_t[]){0, 5}, 2, (const int64_t[]){2}, 1, CT_INT64);
   if (ct_tensor_to(h, CT_CUDA, 0, CT_DTYPE_UNDEFINED, 0, 0, &i) != CT_OK) return 3;
-  ct_status s = strcmp(which, "gather") == 0 ? ct_gather(t, 0, i, &r) : strcmp(which, "take") == 0 ? ct_take(t, i, &r)
-                                                                                                      : ct_index_select(t, 0, i, &r);
+  ct_status s;
+  if (strcmp(which, "gather") == 0) s = ct_gather(t, 0, i, &r);
+  else if (strcmp(which, "take") == 0) s = ct_take(t, i, &r);
+  else if (strcmp(which, "scatter_add") == 0) s = ct_scatter_add(t, 0, i, t, &r);
+  else if (strcmp(which, "index_add_") == 0) s = ct_index_add_(t, 0, i, t, 1);
+  else s = ct_index_select(t, 0, i, &r);
   if (blocking) {
     if (s != CT_ERR_CUDA || !strstr(ct_last_error_message(), "device-side assert triggered")) {
       fprintf(stderr, "blocking: the op returned %s: %s\n", ct_status_name(s), ct_last_error_message());
@@ -453,8 +601,8 @@ static int run_child(const char* which, int blocking) {
 
 static void test_device_assert(void) {
   SKIP_WITHOUT_CUDA();
-  const char* ops[] = {"index_select", "gather", "take"};
-  for (int k = 0; k < 3; ++k) {
+  const char* ops[] = {"index_select", "gather", "take", "scatter_add"};
+  for (int k = 0; k < 4; ++k) {
     for (int blocking = 0; blocking < 2; ++blocking) {
       int rc = run_child(ops[k], blocking);
       if (rc != 0) FAILF("%s (CUDA_LAUNCH_BLOCKING=%d): the child exited with %d", ops[k], blocking, rc);
@@ -468,6 +616,6 @@ int main(int argc, char** argv) {
   if (argc == 3 && strcmp(argv[1], "--assert-child") == 0) return assert_child(argv[2]);
   const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather),       TEST_CASE(take),
                              TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(nonzero),
-                             TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
+                             TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
   return RUN_TESTS(tests);
 }

@@ -3,7 +3,11 @@
 
 #include <cstring>
 
+#include <limits>
+
+#include "impl/core/dtype.h"
 #include "impl/core/error.h"
+#include "impl/ops/cpu/convert.h"
 
 namespace ct::cpu {
 
@@ -51,6 +55,56 @@ void index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_
     };
     if (idx64) run(int64_t{});
     else run(int32_t{});
+  });
+}
+
+namespace {
+
+// f(self element pointer, src element pointer) for each (self, src, index) element, on one thread
+template <typename I, typename F>
+void scatter_loop(const StridedOperands<3>& o, int64_t stride_bytes, int64_t bound, bool wrap, const F& f) {
+  for_each(o, std::numeric_limits<int64_t>::max(), [&](std::array<char*, 3> p, const std::array<int64_t, 3>& st, int64_t n) {
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t i = load_index<I>(p[2] + k * st[2]);
+      if (wrap && i < 0) i += bound;
+      f(p[0] + k * st[0] + i * stride_bytes, p[1] + k * st[1]);
+    }
+  });
+}
+
+template <typename F>
+void with_index(bool idx64, const F& f) {
+  if (idx64) f(int64_t{});
+  else f(int32_t{});
+}
+
+}  // namespace
+
+void index_scatter(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+                   bool wrap) {
+  with_size(esize, [&](auto unit) {
+    using U = decltype(unit);
+    with_index(idx64, [&](auto idx_tag) {
+      scatter_loop<decltype(idx_tag)>(o, stride_bytes, bound, wrap,
+                                      [](char* dst, const char* src) { std::memcpy(dst, src, sizeof(U)); });
+    });
+  });
+}
+
+void index_scatter_add(const StridedOperands<3>& o, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound,
+                       bool wrap) {
+  CT_DISPATCH_ALL(dtype, "scatter_add", [&] {
+    using T = scalar_t;
+    using M = opmath_t<T>;
+    with_index(idx64, [&](auto idx_tag) {
+      scatter_loop<decltype(idx_tag)>(o, stride_bytes, bound, wrap, [](char* dst, const char* src) {
+        T a, b;
+        std::memcpy(&a, dst, sizeof a);
+        std::memcpy(&b, src, sizeof b);
+        T r = static_cast<T>(static_cast<M>(a) + static_cast<M>(b));
+        std::memcpy(dst, &r, sizeof r);
+      });
+    });
   });
 }
 

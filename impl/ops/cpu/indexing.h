@@ -12,6 +12,15 @@ namespace ct::cpu {
 // wrap (index + bound). The index is int64 (idx64) or int32.
 void index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
                   bool wrap);
+// Operands (self, src, index) over the index's shape (self's indexed dim restrided to 0): the
+// element of self at self + index * stride_bytes = src (a 0-dim src: one value for all), in
+// the iteration's order on one thread (the last write of a duplicate index wins).
+void index_scatter(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+                   bool wrap);
+// The same adding src to the element (dtype's arithmetic; float16/bfloat16 rounded after each
+// add, as PyTorch's CPU kernels; bool: logical or), on one thread in the iteration's order.
+void index_scatter_add(const StridedOperands<3>& o, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound,
+                       bool wrap);
 // Operands (self, mask): self = *value (esize bytes) where mask.
 void masked_fill(const StridedOperands<2>& o, int64_t esize, const void* value);
 // The first index of the operand (int64 or int32; any strides, logical order) outside

@@ -64,6 +64,82 @@ __global__ void masked_fill_kernel(Iter<2> it, U value) {
   }
 }
 
+template <typename U, typename I>
+__global__ void index_scatter_kernel(Iter<3> it, int64_t stride_bytes, int64_t bound, bool wrap) {
+  const char* src = base_of(it, 1);
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
+       i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
+    Offsets<3> o = offsets_of(it, i);
+    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[2] + o.off[2]));
+    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
+    if (idx < 0) idx += bound;
+    *reinterpret_cast<U*>(it.data[0] + o.off[0] + idx * stride_bytes) = *reinterpret_cast<const U*>(src + o.off[1]);
+  }
+}
+
+// Atomic adds of every device type: the hardware's where it has one (PyTorch's gpuAtomicAdd),
+// a compare-and-swap on the enclosing 32-bit word for 1- and 2-byte integers and bool (or).
+template <typename T>
+__device__ void atomic_add_narrow(T* a, T v) {
+  uintptr_t addr = reinterpret_cast<uintptr_t>(a);
+  unsigned int* word = reinterpret_cast<unsigned int*>(addr & ~uintptr_t{3});
+  const unsigned int shift = static_cast<unsigned int>(addr & 3) * 8;
+  const unsigned int mask = ((1u << (sizeof(T) * 8)) - 1u) << shift;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    T cur = static_cast<T>((assumed & mask) >> shift);
+    T sum;
+    if constexpr (std::is_same_v<T, bool>) sum = cur || v;
+    else sum = static_cast<T>(cur + v);
+    unsigned int bits = (static_cast<unsigned int>(static_cast<std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>>(sum)) << shift) & mask;
+    old = atomicCAS(word, assumed, (assumed & ~mask) | bits);
+  } while (old != assumed);
+}
+__device__ void atomic_add(bool* a, bool v) { atomic_add_narrow(a, v); }
+__device__ void atomic_add(uint8_t* a, uint8_t v) { atomic_add_narrow(a, v); }
+__device__ void atomic_add(int8_t* a, int8_t v) { atomic_add_narrow(a, v); }
+__device__ void atomic_add(int16_t* a, int16_t v) { atomic_add_narrow(a, v); }
+__device__ void atomic_add(int32_t* a, int32_t v) { atomicAdd(a, v); }
+__device__ void atomic_add(int64_t* a, int64_t v) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(a), static_cast<unsigned long long>(v));
+}
+__device__ void atomic_add(float* a, float v) { atomicAdd(a, v); }
+__device__ void atomic_add(double* a, double v) { atomicAdd(a, v); }
+__device__ void atomic_add(half* a, half v) { atomicAdd(a, v); }
+__device__ void atomic_add(bf16* a, bf16 v) { atomicAdd(a, v); }
+__device__ void atomic_add(cfloat* a, cfloat v) {
+  atomicAdd(reinterpret_cast<float*>(a), v.real());
+  atomicAdd(reinterpret_cast<float*>(a) + 1, v.imag());
+}
+__device__ void atomic_add(cdouble* a, cdouble v) {
+  atomicAdd(reinterpret_cast<double*>(a), v.real());
+  atomicAdd(reinterpret_cast<double*>(a) + 1, v.imag());
+}
+
+template <typename T, typename I>
+__global__ void index_scatter_add_kernel(Iter<3> it, int64_t stride_bytes, int64_t bound, bool wrap) {
+  const char* src = base_of(it, 1);
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
+       i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
+    Offsets<3> o = offsets_of(it, i);
+    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[2] + o.off[2]));
+    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
+    if (idx < 0) idx += bound;
+    atomic_add(reinterpret_cast<T*>(it.data[0] + o.off[0] + idx * stride_bytes), *reinterpret_cast<const T*>(src + o.off[1]));
+  }
+}
+
+template <typename I>
+__global__ void index_check_kernel(Iter<1> it, int64_t bound, bool wrap) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
+       i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
+    Offsets<1> o = offsets_of(it, i);
+    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[0] + o.off[0]));
+    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
+  }
+}
+
 struct BoolToInt64 {
   __host__ __device__ int64_t operator()(bool b) const { return b ? 1 : 0; }
 };
@@ -82,6 +158,41 @@ void index_gather(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_b
       index_gather_kernel<U, int32_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
   });
   cuda::check_launch("index kernel", s);
+}
+
+void index_scatter(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
+                   void* stream) {
+  if (it.numel == 0) return;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  with_size(esize, [&](auto unit) {
+    using U = typename decltype(unit)::type;
+    if (idx64)
+      index_scatter_kernel<U, int64_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+    else
+      index_scatter_kernel<U, int32_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+  });
+  cuda::check_launch("scatter kernel", s);
+}
+
+void index_scatter_add(const Iter<3>& it, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
+                       void* stream) {
+  if (it.numel == 0) return;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  CT_EW_DISPATCH(dtype, "scatter_add", [&] {
+    if (idx64)
+      index_scatter_add_kernel<scalar_t, int64_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+    else
+      index_scatter_add_kernel<scalar_t, int32_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+  });
+  cuda::check_launch("scatter_add kernel", s);
+}
+
+void index_check(const Iter<1>& it, bool idx64, int64_t bound, bool wrap, void* stream) {
+  if (it.numel == 0) return;
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  if (idx64) index_check_kernel<int64_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, bound, wrap);
+  else index_check_kernel<int32_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, bound, wrap);
+  cuda::check_launch("index check kernel", s);
 }
 
 void masked_fill(const Iter<2>& it, int64_t esize, const void* value, void* stream) {
