@@ -1741,6 +1741,28 @@ CT_API ct_status ct_scatter_add(ct_tensor t, int64_t dim, ct_tensor index, ct_te
  *  Number of indices (3) should be equal to source.size(dim) (2)"), CT_ERR_DTYPE, CT_ERR_SHAPE,
  *  CT_ERR_ARGUMENT (a fractional alpha for an integer t), CT_ERR_DEVICE. */
 CT_API ct_status ct_index_add_(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor source, double alpha);
+/** t[indices] (PyTorch's advanced indexing, torch.Tensor.__getitem__ with tensors):
+ *  index_tensors holds n_indices <= t.dim() entries for t's leading dims, each NULL (a full
+ *  slice, ':'), an int64 or int32 tensor (negative entries count from the end), or a bool mask covering as many
+ *  dims as it has (its nonzero coordinates; CPU index tensors are accepted for a CUDA t, as in
+ *  PyTorch). The index tensors broadcast together; their shape replaces the indexed dims in the
+ *  result where those dims are adjacent, else it comes first, as in PyTorch. Errors: CT_ERR_INDEX
+ *  ("index 5 is out of bounds for dimension 0 with size 3", "too many indices for tensor of
+ *  dimension 2", "shape mismatch: indexing tensors could not be broadcast together with shapes
+ *  [2], [3]", "The shape of the mask [3] at index 0 does not match the shape of the indexed
+ *  tensor [4] at index 0", an index dtype other than int64, int32 and bool), CT_ERR_ARGUMENT
+ *  (no index tensor), CT_ERR_NOT_SUPPORTED (a 0-dim bool index), CT_ERR_NULL_POINTER (index_tensors
+ *  NULL with n_indices > 0). [new reference] */
+CT_API ct_status ct_index(ct_tensor t, const ct_tensor* index_tensors, int32_t n_indices, ct_tensor* out);
+/** t.index_put_(indices, values, accumulate) (t[indices] = values; accumulate != 0: +=):
+ *  indices as ct_index's; values of t's dtype, broadcast to the shape ct_index would give, on
+ *  t's device (or a 0-dim CPU tensor). Without accumulate, which write of a repeated index wins
+ *  is unspecified on CUDA (the last one on the CPU); with it repeated indices add up (atomically
+ *  on CUDA, float results may differ in the last bits). Errors as ct_index, CT_ERR_DTYPE ("Index
+ *  put requires the source and destination dtypes match, got Float for the destination and
+ *  Double for the source."), CT_ERR_SHAPE (values), CT_ERR_DEVICE. */
+CT_API ct_status ct_index_put_(ct_tensor t, const ct_tensor* index_tensors, int32_t n_indices, ct_tensor values,
+                               int32_t accumulate);
 /** torch.masked_fill(t, mask, value): mask bool, broadcast with t (the result has the
  *  broadcast shape); value converted to t's dtype as ct_fill_'s. Errors: CT_ERR_DTYPE
  *  ("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"),

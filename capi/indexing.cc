@@ -1,11 +1,40 @@
 // Section 30 of ctorch.h: indexing.
+#include <vector>
+
 #include "capi/api.h"
 #include "impl/ops/indexing.h"
 
 using namespace ct;
 using namespace ct::capi;
 
+namespace {
+
+// n index tensors of the array, NULL entries (full slices) kept as null tensors.
+std::vector<Tensor> indices_arg(const ct_tensor* ts, int32_t n) {
+  CT_CHECK(n >= 0 && n <= 64, CT_ERR_ARGUMENT, "argument 'n_indices': ", n, " is out of range (expected 0..64)");
+  CT_CHECK(n == 0 || ts != nullptr, CT_ERR_NULL_POINTER, "argument 'index_tensors' is NULL but has ", n, " values");
+  std::vector<Tensor> r;
+  for (int32_t i = 0; i < n; ++i) r.push_back(ts[i] ? get(ts[i], "index_tensors") : Tensor());
+  return r;
+}
+
+}  // namespace
+
 extern "C" {
+
+CT_API ct_status ct_index(ct_tensor t, const ct_tensor* index_tensors, int32_t n_indices, ct_tensor* out) {
+  CT_API_BEGIN
+  produce(out, [&] { return ops::index(get(t), indices_arg(index_tensors, n_indices)); });
+  CT_API_END
+}
+
+CT_API ct_status ct_index_put_(ct_tensor t, const ct_tensor* index_tensors, int32_t n_indices, ct_tensor values,
+                               int32_t accumulate) {
+  CT_API_BEGIN
+  ops::index_put_(get(t), indices_arg(index_tensors, n_indices), get(values, "values"), accumulate != 0);
+  CT_API_END
+}
+
 
 CT_API ct_status ct_index_select(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor* out) {
   CT_API_BEGIN

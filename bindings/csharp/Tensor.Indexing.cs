@@ -85,6 +85,53 @@ namespace Ctorch
             return this;
         }
 
+        // The handles of an index list (IntPtr.Zero for a null entry, a full slice), leased
+        // while the call runs.
+        private static int WithIndices(Tensor[] indices, Func<IntPtr[], int> call)
+        {
+            if (indices == null) throw new ArgumentNullException(nameof(indices));
+            var leases = new Lease[indices.Length];
+            try
+            {
+                var hs = new IntPtr[indices.Length];
+                for (int i = 0; i < indices.Length; i++)
+                {
+                    if (indices[i] == null) continue;
+                    leases[i] = Use(indices[i], nameof(indices));
+                    hs[i] = leases[i].Ptr;
+                }
+                return call(hs);
+            }
+            finally
+            {
+                foreach (var l in leases) l.Dispose();
+            }
+        }
+
+        /// <summary>this[indices] (PyTorch's advanced indexing): one entry for each leading dim, null
+        /// for a full slice (:), an Int64 or Int32 tensor (negative entries count from the end) or
+        /// a Bool mask. The index tensors broadcast together (docs/indexing.md: where their dims
+        /// go).</summary>
+        public Tensor Index(params Tensor[] indices)
+        {
+            using (var a = Use())
+            {
+                IntPtr r = IntPtr.Zero;
+                Native.Check(WithIndices(indices, hs => ctorch.ct_index(a.Ptr, hs, hs.Length, out r)));
+                return Own(r);
+            }
+        }
+
+        /// <summary>tensor.index_put_(indices, values, accumulate) (this[indices] = values, or +=
+        /// with accumulate); values of this tensor's dtype, broadcast. Returns this.</summary>
+        public Tensor IndexPut_(Tensor[] indices, Tensor values, bool accumulate = false)
+        {
+            using (var a = Use())
+            using (var v = Use(values, nameof(values)))
+                Native.Check(WithIndices(indices, hs => ctorch.ct_index_put_(a.Ptr, hs, hs.Length, v.Ptr, accumulate ? 1 : 0)));
+            return this;
+        }
+
         /// <summary>torch.masked_fill(this, mask, value): mask Bool, broadcast with this tensor.
         /// CtorchException (DType): "masked_fill_ only supports boolean masks, but got mask with
         /// dtype float".</summary>

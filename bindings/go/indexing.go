@@ -116,3 +116,61 @@ func WhereCond(cond *Tensor) ([]*Tensor, error) {
 	}
 	return ts, nil
 }
+
+// indexHandles: the handles of an index list, 0 for a nil entry (a full slice).
+func indexHandles(op string, indices []*Tensor) ([]int64, error) {
+	if err := checkCount(op, len(indices)); err != nil {
+		return nil, err
+	}
+	hs := make([]int64, len(indices))
+	for i, x := range indices {
+		if x == nil {
+			continue
+		}
+		h, err := x.handle(op)
+		if err != nil {
+			return nil, err
+		}
+		hs[i] = h
+	}
+	return hs, nil
+}
+
+// Index is t[indices] (PyTorch's advanced indexing): one entry for each leading dim, nil for a
+// full slice (:), an Int64 or Int32 tensor (negative entries count from the end) or a Bool mask.
+// The index tensors broadcast together; see docs/indexing.md for where their dims go.
+func (t *Tensor) Index(indices ...*Tensor) (*Tensor, error) {
+	const op = "index"
+	h, err := t.handle(op)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := indexHandles(op, indices)
+	if err != nil {
+		return nil, err
+	}
+	return newTensor(op, func(out []int64) int { return capi.Ct_index(h, hs, len(hs), out) }, append([]*Tensor{t}, indices...)...)
+}
+
+// IndexPutInPlace is t.index_put_(indices, values, accumulate) (t[indices] = values, or += when
+// accumulate): values of t's dtype, broadcast to the shape Index would give.
+func (t *Tensor) IndexPutInPlace(indices []*Tensor, values *Tensor, accumulate bool) error {
+	const op = "index_put_"
+	h, err := t.handle(op)
+	if err != nil {
+		return err
+	}
+	hs, err := indexHandles(op, indices)
+	if err != nil {
+		return err
+	}
+	v, err := values.handle(op)
+	if err != nil {
+		return err
+	}
+	acc := 0
+	if accumulate {
+		acc = 1
+	}
+	return run(op, func() int { return capi.Ct_index_put_(h, hs, len(hs), v, acc) }, append([]*Tensor{t, values}, indices...)...)
+}

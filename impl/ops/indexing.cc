@@ -6,6 +6,7 @@
 #include "impl/ops/indexing.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "impl/alloc/allocator.h"
 #include "impl/core/error.h"
@@ -297,6 +298,148 @@ void index_add_(const Tensor& t, int64_t dim, const Tensor& index, const Tensor&
   Tensor dst = make_view(s1, shape, with_stride(s1->strides, dim, 0), s1->offset);
   run_scatter(dst, src1, idx, shape, s1->strides[dim] * s1->itemsize(), s1->sizes[dim], false, true,
               [](int64_t) { return std::string("index out of range in self"); }, "index_add_");
+}
+
+namespace {
+
+// Advanced indexing resolved (PyTorch's index / index_put_ rules): the result's shape, t
+// restrided over it (0 along the broadcast index dims) and the int64 element offsets (broadcast
+// over the index dims, 0 along the others), every index checked and wrapped.
+struct AdvancedIndex {
+  Shape shape;
+  Tensor src;
+  Tensor offsets;
+};
+
+AdvancedIndex plan_index(const Tensor& t, const std::vector<Tensor>& indices) {
+  // bool masks become their nonzero coordinates, one index a dim they cover
+  std::vector<Tensor> ix;
+  int64_t p = 0;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const Tensor& i = indices[k];
+    if (!i) {
+      ix.push_back(nullptr);
+      ++p;
+      continue;
+    }
+    if (i->dtype == DType::Bool) {
+      CT_CHECK(i->dim() > 0, Status::NotSupported, "index: a 0-dim boolean index is not supported");
+      for (int64_t d = 0; d < i->dim(); ++d)
+        CT_CHECK(p + d < t->dim() && i->sizes[d] == t->sizes[p + d], Status::Index, "The shape of the mask ",
+                 shape_str(i->sizes), " at index ", d, " does not match the shape of the indexed tensor ",
+                 shape_str(t->sizes), " at index ", p + d);
+      Tensor m = i->device() == t->device() ? i : to(i, t->device(), DType::Bool, false);
+      for (const Tensor& c : nonzero_tuple(m)) ix.push_back(c);
+      p += i->dim();
+      continue;
+    }
+    CT_CHECK(i->dtype == DType::Int64 || i->dtype == DType::Int32, Status::Index,
+             "tensors used as indices must be long, int, byte or bool tensors");
+    ix.push_back(i);
+    ++p;
+  }
+  CT_CHECK(p <= t->dim(), Status::Index, "too many indices for tensor of dimension ", t->dim());
+  while (static_cast<int64_t>(ix.size()) < t->dim()) ix.push_back(nullptr);
+  // broadcast the index tensors; the indexed dims
+  std::vector<int64_t> dims;
+  Shape b;
+  std::string shapes;
+  for (size_t d = 0; d < ix.size(); ++d) {
+    if (!ix[d]) continue;
+    shapes += (shapes.empty() ? "" : ", ") + shape_str(ix[d]->sizes);
+    dims.push_back(static_cast<int64_t>(d));
+  }
+  CT_CHECK(!dims.empty(), Status::Argument, "index: at least one index tensor is needed");
+  b = ix[static_cast<size_t>(dims[0])]->sizes;
+  for (int64_t d : dims) {
+    try {
+      b = broadcast_shapes(b, ix[static_cast<size_t>(d)]->sizes);
+    } catch (const Error&) {
+      fail(Status::Index, "shape mismatch: indexing tensors could not be broadcast together with shapes ", shapes);
+    }
+  }
+  // offsets: sum of wrapped index * stride, each index checked first
+  Tensor off;
+  const int64_t nb = numel_of(b);
+  for (int64_t d : dims) {
+    Tensor i = ix[static_cast<size_t>(d)];
+    if (i->device() != t->device()) i = to(i, t->device(), i->dtype, false);
+    const int64_t size = t->sizes[d];
+    if (nb > 0) {
+      if (t->device().is_cuda()) {
+        CudaScope sc(t->device());
+        cuda_ops::index_check(cuda_iter<1>(i->sizes, {i.get()}), i->dtype == DType::Int64, size, true, sc.stream);
+      } else {
+        int64_t bad = 0;
+        if (cpu::first_bad_index(i.get(), size, true, &bad))
+          fail(Status::Index, "index ", bad, " is out of bounds for dimension ", d, " with size ", size);
+      }
+    }
+    if (nb == 0 || size == 0) {
+      off = empty(b, DType::Int64, t->device());
+      continue;
+    }
+    Tensor w = binary(BinaryOp::Remainder, to(i, t->device(), DType::Int64, false), wrapped_scalar_int(size));
+    Tensor term = binary(BinaryOp::Mul, w, wrapped_scalar_int(t->strides[d]));
+    off = off ? binary(BinaryOp::Add, off, term) : term;
+  }
+  off = expand(off, b);
+  // the result's dims: before + b + after when the indexed dims are adjacent, else b first
+  bool adjacent = dims.back() - dims.front() + 1 == static_cast<int64_t>(dims.size());
+  AdvancedIndex r;
+  Shape src_strides, off_strides;
+  const int64_t nbd = static_cast<int64_t>(b.size());
+  auto add_plain = [&](int64_t d) {
+    r.shape.push_back(t->sizes[d]);
+    src_strides.push_back(t->strides[d]);
+    off_strides.push_back(0);
+  };
+  auto add_b = [&] {
+    for (int64_t k = 0; k < nbd; ++k) {
+      r.shape.push_back(b[k]);
+      src_strides.push_back(0);
+      off_strides.push_back(off->strides[k]);
+    }
+  };
+  const int64_t nd = t->dim();
+  if (adjacent) {
+    for (int64_t d = 0; d < dims.front(); ++d) add_plain(d);
+    add_b();
+    for (int64_t d = dims.back() + 1; d < nd; ++d) add_plain(d);
+  } else {
+    add_b();
+    for (int64_t d = 0; d < nd; ++d)
+      if (!ix[static_cast<size_t>(d)]) add_plain(d);
+  }
+  r.src = make_view(t, r.shape, src_strides, t->offset);
+  r.offsets = make_view(off, r.shape, off_strides, off->offset);
+  return r;
+}
+
+constexpr int64_t kNoBound = std::numeric_limits<int64_t>::max();
+
+}  // namespace
+
+Tensor index(const Tensor& t, const std::vector<Tensor>& indices) {
+  AdvancedIndex a = plan_index(t, indices);
+  Tensor out = empty(a.shape, t->dtype, t->device());
+  run_gather(out, a.src, a.offsets, t->itemsize(), kNoBound, false, [](int64_t) { return std::string(); }, "index");
+  return out;
+}
+
+void index_put_(const Tensor& t, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate) {
+  CT_CHECK(values->dtype == t->dtype, Status::DType,
+           "Index put requires the source and destination dtypes match, got ", dtype_short(t->dtype),
+           " for the destination and ", dtype_short(values->dtype), " for the source.");
+  CT_CHECK(values->device() == t->device() || (values->dim() == 0 && values->device().is_cpu()), Status::Device,
+           "index_put_: Expected all tensors to be on the same device, but found at least two devices, ",
+           t->device().str(), " and ", values->device().str(), "!");
+  check_no_internal_overlap(t.get());
+  AdvancedIndex a = plan_index(t, indices);
+  Tensor v = values->device() == t->device() ? values : to(values, t->device(), t->dtype, false);
+  v = expand(v, a.shape);
+  run_scatter(a.src, v, a.offsets, a.shape, t->itemsize(), kNoBound, false, accumulate,
+              [](int64_t) { return std::string(); }, accumulate ? "index_put_ (accumulate)" : "index_put_");
 }
 
 void masked_fill_(const Tensor& t, const Tensor& mask, double value) {

@@ -21,6 +21,12 @@ Tensor scatter_value(const Tensor& t, int64_t dim, const Tensor& index, double v
 void scatter_value_(const Tensor& t, int64_t dim, const Tensor& index, double value);
 // t.index_add_(dim, index, source, alpha=alpha)
 void index_add_(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& source, double alpha);
+// t[indices] (PyTorch's advanced indexing): indices has at most t.dim() entries, each null (a
+// full slice), an int64/int32 tensor (negative entries count from the end) or a bool mask
+// (its nonzero coordinates, one index a dim it covers).
+Tensor index(const Tensor& t, const std::vector<Tensor>& indices);
+// t[indices] = values (accumulate: +=, repeated indices adding up); values broadcast.
+void index_put_(const Tensor& t, const std::vector<Tensor>& indices, const Tensor& values, bool accumulate);
 // value checked and converted as fill_'s (check_fill_value)
 Tensor masked_fill(const Tensor& t, const Tensor& mask, double value);
 void masked_fill_(const Tensor& t, const Tensor& mask, double value);

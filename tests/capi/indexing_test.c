@@ -491,6 +491,169 @@ static void test_scatter_errors(void) {
   rel(si), rel(ti), rel(v2), rel(v3), rel(v), rel(wide), rel(i32), rel(bad), rel(srcd), rel(src), rel(t);
 }
 
+/* ---- index and index_put_ (advanced indexing) */
+
+static void test_index(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev), r = NULL;
+      ct_tensor rows = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+      OK(ct_index(t, &rows, 1, &r)); /* t[[2, 0]] */
+      double w[16];
+      for (int b = 0; b < 4; ++b) w[b] = as(dt, 8 + b), w[4 + b] = as(dt, b);
+      EXPECT_SHAPE(r, 2, 4);
+      EXPECT_DTYPE(r, dt);
+      EXPECT_ARR(r, w, 8);
+      rel(r);
+      ct_tensor cols = idx((const int64_t[]){3, -1, 0}, 3, (const int64_t[]){3}, 1, CT_INT32, dev);
+      ct_tensor two[2] = {NULL, cols};
+      OK(ct_index(t, two, 2, &r)); /* t[:, [3, -1, 0]] */
+      for (int a = 0; a < 3; ++a) w[a * 3] = as(dt, a * 4 + 3), w[a * 3 + 1] = as(dt, a * 4 + 3), w[a * 3 + 2] = as(dt, a * 4);
+      EXPECT_SHAPE(r, 3, 3);
+      EXPECT_ARR(r, w, 9);
+      rel(r), rel(cols), rel(rows), rel(t);
+    }
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT32, dev), r = NULL;
+    /* two indices broadcast: [[0], [2]] and [1, 3] */
+    ct_tensor i0 = idx((const int64_t[]){0, 2}, 2, (const int64_t[]){2, 1}, 2, CT_INT64, dev);
+    ct_tensor i1 = idx((const int64_t[]){1, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor both[2] = {i0, i1};
+    OK(ct_index(t, both, 2, &r));
+    EXPECT_SHAPE(r, 2, 2);
+    EXPECT_VALS(r, 0, 1, 3, 9, 11);
+    rel(r);
+    /* 3-D: non-adjacent indexed dims go first; adjacent ones stay in place */
+    ct_tensor x = vals(g_iota, 24, (const int64_t[]){2, 3, 4}, 3, CT_FLOAT64, dev);
+    ct_tensor a0 = idx((const int64_t[]){0, 1}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor a2 = idx((const int64_t[]){3, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor sep[3] = {a0, NULL, a2};
+    OK(ct_index(x, sep, 3, &r));
+    EXPECT_SHAPE(r, 2, 3);
+    EXPECT_VALS(r, 0, 3, 7, 11, 12, 16, 20);
+    rel(r);
+    ct_tensor b1 = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor b2 = idx((const int64_t[]){1, 1}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor adj[3] = {NULL, b1, b2};
+    OK(ct_index(x, adj, 3, &r));
+    EXPECT_SHAPE(r, 2, 2);
+    EXPECT_VALS(r, 0, 9, 1, 21, 13);
+    rel(r);
+    /* a bool mask over dim 0, and one over both dims (as masked_select) */
+    ct_tensor m = vals((const double[]){1, 0, 1}, 3, (const int64_t[]){3}, 1, CT_BOOL, dev);
+    OK(ct_index(t, &m, 1, &r));
+    EXPECT_SHAPE(r, 2, 4);
+    EXPECT_VALS(r, 0, 0, 1, 2, 3, 8, 9, 10, 11);
+    rel(r);
+    ct_tensor m2 = NULL;
+    OK(ct_binary_scalar_f(CT_GT, t, 8.5, 0, &m2));
+    OK(ct_index(t, &m2, 1, &r));
+    EXPECT_VALS(r, 0, 9, 10, 11);
+    rel(r);
+    /* a transposed self; a CPU index for any device */
+    ct_tensor tt = NULL;
+    OK(ct_transpose(t, 0, 1, &tt));
+    ct_tensor ci = idx((const int64_t[]){1, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+    OK(ct_index(tt, &ci, 1, &r));
+    EXPECT_VALS(r, 0, 1, 5, 9, 3, 7, 11);
+    rel(r);
+    /* an empty index */
+    ct_tensor e = idx(NULL, 0, (const int64_t[]){0}, 1, CT_INT64, dev);
+    OK(ct_index(t, &e, 1, &r));
+    EXPECT_SHAPE(r, 0, 4);
+    rel(r);
+    rel(e), rel(ci), rel(tt), rel(m2), rel(m), rel(b1), rel(b2), rel(a0), rel(a2), rel(x), rel(i0), rel(i1), rel(t);
+  }
+}
+
+static void test_index_put(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev);
+      /* t[[2, 0]] = [[20..23], [24..27]] */
+      ct_tensor rows = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+      ct_tensor v = vals(g_iota + 20, 8, (const int64_t[]){2, 4}, 2, dt, dev);
+      OK(ct_index_put_(t, &rows, 1, v, 0));
+      double w[12];
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int b = 0; b < 4; ++b) w[8 + b] = 20 + b, w[b] = 24 + b;
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, w[e]);
+      EXPECT_ARR(t, w, 12);
+      /* accumulate with a repeated row: t[[1, 1, 0]] += [1, 2, 3, 4] (broadcast) */
+      ct_tensor dup = idx((const int64_t[]){1, 1, 0}, 3, (const int64_t[]){3}, 1, CT_INT64, dev);
+      ct_tensor add = vals((const double[]){1, 2, 3, 4}, 4, (const int64_t[]){4}, 1, dt, dev);
+      OK(ct_index_put_(t, &dup, 1, add, 1));
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int b = 0; b < 4; ++b) w[8 + b] = 20 + b, w[b] = 24 + b + (b + 1), w[4 + b] += 2 * (b + 1);
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, w[e]);
+      EXPECT_ARR(t, w, 12);
+      rel(add), rel(dup), rel(v), rel(rows), rel(t);
+    }
+    /* a bool mask and a 0-dim CPU value: t[t > 8.5] = -1 */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT32, dev), m = NULL;
+    OK(ct_binary_scalar_f(CT_GT, t, 8.5, 0, &m));
+    ct_tensor s = vals((const double[]){-1}, 1, NULL, 0, CT_FLOAT32, CT_CPU);
+    OK(ct_index_put_(t, &m, 1, s, 0));
+    EXPECT_VALS(t, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1);
+    /* columns of a transposed view: tt[:, [0]] = 5 writes t's row 0 */
+    ct_tensor tt = NULL;
+    OK(ct_transpose(t, 0, 1, &tt));
+    ct_tensor c0 = idx((const int64_t[]){0}, 1, (const int64_t[]){1}, 1, CT_INT64, dev);
+    ct_tensor two[2] = {NULL, c0};
+    ct_tensor five = vals((const double[]){5}, 1, NULL, 0, CT_FLOAT32, dev);
+    OK(ct_index_put_(tt, two, 2, five, 0));
+    EXPECT_VALS(t, 0, 5, 5, 5, 5, 4, 5, 6, 7, 8, -1, -1, -1);
+    /* float16 accumulation of many repeats: exact for small integers */
+    ct_tensor h = NULL, z = NULL, o = NULL;
+    OK(ct_full((const int64_t[]){2}, 1, 0, CT_FLOAT16, dev, 0, &h));
+    OK(ct_full((const int64_t[]){500}, 1, 1, CT_INT64, dev, 0, &z));
+    OK(ct_full((const int64_t[]){1}, 1, 1, CT_FLOAT16, dev, 0, &o));
+    OK(ct_index_put_(h, &z, 1, o, 1));
+    EXPECT_VALS(h, 0, 0, 500);
+    rel(o), rel(z), rel(h), rel(five), rel(c0), rel(tt), rel(s), rel(m), rel(t);
+  }
+}
+
+static void test_index_errors(void) {
+  init_iota();
+  ct_tensor t = vals(g_iota, 12, (const int64_t[]){3, 4}, 2, CT_FLOAT32, CT_CPU), r = NULL;
+  ct_tensor bad = idx((const int64_t[]){0, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+  ct_tensor neg = idx((const int64_t[]){-5}, 1, (const int64_t[]){1}, 1, CT_INT64, CT_CPU);
+  ct_tensor i3 = idx((const int64_t[]){0, 1, 2}, 3, (const int64_t[]){3}, 1, CT_INT64, CT_CPU);
+  ct_tensor f = vals((const double[]){0}, 1, (const int64_t[]){1}, 1, CT_FLOAT32, CT_CPU);
+  ct_tensor m4 = vals((const double[]){1, 0, 1, 0}, 4, (const int64_t[]){4}, 1, CT_BOOL, CT_CPU);
+  FAILS(ct_index(t, &bad, 1, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  ct_tensor second[2] = {NULL, neg};
+  FAILS(ct_index(t, second, 2, &r), CT_ERR_INDEX, "index -5 is out of bounds for dimension 1 with size 4");
+  ct_tensor three[3] = {i3, i3, i3};
+  FAILS(ct_index(t, three, 3, &r), CT_ERR_INDEX, "too many indices for tensor of dimension 2");
+  ct_tensor mism[2] = {bad, i3};
+  FAILS(ct_index(t, mism, 2, &r), CT_ERR_INDEX,
+        "shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]");
+  FAILS(ct_index(t, &m4, 1, &r), CT_ERR_INDEX,
+        "The shape of the mask [4] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0");
+  FAILS(ct_index(t, &f, 1, &r), CT_ERR_INDEX, "tensors used as indices must be long, int, byte or bool tensors");
+  ct_tensor none[1] = {NULL};
+  FAILS(ct_index(t, none, 1, &r), CT_ERR_ARGUMENT, "");
+  FAILS(ct_index(t, NULL, 1, &r), CT_ERR_NULL_POINTER, "index_tensors");
+  ct_tensor vd = vals((const double[]){1}, 1, NULL, 0, CT_FLOAT64, CT_CPU);
+  FAILS(ct_index_put_(t, &i3, 1, vd, 0), CT_ERR_DTYPE,
+        "Index put requires the source and destination dtypes match, got Float for the destination and Double for the source.");
+  ct_tensor v3 = vals((const double[]){1, 2, 3}, 3, (const int64_t[]){3}, 1, CT_FLOAT32, CT_CPU);
+  FAILS(ct_index_put_(t, &i3, 1, v3, 0), CT_ERR_SHAPE, "");
+  ct_tensor vf = vals((const double[]){1}, 1, NULL, 0, CT_FLOAT32, CT_CPU);
+  FAILS(ct_index_put_(t, &bad, 1, vf, 1), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  EXPECT_ARR(t, g_iota, 12); /* nothing written */
+  rel(vf), rel(v3), rel(vd), rel(m4), rel(f), rel(i3), rel(neg), rel(bad), rel(t);
+}
+
 /* ---- bad input: PyTorch's messages; on the CPU an index out of range writes nothing */
 
 static void test_errors(void) {
@@ -563,7 +726,7 @@ static int assert_child(const char* which) {
   if (strcmp(which, "gather") == 0) s = ct_gather(t, 0, i, &r);
   else if (strcmp(which, "take") == 0) s = ct_take(t, i, &r);
   else if (strcmp(which, "scatter_add") == 0) s = ct_scatter_add(t, 0, i, t, &r);
-  else if (strcmp(which, "index_add_") == 0) s = ct_index_add_(t, 0, i, t, 1);
+  else if (strcmp(which, "index") == 0) s = ct_index(t, &i, 1, &r);
   else s = ct_index_select(t, 0, i, &r);
   if (blocking) {
     if (s != CT_ERR_CUDA || !strstr(ct_last_error_message(), "device-side assert triggered")) {
@@ -601,8 +764,8 @@ static int run_child(const char* which, int blocking) {
 
 static void test_device_assert(void) {
   SKIP_WITHOUT_CUDA();
-  const char* ops[] = {"index_select", "gather", "take", "scatter_add"};
-  for (int k = 0; k < 4; ++k) {
+  const char* ops[] = {"index_select", "gather", "take", "scatter_add", "index"};
+  for (int k = 0; k < 5; ++k) {
     for (int blocking = 0; blocking < 2; ++blocking) {
       int rc = run_child(ops[k], blocking);
       if (rc != 0) FAILF("%s (CUDA_LAUNCH_BLOCKING=%d): the child exited with %d", ops[k], blocking, rc);
@@ -616,6 +779,6 @@ int main(int argc, char** argv) {
   if (argc == 3 && strcmp(argv[1], "--assert-child") == 0) return assert_child(argv[2]);
   const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather),       TEST_CASE(take),
                              TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(nonzero),
-                             TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
+                             TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(index), TEST_CASE(index_put), TEST_CASE(index_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
   return RUN_TESTS(tests);
 }

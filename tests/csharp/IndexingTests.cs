@@ -50,6 +50,14 @@ namespace Ctorch.Tests
             Tensor[] one = Tensor.Where(Tensor.Full(new long[0], 3.0));
             Assert.AreEqual(1, one.Length);
             AreEqual(new long[] { 0 }, one[0]);
+            // advanced indexing: x[:, [2, 0]], x[[1, 0], [0, 2]]; w[mask] = -1, then += with repeats
+            AreEqual(new[] { 2.0, 0, 5, 3 }, x.Index(null, L(2, 0)), 0.0);
+            AreEqual(new[] { 3.0, 2 }, x.Index(L(1, 0), L(0, 2)), 0.0);
+            Tensor w = x.Clone();
+            Assert.AreSame(w, w.IndexPut_(new[] { B(true, false) }, Tensor.Scalar(-1.0, DType.Float64)));
+            AreEqual(new[] { -1.0, -1, -1, 3, 4, 5 }, w, 0.0);
+            w.IndexPut_(new Tensor[] { null, L(1, 1) }, Tensor.Scalar(2.0, DType.Float64), accumulate: true);
+            AreEqual(new[] { -1.0, 3, -1, 3, 8, 5 }, w, 0.0);
         }
 
         [Test]
@@ -79,11 +87,17 @@ namespace Ctorch.Tests
             Assert.AreEqual("mask", Assert.Throws<ArgumentNullException>(() => x.MaskedFill_(null, 1)).ParamName);
             Assert.AreEqual("mask", Assert.Throws<ArgumentNullException>(() => x.MaskedSelect(null)).ParamName);
             Assert.AreEqual("condition", Assert.Throws<ArgumentNullException>(() => Tensor.Where(null)).ParamName);
+            Assert.AreEqual("indices", Assert.Throws<ArgumentNullException>(() => x.Index(null)).ParamName);
+            Assert.AreEqual("values", Assert.Throws<ArgumentNullException>(() => x.IndexPut_(new[] { L(0) }, null)).ParamName);
+            e = Fails(StatusCode.Index, () => x.Index(L(5)));
+            Assert.AreEqual("index 5 is out of bounds for dimension 0 with size 2", e.NativeMessage);
             Tensor gone = X();
             gone.Dispose();
             Assert.Throws<ObjectDisposedException>(() => gone.Nonzero());
             Assert.Throws<ObjectDisposedException>(() => x.Take(gone));
             Assert.Throws<ObjectDisposedException>(() => Tensor.Where(gone));
+            Assert.Throws<ObjectDisposedException>(() => x.Index(gone));
+            Assert.Throws<ObjectDisposedException>(() => x.IndexPut_(new[] { L(0) }, gone));
         }
     }
 }

@@ -57,6 +57,16 @@ func TestIndexingCalls(t *testing.T) {
 		t.Fatalf("WhereCond of a 0-dim tensor gave %d tensors, want 1", len(one))
 	}
 	eqI64(t, one[0], 0)
+
+	// advanced indexing: x[:, [2, 0]] and x[[1, 0], [0, 2]]; x[mask] = -1, then += with repeats
+	eqF64(t, s.T(x.Index(nil, i)), 2, 0, 5, 3)
+	eqF64(t, s.T(x.Index(s.T(ctorch.FromSlice([]int64{1, 0}, nil, dev)), s.T(ctorch.FromSlice([]int64{0, 2}, nil, dev)))), 3, 2)
+	w := s.T(x.Clone())
+	noErr(t, w.IndexPutInPlace([]*ctorch.Tensor{s.T(ctorch.FromSlice([]bool{true, false}, nil, dev))}, s.T(ctorch.Full(nil, -1, dev)), false))
+	eqF64(t, w, -1, -1, -1, 3, 4, 5)
+	rep := s.T(ctorch.FromSlice([]int64{1, 1}, nil, dev))
+	noErr(t, w.IndexPutInPlace([]*ctorch.Tensor{nil, rep}, s.T(ctorch.Full(nil, 2, dev)), true))
+	eqF64(t, w, -1, 3, -1, 3, 8, 5)
 }
 
 func TestIndexingErrors(t *testing.T) {
@@ -67,6 +77,7 @@ func TestIndexingErrors(t *testing.T) {
 	wantMessage(t, s.E(x.Gather(0, f)), ctorch.ErrDType, "gather", "gather(): Expected dtype int64 for index")
 	wantMessage(t, s.E(x.MaskedFill(f, 1)), ctorch.ErrDType, "masked_fill", "masked_fill_ only supports boolean masks")
 	wantMessage(t, s.E(x.MaskedSelect(f)), ctorch.ErrDType, "masked_select", "masked_select: expected BoolTensor for mask")
+	wantMessage(t, s.E(x.Index(f)), ctorch.ErrIndex, "index", "tensors used as indices must be long, int, byte or bool tensors")
 	wantMessage(t, s.E(x.ScatterAdd(0, f, x)), ctorch.ErrDType, "scatter_add", "scatter_add(): Expected dtype int64 for index")
 	if !cudaTensors() { // the CPU's messages for an index out of range (CUDA asserts: the C suite)
 		bad := s.T(ctorch.FromSlice([]int64{3}, nil, dev))
@@ -83,11 +94,16 @@ func TestIndexingErrors(t *testing.T) {
 			s.E(y.IndexSelect(0, i)), s.E(x.IndexSelect(0, y)), s.E(y.Gather(0, i)), s.E(y.Take(i)),
 			s.E(y.Scatter(0, i, x)), s.E(x.Scatter(0, i, y)), s.E(y.ScatterValue(0, i, 1)), s.E(y.ScatterAdd(0, i, x)),
 			y.IndexAddInPlace(0, i, x, 1), s.E(y.MaskedFill(m, 1)), s.E(x.MaskedFill(y, 1)), y.MaskedFillInPlace(m, 1),
-			s.E(y.MaskedSelect(m)), s.E(y.Nonzero()),
+			s.E(y.MaskedSelect(m)), s.E(y.Nonzero()), s.E(y.Index(i)),
+			y.IndexPutInPlace([]*ctorch.Tensor{i}, x, false), x.IndexPutInPlace([]*ctorch.Tensor{i}, y, true),
 		} {
 			wantErr(t, err, ctorch.ErrInvalidHandle)
 		}
 		_, err := ctorch.WhereCond(y)
 		wantErr(t, err, ctorch.ErrInvalidHandle)
 	}
+	// a closed index tensor is refused; a nil one is a full slice (: alone is no index)
+	wantErr(t, s.E(x.Index(closed)), ctorch.ErrInvalidHandle)
+	wantErr(t, x.IndexPutInPlace([]*ctorch.Tensor{closed}, x, false), ctorch.ErrInvalidHandle)
+	wantMessage(t, s.E(x.Index(nil)), ctorch.ErrArgument, "index", "index: at least one index tensor is needed")
 }

@@ -103,6 +103,43 @@ abstract class TensorIndexing extends TensorLinalg {
     return indexAdd_(dim, index, source, 1.0);
   }
 
+  /** The handles of an index list, 0 for a null entry (a full slice). */
+  private static long[] indexHandles(Tensor[] indices) {
+    Objects.requireNonNull(indices, "indices");
+    long[] hs = new long[indices.length];
+    for (int i = 0; i < indices.length; i++) {
+      hs[i] = indices[i] == null ? 0 : indices[i].handle();
+    }
+    return hs;
+  }
+
+  /**
+   * {@code t[indices]} (PyTorch's advanced indexing): one entry for each leading dim, null for a
+   * full slice ({@code :}), an int64 or int32 tensor (negative entries count from the end) or a
+   * bool mask. The index tensors broadcast together (docs/indexing.md: where their dims go).
+   */
+  public Tensor index(Tensor... indices) {
+    long[] hs = indexHandles(indices);
+    return with(out -> ctorch.ct_index(handle(), hs, hs.length, out), (Object) indices);
+  }
+
+  /**
+   * {@code t.index_put_(indices, values, accumulate)} ({@code t[indices] = values}, or {@code +=}
+   * with accumulate): values of this tensor's dtype, broadcast. Returns this tensor.
+   */
+  public Tensor indexPut_(Tensor[] indices, Tensor values, boolean accumulate) {
+    Objects.requireNonNull(values, "values");
+    long[] hs = indexHandles(indices);
+    try {
+      Native.check(ctorch.ct_index_put_(handle(), hs, hs.length, values.handle(), accumulate ? 1 : 0));
+    } finally {
+      Reference.reachabilityFence(this);
+      Reference.reachabilityFence(indices);
+      Reference.reachabilityFence(values);
+    }
+    return self();
+  }
+
   /** {@code torch.masked_fill(t, mask, value)}: mask bool, broadcast with this tensor. */
   public Tensor maskedFill(Tensor mask, double value) {
     Objects.requireNonNull(mask, "mask");

@@ -66,6 +66,15 @@ public class IndexingTest extends CtorchTestCase {
       Tensor[] one = Tensor.where(Tensor.full(new long[0], 3.0));
       assertEquals(1, one.length);
       assertLongs(one[0], 0);
+      // advanced indexing: x[:, [2, 0]], x[[1, 0], [0, 2]]; w[mask] = -1, then += with repeats
+      assertArrayEquals(new double[] {2, 0, 5, 3}, x.index(null, longs(new long[] {2, 0}, 2)).toDoubleArray(), 0);
+      assertArrayEquals(new double[] {3, 2},
+          x.index(longs(new long[] {1, 0}, 2), longs(new long[] {0, 2}, 2)).toDoubleArray(), 0);
+      Tensor w = x.clone();
+      assertSame(w, w.indexPut_(new Tensor[] {bools(true, false)}, moved(Tensor.full(new long[0], -1.0), device()).to(DType.FLOAT64), false));
+      assertArrayEquals(new double[] {-1, -1, -1, 3, 4, 5}, w.toDoubleArray(), 0);
+      w.indexPut_(new Tensor[] {null, longs(new long[] {1, 1}, 2)}, moved(Tensor.full(new long[0], 2.0), device()).to(DType.FLOAT64), true);
+      assertArrayEquals(new double[] {-1, 3, -1, 3, 8, 5}, w.toDoubleArray(), 0);
     }
   }
 
@@ -95,11 +104,17 @@ public class IndexingTest extends CtorchTestCase {
       assertEquals("mask", assertThrows(NullPointerException.class, () -> x.maskedFill_(null, 1)).getMessage());
       assertEquals("mask", assertThrows(NullPointerException.class, () -> x.maskedSelect(null)).getMessage());
       assertEquals("condition", assertThrows(NullPointerException.class, () -> Tensor.where(null)).getMessage());
+      assertEquals("indices", assertThrows(NullPointerException.class, () -> x.index((Tensor[]) null)).getMessage());
+      assertEquals("values", assertThrows(NullPointerException.class, () -> x.indexPut_(new Tensor[] {i}, null, false)).getMessage());
+      e = assertStatus(CtorchException.INDEX, () -> x.index(Tensor.fromArray(new long[] {5})));
+      assertEquals("index 5 is out of bounds for dimension 0 with size 3", e.detail());
       Tensor closed = Tensor.fromArray(new long[] {0});
       closed.close();
       assertStatus(CtorchException.INVALID_HANDLE, () -> x.take(closed));
       assertStatus(CtorchException.INVALID_HANDLE, () -> closed.nonzero());
       assertStatus(CtorchException.INVALID_HANDLE, () -> Tensor.where(closed));
+      assertStatus(CtorchException.INVALID_HANDLE, () -> x.index(closed));
+      assertStatus(CtorchException.INVALID_HANDLE, () -> x.indexPut_(new Tensor[] {i}, closed, true));
     }
   }
 }
