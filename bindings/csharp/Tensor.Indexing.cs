@@ -45,17 +45,7 @@ namespace Ctorch
         /// <summary>torch.scatter(this, dim, index, src): a copy of this tensor with src's
         /// elements written where index says (which of repeated indices wins is unspecified on
         /// CUDA).</summary>
-        public Tensor Scatter(int dim, Tensor index, Tensor src)
-        {
-            using (var a = Use())
-            using (var i = Use(index, nameof(index)))
-            using (var s = Use(src, nameof(src)))
-            {
-                IntPtr r;
-                Native.Check(ctorch.ct_scatter(a.Ptr, dim, i.Ptr, s.Ptr, out r));
-                return Own(r);
-            }
-        }
+        public Tensor Scatter(int dim, Tensor index, Tensor src) => Scatter(ctorch.ct_scatter, dim, index, src);
 
         /// <summary>torch.scatter(this, dim, index, value).</summary>
         public Tensor Scatter(int dim, Tensor index, double value) =>
@@ -63,14 +53,18 @@ namespace Ctorch
 
         /// <summary>torch.scatter_add(this, dim, index, src): repeated indices add up (atomically on
         /// CUDA, so float results may differ from the CPU's in the last bits).</summary>
-        public Tensor ScatterAdd(int dim, Tensor index, Tensor src)
+        public Tensor ScatterAdd(int dim, Tensor index, Tensor src) => Scatter(ctorch.ct_scatter_add, dim, index, src);
+
+        private delegate int ScatterCall(IntPtr self, long dim, IntPtr index, IntPtr src, out IntPtr result);
+
+        private Tensor Scatter(ScatterCall call, int dim, Tensor index, Tensor src)
         {
             using (var a = Use())
             using (var i = Use(index, nameof(index)))
             using (var s = Use(src, nameof(src)))
             {
                 IntPtr r;
-                Native.Check(ctorch.ct_scatter_add(a.Ptr, dim, i.Ptr, s.Ptr, out r));
+                Native.Check(call(a.Ptr, dim, i.Ptr, s.Ptr, out r));
                 return Own(r);
             }
         }

@@ -42,16 +42,20 @@ void with_size(int64_t esize, const F& f) {
 
 constexpr int kThreads = 256;
 
-template <typename U, typename I>
-__global__ void index_gather_kernel(Iter<3> it, int64_t stride_bytes, int64_t bound, bool wrap) {
+// The copy of gather (Scatter false: out = src[index]) and scatter (Scatter true: self[index] =
+// src); operand 1 may be a kernel-parameter scalar (base_of).
+template <typename U, typename I, bool Scatter>
+__global__ void index_copy_kernel(Iter<3> it, int64_t stride_bytes, int64_t bound, bool wrap) {
+  const char* src_base = base_of(it, 1);
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
        i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
     Offsets<3> o = offsets_of(it, i);
     int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[2] + o.off[2]));
     CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
     if (idx < 0) idx += bound;
-    *reinterpret_cast<U*>(it.data[0] + o.off[0]) =
-        *reinterpret_cast<const U*>(it.data[1] + o.off[1] + idx * stride_bytes);
+    const int64_t moved = idx * stride_bytes;
+    *reinterpret_cast<U*>(it.data[0] + o.off[0] + (Scatter ? moved : 0)) =
+        *reinterpret_cast<const U*>(src_base + o.off[1] + (Scatter ? 0 : moved));
   }
 }
 
@@ -61,19 +65,6 @@ __global__ void masked_fill_kernel(Iter<2> it, U value) {
        i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
     Offsets<2> o = offsets_of(it, i);
     if (*reinterpret_cast<const bool*>(it.data[1] + o.off[1])) *reinterpret_cast<U*>(it.data[0] + o.off[0]) = value;
-  }
-}
-
-template <typename U, typename I>
-__global__ void index_scatter_kernel(Iter<3> it, int64_t stride_bytes, int64_t bound, bool wrap) {
-  const char* src = base_of(it, 1);
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
-       i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
-    Offsets<3> o = offsets_of(it, i);
-    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[2] + o.off[2]));
-    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
-    if (idx < 0) idx += bound;
-    *reinterpret_cast<U*>(it.data[0] + o.off[0] + idx * stride_bytes) = *reinterpret_cast<const U*>(src + o.off[1]);
   }
 }
 
@@ -146,32 +137,33 @@ struct BoolToInt64 {
 
 }  // namespace
 
-void index_gather(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
-                  void* stream) {
+namespace {
+
+template <bool Scatter>
+void launch_copy(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
+                 void* stream, const char* what) {
   if (it.numel == 0) return;
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   with_size(esize, [&](auto unit) {
     using U = typename decltype(unit)::type;
     if (idx64)
-      index_gather_kernel<U, int64_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+      index_copy_kernel<U, int64_t, Scatter><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
     else
-      index_gather_kernel<U, int32_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
+      index_copy_kernel<U, int32_t, Scatter><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
   });
-  cuda::check_launch("index kernel", s);
+  cuda::check_launch(what, s);
+}
+
+}  // namespace
+
+void index_gather(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
+                  void* stream) {
+  launch_copy<false>(it, esize, idx64, stride_bytes, bound, wrap, stream, "index kernel");
 }
 
 void index_scatter(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
                    void* stream) {
-  if (it.numel == 0) return;
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  with_size(esize, [&](auto unit) {
-    using U = typename decltype(unit)::type;
-    if (idx64)
-      index_scatter_kernel<U, int64_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
-    else
-      index_scatter_kernel<U, int32_t><<<blocks_for(it.numel, kThreads), kThreads, 0, s>>>(it, stride_bytes, bound, wrap);
-  });
-  cuda::check_launch("scatter kernel", s);
+  launch_copy<true>(it, esize, idx64, stride_bytes, bound, wrap, stream, "scatter kernel");
 }
 
 void index_scatter_add(const Iter<3>& it, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
