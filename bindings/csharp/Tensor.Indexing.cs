@@ -116,6 +116,20 @@ namespace Ctorch
             }
         }
 
+        /// <summary>PyTorch's <c>t[indices]</c> and <c>t[indices] = values</c> with index tensors:
+        /// <c>t[mask]</c>, <c>t[idx, null, other]</c> (null: a full slice). Get is
+        /// <see cref="Index"/>, set is <see cref="IndexPut_"/> without accumulation.</summary>
+        [System.Runtime.CompilerServices.IndexerName("Row")]
+        public Tensor this[params Tensor[] indices]
+        {
+            get => Index(indices);
+            set
+            {
+                if ((object)value == null) throw new ArgumentNullException(nameof(value));
+                IndexPut_(indices, value);
+            }
+        }
+
         /// <summary>tensor.index_put_(indices, values, accumulate) (this[indices] = values, or +=
         /// with accumulate); values of this tensor's dtype, broadcast. Returns this.</summary>
         public Tensor IndexPut_(Tensor[] indices, Tensor values, bool accumulate = false)

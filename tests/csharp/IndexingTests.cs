@@ -58,6 +58,10 @@ namespace Ctorch.Tests
             AreEqual(new[] { -1.0, -1, -1, 3, 4, 5 }, w, 0.0);
             w.IndexPut_(new Tensor[] { null, L(1, 1) }, Tensor.Scalar(2.0, DType.Float64), accumulate: true);
             AreEqual(new[] { -1.0, 3, -1, 3, 8, 5 }, w, 0.0);
+            // the indexer: w[mask] and w[null, idx] = values
+            AreEqual(new[] { 3.0, 3, 8, 5 }, w[w.Gt(0.0)], 0.0);
+            w[null, L(0, 2)] = Tensor.Scalar(0.0, DType.Float64);
+            AreEqual(new[] { 0.0, 3, 0, 0, 8, 0 }, w, 0.0);
         }
 
         [Test]

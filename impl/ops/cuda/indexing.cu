@@ -42,6 +42,15 @@ void with_size(int64_t esize, const F& f) {
 
 constexpr int kThreads = 256;
 
+// The index at p, asserted to lie in [wrap ? -bound : 0, bound) (PyTorch's CUDA_KERNEL_ASSERT),
+// a negative one counted from the end.
+template <typename I>
+__device__ __forceinline__ int64_t checked_index(const char* p, int64_t bound, bool wrap) {
+  const int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(p));
+  CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
+  return idx < 0 ? idx + bound : idx;
+}
+
 // The copy of gather (Scatter false: out = src[index]) and scatter (Scatter true: self[index] =
 // src); operand 1 may be a kernel-parameter scalar (base_of).
 template <typename U, typename I, bool Scatter>
@@ -50,9 +59,7 @@ __global__ void index_copy_kernel(Iter<3> it, int64_t stride_bytes, int64_t boun
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
        i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
     Offsets<3> o = offsets_of(it, i);
-    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[2] + o.off[2]));
-    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
-    if (idx < 0) idx += bound;
+    const int64_t idx = checked_index<I>(it.data[2] + o.off[2], bound, wrap);
     const int64_t moved = idx * stride_bytes;
     *reinterpret_cast<U*>(it.data[0] + o.off[0] + (Scatter ? moved : 0)) =
         *reinterpret_cast<const U*>(src_base + o.off[1] + (Scatter ? 0 : moved));
@@ -114,9 +121,7 @@ __global__ void index_scatter_add_kernel(Iter<3> it, int64_t stride_bytes, int64
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
        i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
     Offsets<3> o = offsets_of(it, i);
-    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[2] + o.off[2]));
-    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
-    if (idx < 0) idx += bound;
+    const int64_t idx = checked_index<I>(it.data[2] + o.off[2], bound, wrap);
     atomic_add(reinterpret_cast<T*>(it.data[0] + o.off[0] + idx * stride_bytes), *reinterpret_cast<const T*>(src + o.off[1]));
   }
 }
@@ -126,8 +131,7 @@ __global__ void index_check_kernel(Iter<1> it, int64_t bound, bool wrap) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < it.numel;
        i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
     Offsets<1> o = offsets_of(it, i);
-    int64_t idx = static_cast<int64_t>(*reinterpret_cast<const I*>(it.data[0] + o.off[0]));
-    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
+    checked_index<I>(it.data[0] + o.off[0], bound, wrap);
   }
 }
 
