@@ -735,7 +735,10 @@ static int assert_child(const char* which) {
     }
     return 0;
   }
+  /* An op of several launches (index: the check, then the offsets' arithmetic) may see the
+   * sticky error at one of its own later launches; otherwise the next synchronizing call does. */
   if (s != CT_OK) {
+    if (s == CT_ERR_CUDA && strstr(ct_last_error_message(), "device-side assert triggered")) return 0;
     fprintf(stderr, "the op returned %s: %s\n", ct_status_name(s), ct_last_error_message());
     return 5;
   }
