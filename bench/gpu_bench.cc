@@ -793,6 +793,46 @@ void sorting_rows() {
     }
 }
 // ---- end of sorting and selection
+// ---- indexing (issue 21): index_select, gather, masked_select over float32 and float16, large
+// ([4096, 4096], 16M elements) and small ([64, 1000]); indices and masks drawn in each library.
+void indexing_rows() {
+  const struct {
+    const char* name;
+    ct_dtype ct;
+    at::ScalarType st;
+  } kinds[] = {{"f32", CT_FLOAT32, at::kFloat}, {"f16", CT_FLOAT16, at::kHalf}};
+  const auto cuda = at::TensorOptions().device(at::kCUDA, 0);
+  for (const auto& k : kinds) {
+    for (const auto& sz : {std::pair<int64_t, int64_t>{4096, 4096}, std::pair<int64_t, int64_t>{64, 1000}}) {
+      const int64_t r = sz.first, c = sz.second;
+      const std::string tail = std::string("_") + k.name + "_" + std::to_string(r) + "x" + std::to_string(c);
+      ct_tensor x0, x, idx, gi, u, m;
+      CK(ct_randn(SZ(r, c), 2, CT_FLOAT32, CT_CUDA, 0, nullptr, &x0));
+      CK(ct_tensor_to(x0, CT_CUDA, 0, k.ct, 0, 0, &x));
+      CK(ct_tensor_release(x0));
+      CK(ct_randint(0, r, SZ(r), 1, CT_INT64, CT_CUDA, 0, nullptr, &idx));
+      CK(ct_randint(0, c, SZ(r, c), 2, CT_INT64, CT_CUDA, 0, nullptr, &gi));
+      CK(ct_rand(SZ(r, c), 2, CT_FLOAT32, CT_CUDA, 0, nullptr, &u));
+      CK(ct_binary_scalar_f(CT_GT, u, 0.5, 0, &m));
+      CK(ct_tensor_release(u));
+      at::Tensor tx = at::randn({r, c}, cuda.dtype(at::kFloat)).to(k.st);
+      at::Tensor tidx = at::randint(0, r, {r}, cuda.dtype(at::kLong));
+      at::Tensor tgi = at::randint(0, c, {r, c}, cuda.dtype(at::kLong));
+      at::Tensor tm = at::rand({r, c}, cuda.dtype(at::kFloat)) > 0.5;
+      const double bytes = 2.0 * static_cast<double>(tx.nbytes());
+      if (wanted("index_select" + tail))
+        run({"index_select" + tail, kGpu, 20, 7, [&] { ct_tensor y; ct_drop(ct_index_select(x, 0, idx, &y), &y); },
+             [&] { at::Tensor y = at::index_select(tx, 0, tidx); }, bytes});
+      if (wanted("gather" + tail))
+        run({"gather" + tail, kGpu, 20, 7, [&] { ct_tensor y; ct_drop(ct_gather(x, 1, gi, &y), &y); },
+             [&] { at::Tensor y = at::gather(tx, 1, tgi); }, bytes + static_cast<double>(tgi.nbytes())});
+      if (wanted("masked_select" + tail))
+        run({"masked_select" + tail, kGpu, 20, 7, [&] { ct_tensor y; ct_drop(ct_masked_select(x, m, &y), &y); },
+             [&] { at::Tensor y = at::masked_select(tx, tm); }, bytes});
+      for (ct_tensor t : {x, idx, gi, m}) CK(ct_tensor_release(t));
+    }
+  }
+}
 
 int bench(int argc, char** argv) {
   if (argc > 1) g_filter = argv[1];
@@ -962,6 +1002,7 @@ int bench(int argc, char** argv) {
   }
 
   scan_bench();
+  indexing_rows();
 
   // ---- the matrix: GPU rows, then CPU rows (inputs released after each)
   // GPU_BENCH_N=m: the GPU matrix at m x m elements too, rows named "n<m>/op/dtype/layout"

@@ -1887,6 +1887,102 @@ CT_API ct_status ct_unique(ct_tensor t, int32_t sorted, int32_t return_inverse, 
 CT_API ct_status ct_searchsorted(ct_tensor seq, ct_tensor values, int32_t out_int32, int32_t right, const char* side,
                                  ct_tensor sorter, ct_tensor* out);
 
+/* ============================================================================================
+ * 30. Indexing (index_select, gather, scatter, scatter_add, index_add_, take, masked_fill,
+ *     masked_select, index, index_put_, nonzero)
+ *
+ * PyTorch's semantics, dtype rules and messages (docs/indexing.md). Results are [new
+ * reference]s on the input's device, contiguous; every operand may have any strides (views,
+ * expanded and transposed index tensors). Index tensors are on the input's device
+ * (CT_ERR_DEVICE otherwise). An index out of range is, on the CPU, CT_ERR_INDEX with torch's
+ * message, checked before anything is written; on CUDA a device-side assertion as in PyTorch:
+ * the kernel traps and the CUDA context is lost for the rest of the process; the error
+ * ("device-side assert triggered", CT_ERR_CUDA) comes from the next CUDA call, or from the op
+ * itself when CUDA_LAUNCH_BLOCKING=1. nonzero, masked_select and where(cond) wait for the GPU
+ * (the result's size), as PyTorch's do.
+ * ========================================================================================== */
+
+/** torch.index_select(t, dim, index): index 1-D or 0-dim, int64 or int32; entries in
+ *  [0, t.size(dim)) (no wrapping: "index out of range in self"). A 0-dim t takes an index of
+ *  one element. Errors: CT_ERR_INDEX (dim, an index of more than one dim, an index out of
+ *  range on the CPU), CT_ERR_DTYPE ("index_select(): Expected dtype int32 or int64 for
+ *  index"), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_index_select(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor* out);
+/** torch.gather(t, dim, index): out[i][j][k] = t[index[i][j][k]][j][k] (dim 0); index int64
+ *  with t's number of dims and index.size(d) <= t.size(d) for d != dim; the result has index's
+ *  shape. Errors: CT_ERR_SHAPE ("Size does not match at dimension 1 expected index [2, 5] to be
+ *  no larger than self [3, 4] apart from dimension 0"), CT_ERR_DTYPE ("gather(): Expected dtype
+ *  int64 for index"), CT_ERR_INDEX ("index 5 is out of bounds for dimension 0 with size 3"),
+ *  CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_gather(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor* out);
+/** torch.take(t, index): t read as 1-D in row-major order; index int64 of any shape (the
+ *  result's), negative entries count from the end. Errors: CT_ERR_DTYPE, CT_ERR_INDEX ("out of
+ *  range: tried to access index 5 on a tensor of 3 elements."), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_take(ct_tensor t, ct_tensor index, ct_tensor* out);
+/** torch.scatter(t, dim, index, src): a copy of t with out[index[i][j][k]][j][k] = src[i][j][k]
+ *  (dim 0) for every element of index; index int64 with t's number of dims, index.size(d) <=
+ *  src.size(d) for every d and <= t.size(d) for d != dim; src of t's dtype. Which write of a
+ *  repeated index wins is unspecified on CUDA (the last one on the CPU), as in PyTorch. Errors:
+ *  CT_ERR_DTYPE ("scatter(): Expected dtype int64 for index", "scatter(): Expected self.dtype
+ *  to be equal to src.dtype"), CT_ERR_SHAPE ("Expected index [2, 5] to be no larger than self
+ *  [3, 4] apart from dimension 0 and to be no larger size than src [2, 4]"), CT_ERR_INDEX
+ *  ("index 5 is out of bounds for dimension 0 with size 3"), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_scatter(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/** torch.scatter(t, dim, index, value): as ct_scatter with every written element value
+ *  (converted to t's dtype as ct_fill_'s). [new reference] */
+CT_API ct_status ct_scatter_value(ct_tensor t, int64_t dim, ct_tensor index, double value, ct_tensor* out);
+/** torch.scatter_add(t, dim, index, src): as ct_scatter, adding (repeated indices add up; bool:
+ *  or). On CUDA the adds are atomic, in no fixed order: a float result may differ from the CPU's
+ *  in the last bits, as in PyTorch. Errors as ct_scatter ("scatter_add(): ..."). [new reference] */
+CT_API ct_status ct_scatter_add(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor src, ct_tensor* out);
+/** t.index_add_(dim, index, source, alpha=alpha) in place: t.select(dim, index[i]) +=
+ *  alpha * source.select(dim, i); index 1-D (or 0-dim), int64 or int32, of source.size(dim)
+ *  entries in [0, t.size(dim)); source of t's dtype and t's sizes but along dim. Atomic adds on
+ *  CUDA, as ct_scatter_add. Errors: CT_ERR_INDEX ("index out of range in self", "index_add_():
+ *  Number of indices (3) should be equal to source.size(dim) (2)"), CT_ERR_DTYPE, CT_ERR_SHAPE,
+ *  CT_ERR_ARGUMENT (a fractional alpha for an integer t), CT_ERR_DEVICE. */
+CT_API ct_status ct_index_add_(ct_tensor t, int64_t dim, ct_tensor index, ct_tensor source, double alpha);
+/** t[indices] (PyTorch's advanced indexing, torch.Tensor.__getitem__ with tensors):
+ *  index_tensors holds n_indices <= t.dim() entries for t's leading dims, each NULL (a full
+ *  slice, ':'), an int64 or int32 tensor (negative entries count from the end), or a bool mask covering as many
+ *  dims as it has (its nonzero coordinates; CPU index tensors are accepted for a CUDA t, as in
+ *  PyTorch). The index tensors broadcast together; their shape replaces the indexed dims in the
+ *  result where those dims are adjacent, else it comes first, as in PyTorch. Errors: CT_ERR_INDEX
+ *  ("index 5 is out of bounds for dimension 0 with size 3", "too many indices for tensor of
+ *  dimension 2", "shape mismatch: indexing tensors could not be broadcast together with shapes
+ *  [2], [3]", "The shape of the mask [3] at index 0 does not match the shape of the indexed
+ *  tensor [4] at index 0", an index dtype other than int64, int32 and bool), CT_ERR_ARGUMENT
+ *  (no index tensor), CT_ERR_NOT_SUPPORTED (a 0-dim bool index), CT_ERR_NULL_POINTER (index_tensors
+ *  NULL with n_indices > 0). [new reference] */
+CT_API ct_status ct_index(ct_tensor t, const ct_tensor* index_tensors, int32_t n_indices, ct_tensor* out);
+/** t.index_put_(indices, values, accumulate) (t[indices] = values; accumulate != 0: +=):
+ *  indices as ct_index's; values of t's dtype, broadcast to the shape ct_index would give, on
+ *  t's device (or a 0-dim CPU tensor). Without accumulate, which write of a repeated index wins
+ *  is unspecified on CUDA (the last one on the CPU); with it repeated indices add up (atomically
+ *  on CUDA, float results may differ in the last bits). Errors as ct_index, CT_ERR_DTYPE ("Index
+ *  put requires the source and destination dtypes match, got Float for the destination and
+ *  Double for the source."), CT_ERR_SHAPE (values), CT_ERR_DEVICE. */
+CT_API ct_status ct_index_put_(ct_tensor t, const ct_tensor* index_tensors, int32_t n_indices, ct_tensor values,
+                               int32_t accumulate);
+/** torch.masked_fill(t, mask, value): mask bool, broadcast with t (the result has the
+ *  broadcast shape); value converted to t's dtype as ct_fill_'s. Errors: CT_ERR_DTYPE
+ *  ("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"),
+ *  CT_ERR_SHAPE, CT_ERR_ARGUMENT (value), CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_masked_fill(ct_tensor t, ct_tensor mask, double value, ct_tensor* out);
+/** t.masked_fill_(mask, value) in place: mask must broadcast to t's shape. */
+CT_API ct_status ct_masked_fill_(ct_tensor t, ct_tensor mask, double value);
+/** torch.masked_select(t, mask): 1-D, the elements of t (broadcast with mask) where mask is
+ *  true, in row-major order. Errors: CT_ERR_DTYPE ("masked_select: expected BoolTensor for
+ *  mask"), CT_ERR_SHAPE, CT_ERR_DEVICE. [new reference] */
+CT_API ct_status ct_masked_select(ct_tensor t, ct_tensor mask, ct_tensor* out);
+/** torch.nonzero(t): int64 [n, t.dim()], the coordinates of the nonzero elements in row-major
+ *  order. [new reference] */
+CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out);
+/** torch.where(cond) (torch.nonzero(t, as_tuple=True)): max(t.dim(), 1) int64 1-D tensors, the
+ *  coordinates along each dim, into outs[0..cap) ([new reference]s, views of one nonzero
+ *  result). Out: *n_outs = their number; CT_ERR_BUFFER_SIZE (nothing made) when cap < it. */
+CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n_outs);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -250,7 +250,7 @@ CT_HANDLE(ct_safetensors)
 %apply ct_cuda_jit_fn* OUT { ct_cuda_jit_fn* out };
 %apply ct_safetensors* OUT { ct_safetensors* out };
 %apply const ct_tensor* ARRAY { const ct_tensor* tensors, const ct_tensor* inputs, const ct_tensor* static_inputs,
-                                const ct_tensor* outs };
+                                const ct_tensor* outs, const ct_tensor* index_tensors };
 %apply ct_tensor* ARRAYOUT { ct_tensor* outs };
 %apply const ct_stream* ARRAY { const ct_stream* streams };
 %apply const int32_t* I32ARRAY { const int32_t* devices };

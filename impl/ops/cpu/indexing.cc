@@ -1,0 +1,154 @@
+// CPU kernels of the indexing ops (impl/ops/cpu/indexing.h).
+#include "impl/ops/cpu/indexing.h"
+
+#include <cstring>
+
+#include <limits>
+
+#include "impl/core/dtype.h"
+#include "impl/core/error.h"
+#include "impl/ops/cpu/convert.h"
+
+namespace ct::cpu {
+
+namespace {
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+// Calls f with a value of the unsigned type of esize bytes.
+template <typename F>
+void with_size(int64_t esize, const F& f) {
+  switch (esize) {
+    case 1: f(uint8_t{}); break;
+    case 2: f(uint16_t{}); break;
+    case 4: f(uint32_t{}); break;
+    case 8: f(uint64_t{}); break;
+    case 16: f(Bytes16{}); break;
+    default: fail(Status::Internal, "indexing: unhandled element size ", esize);
+  }
+}
+
+template <typename I>
+int64_t load_index(const char* p) {
+  I v;
+  std::memcpy(&v, p, sizeof v);
+  return static_cast<int64_t>(v);
+}
+
+}  // namespace
+
+void index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+                  bool wrap) {
+  with_size(esize, [&](auto unit) {
+    using U = decltype(unit);
+    auto run = [&](auto idx_tag) {
+      using I = decltype(idx_tag);
+      for_each(o, 4096, [&](std::array<char*, 3> p, const std::array<int64_t, 3>& st, int64_t n) {
+        for (int64_t k = 0; k < n; ++k) {
+          int64_t i = load_index<I>(p[2] + k * st[2]);
+          if (wrap && i < 0) i += bound;
+          std::memcpy(p[0] + k * st[0], p[1] + k * st[1] + i * stride_bytes, sizeof(U));
+        }
+      });
+    };
+    if (idx64) run(int64_t{});
+    else run(int32_t{});
+  });
+}
+
+namespace {
+
+// f(self element pointer, src element pointer) for each (self, src, index) element, on one thread
+template <typename I, typename F>
+void scatter_loop(const StridedOperands<3>& o, int64_t stride_bytes, int64_t bound, bool wrap, const F& f) {
+  for_each(o, std::numeric_limits<int64_t>::max(), [&](std::array<char*, 3> p, const std::array<int64_t, 3>& st, int64_t n) {
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t i = load_index<I>(p[2] + k * st[2]);
+      if (wrap && i < 0) i += bound;
+      f(p[0] + k * st[0] + i * stride_bytes, p[1] + k * st[1]);
+    }
+  });
+}
+
+template <typename F>
+void with_index(bool idx64, const F& f) {
+  if (idx64) f(int64_t{});
+  else f(int32_t{});
+}
+
+}  // namespace
+
+void index_scatter(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+                   bool wrap) {
+  with_size(esize, [&](auto unit) {
+    using U = decltype(unit);
+    with_index(idx64, [&](auto idx_tag) {
+      scatter_loop<decltype(idx_tag)>(o, stride_bytes, bound, wrap,
+                                      [](char* dst, const char* src) { std::memcpy(dst, src, sizeof(U)); });
+    });
+  });
+}
+
+void index_scatter_add(const StridedOperands<3>& o, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound,
+                       bool wrap) {
+  CT_DISPATCH_ALL(dtype, "scatter_add", [&] {
+    using T = scalar_t;
+    using M = opmath_t<T>;
+    with_index(idx64, [&](auto idx_tag) {
+      scatter_loop<decltype(idx_tag)>(o, stride_bytes, bound, wrap, [](char* dst, const char* src) {
+        T a, b;
+        std::memcpy(&a, dst, sizeof a);
+        std::memcpy(&b, src, sizeof b);
+        T r = static_cast<T>(static_cast<M>(a) + static_cast<M>(b));
+        std::memcpy(dst, &r, sizeof r);
+      });
+    });
+  });
+}
+
+void masked_fill(const StridedOperands<2>& o, int64_t esize, const void* value) {
+  with_size(esize, [&](auto unit) {
+    using U = decltype(unit);
+    U v;
+    std::memcpy(&v, value, sizeof v);
+    for_each(o, 4096, [&](std::array<char*, 2> p, const std::array<int64_t, 2>& st, int64_t n) {
+      for (int64_t k = 0; k < n; ++k)
+        if (*reinterpret_cast<const bool*>(p[1] + k * st[1])) std::memcpy(p[0] + k * st[0], &v, sizeof v);
+    });
+  });
+}
+
+bool first_bad_index(const TensorImpl* index, int64_t bound, bool wrap, int64_t* bad) {
+  const int64_t n = index->numel();
+  if (n == 0) return false;
+  const int64_t nd = index->dim();
+  const int64_t lo = wrap ? -bound : 0;
+  const bool i64 = index->dtype == DType::Int64;
+  const int64_t es = index->itemsize();
+  Shape pos(static_cast<size_t>(nd));
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < nd; ++d) off += pos[d] * index->strides[d];
+    const char* p = index->data() + off * es;
+    int64_t v = i64 ? load_index<int64_t>(p) : load_index<int32_t>(p);
+    if (v < lo || v >= bound) {
+      *bad = v;
+      return true;
+    }
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      if (++pos[d] < index->sizes[d]) break;
+      pos[d] = 0;
+    }
+  }
+  return false;
+}
+
+void true_positions(const bool* flags, int64_t n, int64_t* out) {
+  int64_t j = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (flags[i]) out[j++] = i;
+}
+
+}  // namespace ct::cpu

@@ -1,0 +1,33 @@
+// The CPU kernels of impl/ops/indexing.cc: copies over element sizes (1, 2, 4, 8 or 16 bytes);
+// every index is checked by the caller before a kernel runs.
+#pragma once
+#include <cstdint>
+
+#include "impl/ops/cpu/loops.h"
+
+namespace ct::cpu {
+
+// Operands (out, src, index) over one shape (src's indexed dim restrided to 0): out = the
+// element of src at src + index * stride_bytes, a negative index taken from the end when
+// wrap (index + bound). The index is int64 (idx64) or int32.
+void index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+                  bool wrap);
+// Operands (self, src, index) over the index's shape (self's indexed dim restrided to 0): the
+// element of self at self + index * stride_bytes = src (a 0-dim src: one value for all), in
+// the iteration's order on one thread (the last write of a duplicate index wins).
+void index_scatter(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+                   bool wrap);
+// The same adding src to the element (dtype's arithmetic; float16/bfloat16 rounded after each
+// add, as PyTorch's CPU kernels; bool: logical or), on one thread in the iteration's order.
+void index_scatter_add(const StridedOperands<3>& o, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound,
+                       bool wrap);
+// Operands (self, mask): self = *value (esize bytes) where mask.
+void masked_fill(const StridedOperands<2>& o, int64_t esize, const void* value);
+// The first index of the operand (int64 or int32; any strides, logical order) outside
+// [wrap ? -bound : 0, bound) into *bad; false when there is none.
+bool first_bad_index(const TensorImpl* index, int64_t bound, bool wrap, int64_t* bad);
+// The row-major positions of the true elements of a contiguous bool array of n elements into
+// out (sized by the caller to their count).
+void true_positions(const bool* flags, int64_t n, int64_t* out);
+
+}  // namespace ct::cpu

@@ -1,0 +1,790 @@
+/* Indexing (section 30) against values computed here from the inputs: index_select, gather,
+ * take, masked_fill(_), masked_select, nonzero and where(cond) on every device (CPU always, each
+ * case again on CUDA when present), every dtype, views (transposed, sliced, expanded, permuted),
+ * 0-dim and empty tensors, PyTorch's messages for bad input, and the CUDA device-side assertion
+ * in a child process (with and without CUDA_LAUNCH_BLOCKING=1). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/capi/test_util.h"
+
+static const ct_dtype ALL[] = {CT_BOOL,    CT_UINT8,   CT_INT8,    CT_INT16,     CT_INT32,     CT_INT64,
+                               CT_FLOAT16, CT_BFLOAT16, CT_FLOAT32, CT_FLOAT64, CT_COMPLEX64, CT_COMPLEX128};
+#define NALL ((int)(sizeof ALL / sizeof ALL[0]))
+
+static int ndevices(void) { return g_cuda ? 2 : 1; }
+static ct_device_type dev_of(int d) { return d ? CT_CUDA : CT_CPU; }
+
+/* t moved to dev (t released) */
+static ct_tensor on(ct_tensor t, ct_device_type dev) {
+  if (dev == CT_CPU || !t) return t;
+  ct_tensor out = NULL;
+  OK(ct_tensor_to(t, CT_CUDA, 0, CT_DTYPE_UNDEFINED, 0, 0, &out));
+  rel(t);
+  return out;
+}
+
+static ct_tensor vals(const double* v, int64_t n, const int64_t* sizes, int nd, ct_dtype dt, ct_device_type dev) {
+  return on(from_f64(v, n, sizes, nd, dt), dev);
+}
+
+static ct_tensor idx(const int64_t* v, int64_t n, const int64_t* sizes, int nd, ct_dtype dt, ct_device_type dev) {
+  return on(from_i64(v, n, sizes, nd, dt), dev);
+}
+
+/* a value as dtype dt would hold it (bool: nonzero) */
+static double as(ct_dtype dt, double v) { return dt == CT_BOOL ? (v != 0) : v; }
+
+/* 0..n-1 */
+static double g_iota[64];
+static void init_iota(void) {
+  for (int i = 0; i < 64; ++i) g_iota[i] = i;
+}
+
+static void expect_arr(ct_tensor t, const double* want, int64_t n, int line) { expect_vals_(t, want, n, 0, "result", line); }
+#define EXPECT_ARR(t, want, n) expect_arr((t), (want), (n), __LINE__)
+
+/* ---- index_select */
+
+static void test_index_select(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev), r = NULL;
+      /* dim 0, int64, a repeated row */
+      ct_tensor i0 = idx((const int64_t[]){2, 0, 2}, 3, (const int64_t[]){3}, 1, CT_INT64, dev);
+      OK(ct_index_select(t, 0, i0, &r));
+      double w0[12];
+      const int rows[] = {2, 0, 2};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 4; ++j) w0[i * 4 + j] = as(dt, rows[i] * 4 + j);
+      EXPECT_SHAPE(r, 3, 4);
+      EXPECT_DTYPE(r, dt);
+      EXPECT_ARR(r, w0, 12);
+      rel(r);
+      /* dim -1, int32 */
+      ct_tensor i1 = idx((const int64_t[]){3, 1}, 2, (const int64_t[]){2}, 1, CT_INT32, dev);
+      OK(ct_index_select(t, -1, i1, &r));
+      double w1[6];
+      for (int i = 0; i < 3; ++i) w1[i * 2] = as(dt, i * 4 + 3), w1[i * 2 + 1] = as(dt, i * 4 + 1);
+      EXPECT_SHAPE(r, 3, 2);
+      EXPECT_ARR(r, w1, 6);
+      rel(r);
+      rel(i0), rel(i1), rel(t);
+    }
+    /* transposed self, sliced (strided) index */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT32, dev), tt = NULL, r = NULL, ib = NULL, is = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [4, 3]: tt[i][j] = j*4+i */
+    ib = idx((const int64_t[]){3, 9, 0, 9, 2}, 5, (const int64_t[]){5}, 1, CT_INT64, dev);
+    OK(ct_slice(ib, 0, 0, 5, 2, &is)); /* [3, 0, 2] */
+    OK(ct_index_select(tt, 0, is, &r));
+    EXPECT_SHAPE(r, 3, 3);
+    EXPECT_VALS(r, 0, 3, 7, 11, 0, 4, 8, 2, 6, 10);
+    rel(r);
+    /* empty index */
+    ct_tensor e = idx(NULL, 0, (const int64_t[]){0}, 1, CT_INT64, dev);
+    OK(ct_index_select(t, 0, e, &r));
+    EXPECT_SHAPE(r, 0, 4);
+    rel(r);
+    /* 0-dim self and 0-dim index */
+    ct_tensor s = vals((const double[]){7}, 1, NULL, 0, CT_FLOAT64, dev);
+    ct_tensor i0 = idx((const int64_t[]){0}, 1, NULL, 0, CT_INT64, dev);
+    OK(ct_index_select(s, 0, i0, &r));
+    EXPECT_SCALAR_SHAPE(r);
+    EXPECT_VALS(r, 0, 7);
+    rel(r);
+    OK(ct_index_select(t, 1, i0, &r));
+    EXPECT_SHAPE(r, 3, 1);
+    EXPECT_VALS(r, 0, 0, 4, 8);
+    rel(r);
+    rel(s), rel(i0), rel(e), rel(ib), rel(is), rel(tt), rel(t);
+  }
+}
+
+/* ---- gather */
+
+static void test_gather(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev), r = NULL;
+      const int64_t iv[] = {0, 3, 1, 1, 2, 0};
+      ct_tensor i = idx(iv, 6, (const int64_t[]){3, 2}, 2, CT_INT64, dev);
+      OK(ct_gather(t, 1, i, &r));
+      double w[6];
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 2; ++b) w[a * 2 + b] = as(dt, a * 4 + iv[a * 2 + b]);
+      EXPECT_SHAPE(r, 3, 2);
+      EXPECT_DTYPE(r, dt);
+      EXPECT_ARR(r, w, 6);
+      rel(r);
+      /* dim 0 with an index smaller than self along dim 1: out[a][b] = t[i[a][b]][b] */
+      const int64_t jv[] = {2, 0, 1, 1, 0, 2};
+      ct_tensor j = idx(jv, 6, (const int64_t[]){2, 3}, 2, CT_INT64, dev);
+      OK(ct_gather(t, 0, j, &r));
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 3; ++b) w[a * 3 + b] = as(dt, jv[a * 3 + b] * 4 + b);
+      EXPECT_ARR(r, w, 6);
+      rel(r);
+      rel(i), rel(j), rel(t);
+    }
+    /* transposed index and self, expanded index */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_INT32, dev), tt = NULL, r = NULL, it = NULL, ie = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [4, 3]: tt[a][b] = b*4+a */
+    ct_tensor i = idx((const int64_t[]){0, 1, 2, 3, 2, 1}, 6, (const int64_t[]){2, 3}, 2, CT_INT64, dev);
+    OK(ct_transpose(i, 0, 1, &it)); /* [3, 2]: [[0, 3], [1, 2], [2, 1]] */
+    OK(ct_gather(tt, 0, it, &r));  /* out[a][b] = tt[it[a][b]][b] = b*4 + it[a][b] */
+    EXPECT_VALS(r, 0, 0, 7, 1, 6, 2, 5);
+    rel(r);
+    ct_tensor row = idx((const int64_t[]){1, 0}, 2, (const int64_t[]){1, 2}, 2, CT_INT64, dev);
+    OK(ct_expand(row, (const int64_t[]){3, 2}, 2, &ie));
+    OK(ct_gather(t, 1, ie, &r));
+    EXPECT_VALS(r, 0, 1, 0, 5, 4, 9, 8);
+    rel(r);
+    /* 0-dim */
+    ct_tensor s = vals((const double[]){5}, 1, NULL, 0, CT_FLOAT32, dev), z = idx((const int64_t[]){0}, 1, NULL, 0, CT_INT64, dev);
+    OK(ct_gather(s, 0, z, &r));
+    EXPECT_SCALAR_SHAPE(r);
+    EXPECT_VALS(r, 0, 5);
+    rel(r);
+    /* empty index: empty result of its shape (any dtype) */
+    ct_tensor e = idx(NULL, 0, (const int64_t[]){0, 4}, 2, CT_INT32, dev);
+    OK(ct_gather(t, 0, e, &r));
+    EXPECT_SHAPE(r, 0, 4);
+    rel(r);
+    rel(s), rel(z), rel(e), rel(row), rel(ie), rel(i), rel(it), rel(tt), rel(t);
+  }
+}
+
+/* ---- take */
+
+static void test_take(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev), r = NULL;
+      ct_tensor i = idx((const int64_t[]){11, -1, 0, -12, 5, 6}, 6, (const int64_t[]){2, 3}, 2, CT_INT64, dev);
+      OK(ct_take(t, i, &r));
+      const double w[] = {as(dt, 11), as(dt, 11), as(dt, 0), as(dt, 0), as(dt, 5), as(dt, 6)};
+      EXPECT_SHAPE(r, 2, 3);
+      EXPECT_ARR(r, w, 6);
+      rel(r), rel(i), rel(t);
+    }
+    /* a transposed self is read in its own row-major order */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT64, dev), tt = NULL, r = NULL;
+    OK(ct_transpose(t, 0, 1, &tt));
+    ct_tensor i = idx((const int64_t[]){1, 3, -2}, 3, (const int64_t[]){3}, 1, CT_INT64, dev);
+    OK(ct_take(tt, i, &r));
+    EXPECT_VALS(r, 0, 4, 1, 7);
+    rel(r);
+    ct_tensor z = idx((const int64_t[]){-3}, 1, NULL, 0, CT_INT64, dev);
+    OK(ct_take(t, z, &r));
+    EXPECT_SCALAR_SHAPE(r);
+    EXPECT_VALS(r, 0, 9);
+    rel(r), rel(z), rel(i), rel(tt), rel(t);
+  }
+}
+
+/* ---- masked_fill */
+
+static void test_masked_fill(void) {
+  init_iota();
+  const int64_t s23[] = {2, 3};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 6, s23, 2, dt, dev), r = NULL;
+      /* a [3] mask broadcast over the rows */
+      ct_tensor m = vals((const double[]){1, 0, 1}, 3, (const int64_t[]){3}, 1, CT_BOOL, dev);
+      OK(ct_masked_fill(t, m, 1, &r));
+      const double w[] = {as(dt, 1), as(dt, 1), as(dt, 1), as(dt, 1), as(dt, 4), as(dt, 1)};
+      EXPECT_SHAPE(r, 2, 3);
+      EXPECT_DTYPE(r, dt);
+      EXPECT_ARR(r, w, 6);
+      rel(r);
+      /* t unchanged; then in place */
+      const double orig[] = {as(dt, 0), as(dt, 1), as(dt, 2), as(dt, 3), as(dt, 4), as(dt, 5)};
+      EXPECT_ARR(t, orig, 6);
+      OK(ct_masked_fill_(t, m, 1));
+      EXPECT_ARR(t, w, 6);
+      rel(m), rel(t);
+    }
+    /* in place on a transposed view with a [3, 1] mask; the result's shape is broadcast */
+    ct_tensor t = vals(g_iota, 6, s23, 2, CT_FLOAT32, dev), tt = NULL, r = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [3, 2]: tt[a][b] = b*3+a */
+    ct_tensor m = vals((const double[]){0, 1, 0}, 3, (const int64_t[]){3, 1}, 2, CT_BOOL, dev);
+    OK(ct_masked_fill_(tt, m, -2.5));
+    EXPECT_VALS(t, 0, 0, -2.5, 2, 3, -2.5, 5);
+    ct_tensor row = vals((const double[]){1, 2}, 2, (const int64_t[]){2}, 1, CT_FLOAT64, dev);
+    OK(ct_masked_fill(row, m, 9, &r));
+    EXPECT_SHAPE(r, 3, 2);
+    EXPECT_VALS(r, 0, 1, 2, 9, 9, 1, 2);
+    rel(r);
+    /* float value into an integer tensor truncates; a value out of its range is refused */
+    ct_tensor it = vals(g_iota, 3, (const int64_t[]){3}, 1, CT_INT8, dev);
+    ct_tensor m1 = vals((const double[]){1, 0, 1}, 3, (const int64_t[]){3}, 1, CT_BOOL, dev);
+    OK(ct_masked_fill_(it, m1, -7.9));
+    EXPECT_VALS(it, 0, -7, 1, -7);
+    FAILS(ct_masked_fill_(it, m1, 300), CT_ERR_ARGUMENT, "value cannot be converted to type int8_t without overflow");
+    EXPECT_VALS(it, 0, -7, 1, -7);
+    /* a mask that does not broadcast to self's shape in place */
+    FAILS(ct_masked_fill_(it, m, 0), CT_ERR_SHAPE, "");
+    rel(it), rel(m1);
+    rel(row), rel(m), rel(tt), rel(t);
+  }
+}
+
+/* ---- masked_select */
+
+static void test_masked_select(void) {
+  init_iota();
+  const int64_t s23[] = {2, 3};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 6, s23, 2, dt, dev), r = NULL;
+      ct_tensor m = vals((const double[]){1, 0, 0, 1, 1, 0}, 6, s23, 2, CT_BOOL, dev);
+      OK(ct_masked_select(t, m, &r));
+      const double w[] = {as(dt, 0), as(dt, 3), as(dt, 4)};
+      EXPECT_SHAPE(r, 3);
+      EXPECT_DTYPE(r, dt);
+      EXPECT_ARR(r, w, 3);
+      rel(r), rel(m), rel(t);
+    }
+    /* broadcast: a [2, 1] self against a [3] mask; a transposed self */
+    ct_tensor col = vals((const double[]){10, 20}, 2, (const int64_t[]){2, 1}, 2, CT_FLOAT32, dev), r = NULL;
+    ct_tensor m = vals((const double[]){0, 1, 1}, 3, (const int64_t[]){3}, 1, CT_BOOL, dev);
+    OK(ct_masked_select(col, m, &r));
+    EXPECT_VALS(r, 0, 10, 10, 20, 20);
+    rel(r);
+    ct_tensor t = vals(g_iota, 6, s23, 2, CT_INT64, dev), tt = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [3, 2]: [[0, 3], [1, 4], [2, 5]] */
+    ct_tensor m2 = vals((const double[]){1, 1, 0, 1, 1, 0}, 6, (const int64_t[]){3, 2}, 2, CT_BOOL, dev);
+    OK(ct_masked_select(tt, m2, &r));
+    EXPECT_VALS(r, 0, 0, 3, 4, 2);
+    rel(r);
+    /* nothing selected */
+    ct_tensor none = NULL;
+    OK(ct_full((const int64_t[]){3, 2}, 2, 0, CT_BOOL, dev, 0, &none));
+    OK(ct_masked_select(tt, none, &r));
+    EXPECT_SHAPE(r, 0);
+    rel(r), rel(none), rel(m2), rel(tt), rel(t), rel(m), rel(col);
+  }
+}
+
+/* ---- nonzero and where(cond) */
+
+static void test_nonzero(void) {
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals((const double[]){0, 3, 0, 1, 0, 2}, 6, (const int64_t[]){2, 3}, 2, dt, dev), r = NULL;
+      OK(ct_nonzero(t, &r));
+      EXPECT_DTYPE(r, CT_INT64);
+      EXPECT_SHAPE(r, 3, 2);
+      EXPECT_VALS(r, 0, 0, 1, 1, 0, 1, 2);
+      rel(r), rel(t);
+    }
+    /* NaN is nonzero; 3-D permuted input (coordinates of the view) */
+    ct_tensor f = vals((const double[]){0, NAN, -0.0, 1e-30}, 4, (const int64_t[]){4}, 1, CT_FLOAT64, dev), r = NULL;
+    OK(ct_nonzero(f, &r));
+    EXPECT_SHAPE(r, 2, 1);
+    EXPECT_VALS(r, 0, 1, 3);
+    rel(r);
+    double v[24] = {0};
+    v[5] = 1, v[18] = 1, v[23] = 1; /* [2, 3, 4]: (0,1,1), (1,1,2), (1,2,3) */
+    ct_tensor t3 = vals(v, 24, (const int64_t[]){2, 3, 4}, 3, CT_UINT8, dev), p = NULL;
+    OK(ct_permute(t3, (const int64_t[]){2, 0, 1}, 3, &p)); /* p[c][a][b] = t3[a][b][c] */
+    OK(ct_nonzero(p, &r));
+    EXPECT_SHAPE(r, 3, 3);
+    EXPECT_VALS(r, 0, 1, 0, 1, 2, 1, 1, 3, 1, 2);
+    rel(r);
+    /* where(cond): one tensor a dim, the columns of nonzero */
+    ct_tensor outs[3] = {NULL, NULL, NULL};
+    int32_t n = 0;
+    FAILS(ct_where_cond(t3, outs, 2, &n), CT_ERR_BUFFER_SIZE, "");
+    EXPECT_EQ_I(n, 3);
+    OK(ct_where_cond(t3, outs, 3, &n));
+    EXPECT_VALS(outs[0], 0, 0, 1, 1);
+    EXPECT_VALS(outs[1], 0, 1, 1, 2);
+    EXPECT_VALS(outs[2], 0, 1, 2, 3);
+    for (int i = 0; i < 3; ++i) rel(outs[i]);
+    /* 0-dim: nonzero is [n, 0]; where gives one tensor of n zeros */
+    ct_tensor s = vals((const double[]){4}, 1, NULL, 0, CT_FLOAT32, dev);
+    OK(ct_nonzero(s, &r));
+    EXPECT_SHAPE(r, 1, 0);
+    rel(r);
+    OK(ct_where_cond(s, outs, 3, &n));
+    EXPECT_EQ_I(n, 1);
+    EXPECT_SHAPE(outs[0], 1);
+    EXPECT_VALS(outs[0], 0, 0);
+    rel(outs[0]);
+    /* empty and all-zero */
+    ct_tensor e = vals(NULL, 0, (const int64_t[]){0, 3}, 2, CT_FLOAT32, dev), z = NULL;
+    OK(ct_nonzero(e, &r));
+    EXPECT_SHAPE(r, 0, 2);
+    rel(r);
+    OK(ct_full((const int64_t[]){5}, 1, 0, CT_INT32, dev, 0, &z));
+    OK(ct_nonzero(z, &r));
+    EXPECT_SHAPE(r, 0, 1);
+    rel(r), rel(z), rel(e), rel(s), rel(p), rel(t3), rel(f);
+  }
+}
+
+/* ---- scatter, scatter_add, index_add_ */
+
+static void test_scatter(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4}, s24[] = {2, 4};
+  const int64_t iv[] = {0, 1, 2, 0, 2, 0, 0, 1}; /* [2, 4], no repeat within a column */
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev), r = NULL;
+      ct_tensor src = vals(g_iota + 20, 8, s24, 2, dt, dev);
+      ct_tensor i = idx(iv, 8, s24, 2, CT_INT64, dev);
+      double w[12];
+      /* scatter along dim 0: out[iv[a][b]][b] = src[a][b] */
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, e);
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b) w[iv[a * 4 + b] * 4 + b] = as(dt, 20 + a * 4 + b);
+      OK(ct_scatter(t, 0, i, src, &r));
+      EXPECT_DTYPE(r, dt);
+      EXPECT_SHAPE(r, 3, 4);
+      EXPECT_ARR(r, w, 12);
+      rel(r);
+      /* the value form */
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, e);
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b) w[iv[a * 4 + b] * 4 + b] = as(dt, 1);
+      OK(ct_scatter_value(t, 0, i, 1, &r));
+      EXPECT_ARR(r, w, 12);
+      rel(r);
+      /* scatter_add along dim 1 with repeated indices: out[a][j[a][b]] += src[a][b] */
+      const int64_t jv[] = {1, 1, 3, 1, 0, 0, 0, 2};
+      ct_tensor j = idx(jv, 8, s24, 2, CT_INT64, dev);
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b) w[a * 4 + jv[a * 4 + b]] += 20 + a * 4 + b;
+      for (int e = 0; e < 12; ++e) {
+        if (dt == CT_BOOL) w[e] = w[e] != 0;
+        else if (dt == CT_UINT8 || dt == CT_INT8) w[e] = (double)(dt == CT_UINT8 ? (uint8_t)(int)w[e] : (int8_t)(int)w[e]);
+      }
+      OK(ct_scatter_add(t, 1, j, src, &r));
+      EXPECT_ARR(r, w, 12);
+      rel(r);
+      /* t itself unchanged */
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, e);
+      EXPECT_ARR(t, w, 12);
+      rel(j), rel(i), rel(src), rel(t);
+    }
+    /* duplicates in scatter: one of the written values wins */
+    ct_tensor z = NULL, r = NULL;
+    OK(ct_full((const int64_t[]){2}, 1, 0, CT_FLOAT32, dev, 0, &z));
+    ct_tensor i = idx((const int64_t[]){1, 1, 1}, 3, (const int64_t[]){3}, 1, CT_INT64, dev);
+    ct_tensor src = vals((const double[]){5, 6, 7}, 3, (const int64_t[]){3}, 1, CT_FLOAT32, dev);
+    OK(ct_scatter(z, 0, i, src, &r));
+    double got[2] = {-1, -1};
+    ct_tensor h = NULL;
+    OK(ct_tensor_to(r, CT_CPU, -1, CT_FLOAT64, 0, 0, &h));
+    OK(ct_tensor_copy_to_buffer(h, got, 16));
+    EXPECT(got[0] == 0 && (got[1] == 5 || got[1] == 6 || got[1] == 7));
+    rel(h), rel(r);
+    /* scatter_add of many float16 ones into one element: exact (integers below 2048) */
+    ct_tensor ones = NULL, zi = NULL, acc = NULL;
+    OK(ct_full((const int64_t[]){1000}, 1, 1, CT_FLOAT16, dev, 0, &ones));
+    OK(ct_full((const int64_t[]){1000}, 1, 0, CT_INT64, dev, 0, &zi));
+    OK(ct_full((const int64_t[]){1}, 1, 0.5, CT_FLOAT16, dev, 0, &acc));
+    ct_tensor zi1 = NULL;
+    OK(ct_narrow(zi, 0, 0, 1000, &zi1));
+    OK(ct_scatter_add(acc, 0, zi1, ones, &r));
+    EXPECT_VALS(r, 0, 1000.5);
+    rel(r), rel(zi1), rel(acc), rel(zi), rel(ones);
+    /* transposed self and index, index smaller than src */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT64, dev), tt = NULL, it = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [4, 3]: tt[a][b] = b*4+a */
+    ct_tensor ib = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2, 1}, 2, CT_INT64, dev); /* [2, 1] */
+    ct_tensor big = vals(g_iota + 40, 12, s34, 2, CT_FLOAT64, dev);
+    OK(ct_scatter(tt, 1, ib, big, &r)); /* out[0][2] = big[0][0] = 40, out[1][0] = big[1][0] = 44 */
+    EXPECT_VALS(r, 0, 0, 4, 40, 44, 5, 9, 2, 6, 10, 3, 7, 11);
+    rel(r), rel(big), rel(ib), rel(it), rel(tt), rel(t), rel(src), rel(i), rel(z);
+  }
+}
+
+static void test_index_add(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 1; k < NALL; ++k) { /* not bool */
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev);
+      ct_tensor src = vals(g_iota + 1, 12, s34, 2, dt, dev);
+      const int64_t iv[] = {2, 0, 2};
+      ct_tensor i = idx(iv, 3, (const int64_t[]){3}, 1, k % 2 ? CT_INT64 : CT_INT32, dev);
+      OK(ct_index_add_(t, 0, i, src, 2));
+      double w[12];
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 4; ++b) w[iv[a] * 4 + b] += 2 * (1 + a * 4 + b);
+      for (int e = 0; e < 12; ++e)
+        if (dt == CT_INT8) w[e] = (double)(int8_t)(int)w[e];
+      EXPECT_ARR(t, w, 12);
+      rel(i), rel(src), rel(t);
+    }
+    /* along dim 1 of a transposed self, alpha 1, a 0-dim index */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT32, dev), tt = NULL;
+    OK(ct_transpose(t, 0, 1, &tt)); /* [4, 3] */
+    ct_tensor src = vals((const double[]){1, 2, 3, 4}, 4, (const int64_t[]){4, 1}, 2, CT_FLOAT32, dev);
+    ct_tensor z = idx((const int64_t[]){1}, 1, NULL, 0, CT_INT64, dev);
+    OK(ct_index_add_(tt, 1, z, src, 1)); /* tt[a][1] += a + 1, i.e. t[1][a] */
+    EXPECT_VALS(t, 0, 0, 1, 2, 3, 5, 7, 9, 11, 8, 9, 10, 11);
+    rel(z), rel(src), rel(tt), rel(t);
+  }
+}
+
+static void test_scatter_errors(void) {
+  init_iota();
+  ct_tensor t = vals(g_iota, 12, (const int64_t[]){3, 4}, 2, CT_FLOAT32, CT_CPU), r = NULL;
+  ct_tensor src = vals(g_iota, 8, (const int64_t[]){2, 4}, 2, CT_FLOAT32, CT_CPU);
+  ct_tensor srcd = vals(g_iota, 8, (const int64_t[]){2, 4}, 2, CT_FLOAT64, CT_CPU);
+  ct_tensor bad = idx((const int64_t[]){0, 1, 2, 3, 0, 0, 0, 0}, 8, (const int64_t[]){2, 4}, 2, CT_INT64, CT_CPU);
+  ct_tensor i32 = idx((const int64_t[]){0, 1, 2, 0, 0, 0, 0, 0}, 8, (const int64_t[]){2, 4}, 2, CT_INT32, CT_CPU);
+  ct_tensor wide = NULL;
+  OK(ct_full((const int64_t[]){2, 5}, 2, 0, CT_INT64, CT_CPU, -1, &wide));
+  FAILS(ct_scatter(t, 0, bad, src, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  FAILS(ct_scatter_add(t, 0, bad, src, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  FAILS(ct_scatter_value(t, 0, bad, 1, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  FAILS(ct_scatter(t, 0, i32, src, &r), CT_ERR_DTYPE, "scatter(): Expected dtype int64 for index");
+  FAILS(ct_scatter_add(t, 0, i32, src, &r), CT_ERR_DTYPE, "scatter_add(): Expected dtype int64 for index");
+  FAILS(ct_scatter(t, 0, i32, srcd, &r), CT_ERR_DTYPE, "");
+  FAILS(ct_scatter(t, 0, wide, src, &r), CT_ERR_SHAPE,
+        "Expected index [2, 5] to be no larger than self [3, 4] apart from dimension 0 and to be no larger size than src [2, 4]");
+  FAILS(ct_scatter_value(t, 0, wide, 1, &r), CT_ERR_SHAPE, "Expected index [2, 5] to be no larger than self [3, 4]");
+  ct_tensor v = idx((const int64_t[]){0, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_index_add_(t, 0, v, src, 1), CT_ERR_INDEX, "index out of range in self");
+  ct_tensor v3 = idx((const int64_t[]){0, 1, 2}, 3, (const int64_t[]){3}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_index_add_(t, 0, v3, src, 1), CT_ERR_INDEX,
+        "index_add_(): Number of indices (3) should be equal to source.size(dim) (2)");
+  ct_tensor v2 = idx((const int64_t[]){0, 1}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_index_add_(t, 0, v2, srcd, 1), CT_ERR_DTYPE, "index_add_(): self (Float) and source (Double) must have the same scalar type");
+  ct_tensor ti = vals(g_iota, 12, (const int64_t[]){3, 4}, 2, CT_INT32, CT_CPU), si = vals(g_iota, 8, (const int64_t[]){2, 4}, 2, CT_INT32, CT_CPU);
+  FAILS(ct_index_add_(ti, 0, v2, si, 0.5), CT_ERR_ARGUMENT, "alpha must not be a floating point number");
+  EXPECT_ARR(t, g_iota, 12); /* nothing written */
+  rel(si), rel(ti), rel(v2), rel(v3), rel(v), rel(wide), rel(i32), rel(bad), rel(srcd), rel(src), rel(t);
+}
+
+/* ---- index and index_put_ (advanced indexing) */
+
+static void test_index(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev), r = NULL;
+      ct_tensor rows = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+      OK(ct_index(t, &rows, 1, &r)); /* t[[2, 0]] */
+      double w[16];
+      for (int b = 0; b < 4; ++b) w[b] = as(dt, 8 + b), w[4 + b] = as(dt, b);
+      EXPECT_SHAPE(r, 2, 4);
+      EXPECT_DTYPE(r, dt);
+      EXPECT_ARR(r, w, 8);
+      rel(r);
+      ct_tensor cols = idx((const int64_t[]){3, -1, 0}, 3, (const int64_t[]){3}, 1, CT_INT32, dev);
+      ct_tensor two[2] = {NULL, cols};
+      OK(ct_index(t, two, 2, &r)); /* t[:, [3, -1, 0]] */
+      for (int a = 0; a < 3; ++a) w[a * 3] = as(dt, a * 4 + 3), w[a * 3 + 1] = as(dt, a * 4 + 3), w[a * 3 + 2] = as(dt, a * 4);
+      EXPECT_SHAPE(r, 3, 3);
+      EXPECT_ARR(r, w, 9);
+      rel(r), rel(cols), rel(rows), rel(t);
+    }
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT32, dev), r = NULL;
+    /* two indices broadcast: [[0], [2]] and [1, 3] */
+    ct_tensor i0 = idx((const int64_t[]){0, 2}, 2, (const int64_t[]){2, 1}, 2, CT_INT64, dev);
+    ct_tensor i1 = idx((const int64_t[]){1, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor both[2] = {i0, i1};
+    OK(ct_index(t, both, 2, &r));
+    EXPECT_SHAPE(r, 2, 2);
+    EXPECT_VALS(r, 0, 1, 3, 9, 11);
+    rel(r);
+    /* 3-D: non-adjacent indexed dims go first; adjacent ones stay in place */
+    ct_tensor x = vals(g_iota, 24, (const int64_t[]){2, 3, 4}, 3, CT_FLOAT64, dev);
+    ct_tensor a0 = idx((const int64_t[]){0, 1}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor a2 = idx((const int64_t[]){3, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor sep[3] = {a0, NULL, a2};
+    OK(ct_index(x, sep, 3, &r));
+    EXPECT_SHAPE(r, 2, 3);
+    EXPECT_VALS(r, 0, 3, 7, 11, 12, 16, 20);
+    rel(r);
+    ct_tensor b1 = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor b2 = idx((const int64_t[]){1, 1}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    ct_tensor adj[3] = {NULL, b1, b2};
+    OK(ct_index(x, adj, 3, &r));
+    EXPECT_SHAPE(r, 2, 2);
+    EXPECT_VALS(r, 0, 9, 1, 21, 13);
+    rel(r);
+    /* a bool mask over dim 0, and one over both dims (as masked_select) */
+    ct_tensor m = vals((const double[]){1, 0, 1}, 3, (const int64_t[]){3}, 1, CT_BOOL, dev);
+    OK(ct_index(t, &m, 1, &r));
+    EXPECT_SHAPE(r, 2, 4);
+    EXPECT_VALS(r, 0, 0, 1, 2, 3, 8, 9, 10, 11);
+    rel(r);
+    ct_tensor m2 = NULL;
+    OK(ct_binary_scalar_f(CT_GT, t, 8.5, 0, &m2));
+    OK(ct_index(t, &m2, 1, &r));
+    EXPECT_VALS(r, 0, 9, 10, 11);
+    rel(r);
+    /* a transposed self; a CPU index for any device */
+    ct_tensor tt = NULL;
+    OK(ct_transpose(t, 0, 1, &tt));
+    ct_tensor ci = idx((const int64_t[]){1, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+    OK(ct_index(tt, &ci, 1, &r));
+    EXPECT_VALS(r, 0, 1, 5, 9, 3, 7, 11);
+    rel(r);
+    /* an empty index */
+    ct_tensor e = idx(NULL, 0, (const int64_t[]){0}, 1, CT_INT64, dev);
+    OK(ct_index(t, &e, 1, &r));
+    EXPECT_SHAPE(r, 0, 4);
+    rel(r);
+    rel(e), rel(ci), rel(tt), rel(m2), rel(m), rel(b1), rel(b2), rel(a0), rel(a2), rel(x), rel(i0), rel(i1), rel(t);
+  }
+}
+
+static void test_index_put(void) {
+  init_iota();
+  const int64_t s34[] = {3, 4};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      ct_tensor t = vals(g_iota, 12, s34, 2, dt, dev);
+      /* t[[2, 0]] = [[20..23], [24..27]] */
+      ct_tensor rows = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+      ct_tensor v = vals(g_iota + 20, 8, (const int64_t[]){2, 4}, 2, dt, dev);
+      OK(ct_index_put_(t, &rows, 1, v, 0));
+      double w[12];
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int b = 0; b < 4; ++b) w[8 + b] = 20 + b, w[b] = 24 + b;
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, w[e]);
+      EXPECT_ARR(t, w, 12);
+      /* accumulate with a repeated row: t[[1, 1, 0]] += [1, 2, 3, 4] (broadcast) */
+      ct_tensor dup = idx((const int64_t[]){1, 1, 0}, 3, (const int64_t[]){3}, 1, CT_INT64, dev);
+      ct_tensor add = vals((const double[]){1, 2, 3, 4}, 4, (const int64_t[]){4}, 1, dt, dev);
+      OK(ct_index_put_(t, &dup, 1, add, 1));
+      for (int e = 0; e < 12; ++e) w[e] = e;
+      for (int b = 0; b < 4; ++b) w[8 + b] = 20 + b, w[b] = 24 + b + (b + 1), w[4 + b] += 2 * (b + 1);
+      for (int e = 0; e < 12; ++e) w[e] = as(dt, w[e]);
+      EXPECT_ARR(t, w, 12);
+      rel(add), rel(dup), rel(v), rel(rows), rel(t);
+    }
+    /* a bool mask and a 0-dim CPU value: t[t > 8.5] = -1 */
+    ct_tensor t = vals(g_iota, 12, s34, 2, CT_FLOAT32, dev), m = NULL;
+    OK(ct_binary_scalar_f(CT_GT, t, 8.5, 0, &m));
+    ct_tensor s = vals((const double[]){-1}, 1, NULL, 0, CT_FLOAT32, CT_CPU);
+    OK(ct_index_put_(t, &m, 1, s, 0));
+    EXPECT_VALS(t, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1);
+    /* columns of a transposed view: tt[:, [0]] = 5 writes t's row 0 */
+    ct_tensor tt = NULL;
+    OK(ct_transpose(t, 0, 1, &tt));
+    ct_tensor c0 = idx((const int64_t[]){0}, 1, (const int64_t[]){1}, 1, CT_INT64, dev);
+    ct_tensor two[2] = {NULL, c0};
+    ct_tensor five = vals((const double[]){5}, 1, NULL, 0, CT_FLOAT32, dev);
+    OK(ct_index_put_(tt, two, 2, five, 0));
+    EXPECT_VALS(t, 0, 5, 5, 5, 5, 4, 5, 6, 7, 8, -1, -1, -1);
+    /* float16 accumulation of many repeats: exact for small integers */
+    ct_tensor h = NULL, z = NULL, o = NULL;
+    OK(ct_full((const int64_t[]){2}, 1, 0, CT_FLOAT16, dev, 0, &h));
+    OK(ct_full((const int64_t[]){500}, 1, 1, CT_INT64, dev, 0, &z));
+    OK(ct_full((const int64_t[]){1}, 1, 1, CT_FLOAT16, dev, 0, &o));
+    OK(ct_index_put_(h, &z, 1, o, 1));
+    EXPECT_VALS(h, 0, 0, 500);
+    rel(o), rel(z), rel(h), rel(five), rel(c0), rel(tt), rel(s), rel(m), rel(t);
+  }
+}
+
+static void test_index_errors(void) {
+  init_iota();
+  ct_tensor t = vals(g_iota, 12, (const int64_t[]){3, 4}, 2, CT_FLOAT32, CT_CPU), r = NULL;
+  ct_tensor bad = idx((const int64_t[]){0, 3}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+  ct_tensor neg = idx((const int64_t[]){-5}, 1, (const int64_t[]){1}, 1, CT_INT64, CT_CPU);
+  ct_tensor i3 = idx((const int64_t[]){0, 1, 2}, 3, (const int64_t[]){3}, 1, CT_INT64, CT_CPU);
+  ct_tensor f = vals((const double[]){0}, 1, (const int64_t[]){1}, 1, CT_FLOAT32, CT_CPU);
+  ct_tensor m4 = vals((const double[]){1, 0, 1, 0}, 4, (const int64_t[]){4}, 1, CT_BOOL, CT_CPU);
+  FAILS(ct_index(t, &bad, 1, &r), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  ct_tensor second[2] = {NULL, neg};
+  FAILS(ct_index(t, second, 2, &r), CT_ERR_INDEX, "index -5 is out of bounds for dimension 1 with size 4");
+  ct_tensor three[3] = {i3, i3, i3};
+  FAILS(ct_index(t, three, 3, &r), CT_ERR_INDEX, "too many indices for tensor of dimension 2");
+  ct_tensor mism[2] = {bad, i3};
+  FAILS(ct_index(t, mism, 2, &r), CT_ERR_INDEX,
+        "shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]");
+  FAILS(ct_index(t, &m4, 1, &r), CT_ERR_INDEX,
+        "The shape of the mask [4] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0");
+  FAILS(ct_index(t, &f, 1, &r), CT_ERR_INDEX, "tensors used as indices must be long, int, byte or bool tensors");
+  ct_tensor none[1] = {NULL};
+  FAILS(ct_index(t, none, 1, &r), CT_ERR_ARGUMENT, "");
+  FAILS(ct_index(t, NULL, 1, &r), CT_ERR_NULL_POINTER, "index_tensors");
+  ct_tensor vd = vals((const double[]){1}, 1, NULL, 0, CT_FLOAT64, CT_CPU);
+  FAILS(ct_index_put_(t, &i3, 1, vd, 0), CT_ERR_DTYPE,
+        "Index put requires the source and destination dtypes match, got Float for the destination and Double for the source.");
+  ct_tensor v3 = vals((const double[]){1, 2, 3}, 3, (const int64_t[]){3}, 1, CT_FLOAT32, CT_CPU);
+  FAILS(ct_index_put_(t, &i3, 1, v3, 0), CT_ERR_SHAPE, "");
+  ct_tensor vf = vals((const double[]){1}, 1, NULL, 0, CT_FLOAT32, CT_CPU);
+  FAILS(ct_index_put_(t, &bad, 1, vf, 1), CT_ERR_INDEX, "index 3 is out of bounds for dimension 0 with size 3");
+  EXPECT_ARR(t, g_iota, 12); /* nothing written */
+  rel(vf), rel(v3), rel(vd), rel(m4), rel(f), rel(i3), rel(neg), rel(bad), rel(t);
+}
+
+/* ---- bad input: PyTorch's messages; on the CPU an index out of range writes nothing */
+
+static void test_errors(void) {
+  init_iota();
+  ct_tensor t = vals(g_iota, 12, (const int64_t[]){3, 4}, 2, CT_FLOAT32, CT_CPU), r = NULL;
+  ct_tensor bad = idx((const int64_t[]){0, 5}, 2, (const int64_t[]){2}, 1, CT_INT64, CT_CPU);
+  ct_tensor neg = idx((const int64_t[]){-1}, 1, (const int64_t[]){1}, 1, CT_INT64, CT_CPU);
+  ct_tensor f = vals((const double[]){0}, 1, (const int64_t[]){1}, 1, CT_FLOAT32, CT_CPU);
+  ct_tensor i2 = idx((const int64_t[]){0, 1}, 2, (const int64_t[]){1, 2}, 2, CT_INT64, CT_CPU);
+  FAILS(ct_index_select(t, 0, bad, &r), CT_ERR_INDEX, "index out of range in self");
+  FAILS(ct_index_select(t, 0, neg, &r), CT_ERR_INDEX, "index out of range in self");
+  FAILS(ct_index_select(t, 0, f, &r), CT_ERR_DTYPE, "index_select(): Expected dtype int32 or int64 for index");
+  FAILS(ct_index_select(t, 0, i2, &r), CT_ERR_INDEX, "index_select(): Index is supposed to be a vector");
+  FAILS(ct_index_select(t, 2, neg, &r), CT_ERR_INDEX, "Dimension out of range");
+  FAILS(ct_index_select(t, 0, bad, NULL), CT_ERR_NULL_POINTER, "out");
+  FAILS(ct_index_select(NULL, 0, bad, &r), CT_ERR_INVALID_HANDLE, "");
+  ct_tensor gi = idx((const int64_t[]){0, 3, 1, 1, 2, 5}, 6, (const int64_t[]){3, 2}, 2, CT_INT64, CT_CPU);
+  FAILS(ct_gather(t, 1, gi, &r), CT_ERR_INDEX, "index 5 is out of bounds for dimension 1 with size 4");
+  ct_tensor gi32 = idx((const int64_t[]){0, 1}, 2, (const int64_t[]){1, 2}, 2, CT_INT32, CT_CPU);
+  FAILS(ct_gather(t, 1, gi32, &r), CT_ERR_DTYPE, "gather(): Expected dtype int64 for index");
+  ct_tensor big1 = NULL;
+  OK(ct_full((const int64_t[]){2, 5}, 2, 0, CT_INT64, CT_CPU, -1, &big1));
+  FAILS(ct_gather(t, 0, big1, &r), CT_ERR_SHAPE,
+        "Size does not match at dimension 1 expected index [2, 5] to be no larger than self [3, 4] apart from dimension 0");
+  FAILS(ct_gather(t, 0, bad, &r), CT_ERR_SHAPE, "Index tensor must have the same number of dimensions as input tensor");
+  ct_tensor tk = idx((const int64_t[]){12}, 1, (const int64_t[]){1}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_take(t, tk, &r), CT_ERR_INDEX, "out of range: tried to access index 12 on a tensor of 12 elements.");
+  ct_tensor tk2 = idx((const int64_t[]){-13}, 1, (const int64_t[]){1}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_take(t, tk2, &r), CT_ERR_INDEX, "out of range: tried to access index -13 on a tensor of 12 elements.");
+  FAILS(ct_take(t, gi32, &r), CT_ERR_DTYPE, "take(): Expected a long tensor for index, but got Int");
+  ct_tensor u8 = vals((const double[]){1, 0, 1, 0}, 4, (const int64_t[]){4}, 1, CT_UINT8, CT_CPU);
+  FAILS(ct_masked_fill(t, u8, 0, &r), CT_ERR_DTYPE,
+        "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char");
+  FAILS(ct_masked_fill_(t, f, 0), CT_ERR_DTYPE, "masked_fill_ only supports boolean masks, but got mask with dtype float");
+  FAILS(ct_masked_select(t, u8, &r), CT_ERR_DTYPE, "masked_select: expected BoolTensor for mask");
+  ct_tensor m5 = vals((const double[]){1, 0, 1, 0, 1}, 5, (const int64_t[]){5}, 1, CT_BOOL, CT_CPU);
+  FAILS(ct_masked_select(t, m5, &r), CT_ERR_SHAPE, "The size of tensor a (4) must match the size of tensor b (5)");
+  FAILS(ct_where_cond(t, NULL, 2, NULL), CT_ERR_NULL_POINTER, "");
+  /* nothing written by a failed call: t is still 0..11 */
+  EXPECT_ARR(t, g_iota, 12);
+  rel(m5), rel(u8), rel(tk), rel(tk2), rel(big1), rel(gi), rel(gi32), rel(i2), rel(f), rel(neg), rel(bad), rel(t);
+}
+
+/* ---- devices */
+
+static void test_device_mismatch(void) {
+  SKIP_WITHOUT_CUDA();
+  init_iota();
+  ct_tensor t = vals(g_iota, 4, (const int64_t[]){4}, 1, CT_FLOAT32, CT_CUDA), r = NULL;
+  ct_tensor i = idx((const int64_t[]){1}, 1, (const int64_t[]){1}, 1, CT_INT64, CT_CPU);
+  ct_tensor m = vals((const double[]){1, 0, 1, 0}, 4, (const int64_t[]){4}, 1, CT_BOOL, CT_CPU);
+  FAILS(ct_index_select(t, 0, i, &r), CT_ERR_DEVICE, "Expected all tensors to be on the same device");
+  FAILS(ct_gather(t, 0, i, &r), CT_ERR_DEVICE, "Expected all tensors to be on the same device");
+  FAILS(ct_take(t, i, &r), CT_ERR_DEVICE, "Expected all tensors to be on the same device");
+  FAILS(ct_masked_fill_(t, m, 1), CT_ERR_DEVICE, "Expected all tensors to be on the same device");
+  FAILS(ct_masked_select(t, m, &r), CT_ERR_DEVICE, "Expected all tensors to be on the same device");
+  rel(m), rel(i), rel(t);
+}
+
+/* The child process of device_assert: a CUDA index out of range. With CUDA_LAUNCH_BLOCKING=1
+ * the op itself reports the assertion; otherwise the op succeeds and the next synchronizing
+ * call does. Exit 0 when it went as described. */
+static int assert_child(const char* which) {
+  int blocking = getenv("CUDA_LAUNCH_BLOCKING") && strcmp(getenv("CUDA_LAUNCH_BLOCKING"), "1") == 0;
+  ct_tensor t = NULL, i = NULL, r = NULL;
+  if (ct_full((const int64_t[]){3}, 1, 1, CT_FLOAT32, CT_CUDA, 0, &t) != CT_OK) return 2;
+  ct_tensor h = from_i64((const int64_t[]){0, 5}, 2, (const int64_t[]){2}, 1, CT_INT64);
+  if (ct_tensor_to(h, CT_CUDA, 0, CT_DTYPE_UNDEFINED, 0, 0, &i) != CT_OK) return 3;
+  ct_status s;
+  if (strcmp(which, "gather") == 0) s = ct_gather(t, 0, i, &r);
+  else if (strcmp(which, "take") == 0) s = ct_take(t, i, &r);
+  else if (strcmp(which, "scatter_add") == 0) s = ct_scatter_add(t, 0, i, t, &r);
+  else if (strcmp(which, "index") == 0) s = ct_index(t, &i, 1, &r);
+  else s = ct_index_select(t, 0, i, &r);
+  if (blocking) {
+    if (s != CT_ERR_CUDA || !strstr(ct_last_error_message(), "device-side assert triggered")) {
+      fprintf(stderr, "blocking: the op returned %s: %s\n", ct_status_name(s), ct_last_error_message());
+      return 4;
+    }
+    return 0;
+  }
+  /* An op of several launches (index: the check, then the offsets' arithmetic) may see the
+   * sticky error at one of its own later launches; otherwise the next synchronizing call does. */
+  if (s != CT_OK) {
+    if (s == CT_ERR_CUDA && strstr(ct_last_error_message(), "device-side assert triggered")) return 0;
+    fprintf(stderr, "the op returned %s: %s\n", ct_status_name(s), ct_last_error_message());
+    return 5;
+  }
+  s = ct_cuda_synchronize(0);
+  if (s != CT_ERR_CUDA || !strstr(ct_last_error_message(), "device-side assert triggered")) {
+    fprintf(stderr, "synchronize returned %s: %s\n", ct_status_name(s), ct_last_error_message());
+    return 6;
+  }
+  return 0;
+}
+
+static const char* g_self = NULL;
+
+static int run_child(const char* which, int blocking) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    /* The child's assertion is the expected outcome: it runs outside compute-sanitizer (whose
+     * tools the CUDA driver loads through CUDA_INJECTION64_PATH), which would report it. */
+    unsetenv("CUDA_INJECTION64_PATH");
+    if (blocking) setenv("CUDA_LAUNCH_BLOCKING", "1", 1);
+    else unsetenv("CUDA_LAUNCH_BLOCKING");
+    execl(g_self, g_self, "--assert-child", which, (char*)NULL);
+    _exit(127);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_device_assert(void) {
+  SKIP_WITHOUT_CUDA();
+  const char* ops[] = {"index_select", "gather", "take", "scatter_add", "index"};
+  for (int k = 0; k < 5; ++k) {
+    for (int blocking = 0; blocking < 2; ++blocking) {
+      int rc = run_child(ops[k], blocking);
+      if (rc != 0) FAILF("%s (CUDA_LAUNCH_BLOCKING=%d): the child exited with %d", ops[k], blocking, rc);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  (void)argv;
+  g_self = "/proc/self/exe";
+  if (argc == 3 && strcmp(argv[1], "--assert-child") == 0) return assert_child(argv[2]);
+  const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather),       TEST_CASE(take),
+                             TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(nonzero),
+                             TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(index), TEST_CASE(index_put), TEST_CASE(index_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
+  return RUN_TESTS(tests);
+}
