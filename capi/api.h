@@ -3,6 +3,7 @@
 #pragma once
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi/abi_convert.h"
@@ -46,6 +47,19 @@ void produce(ct_tensor* out, F f) {
   need(out, "out");
   Tensor t = f();
   *out = new_handle(std::move(t));
+}
+
+// Stores the two results of an op with two outputs (torch.max(dim), var_mean) as new handles:
+// both or, on failure, neither (the out pointers checked by the caller first).
+inline void put_pair(std::pair<Tensor, Tensor> r, ct_tensor* first, ct_tensor* second) {
+  ct_tensor a = new_handle(std::move(r.first));
+  try {
+    *second = new_handle(std::move(r.second));
+  } catch (...) {
+    release(a);
+    throw;
+  }
+  *first = a;
 }
 
 // Stores r in *out: when r is the tensor behind handle h itself (to() / contiguous() with

@@ -210,15 +210,7 @@ static ct_status minmax_dim(ct_tensor t, int32_t dim, int32_t keepdim, ct_tensor
   CT_API_BEGIN
   need(values, "values");
   need(indices, "indices");
-  auto r = ops::max_dim(get(t), dim, keepdim != 0, is_max);
-  ct_tensor v = new_handle(r.first);
-  try {
-    *indices = new_handle(r.second);
-  } catch (...) {
-    release(v);
-    throw;
-  }
-  *values = v;
+  put_pair(ops::max_dim(get(t), dim, keepdim != 0, is_max), values, indices);
   CT_API_END
 }
 

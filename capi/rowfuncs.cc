@@ -55,15 +55,7 @@ static ct_status var_mean_impl(ct_tensor t, const int64_t* dims, int32_t ndims, 
   CT_API_BEGIN
   need(var_out, take_sqrt ? "std_out" : "var_out");
   need(mean_out, "mean_out");
-  auto r = ops::var_mean(get(t), dims_arg(dims, ndims), correction, keepdim != 0, take_sqrt);
-  ct_tensor v = new_handle(r.first);
-  try {
-    *mean_out = new_handle(r.second);
-  } catch (...) {
-    release(v);
-    throw;
-  }
-  *var_out = v;
+  put_pair(ops::var_mean(get(t), dims_arg(dims, ndims), correction, keepdim != 0, take_sqrt), var_out, mean_out);
   CT_API_END
 }
 

@@ -59,15 +59,30 @@ abstract class TensorRowFunctions extends TensorLinalg {
     return logsumexp(new int[] {dim}, false);
   }
 
+  private Tensor variance(int[] dims, double correction, boolean keepdim, boolean std) {
+    long[] d = toLongs(dims);
+    int n = d == null ? 0 : d.length;
+    return make(out -> std ? ctorch.ct_std(handle(), d, n, correction, b(keepdim), out)
+        : ctorch.ct_var(handle(), d, n, correction, b(keepdim), out));
+  }
+
+  private StatMean varianceMean(int[] dims, double correction, boolean keepdim, boolean std) {
+    long[] d = toLongs(dims);
+    int n = d == null ? 0 : d.length;
+    long[] s = {0};
+    long[] m = {0};
+    run(() -> std ? ctorch.ct_std_mean(handle(), d, n, correction, b(keepdim), s, m)
+        : ctorch.ct_var_mean(handle(), d, n, correction, b(keepdim), s, m));
+    return TensorReductions.pair(s[0], m[0], StatMean::new);
+  }
+
   /**
    * {@code torch.var(t, dims, correction=correction, keepdim)}: the sum of squared deviations
    * over max(0, N - correction) (1 is PyTorch's default). Complex inputs give the real dtype;
    * bool and integer inputs are code 104.
    */
   public Tensor var(int[] dims, double correction, boolean keepdim) {
-    long[] d = toLongs(dims);
-    int n = d == null ? 0 : d.length;
-    return make(out -> ctorch.ct_var(handle(), d, n, correction, b(keepdim), out));
+    return variance(dims, correction, keepdim, false);
   }
 
   /** {@code torch.var(t)}: over all elements, correction 1. */
@@ -77,9 +92,7 @@ abstract class TensorRowFunctions extends TensorLinalg {
 
   /** {@code torch.std(t, dims, correction=correction, keepdim)}: the square root of var. */
   public Tensor std(int[] dims, double correction, boolean keepdim) {
-    long[] d = toLongs(dims);
-    int n = d == null ? 0 : d.length;
-    return make(out -> ctorch.ct_std(handle(), d, n, correction, b(keepdim), out));
+    return variance(dims, correction, keepdim, true);
   }
 
   /** {@code torch.std(t)}: over all elements, correction 1. */
@@ -89,22 +102,12 @@ abstract class TensorRowFunctions extends TensorLinalg {
 
   /** {@code torch.var_mean(t, dims, correction=correction, keepdim)}: (variance, mean). */
   public StatMean varMean(int[] dims, double correction, boolean keepdim) {
-    long[] d = toLongs(dims);
-    int n = d == null ? 0 : d.length;
-    long[] v = {0};
-    long[] m = {0};
-    run(() -> ctorch.ct_var_mean(handle(), d, n, correction, b(keepdim), v, m));
-    return TensorReductions.pair(v[0], m[0], StatMean::new);
+    return varianceMean(dims, correction, keepdim, false);
   }
 
   /** {@code torch.std_mean(t, dims, correction=correction, keepdim)}: (std, mean). */
   public StatMean stdMean(int[] dims, double correction, boolean keepdim) {
-    long[] d = toLongs(dims);
-    int n = d == null ? 0 : d.length;
-    long[] s = {0};
-    long[] m = {0};
-    run(() -> ctorch.ct_std_mean(handle(), d, n, correction, b(keepdim), s, m));
-    return TensorReductions.pair(s[0], m[0], StatMean::new);
+    return varianceMean(dims, correction, keepdim, true);
   }
 
   /**
