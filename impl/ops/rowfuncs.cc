@@ -6,7 +6,8 @@
 // input out as rows and reduce them with the devices' row kernels) and its elementwise ops
 // (broadcasting the reduced, keepdim values back over the rows). Everything is computed in
 // the compute dtype (Note [Compute dtype]: float16/bfloat16 in float32) and rounded once to
-// the result dtype. The stable forms are PyTorch's: softmax subtracts the row maximum before
+// the result dtype. On CUDA, softmax / log_softmax over the last dim and layer_norm run as fused
+// per-row kernels instead (Note [Row kernels], impl/ops/cuda/rowfuncs.cu). The stable forms are PyTorch's: softmax subtracts the row maximum before
 // exp; logsumexp subtracts the maximum unless it is infinite (then 0); var is two-pass
 // (the mean, then the sum of squared deviations) divided by max(0, N - correction).
 #include "impl/ops/rowfuncs.h"
@@ -17,6 +18,8 @@
 #include <sstream>
 
 #include "impl/core/error.h"
+#include "impl/ops/cuda/rowfuncs.h"
+#include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
 
 namespace ct::ops {
@@ -59,6 +62,15 @@ Tensor softmax(const Tensor& t, int64_t dim, bool has_dtype, DType dtype, bool l
   CT_CHECK(is_floating(in), Status::DType, "\"host_softmax\" not implemented for '", dtype_short(in), "'");
   int64_t d = wrap_dim(dim, t->dim());
   if (t->numel() == 0) return empty(t->sizes, in, t->device());
+  if (t->device().is_cuda() && t->dim() >= 1 && d == t->dim() - 1) {
+    Tensor x = contiguous(to_dtype(t, in));
+    Tensor out = empty(x->sizes, in, x->device());
+    const int64_t len = x->sizes.back();
+    CudaScope sc(x->device());
+    cuda_ops::softmax_rows(x->data(), out->data(), x->numel() / len, len, in, log, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, log ? "log_softmax" : "softmax", {{x.get(), "self"}}, {{out.get(), "out"}});
+    return out;
+  }
   Tensor x = as_compute(t, in);
   if (x->dim() == 0) x = reshape(x, Shape{1});
   Tensor m = reduce(ReduceOp::Amax, x, {d}, true, false, x->dtype);
@@ -189,6 +201,17 @@ Tensor layer_norm(const Tensor& t, const Shape& ns, const Tensor& weight, const 
   if (weight) common_device({t.get(), weight.get()}, "layer_norm");
   if (bias) common_device({t.get(), bias.get()}, "layer_norm");
   if (t->numel() == 0) return empty(t->sizes, t->dtype, t->device());
+  if (t->device().is_cuda() && (!weight || weight->dtype == t->dtype) && (!bias || bias->dtype == t->dtype)) {
+    Tensor x = contiguous(t), w = weight ? contiguous(weight) : Tensor(), b = bias ? contiguous(bias) : Tensor();
+    Tensor out = empty(x->sizes, x->dtype, x->device());
+    const int64_t len = numel_of(ns);
+    CudaScope sc(x->device());
+    cuda_ops::layer_norm_rows(x->data(), w ? w->data() : nullptr, b ? b->data() : nullptr, out->data(),
+                              x->numel() / len, len, x->dtype, eps, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, "layer_norm", {{x.get(), "input"}, {w.get(), "weight"}, {b.get(), "bias"}},
+                   {{out.get(), "out"}});
+    return out;
+  }
   std::vector<int64_t> dl;
   for (int64_t d = nd - nn; d < nd; ++d) dl.push_back(d);
   Tensor x = as_compute(t, t->dtype);

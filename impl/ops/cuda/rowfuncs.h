@@ -1,0 +1,20 @@
+// The fused per-row CUDA kernels of the row functions (impl/ops/rowfuncs.cc, Note [Row
+// kernels]), as seen from host code (no CUDA types here). Each launches on `stream` (a
+// cudaStream_t) of the current device; the caller sets the device and checks the launch.
+#pragma once
+#include <cstdint>
+
+#include "impl/core/dtype.h"
+
+namespace ct::cuda_ops {
+
+// softmax (log false) or log_softmax of `rows` contiguous rows of `len` > 0 elements of dtype
+// (float32, float64, float16, bfloat16) from in to out (the same dtype; in == out allowed).
+void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, bool log, void* stream);
+
+// layer_norm of `rows` contiguous rows of `len` > 0 elements of dtype (as softmax_rows): weight
+// and bias (len elements of dtype, contiguous) may be null.
+void layer_norm_rows(const void* in, const void* weight, const void* bias, void* out, int64_t rows, int64_t len,
+                     DType dtype, double eps, void* stream);
+
+}  // namespace ct::cuda_ops
