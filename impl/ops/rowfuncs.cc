@@ -6,9 +6,10 @@
 // input out as rows and reduce them with the devices' row kernels) and its elementwise ops
 // (broadcasting the reduced, keepdim values back over the rows). Everything is computed in
 // the compute dtype (Note [Compute dtype]: float16/bfloat16 in float32) and rounded once to
-// the result dtype. On CUDA, softmax / log_softmax over the last dim and layer_norm run as fused
-// per-row kernels instead (Note [Row kernels], impl/ops/cuda/rowfuncs.cu). The stable forms are PyTorch's: softmax subtracts the row maximum before
-// exp; logsumexp subtracts the maximum unless it is infinite (then 0); var is two-pass
+// the result dtype. On CUDA, softmax / log_softmax over the last dim, layer_norm, and var / std
+// over trailing dims run as fused per-row kernels instead (Note [Row kernels],
+// impl/ops/cuda/rowfuncs.cu). The stable forms are PyTorch's: softmax subtracts the row maximum
+// before exp; logsumexp subtracts the maximum unless it is infinite (then 0); var is two-pass
 // (the mean, then the sum of squared deviations) divided by max(0, N - correction).
 #include "impl/ops/rowfuncs.h"
 
@@ -107,6 +108,24 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const std::vector<int64_t>& 
            "std and var only support floating point and complex dtypes");
   int64_t n = 0;
   std::vector<int64_t> dl = reduced_dims(t, dims, &n);
+  // On CUDA, reduced dims that are the trailing dims of a real tensor: Welford per row.
+  const int64_t nd = t->dim();
+  bool trailing = !dl.empty() && dl.back() == nd - 1 && dl.front() == nd - static_cast<int64_t>(dl.size());
+  if (t->device().is_cuda() && is_floating(t->dtype) && trailing && n > 0) {
+    Tensor x = contiguous(t);
+    Shape out_shape;
+    for (int64_t d = 0; d < nd; ++d) {
+      if (d < dl.front()) out_shape.push_back(t->sizes[d]);
+      else if (keepdim) out_shape.push_back(1);
+    }
+    Tensor v = empty(out_shape, t->dtype, t->device()), mean = empty(out_shape, t->dtype, t->device());
+    CudaScope sc(x->device());
+    cuda_ops::var_rows(x->data(), v->data(), mean->data(), x->numel() / n, n, t->dtype, correction, take_sqrt,
+                       sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, take_sqrt ? "std_mean" : "var_mean", {{x.get(), "self"}},
+                   {{v.get(), "out"}, {mean.get(), "mean"}});
+    return {v, mean};
+  }
   Tensor x = as_compute(t, t->dtype);
   Tensor mean = reduce(ReduceOp::Mean, x, dl, true, false, x->dtype);
   Tensor dev = binary(BinaryOp::Sub, x, mean);

@@ -10,6 +10,9 @@
 // nothing (a row of only -inf gives 0 / 0 = NaN, as PyTorch's x - max); a NaN makes the sum NaN;
 // a +inf adds exp(inf - inf) = NaN: the whole row NaN, as PyTorch.
 //
+// var / std (and their _mean forms) keep Welford's (count, mean, M2) per thread, combined
+// across the block (Chan et al.'s formula), then divide M2 by max(0, N - correction).
+//
 // layer_norm is two-pass for its statistics (the mean, then the mean of squared deviations,
 // each a block sum), then one pass that writes (x - mean) * rstd * weight + bias.
 #include <cub/block/block_reduce.cuh>
@@ -126,6 +129,52 @@ __global__ void __launch_bounds__(kRowThreads)
   }
 }
 
+// Welford's running (count, mean, sum of squared deviations) and the combination of two
+// (Chan et al.); a partial without elements adds nothing.
+template <typename A>
+struct Welford {
+  int64_t n;
+  A mean, m2;
+};
+
+template <typename A>
+struct WelfordOp {
+  __device__ __forceinline__ Welford<A> operator()(const Welford<A>& a, const Welford<A>& b) const {
+    if (a.n == 0) return b;
+    if (b.n == 0) return a;
+    const int64_t n = a.n + b.n;
+    const A d = b.mean - a.mean, fb = static_cast<A>(b.n) / static_cast<A>(n);
+    return {n, a.mean + d * fb, a.m2 + b.m2 + d * d * static_cast<A>(a.n) * fb};
+  }
+};
+
+template <typename T>
+__global__ void __launch_bounds__(kRowThreads)
+    var_kernel(const T* in, T* var_out, T* mean_out, int64_t rows, int64_t len, double correction, bool take_sqrt) {
+  using A = typename Acc<T>::type;
+  using Reduce = cub::BlockReduce<Welford<A>, kRowThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    const T* x = in + r * len;
+    Welford<A> p{0, A(0), A(0)};
+    for (int64_t i = threadIdx.x; i < len; i += kRowThreads) {
+      const A v = load(x + i);
+      p.n += 1;
+      const A d = v - p.mean;
+      p.mean += d / static_cast<A>(p.n);
+      p.m2 += d * (v - p.mean);
+    }
+    Welford<A> all = Reduce(tmp).Reduce(p, WelfordOp<A>());
+    if (threadIdx.x == 0) {
+      const double dof = static_cast<double>(len) - correction;
+      A v = all.m2 / static_cast<A>(dof > 0 ? dof : 0.0);  // x / 0: inf, 0 / 0: NaN
+      store(var_out + r, take_sqrt ? sqrt(v) : v);
+      if (mean_out) store(mean_out + r, all.mean);
+    }
+    __syncthreads();  // tmp is reused by the next row
+  }
+}
+
 unsigned grid_for(int64_t rows) {
   return static_cast<unsigned>(rows < (1LL << 20) ? rows : (1LL << 20));
 }
@@ -161,6 +210,21 @@ void layer_norm_rows(const void* in, const void* weight, const void* bias, void*
         rows, len, eps);
   });
   cuda::check_launch("layer_norm kernel", static_cast<cudaStream_t>(stream));
+}
+
+}  // namespace ct::cuda_ops
+
+namespace ct::cuda_ops {
+
+void var_rows(const void* in, void* var_out, void* mean_out, int64_t rows, int64_t len, DType dtype,
+              double correction, bool take_sqrt, void* stream) {
+  dispatch(dtype, "var", [&](auto tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    var_kernel<T><<<grid_for(rows), kRowThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        static_cast<const T*>(in), static_cast<T*>(var_out), static_cast<T*>(mean_out), rows, len, correction,
+        take_sqrt);
+  });
+  cuda::check_launch("var kernel", static_cast<cudaStream_t>(stream));
 }
 
 }  // namespace ct::cuda_ops

@@ -17,4 +17,10 @@ void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dt
 void layer_norm_rows(const void* in, const void* weight, const void* bias, void* out, int64_t rows, int64_t len,
                      DType dtype, double eps, void* stream);
 
+// var (take_sqrt false) or std of `rows` contiguous rows of `len` > 0 elements of dtype (as
+// softmax_rows) into var_out[rows] and, unless null, their means into mean_out[rows] (both dtype):
+// M2 / max(0, len - correction).
+void var_rows(const void* in, void* var_out, void* mean_out, int64_t rows, int64_t len, DType dtype,
+              double correction, bool take_sqrt, void* stream);
+
 }  // namespace ct::cuda_ops
