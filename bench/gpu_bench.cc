@@ -830,6 +830,53 @@ void indexing_rows() {
         run({"masked_select" + tail, kGpu, 20, 7, [&] { ct_tensor y; ct_drop(ct_masked_select(x, m, &y), &y); },
              [&] { at::Tensor y = at::masked_select(tx, tm); }, bytes});
       for (ct_tensor t : {x, idx, gi, m}) CK(ct_tensor_release(t));
+// ---- row functions (section 32): softmax / log_softmax / layer_norm over float32 and float16
+// rows ([8192, 8192] over the last dim, [64, 1000]), softmax over dim 0, var over dim 1; each
+// reads its input once and writes its output once (the GB/s column).
+void rowfunc_rows() {
+  struct Shape2 {
+    const char* tag;
+    int64_t m, n;
+  };
+  const Shape2 shapes[] = {{"8192x8192", 8192, 8192}, {"64x1000", 64, 1000}};
+  const struct {
+    const char* tag;
+    ct_dtype dt;
+    at::ScalarType st;
+  } kinds[] = {{"f32", CT_FLOAT32, at::kFloat}, {"f16", CT_FLOAT16, at::kHalf}};
+  for (const Shape2& sh : shapes) {
+    for (const auto& k : kinds) {
+      const std::string sfx = std::string("_") + k.tag + "_" + sh.tag;
+      if (!any_wanted({("softmax" + sfx).c_str(), ("log_softmax" + sfx).c_str(), ("layer_norm" + sfx).c_str(),
+                       ("softmax_dim0" + sfx).c_str(), ("var_dim1" + sfx).c_str()}))
+        continue;
+      const int64_t m = sh.m, n = sh.n;
+      const double bytes = 2.0 * m * n * (k.dt == CT_FLOAT16 ? 2 : 4);
+      const int iters = m * n >= (1LL << 24) ? 10 : 200;
+      ct_tensor x, w, b;
+      CK(ct_randn(SZ(m, n), 2, k.dt, CT_CUDA, 0, nullptr, &x));
+      CK(ct_randn(SZ(n), 1, k.dt, CT_CUDA, 0, nullptr, &w));
+      CK(ct_randn(SZ(n), 1, k.dt, CT_CUDA, 0, nullptr, &b));
+      auto opt = at::TensorOptions().device(at::kCUDA, 0).dtype(k.st);
+      at::Tensor tx = at::randn({m, n}, opt), tw = at::randn({n}, opt), tb = at::randn({n}, opt);
+      run({"softmax" + sfx, kGpu, iters, 7,
+           [&] { ct_tensor o; ct_drop(ct_softmax(x, -1, CT_DTYPE_UNDEFINED, &o), &o); },
+           [&] { at::Tensor o = at::softmax(tx, -1); }, bytes});
+      run({"log_softmax" + sfx, kGpu, iters, 7,
+           [&] { ct_tensor o; ct_drop(ct_log_softmax(x, -1, CT_DTYPE_UNDEFINED, &o), &o); },
+           [&] { at::Tensor o = at::log_softmax(tx, -1); }, bytes});
+      run({"softmax_dim0" + sfx, kGpu, iters, 7,
+           [&] { ct_tensor o; ct_drop(ct_softmax(x, 0, CT_DTYPE_UNDEFINED, &o), &o); },
+           [&] { at::Tensor o = at::softmax(tx, 0); }, bytes});
+      const int64_t nn = n;
+      run({"layer_norm" + sfx, kGpu, iters, 7,
+           [&] { ct_tensor o; ct_drop(ct_layer_norm(x, &nn, 1, w, b, 1e-5, &o), &o); },
+           [&] { at::Tensor o = at::layer_norm(tx, {nn}, tw, tb, 1e-5); }, bytes});
+      const int64_t dim1 = 1;
+      run({"var_dim1" + sfx, kGpu, iters, 7,
+           [&] { ct_tensor o; ct_drop(ct_var(x, &dim1, 1, 1.0, 0, &o), &o); },
+           [&] { at::Tensor o = at::var(tx, at::IntArrayRef{1}, /*unbiased=*/true); }, bytes / 2});
+      for (ct_tensor t : {x, w, b}) CK(ct_tensor_release(t));
     }
   }
 }
@@ -1003,6 +1050,7 @@ int bench(int argc, char** argv) {
 
   scan_bench();
   indexing_rows();
+  rowfunc_rows();
 
   // ---- the matrix: GPU rows, then CPU rows (inputs released after each)
   // GPU_BENCH_N=m: the GPU matrix at m x m elements too, rows named "n<m>/op/dtype/layout"

@@ -2,8 +2,8 @@
 // argument helpers, and the handle table.
 #pragma once
 #include <new>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "capi/abi_convert.h"

@@ -1983,6 +1983,68 @@ CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out);
  *  result). Out: *n_outs = their number; CT_ERR_BUFFER_SIZE (nothing made) when cap < it. */
 CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n_outs);
 
+/* ============================================================================================
+ * 32. Row functions (softmax, log_softmax, logsumexp, var, std, var_mean, std_mean, matrix_norm,
+ *     layer_norm)
+ *
+ * PyTorch's semantics, dtype rules and messages on the CPU and CUDA: float16/bfloat16 inputs
+ * are computed in float32 and rounded once to the result dtype. dims as in section 10 (NULL /
+ * 0 means "all dims"; each dim wraps; a dim twice is CT_ERR_ARGUMENT). Results are
+ * [new reference]s, contiguous. docs/rowfuncs.md.
+ * ========================================================================================== */
+
+/** torch.softmax(t, dim, dtype) / torch.log_softmax: exp(x - max) / sum(exp(x - max)) along
+ *  dim (wraps; a 0-dim tensor accepts 0 and -1 and gives 1 / 0). dtype CT_DTYPE_UNDEFINED
+ *  keeps t's dtype; otherwise t is converted to dtype first. A row of -inf (or with NaN or
+ *  +inf) gives NaN, as PyTorch. Errors: CT_ERR_INDEX (dim), CT_ERR_DTYPE for a non-floating
+ *  result dtype ("\"host_softmax\" not implemented for 'Long'"). */
+CT_API ct_status ct_softmax(ct_tensor t, int32_t dim, ct_dtype dtype, ct_tensor* out);
+CT_API ct_status ct_log_softmax(ct_tensor t, int32_t dim, ct_dtype dtype, ct_tensor* out);
+/** torch.logsumexp(t, dims, keepdim): log(sum(exp(x))) computed stably (max + log(sum(exp(x -
+ *  max))), a max of +-inf taken as 0). Bool/integer inputs give float32; an empty reduction
+ *  gives -inf. Errors: CT_ERR_INDEX, CT_ERR_ARGUMENT (dims), CT_ERR_NOT_SUPPORTED (complex). */
+CT_API ct_status ct_logsumexp(ct_tensor t, const int64_t* dims, int32_t ndims, int32_t keepdim, ct_tensor* out);
+/** torch.var(t, dims, correction=correction, keepdim) / torch.std: sum(|x - mean|^2) /
+ *  max(0, N - correction) over the N reduced elements (correction 1 is PyTorch's default,
+ *  Bessel's; 0 the population variance); N <= correction gives inf (NaN when the sum is 0).
+ *  Complex inputs give the real dtype. Errors: CT_ERR_DTYPE for bool/integer inputs ("std and
+ *  var only support floating point and complex dtypes"), CT_ERR_INDEX, CT_ERR_ARGUMENT. */
+CT_API ct_status ct_var(ct_tensor t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                        ct_tensor* out);
+CT_API ct_status ct_std(ct_tensor t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                        ct_tensor* out);
+/** torch.var_mean / torch.std_mean: both results (the mean in t's dtype), each a
+ *  [new reference]; on failure neither is set. Errors as ct_var, CT_ERR_NULL_POINTER. */
+CT_API ct_status ct_var_mean(ct_tensor t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                             ct_tensor* var_out, ct_tensor* mean_out);
+CT_API ct_status ct_std_mean(ct_tensor t, const int64_t* dims, int32_t ndims, double correction, int32_t keepdim,
+                             ct_tensor* std_out, ct_tensor* mean_out);
+/** torch.linalg.matrix_norm(t, ord, dim=(dim0, dim1), keepdim) for ord 1 (largest column sum
+ *  of |A|), -1 (smallest), INFINITY (largest row sum), -INFINITY (smallest) over the matrices
+ *  of dims dim0 (rows) and dim1 (columns). Real result for complex input. torch.norm(t, p,
+ *  dim) with a number p is ct_norm; torch.norm(t, "fro", dim=(a, b)) is ct_matrix_norm_str.
+ *  Errors: CT_ERR_SHAPE (fewer than 2 dims), CT_ERR_DTYPE (not floating/complex),
+ *  CT_ERR_INDEX (a dim), CT_ERR_ARGUMENT (dim0 == dim1 after wrapping; another ord:
+ *  "linalg.matrix_norm: Order 3 not supported."), CT_ERR_NOT_SUPPORTED for ord 2 and -2
+ *  (they need singular values, which ctorch does not compute). */
+CT_API ct_status ct_matrix_norm(ct_tensor t, double ord, int32_t dim0, int32_t dim1, int32_t keepdim, ct_tensor* out);
+/** torch.linalg.matrix_norm(t, ord="fro" | "nuc", ...): "fro" is the square root of the sum of
+ *  |a_ij|^2 (torch.norm(t, "fro") over two dims); "nuc" is CT_ERR_NOT_SUPPORTED (singular
+ *  values). Errors as ct_matrix_norm, CT_ERR_NULL_POINTER (ord), CT_ERR_ARGUMENT (another
+ *  string). */
+CT_API ct_status ct_matrix_norm_str(ct_tensor t, const char* ord, int32_t dim0, int32_t dim1, int32_t keepdim,
+                                    ct_tensor* out);
+/** torch.nn.functional.layer_norm(t, normalized_shape, weight, bias, eps): over the last n dims
+ *  (which must equal normalized_shape[0..n)), (x - mean) / sqrt(var + eps) * weight + bias
+ *  with the biased variance. weight and bias may be NULL (none); otherwise of shape
+ *  normalized_shape, floating, on t's device; the result has t's dtype. Errors: CT_ERR_ARGUMENT
+ *  (n == 0: "Expected normalized_shape to be at least 1-dimensional, ..."), CT_ERR_SHAPE
+ *  (PyTorch's "Given normalized_shape=[4], expected input with shape [*, 4], but got input of
+ *  size[2, 3]", and the weight/bias shape messages), CT_ERR_DTYPE (bool/integer/complex input:
+ *  "\"LayerNormKernelImpl\" not implemented for 'Long'"), CT_ERR_INVALID_HANDLE, CT_ERR_DEVICE. */
+CT_API ct_status ct_layer_norm(ct_tensor t, const int64_t* normalized_shape, int32_t n, ct_tensor weight,
+                               ct_tensor bias, double eps, ct_tensor* out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

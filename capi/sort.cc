@@ -5,30 +5,12 @@
 using namespace ct;
 using namespace ct::capi;
 
-namespace {
-
-// Stores a pair of results: both handles, or neither (a failure after the first releases it).
-void put_pair(const std::pair<Tensor, Tensor>& r, ct_tensor* first, ct_tensor* second) {
-  ct_tensor a = new_handle(r.first);
-  try {
-    *second = new_handle(r.second);
-  } catch (...) {
-    release(a);
-    throw;
-  }
-  *first = a;
-}
-
-}  // namespace
-
 extern "C" {
 
 CT_API ct_status ct_sort(ct_tensor t, int64_t dim, int32_t descending, int32_t stable, ct_tensor* values,
                          ct_tensor* indices) {
   CT_API_BEGIN
-  need(values, "values");
-  need(indices, "indices");
-  put_pair(ops::sort(get(t), dim, descending != 0, stable != 0), values, indices);
+  produce_pair(values, "values", indices, "indices", [&] { return ops::sort(get(t), dim, descending != 0, stable != 0); });
   CT_API_END
 }
 
@@ -41,18 +23,14 @@ CT_API ct_status ct_argsort(ct_tensor t, int64_t dim, int32_t descending, int32_
 CT_API ct_status ct_topk(ct_tensor t, int64_t k, int64_t dim, int32_t largest, int32_t sorted, ct_tensor* values,
                          ct_tensor* indices) {
   CT_API_BEGIN
-  need(values, "values");
-  need(indices, "indices");
-  put_pair(ops::topk(get(t), k, dim, largest != 0, sorted != 0), values, indices);
+  produce_pair(values, "values", indices, "indices", [&] { return ops::topk(get(t), k, dim, largest != 0, sorted != 0); });
   CT_API_END
 }
 
 CT_API ct_status ct_kthvalue(ct_tensor t, int64_t k, int64_t dim, int32_t keepdim, ct_tensor* values,
                              ct_tensor* indices) {
   CT_API_BEGIN
-  need(values, "values");
-  need(indices, "indices");
-  put_pair(ops::kthvalue(get(t), k, dim, keepdim != 0), values, indices);
+  produce_pair(values, "values", indices, "indices", [&] { return ops::kthvalue(get(t), k, dim, keepdim != 0); });
   CT_API_END
 }
 

@@ -421,4 +421,8 @@ GO_SCALAR_OUT(U64OUT, uint64_t, uint64)
                                        const char* const* meta_values };
 #endif
 
+/* Section 32, row functions: var_mean / std_mean's two results and layer_norm's shape. */
+%apply ct_tensor* OUT { ct_tensor* var_out, ct_tensor* std_out, ct_tensor* mean_out };
+%apply const int64_t* ARRAY { const int64_t* normalized_shape };
+
 %include "capi/ctorch.h"

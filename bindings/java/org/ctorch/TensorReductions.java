@@ -121,21 +121,26 @@ abstract class TensorReductions extends TensorElementwise {
   }
 
   static ValuesIndices pair(long values, long indices) {
+    return pair(values, indices, ValuesIndices::new);
+  }
+
+  /** Wraps two [new reference]s and makes r of them; on failure neither is left open. */
+  static <R> R pair(long first, long second, java.util.function.BiFunction<Tensor, Tensor, R> r) {
     Tensor v;
     try {
-      v = wrap(values);
+      v = wrap(first);
     } catch (Throwable e) {
-      ctorch.ct_tensor_release(indices);
+      ctorch.ct_tensor_release(second);
       throw e;
     }
     Tensor i;
     try {
-      i = wrap(indices);
+      i = wrap(second);
     } catch (Throwable e) {
       v.close();
       throw e;
     }
-    return new ValuesIndices(v, i);
+    return r.apply(v, i);
   }
 
   /** {@code t.argmax()}: over the flattened tensor, a 0-dim int64 tensor. */

@@ -60,7 +60,8 @@ public class ApiSweepTest extends CtorchTestCase {
       Event.class, Generator.class, CudaGraph.class, GraphedCallable.class, NcclComm.class,
       JitFunction.class, CudaComm.class, FFT.class, Torch.class, Device.class, DType.class,
       TensorScope.class, Nvtx.class, CudaSanitizer.class, ValuesIndices.class, UniqueResult.class,
-      CtorchException.class, Cuda.CufftPlanCache.class, SafeTensors.class, SafeTensorsFile.class);
+      CtorchException.class, Cuda.CufftPlanCache.class, SafeTensors.class, SafeTensorsFile.class,
+      StatMean.class);
 
   /** Parameter types where null always has a documented meaning (a default). */
   static final Set<Class<?>> OPTIONAL_TYPES = Set.of(Generator.class, Stream.class,
@@ -71,12 +72,15 @@ public class ApiSweepTest extends CtorchTestCase {
   static final Set<String> OPTIONAL_DTYPE = Set.of("sum", "mean", "prod", "reduce", "newEmpty",
       "newZeros", "newOnes", "newFull", "newTensor", "emptyLike", "zerosLike", "onesLike",
       "fullLike", "randLike", "randnLike", "rand", "randn", "randint", "to", "fftfreq", "cumsum",
-      "cumprod");
+      "cumprod", "softmax", "logSoftmax");
 
   /** Methods whose int[] (dims) or long[] (FFT sizes, chunk sizes) parameter may be null. */
   static final Set<String> OPTIONAL_DIMS = Set.of("sum", "mean", "prod", "amax", "amin",
       "reduce", "norm", "fft2", "ifft2", "fftn", "ifftn", "rfftn", "irfftn", "fftshift",
-      "ifftshift", "scatter");
+      "ifftshift", "scatter", "logsumexp", "var", "std", "varMean", "stdMean");
+
+  /** Methods whose Tensor parameters other than the first may be null (layer_norm's weight and bias). */
+  static final Set<String> OPTIONAL_TENSORS = Set.of("layerNorm");
 
   /** Methods whose parameters at these positions may be null (searchsorted's side, sorter). */
   static final Map<String, Set<Integer>> OPTIONAL_PARAMS = Map.of("searchsorted", Set.of(3, 4));
@@ -96,6 +100,9 @@ public class ApiSweepTest extends CtorchTestCase {
       return OPTIONAL_DTYPE.contains(name) && !(name.equals("to")
           && row.method().getParameterCount() == 1) && !(name.equals("newTensor")
           && row.param() == 1);
+    }
+    if (t == Tensor.class && OPTIONAL_TENSORS.contains(name)) {
+      return true;
     }
     return (t == int[].class || t == long[].class) && OPTIONAL_DIMS.contains(name);
   }
