@@ -30,6 +30,19 @@ struct KeyArgs {
   }
 };
 
+// The element of a sorted key (ka's output), where the key alone determines it: every key but
+// that of +-0 and NaN (Note [Sort keys] merges -0.0 into 0.0 and all NaNs); false for those.
+template <typename U>
+__device__ __forceinline__ bool value_of_key(U k, const KeyArgs<U>& ka, U& bits) {
+  const U sign = static_cast<U>(U(1) << (8 * sizeof(U) - 1));
+  if (ka.descending) k = static_cast<U>(~k);
+  if (ka.kind == Kind::Unsigned) bits = k;
+  else if (ka.kind == Kind::Signed) bits = static_cast<U>(k ^ sign);
+  else if (k == sign || k == static_cast<U>(~U(0))) return false;
+  else bits = (k & sign) ? static_cast<U>(k & static_cast<U>(~sign)) : static_cast<U>(~k);
+  return true;
+}
+
 template <typename U>
 KeyArgs<U> key_args(DType dtype, bool descending) {
   Format f = sortkey::format_of(dtype);
@@ -60,6 +73,21 @@ __global__ void finish_sort(const U* in, const int64_t* pos, int64_t n, int64_t 
     const int64_t p = pos[i];
     indices[i] = map ? map[p] : p % R;
     if (values) values[i] = in[p];
+  }
+}
+
+// finish_sort for one row (no row pass), from the sorted keys too: values come from the keys,
+// read from the input only for +-0 and NaN, instead of a gather of every element.
+template <typename U>
+__global__ void finish_one_row(const U* in, const U* keys, const int64_t* pos, int64_t n, KeyArgs<U> ka, U* values,
+                               int64_t* indices, const int64_t* map) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t p = pos[i];
+    indices[i] = map ? map[p] : p;
+    if (values) {
+      U bits;
+      values[i] = value_of_key<U>(keys[i], ka, bits) ? bits : in[p];
+    }
   }
 }
 
@@ -208,8 +236,12 @@ void sort_rows_u(const U* x, DType dtype, int64_t O, int64_t R, bool descending,
     return;
   }
   const int64_t n = O * R;
-  int64_t* pos = sort_positions<U>(x, dtype, O, R, descending, get, s, nullptr);
-  finish_sort<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, pos, n, R, values, indices, map);
+  const U* keys = nullptr;
+  int64_t* pos = sort_positions<U>(x, dtype, O, R, descending, get, s, &keys);
+  if (O == 1)
+    finish_one_row<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, keys, pos, n, key_args<U>(dtype, descending),
+                                                                    values, indices, map);
+  else finish_sort<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, pos, n, R, values, indices, map);
   cuda::check_launch("sort", s);
 }
 
