@@ -83,7 +83,12 @@ std::pair<Tensor, Tensor> sorted_rows(const Rows& r, int64_t k, bool descending,
     CT_CSAN_KERNEL(sc.stream_ref, op, {{r.rows.get(), "self"}}, {{vals.get(), "values"}, {idx.get(), "indices"}});
     return {vals, idx};
   }
-  // topk on CUDA: the whole rows sorted, their first k columns kept
+  if (cuda_ops::topk_rows(r.rows->data(), r.rows->dtype, r.O, r.R, k, descending, vals->data(),
+                          reinterpret_cast<int64_t*>(idx->data()), get, sc.stream)) {
+    CT_CSAN_KERNEL(sc.stream_ref, op, {{r.rows.get(), "self"}}, {{vals.get(), "values"}, {idx.get(), "indices"}});
+    return {vals, idx};
+  }
+  // topk of short rows on CUDA: the whole rows sorted, their first k columns kept
   Tensor all_v = empty_tensor(r.rows->sizes, r.rows->dtype, dev);
   Tensor all_i = empty_tensor(r.rows->sizes, DType::Int64, dev);
   cuda_ops::sort_rows(r.rows->data(), r.rows->dtype, r.O, r.R, descending, all_v->data(),
@@ -137,16 +142,26 @@ std::pair<Tensor, Tensor> kthvalue(const Tensor& t, int64_t k, int64_t dim, bool
   check_sortable(t, "kthvalue", kernel);
   check_not_bool(t, kernel);
   Rows r = rows_of(t, dim);
-  Tensor vals, idx;
+  Tensor vals = empty_tensor(with_last(r, 1), t->dtype, t->device());
+  Tensor idx = empty_tensor(with_last(r, 1), DType::Int64, t->device());
   if (t->device().is_cpu()) {
-    vals = empty_tensor(with_last(r, 1), t->dtype, t->device());
-    idx = empty_tensor(with_last(r, 1), DType::Int64, t->device());
     if (r.O > 0) cpu::kth_rows(r.rows->data(), t->dtype, r.O, r.R, k - 1, vals->data(), reinterpret_cast<int64_t*>(idx->data()));
-  } else {
-    auto s = sorted_rows(r, r.R, false, true, "kthvalue");
-    const int64_t last = r.rows->dim() - 1;
-    vals = contiguous(narrow(s.first, last, k - 1, 1));
-    idx = contiguous(narrow(s.second, last, k - 1, 1));
+  } else if (r.O > 0) {
+    bool selected = false;
+    {
+      CudaScope sc(t->device());
+      CudaScratch get(t->device());
+      selected = cuda_ops::kth_rows(r.rows->data(), t->dtype, r.O, r.R, k - 1, vals->data(),
+                                    reinterpret_cast<int64_t*>(idx->data()), get, sc.stream);
+      if (selected)
+        CT_CSAN_KERNEL(sc.stream_ref, "kthvalue", {{r.rows.get(), "self"}}, {{vals.get(), "values"}, {idx.get(), "indices"}});
+    }
+    if (!selected) {  // short rows: sorted whole (Note [CUDA select])
+      auto s = sorted_rows(r, r.R, false, true, "kthvalue");
+      const int64_t last = r.rows->dim() - 1;
+      vals = contiguous(narrow(s.first, last, k - 1, 1));
+      idx = contiguous(narrow(s.second, last, k - 1, 1));
+    }
   }
   if (t->dim() == 0) return {view(vals, {}), view(idx, {})};
   vals = unpermute(vals, r);

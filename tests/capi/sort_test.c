@@ -1,7 +1,8 @@
 /* Sorting and selection (section 29): sort, argsort, topk, kthvalue, unique, searchsorted on
  * every device against references computed here in double precision (qsort over (value,
  * position) with NaN greatest, a total order, so the reference is the stable sort), over dtypes,
- * layouts, special values, long rows and many short rows, and PyTorch's messages. */
+ * layouts, special values, long rows and many short rows, the radix-select paths of topk and
+ * kthvalue on CUDA (Note [CUDA select]), and PyTorch's messages. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,6 +356,118 @@ static void test_topk(void) {
   }
 }
 
+/* Note [CUDA select]'s paths (topk and kthvalue of rows longer than 1024 elements select the
+ * k-th key digit by digit, then sort only the k kept): a single row over several 16384-element
+ * chunks, and many long rows (one chunk each, and along dim 0 through the rows copy), for every
+ * key width (1, 2, 4, 8 bytes, signed, unsigned and floating), k = 1, in the middle, beyond the
+ * block sort (k > 4096), n - 1 and n, both directions, with ties, NaN, +-inf and -0.0 / 0.0;
+ * values and indices (the stable sort's first k, on every device) against the reference. */
+static double select_val(int64_t i, ct_dtype dt) {
+  int64_t h = (i * 7919 + 13) % 301;
+  if (!is_float_dt(dt)) return (double)(dt == CT_UINT8 ? h % 200 : h % 200 - 100);
+  if (i % 997 == 5) return NAN;
+  if (i % 1009 == 7) return i % 2 ? INFINITY : -INFINITY;
+  if (h == 150) return i % 2 ? -0.0 : 0.0;
+  return (double)(h - 150) / 2.0;
+}
+
+static void check_topk_grid(ct_tensor t, const double* x, const int64_t* sizes, int nd, int dim, const int64_t* ks,
+                            int nk, const char* what) {
+  int64_t n = 1, cnt, R = sizes[dim];
+  for (int d = 0; d < nd; ++d) n *= sizes[d];
+  double* wv = malloc((size_t)n * 8);
+  int64_t* wi = malloc((size_t)n * 8);
+  int64_t ws[4];
+  for (int largest = 0; largest < 2; ++largest) {
+    ref_topk(x, sizes, nd, dim, largest, R, wv, wi); /* the whole stable sort */
+    for (int j = 0; j < nk; ++j) {
+      const int64_t k = ks[j];
+      ct_tensor v = NULL, i = NULL;
+      OK(ct_topk(t, k, dim, largest, 1, &v, &i));
+      if (!v || !i) continue;
+      for (int d = 0; d < nd; ++d) ws[d] = d == dim ? k : sizes[d];
+      expect_shape_(v, ws, nd, what, __LINE__);
+      double* gv = vals_of(v, &cnt);
+      int64_t* gi = ints_of(i, &cnt);
+      /* element (lane, j < k) of the result against element j of the lane's whole sort */
+      int64_t outer = 1, inner = 1;
+      for (int d = 0; d < dim; ++d) outer *= sizes[d];
+      for (int d = dim + 1; d < nd; ++d) inner *= sizes[d];
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t in = 0; in < inner; ++in)
+          for (int64_t q = 0; q < k; ++q) {
+            const int64_t g = (o * k + q) * inner + in, w = (o * R + q) * inner + in;
+            if (!same_val(gv[g], wv[w]) || gi[g] != wi[w]) {
+              FAILF("%s topk k=%lld largest=%d [%lld, %lld, %lld]: (%.17g, %lld), expected (%.17g, %lld)", what,
+                    (long long)k, largest, (long long)o, (long long)q, (long long)in, gv[g], (long long)gi[g], wv[w],
+                    (long long)wi[w]);
+              o = outer, in = inner, q = k;
+            }
+          }
+      free(gv), free(gi), rel(v), rel(i);
+      if (largest) continue;
+      /* kthvalue: element k - 1 of the ascending sort */
+      OK(ct_kthvalue(t, k, dim, 0, &v, &i));
+      if (!v || !i) continue;
+      gv = vals_of(v, &cnt);
+      gi = ints_of(i, &cnt);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t in = 0; in < inner; ++in) {
+          const int64_t g = o * inner + in, w = (o * R + k - 1) * inner + in;
+          if (!same_val(gv[g], wv[w]) || gi[g] != wi[w]) {
+            FAILF("%s kthvalue k=%lld [%lld, %lld]: (%.17g, %lld), expected (%.17g, %lld)", what, (long long)k,
+                  (long long)o, (long long)in, gv[g], (long long)gi[g], wv[w], (long long)wi[w]);
+            o = outer, in = inner;
+          }
+        }
+      free(gv), free(gi), rel(v), rel(i);
+    }
+  }
+  free(wv), free(wi);
+}
+
+static void test_select_long_rows(void) {
+  static const ct_dtype dts[] = {CT_UINT8, CT_INT8,  CT_INT16,   CT_FLOAT16, CT_BFLOAT16,
+                                 CT_INT32, CT_FLOAT32, CT_INT64, CT_FLOAT64};
+  ct_device_type devs[2];
+  const int64_t n = 40000; /* three chunks of Note [CUDA select] */
+  double* x = malloc((size_t)n * 8);
+  for (int di = 0, ndev = devices(devs); di < ndev; ++di)
+    for (int k = 0; k < (int)(sizeof dts / sizeof dts[0]); ++k) {
+      for (int64_t j = 0; j < n; ++j) x[j] = select_val(j, dts[k]);
+      ct_tensor t = make(x, &n, 1, dts[k], devs[di]);
+      const int64_t ks[] = {1, 37, 20000, n - 1, n};
+      check_topk_grid(t, x, &n, 1, 0, ks, 5, "single long row");
+      rel(t);
+      /* many long rows: [6, 3000] along dim 1, and [3000, 4] along dim 0 */
+      const int64_t rows[] = {6, 3000}, cols[] = {3000, 4};
+      const int64_t ks2[] = {1, 100, 2999, 3000};
+      t = make(x, rows, 2, dts[k], devs[di]);
+      check_topk_grid(t, x, rows, 2, 1, ks2, 4, "many long rows");
+      rel(t);
+      t = make(x, cols, 2, dts[k], devs[di]);
+      check_topk_grid(t, x, cols, 2, 0, ks2, 4, "long columns");
+      rel(t);
+    }
+  free(x);
+}
+
+/* a long row of one repeated value (every element ties with the k-th) and one of all NaN */
+static void test_select_ties(void) {
+  ct_device_type devs[2];
+  const int64_t n = 20000;
+  double* x = malloc((size_t)n * 8);
+  for (int di = 0, ndev = devices(devs); di < ndev; ++di)
+    for (int c = 0; c < 3; ++c) {
+      for (int64_t j = 0; j < n; ++j) x[j] = c == 0 ? 3.5 : c == 1 ? NAN : (j % 3 ? -0.0 : 0.0);
+      ct_tensor t = make(x, &n, 1, CT_FLOAT32, devs[di]);
+      const int64_t ks[] = {1, 5000, n - 1};
+      check_topk_grid(t, x, &n, 1, 0, ks, 3, c == 0 ? "all equal" : c == 1 ? "all NaN" : "zeros of both signs");
+      rel(t);
+    }
+  free(x);
+}
+
 static void test_kthvalue(void) {
   ct_device_type devs[2];
   for (int di = 0, ndev = devices(devs); di < ndev; ++di) {
@@ -573,5 +686,5 @@ static void test_cuda_matches_cpu(void) {
 }
 
 TEST_MAIN(TEST_CASE(sort_special_values), TEST_CASE(sort_dtypes), TEST_CASE(sort_layouts), TEST_CASE(sort_large),
-          TEST_CASE(topk), TEST_CASE(kthvalue), TEST_CASE(unique), TEST_CASE(searchsorted), TEST_CASE(errors),
-          TEST_CASE(cuda_matches_cpu))
+          TEST_CASE(topk), TEST_CASE(select_long_rows), TEST_CASE(select_ties), TEST_CASE(kthvalue), TEST_CASE(unique),
+          TEST_CASE(searchsorted), TEST_CASE(errors), TEST_CASE(cuda_matches_cpu))

@@ -1,5 +1,7 @@
 // The CUDA kernels of the sorting ops (Note [CUDA sort] in sort.h, Note [Sort keys]).
 #include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -28,6 +30,19 @@ struct KeyArgs {
   }
 };
 
+// The element of a sorted key (ka's output), where the key alone determines it: every key but
+// that of +-0 and NaN (Note [Sort keys] merges -0.0 into 0.0 and all NaNs); false for those.
+template <typename U>
+__device__ __forceinline__ bool value_of_key(U k, const KeyArgs<U>& ka, U& bits) {
+  const U sign = static_cast<U>(U(1) << (8 * sizeof(U) - 1));
+  if (ka.descending) k = static_cast<U>(~k);
+  if (ka.kind == Kind::Unsigned) bits = k;
+  else if (ka.kind == Kind::Signed) bits = static_cast<U>(k ^ sign);
+  else if (k == sign || k == static_cast<U>(~U(0))) return false;
+  else bits = (k & sign) ? static_cast<U>(k & static_cast<U>(~sign)) : static_cast<U>(~k);
+  return true;
+}
+
 template <typename U>
 KeyArgs<U> key_args(DType dtype, bool descending) {
   Format f = sortkey::format_of(dtype);
@@ -49,13 +64,30 @@ __global__ void row_of(const int64_t* pos, int64_t n, int64_t R_, R* rows) {
     rows[i] = static_cast<R>(pos[i] / R_);
 }
 
-// indices[i] = position of element i within its row; values[i] = the element itself.
+// indices[i] = position of element i within its row (map[flat position] when map is given:
+// Note [CUDA select]); values[i] = the element itself.
 template <typename U>
-__global__ void finish_sort(const U* in, const int64_t* pos, int64_t n, int64_t R, U* values, int64_t* indices) {
+__global__ void finish_sort(const U* in, const int64_t* pos, int64_t n, int64_t R, U* values, int64_t* indices,
+                            const int64_t* map) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
     const int64_t p = pos[i];
-    indices[i] = p % R;
+    indices[i] = map ? map[p] : p % R;
     if (values) values[i] = in[p];
+  }
+}
+
+// finish_sort for one row (no row pass), from the sorted keys too: values come from the keys,
+// read from the input only for +-0 and NaN, instead of a gather of every element.
+template <typename U>
+__global__ void finish_one_row(const U* in, const U* keys, const int64_t* pos, int64_t n, KeyArgs<U> ka, U* values,
+                               int64_t* indices, const int64_t* map) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t p = pos[i];
+    indices[i] = map ? map[p] : p;
+    if (values) {
+      U bits;
+      values[i] = value_of_key<U>(keys[i], ka, bits) ? bits : in[p];
+    }
   }
 }
 
@@ -158,7 +190,7 @@ __global__ void search_kernel(const U* keys, const int64_t* sorter, int64_t S, i
 // after the row's own largest keys, and ties keep their input order.
 template <typename U, int kBlock, int kItems>
 __global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R, KeyArgs<U> ka, U* values,
-                                                          int64_t* indices) {
+                                                          int64_t* indices, const int64_t* map) {
   using Sort = cub::BlockRadixSort<U, kBlock, kItems, int64_t>;
   __shared__ typename Sort::TempStorage tmp;
   const int64_t row = blockIdx.x;
@@ -176,7 +208,7 @@ __global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R
   for (int j = 0; j < kItems; ++j) {
     const int64_t q = int64_t(threadIdx.x) * kItems + j;
     if (q < R) {
-      indices[row * R + q] = pos[j];
+      indices[row * R + q] = map ? map[row * R + pos[j]] : pos[j];
       if (values) values[row * R + q] = x[pos[j]];
     }
   }
@@ -186,12 +218,218 @@ __global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R
 constexpr int64_t kBlockSortMax = 4096;
 
 template <typename U>
-void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* values, int64_t* indices, cudaStream_t s) {
+void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* values, int64_t* indices,
+                       const int64_t* map, cudaStream_t s) {
   const unsigned grid = static_cast<unsigned>(O);
-  if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices);
-  else if (R <= 2048) block_sort_rows<U, 256, 8><<<grid, 256, 0, s>>>(x, R, ka, values, indices);
-  else block_sort_rows<U, 256, 16><<<grid, 256, 0, s>>>(x, R, ka, values, indices);
+  if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices, map);
+  else if (R <= 2048) block_sort_rows<U, 256, 8><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
+  else block_sort_rows<U, 256, 16><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
   cuda::check_launch("sort", s);
+}
+
+// sort_rows for one key width; map: see finish_sort (null: indices are positions in the row).
+template <typename U>
+void sort_rows_u(const U* x, DType dtype, int64_t O, int64_t R, bool descending, U* values, int64_t* indices,
+                 const int64_t* map, ScratchFn& get, cudaStream_t s) {
+  if (R <= kBlockSortMax && O <= 0x7FFFFFFF) {
+    launch_block_sort<U>(x, O, R, key_args<U>(dtype, descending), values, indices, map, s);
+    return;
+  }
+  const int64_t n = O * R;
+  const U* keys = nullptr;
+  int64_t* pos = sort_positions<U>(x, dtype, O, R, descending, get, s, &keys);
+  if (O == 1)
+    finish_one_row<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, keys, pos, n, key_args<U>(dtype, descending),
+                                                                    values, indices, map);
+  else finish_sort<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, pos, n, R, values, indices, map);
+  cuda::check_launch("sort", s);
+}
+
+// Note [CUDA select]: topk and kthvalue of rows longer than kSelectMinRow find the k-th key of
+// each row (in the op's order: ~key for largest) by a radix select, as PyTorch's
+// SortingRadixSelect does, instead of sorting whole rows:
+// 1. one pass per 8-bit digit of the key, most significant first: select_hist counts, over the
+//    elements whose higher digits equal the prefix found so far, each value of the digit (each
+//    row is split into chunks of kSelChunk elements, one block a chunk: a long single row uses
+//    many blocks, many rows one or a few blocks each; shared-memory histograms added into one
+//    global [O, 256] histogram); select_digit (one block a row) picks the digit holding the
+//    wanted rank and clears the histogram for the next pass. After the last digit the prefix is
+//    the k-th key and `rank` the number of elements equal to it that precede the k-th among them.
+// 2. select_count counts, per chunk, the elements below the k-th key and those equal to it;
+//    select_offsets scans those counts along each row.
+// 3. select_write places, in input order, the elements below the k-th key at [0, less) and the
+//    first rank + 1 elements equal to it after them (chunks with nothing to write return at
+//    once), as values and row positions: exactly the first k of a stable sort, unordered.
+//    kthvalue keeps only the last of them.
+// 4. topk sorts those k per row (stably, so equal keys keep input order) with sort_rows_u, the
+//    positions mapped back through the selected row positions.
+// The result equals the stable sort's first k (values and indices), as on the CPU. Bytes read:
+// (key bytes + 2) passes over the input, against a full sort's ~24 bytes an element a digit.
+constexpr int kSelThreads = 256;
+constexpr int64_t kSelChunk = 16384;
+constexpr int64_t kSelectMinRow = 1024;
+
+struct SelRow {
+  uint64_t prefix;  // the digits found so far, in place
+  int64_t rank;     // the wanted rank among the elements that match the prefix
+};
+
+__device__ __forceinline__ void chunk_of(int64_t R, int64_t chunk, int B, int64_t& row, int64_t& lo, int64_t& hi) {
+  row = blockIdx.x / B;
+  lo = static_cast<int64_t>(blockIdx.x % B) * chunk;
+  hi = lo + chunk < R ? lo + chunk : R;
+}
+
+__global__ void select_init(SelRow* st, int64_t O, int64_t rank, int* hist) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < O * 256; i += int64_t(gridDim.x) * blockDim.x) {
+    hist[i] = 0;
+    if (i < O) st[i] = {0, rank};
+  }
+}
+
+template <typename U>
+__global__ void __launch_bounds__(kSelThreads) select_hist(const U* in, int64_t R, int64_t chunk, int B, KeyArgs<U> ka,
+                                                           const SelRow* st, int shift, int* hist) {
+  __shared__ int h[256];
+  for (int d = threadIdx.x; d < 256; d += blockDim.x) h[d] = 0;
+  __syncthreads();
+  int64_t row, lo, hi;
+  chunk_of(R, chunk, B, row, lo, hi);
+  const U* x = in + row * R;
+  const uint64_t high = shift + 8 >= 64 ? 0 : ~uint64_t{0} << (shift + 8);
+  const uint64_t prefix = st[row].prefix & high;
+  for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+    const uint64_t k = ka(x[i]);
+    if ((k & high) == prefix) atomicAdd(&h[(k >> shift) & 255], 1);
+  }
+  __syncthreads();
+  for (int d = threadIdx.x; d < 256; d += blockDim.x)
+    if (h[d]) atomicAdd(&hist[row * 256 + d], h[d]);
+}
+
+__global__ void __launch_bounds__(256) select_digit(int* hist, SelRow* st, int shift) {
+  using Scan = cub::BlockScan<int64_t, 256>;
+  __shared__ typename Scan::TempStorage tmp;
+  int* h = hist + blockIdx.x * int64_t{256};
+  const int64_t c = h[threadIdx.x];
+  const int64_t rank = st[blockIdx.x].rank;  // read by all before the scan's barriers, written after
+  h[threadIdx.x] = 0;
+  int64_t before = 0;
+  Scan(tmp).ExclusiveSum(c, before);
+  if (before <= rank && rank < before + c) {  // exactly one digit holds the rank
+    st[blockIdx.x].prefix |= static_cast<uint64_t>(threadIdx.x) << shift;
+    st[blockIdx.x].rank = rank - before;
+  }
+}
+
+// counts[row * B + b]: (elements below the k-th key) << 32 | (elements equal to it), in chunk b.
+template <typename U>
+__global__ void __launch_bounds__(kSelThreads) select_count(const U* in, int64_t R, int64_t chunk, int B, KeyArgs<U> ka,
+                                                            const SelRow* st, int64_t* counts) {
+  using Reduce = cub::BlockReduce<int64_t, kSelThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  int64_t row, lo, hi;
+  chunk_of(R, chunk, B, row, lo, hi);
+  const U* x = in + row * R;
+  const U kth = static_cast<U>(st[row].prefix);
+  int64_t c = 0;
+  for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+    const U k = ka(x[i]);
+    c += k < kth ? (int64_t{1} << 32) : k == kth ? 1 : 0;
+  }
+  c = Reduce(tmp).Sum(c);
+  if (threadIdx.x == 0) counts[blockIdx.x] = c;
+}
+
+// offsets[row * B + b]: the sum of counts[row * B + j], j < b (one block a row).
+__global__ void __launch_bounds__(256) select_offsets(const int64_t* counts, int B, int64_t* offsets) {
+  using Scan = cub::BlockScan<int64_t, 256>;
+  __shared__ typename Scan::TempStorage tmp;
+  const int64_t base = blockIdx.x * int64_t(B);
+  int64_t run = 0;
+  for (int b0 = 0; b0 < B; b0 += 256) {
+    const int b = b0 + threadIdx.x;
+    int64_t ex = 0, total = 0;
+    Scan(tmp).ExclusiveSum(b < B ? counts[base + b] : 0, ex, total);
+    if (b < B) offsets[base + b] = run + ex;
+    run += total;
+    __syncthreads();
+  }
+}
+
+// Step 3 of Note [CUDA select]: into values/indices [O, k] (kth: [O], the last one only).
+template <typename U>
+__global__ void __launch_bounds__(kSelThreads) select_write(const U* in, int64_t R, int64_t chunk, int B, KeyArgs<U> ka,
+                                                            const SelRow* st, const int64_t* counts,
+                                                            const int64_t* offsets, int64_t k, bool kth, U* values,
+                                                            int64_t* indices) {
+  using Scan = cub::BlockScan<int64_t, kSelThreads>;
+  __shared__ typename Scan::TempStorage tmp;
+  constexpr int64_t kLow = (int64_t{1} << 32) - 1;
+  int64_t row, lo, hi;
+  chunk_of(R, chunk, B, row, lo, hi);
+  const U* x = in + row * R;
+  const U kth_key = static_cast<U>(st[row].prefix);
+  const int64_t take = st[row].rank + 1, less = k - take;  // equal elements kept; elements below
+  const int64_t mine = counts[blockIdx.x];
+  int64_t less_at = offsets[blockIdx.x] >> 32, eq_at = offsets[blockIdx.x] & kLow;
+  const int64_t less_end = less_at + (mine >> 32);
+  if (less_at == less_end && (eq_at >= take || (mine & kLow) == 0)) return;  // nothing of this chunk is kept
+  if (kth && !(eq_at < take && take - 1 < eq_at + (mine & kLow))) return;   // the k-th is in another chunk
+  for (int64_t t0 = lo; t0 < hi; t0 += blockDim.x) {
+    const int64_t i = t0 + threadIdx.x;
+    const U key = i < hi ? ka(x[i]) : U(0);
+    const bool lt = i < hi && key < kth_key, eq = i < hi && key == kth_key;
+    int64_t ex = 0, total = 0;
+    Scan(tmp).ExclusiveSum(lt ? (int64_t{1} << 32) : eq ? 1 : 0, ex, total);
+    int64_t at = -1;
+    if (lt && !kth) at = less_at + (ex >> 32);
+    if (eq) {
+      const int64_t r = eq_at + (ex & kLow);
+      if (kth ? r == take - 1 : r < take) at = kth ? 0 : less + r;
+    }
+    if (at >= 0) {
+      const int64_t o = (kth ? row : row * k + at);
+      values[o] = x[i];
+      indices[o] = i;
+    }
+    less_at += total >> 32;
+    eq_at += total & kLow;
+    if (less_at == less_end && eq_at >= take) break;  // the block's aggregate: every thread leaves together
+    __syncthreads();
+  }
+}
+
+// Steps 1 to 3 of Note [CUDA select] for the 0-based rank `rank` of each row; false when the
+// rows do not fit its counters (then the caller sorts).
+template <typename U>
+bool select_rows(const U* x, DType dtype, int64_t O, int64_t R, int64_t k, bool descending, bool kth, U* values,
+                 int64_t* indices, ScratchFn& get, cudaStream_t s) {
+  const int64_t chunk = kSelChunk;
+  const int64_t B = (R + chunk - 1) / chunk;
+  if (R >= 0x7FFFFFFF || O * B >= 0x7FFFFFFF) return false;
+  const KeyArgs<U> ka = key_args<U>(dtype, descending);
+  const unsigned grid = static_cast<unsigned>(O * B);
+  SelRow* st = static_cast<SelRow*>(get(O * static_cast<int64_t>(sizeof(SelRow))));
+  int* hist = static_cast<int*>(get(O * 256 * 4));
+  int64_t* counts = static_cast<int64_t*>(get(O * B * 8));
+  int64_t* offsets = static_cast<int64_t*>(get(O * B * 8));
+  select_init<<<blocks_for(O * 256, kThreads), kThreads, 0, s>>>(st, O, k - 1, hist);
+  cuda::check_launch("topk select", s);
+  for (int shift = 8 * static_cast<int>(sizeof(U)) - 8; shift >= 0; shift -= 8) {
+    select_hist<U><<<grid, kSelThreads, 0, s>>>(x, R, chunk, static_cast<int>(B), ka, st, shift, hist);
+    cuda::check_launch("topk select", s);
+    select_digit<<<static_cast<unsigned>(O), 256, 0, s>>>(hist, st, shift);
+    cuda::check_launch("topk select", s);
+  }
+  select_count<U><<<grid, kSelThreads, 0, s>>>(x, R, chunk, static_cast<int>(B), ka, st, counts);
+  cuda::check_launch("topk select", s);
+  select_offsets<<<static_cast<unsigned>(O), 256, 0, s>>>(counts, static_cast<int>(B), offsets);
+  cuda::check_launch("topk select", s);
+  select_write<U><<<grid, kSelThreads, 0, s>>>(x, R, chunk, static_cast<int>(B), ka, st, counts, offsets, k, kth,
+                                               values, indices);
+  cuda::check_launch("topk select", s);
+  return true;
 }
 
 }  // namespace
@@ -201,16 +439,37 @@ void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descendin
   auto s = static_cast<cudaStream_t>(stream);
   sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
-    const U* x = static_cast<const U*>(in);
-    const int64_t n = O * R;
-    if (R <= kBlockSortMax && O <= 0x7FFFFFFF) {
-      launch_block_sort<U>(x, O, R, key_args<U>(dtype, descending), static_cast<U*>(values), indices, s);
-      return;
-    }
-    int64_t* pos = sort_positions<U>(x, dtype, O, R, descending, get, s, nullptr);
-    finish_sort<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, pos, n, R, static_cast<U*>(values), indices);
-    cuda::check_launch("sort", s);
+    sort_rows_u<U>(static_cast<const U*>(in), dtype, O, R, descending, static_cast<U*>(values), indices, nullptr, get,
+                   s);
   });
+}
+
+bool topk_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, bool largest, void* values,
+               int64_t* indices, ScratchFn& get, void* stream) {
+  if (R <= kSelectMinRow || k >= R) return false;
+  auto s = static_cast<cudaStream_t>(stream);
+  bool done = false;
+  sortkey::by_width(dtype, [&](auto tag) {
+    using U = decltype(tag);
+    U* sel_v = static_cast<U*>(get(O * k * static_cast<int64_t>(sizeof(U))));
+    int64_t* sel_i = static_cast<int64_t*>(get(O * k * 8));
+    done = select_rows<U>(static_cast<const U*>(in), dtype, O, R, k, largest, false, sel_v, sel_i, get, s);
+    if (done) sort_rows_u<U>(sel_v, dtype, O, k, largest, static_cast<U*>(values), indices, sel_i, get, s);
+  });
+  return done;
+}
+
+bool kth_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, void* values, int64_t* indices,
+              ScratchFn& get, void* stream) {
+  if (R <= kSelectMinRow) return false;
+  auto s = static_cast<cudaStream_t>(stream);
+  bool done = false;
+  sortkey::by_width(dtype, [&](auto tag) {
+    using U = decltype(tag);
+    done = select_rows<U>(static_cast<const U*>(in), dtype, O, R, k + 1, false, true, static_cast<U*>(values), indices,
+                          get, s);
+  });
+  return done;
 }
 
 int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_t* inverse, int64_t* counts,

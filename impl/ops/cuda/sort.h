@@ -4,7 +4,8 @@
 // sorted by CUB's radix sort over order keys (Note [Sort keys]): one stable pass over all
 // elements by key, then, for several rows, a second stable pass by row number over only the
 // bits that number needs; so DeviceRadixSort::SortPairs is built for the four unsigned key
-// widths with int64 values, and nothing else.
+// widths with int64 values, and nothing else. topk and kthvalue of long rows select instead of
+// sorting (Note [CUDA select] in sort.cu).
 #pragma once
 #include <cstdint>
 
@@ -17,6 +18,16 @@ namespace ct::cuda_ops {
 // indices[O, R] (positions within the row).
 void sort_rows(const void* in, DType dtype, int64_t O, int64_t R, bool descending, void* values, int64_t* indices,
                ScratchFn& get, void* stream);
+// torch.topk of rows by radix select (Note [CUDA select] in sort.cu): the first k < R of each
+// row in the order of a stable sort (largest: descending), values[O, k] and indices[O, k].
+// Returns false, writing nothing, for rows it does not take (short rows, where a whole-row sort
+// is faster, or counts beyond its 32-bit counters): then the caller sorts whole rows.
+bool topk_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, bool largest, void* values,
+               int64_t* indices, ScratchFn& get, void* stream);
+// torch.kthvalue by the same select: element k (0-based) of each row in ascending stable order,
+// values[O] and indices[O]; false as topk_rows.
+bool kth_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, void* values, int64_t* indices,
+              ScratchFn& get, void* stream);
 // torch.unique of n > 0 elements: unique values into values[0, U) (room for n), inverse[n] and
 // counts[0, U) (each may be null). Waits for the stream to read U, which it returns.
 int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_t* inverse, int64_t* counts,
