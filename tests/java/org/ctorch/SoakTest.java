@@ -130,6 +130,7 @@ public class SoakTest extends CtorchTestCase {
     // reuse that memory (a leak would grow it again).
     long gcStartRss = rss();
     long[] roundEnd = new long[2];
+    long[] roundPeakLive = new long[2];
     for (int round = 0; round < 2; round++) {
       long peakRss = rss();
       long peakLive = 0;
@@ -150,6 +151,7 @@ public class SoakTest extends CtorchTestCase {
       long settled = awaitCount(countsStart[0], Torch::liveTensorCount);
       System.gc();
       roundEnd[round] = rss();
+      roundPeakLive[round] = peakLive;
       System.out.printf("soak java GC-heavy round %d: %,d cycles (9 in 10 dropped unclosed) in"
           + " %.1f s; live tensors at samples up to +%d, after collection %d (start %d); RSS"
           + " start %s, peak %s, after collection %s (Java heap committed %s)%n", round + 1, n,
@@ -159,9 +161,15 @@ public class SoakTest extends CtorchTestCase {
       assertEquals("live counts after the GC-heavy run", Arrays.toString(countsStart),
           Arrays.toString(liveCounts()));
     }
+    // How far the Cleaner lags behind (the peak of unreleased tensors) depends on when the
+    // collector runs: a second round that peaks higher than the first may grow the C heap by
+    // those extra tensors at the first round's cost per tensor; only growth beyond that is a leak.
+    long perTensor = roundPeakLive[0] > 0 ? Math.max(0, roundEnd[0] - gcStartRss) / roundPeakLive[0] : 0;
+    long lagAllowance = Math.max(0, roundPeakLive[1] - roundPeakLive[0]) * perTensor;
     assertTrue("the second GC-heavy round grew the RSS by " + mib(roundEnd[1] - roundEnd[0])
-        + " (bound " + mib(NATIVE_GROWTH_BOUND) + ")",
-        roundEnd[1] - roundEnd[0] <= NATIVE_GROWTH_BOUND);
+        + " (bound " + mib(NATIVE_GROWTH_BOUND) + " + " + mib(lagAllowance) + " for its "
+        + (roundPeakLive[1] - roundPeakLive[0]) + " more unreleased tensors at its peak)",
+        roundEnd[1] - roundEnd[0] <= NATIVE_GROWTH_BOUND + lagAllowance);
     assertTrue("RSS after the GC-heavy rounds grew by " + mib(roundEnd[1] - gcStartRss)
         + " (bound " + mib(GC_HEAVY_BOUND) + ")", roundEnd[1] - gcStartRss <= GC_HEAVY_BOUND);
   }
