@@ -830,6 +830,10 @@ void indexing_rows() {
         run({"masked_select" + tail, kGpu, 20, 7, [&] { ct_tensor y; ct_drop(ct_masked_select(x, m, &y), &y); },
              [&] { at::Tensor y = at::masked_select(tx, tm); }, bytes});
       for (ct_tensor t : {x, idx, gi, m}) CK(ct_tensor_release(t));
+    }
+  }
+}
+
 // ---- row functions (section 32): softmax / log_softmax / layer_norm over float32 and float16
 // rows ([8192, 8192] over the last dim, [64, 1000]), softmax over dim 0, var over dim 1; each
 // reads its input once and writes its output once (the GB/s column).
