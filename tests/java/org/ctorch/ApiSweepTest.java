@@ -61,7 +61,7 @@ public class ApiSweepTest extends CtorchTestCase {
       JitFunction.class, CudaComm.class, FFT.class, Torch.class, Device.class, DType.class,
       TensorScope.class, Nvtx.class, CudaSanitizer.class, ValuesIndices.class, UniqueResult.class,
       CtorchException.class, Cuda.CufftPlanCache.class, SafeTensors.class, SafeTensorsFile.class,
-      StatMean.class);
+      StatMean.class, DLPack.class, DLPack.Capsule.class);
 
   /** Parameter types where null always has a documented meaning (a default). */
   static final Set<Class<?>> OPTIONAL_TYPES = Set.of(Generator.class, Stream.class,
@@ -82,8 +82,9 @@ public class ApiSweepTest extends CtorchTestCase {
   /** Methods whose Tensor parameters other than the first may be null (layer_norm's weight and bias). */
   static final Set<String> OPTIONAL_TENSORS = Set.of("layerNorm");
 
-  /** Methods whose parameters at these positions may be null (searchsorted's side, sorter). */
-  static final Map<String, Set<Integer>> OPTIONAL_PARAMS = Map.of("searchsorted", Set.of(3, 4));
+  /** Methods whose parameters at these positions may be null (searchsorted's side and sorter, fromBlob's strides and onFree). */
+  static final Map<String, Set<Integer>> OPTIONAL_PARAMS = Map.of("searchsorted", Set.of(3, 4),
+      "fromBlob", Set.of(2, 5));
 
   /** True where null has a documented meaning for this row's parameter. */
   static boolean optional(Row row) {
@@ -246,6 +247,9 @@ public class ApiSweepTest extends CtorchTestCase {
     }
     if (t == ByteBuffer.class) {
       return ByteBuffer.allocateDirect(16);
+    }
+    if (t == Runnable.class) {
+      return (Runnable) () -> { };
     }
     if (t == Duration.class) {
       return Duration.ofSeconds(1);
