@@ -66,6 +66,18 @@ void produce_pair(ct_tensor* first, const char* first_name, ct_tensor* second, c
   *first = a;
 }
 
+// Copies the dims v (sizes or strides) into dst[0..cap) and their number into *ndim, the
+// convention of ct_tensor_sizes: *ndim is set first (so a small buffer tells the caller the
+// size needed), then CT_ERR_BUFFER_SIZE when cap is too small; dst may be NULL for no dims.
+inline void put_dims(const Shape& v, int64_t* dst, int32_t cap, int32_t* ndim, const char* whose) {
+  need(ndim, "ndim");
+  *ndim = static_cast<int32_t>(v.size());
+  CT_CHECK(cap >= static_cast<int32_t>(v.size()), CT_ERR_BUFFER_SIZE, "buffer of ", cap, " values is too small: ", whose,
+           " has ", v.size(), " dimensions");
+  CT_CHECK(v.empty() || dst != nullptr, CT_ERR_NULL_POINTER, "argument 'dst' is NULL");
+  for (size_t i = 0; i < v.size(); ++i) dst[i] = v[i];
+}
+
 // Stores r in *out: when r is the tensor behind handle h itself (to() / contiguous() with
 // nothing to do), *out is h with one more reference, as PyTorch returns `self`.
 inline void same_or_new(ct_tensor h, const Tensor& x, Tensor r, ct_tensor* out) {

@@ -163,11 +163,7 @@ CT_API ct_status ct_safetensors_tensor_shape(ct_safetensors f, const char* tenso
   auto file = file_arg(f);
   need(tensor_name, "tensor_name");
   need(ndim, "ndim");
-  const Shape& s = file->entry(tensor_name).shape;
-  *ndim = static_cast<int32_t>(s.size());
-  CT_CHECK(cap >= *ndim, CT_ERR_BUFFER_SIZE, "buffer of ", cap, " entries is too small for ", *ndim, " dims");
-  if (!s.empty()) need(dst, "dst");
-  for (size_t i = 0; i < s.size(); ++i) dst[i] = s[i];
+  put_dims(file->entry(tensor_name).shape, dst, cap, ndim, "the tensor");
   CT_API_END
 }
 

@@ -58,12 +58,7 @@ static ct_status copy_dims(ct_tensor t, bool strides, int64_t* dst, int32_t cap,
   CT_API_BEGIN
   need(ndim, "ndim");
   Tensor x = get(t);
-  const Shape& v = strides ? x->strides : x->sizes;
-  *ndim = static_cast<int32_t>(v.size());
-  CT_CHECK(cap >= static_cast<int32_t>(v.size()), CT_ERR_BUFFER_SIZE, "buffer holds ", cap, " values but the tensor has ",
-           v.size(), " dimensions");
-  CT_CHECK(v.empty() || dst != nullptr, CT_ERR_NULL_POINTER, "argument 'dst' is NULL");
-  for (size_t i = 0; i < v.size(); ++i) dst[i] = v[i];
+  put_dims(strides ? x->strides : x->sizes, dst, cap, ndim, "the tensor");
   CT_API_END
 }
 

@@ -1,6 +1,7 @@
 // Host-side glue from the ops to the CUDA kernels: the device/stream scope of a launch and
 // the kernel's view of its operands.
 #pragma once
+#include <algorithm>
 #include <array>
 
 #include <vector>
@@ -25,14 +26,15 @@ struct CudaScope {
       : guard(d.index), stream_ref(cuda::current_stream(d.index)), stream(stream_ref->stream) {}
 };
 
-// Device scratch for a CUDA op (a reduction's partials, a sort's buffers): caching-allocator
-// blocks on the current stream, returned when the op is done (stream-ordered reuse makes that
-// safe).
+// Device scratch for a CUDA op (a reduction's partials, a sort's or a selection's buffers):
+// caching-allocator blocks on the current stream, returned when the op is done (stream-ordered
+// reuse makes that safe). Never null, even for 0 bytes: CUB reads a null temporary storage as
+// "tell me the size" and would do nothing.
 class CudaScratch final : public cuda_ops::ScratchFn {
  public:
   explicit CudaScratch(Device d) : dev_(d) {}
   void* operator()(int64_t bytes) override {
-    blocks_.push_back(alloc::allocate(bytes, dev_));
+    blocks_.push_back(alloc::allocate(std::max<int64_t>(bytes, 1), dev_));
     return blocks_.back().get();
   }
 

@@ -46,20 +46,6 @@ void same_device(const TensorImpl* a, const TensorImpl* b, const char* op) {
            " and ", b->device().str(), "!");
 }
 
-// Device scratch from the caching allocator on the current stream, freed with this object.
-class Scratch final : public cuda_ops::ScratchFn {
- public:
-  explicit Scratch(Device d) : dev_(d) {}
-  void* operator()(int64_t bytes) override {
-    blocks_.push_back(alloc::allocate(std::max<int64_t>(bytes, 1), dev_));
-    return blocks_.back().get();
-  }
-
- private:
-  Device dev_;
-  std::vector<DataPtr> blocks_;
-};
-
 // out = src[index] through the restrided operands (see the file comment); on the CPU the
 // index is checked first and `message(bad)` thrown as Status::Index.
 template <typename Msg>
@@ -116,7 +102,7 @@ Tensor true_positions(const Tensor& flags) {
   const bool* f = reinterpret_cast<const bool*>(flags->data());
   if (flags->device().is_cuda()) {
     CudaScope sc(flags->device());
-    Scratch get(flags->device());
+    CudaScratch get(flags->device());
     int64_t count = cuda_ops::count_true(f, n, get, sc.stream);
     Tensor out = empty(Shape{count}, DType::Int64, flags->device());
     if (count > 0)
