@@ -5,12 +5,15 @@
 // beyond its values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "impl/core/half.h"
+#include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/simd.h"
 #include "impl/ops/cpu/threads.h"
 #include "impl/ops/ops.h"
@@ -183,6 +186,134 @@ TEST(CpuSimd, VectorConversionsGiveTheGenericBitsAtEveryLevel) {
       }
     }
   }
+}
+
+// Note [Float to narrow integer casts] by hand: x86's truncating conversion to int32 (INT32_MIN
+// for NaN, the infinities and beyond int32), narrower types its low bytes, bool x != 0.
+TEST(CpuSimd, FloatToNarrowIntegerCastsKeepX86sLowBytes) {
+  const float nan = std::nanf(""), inf = INFINITY;
+  struct Case { float x; bool b; uint8_t u8; int8_t i8; int16_t i16; int32_t i32; };
+  const Case cases[] = {
+      {0.0f, false, 0, 0, 0, 0},           {-0.0f, false, 0, 0, 0, 0},
+      {1e-45f, true, 0, 0, 0, 0},          {-0.75f, true, 0, 0, 0, 0},
+      {300.7f, true, 44, 44, 300, 300},    {-1.5f, true, 255, -1, -1, -1},
+      {-129.9f, true, 127, 127, -129, -129}, {65537.5f, true, 1, 1, 1, 65537},
+      {-32769.0f, true, 255, -1, 32767, -32769},
+      {2147483520.0f, true, 128, -128, -128, 2147483520}, {-2147483648.0f, true, 0, 0, 0, INT32_MIN},
+      {3e9f, true, 0, 0, 0, INT32_MIN},    {-1e30f, true, 0, 0, 0, INT32_MIN},
+      {inf, true, 0, 0, 0, INT32_MIN},     {-inf, true, 0, 0, 0, INT32_MIN},
+      {nan, true, 0, 0, 0, INT32_MIN},     {-nan, true, 0, 0, 0, INT32_MIN},
+  };
+  const int64_t n = sizeof(cases) / sizeof(cases[0]);
+  std::vector<float> x;
+  for (const Case& c : cases) x.push_back(c.x);
+  std::vector<cpu::SimdLevel> levels = vector_levels();
+  levels.insert(levels.begin(), cpu::SimdLevel::kGeneric);
+  for (cpu::SimdLevel level : levels) {
+    SimdCap cap(level);
+    SCOPED_TRACE(level_name(level));
+    for (int64_t rep : {1, 5}) {  // 17 and 85 elements: scalar code only, and vector bodies too
+      std::vector<float> xs;
+      for (int64_t r = 0; r < rep; ++r) xs.insert(xs.end(), x.begin(), x.end());
+      const int64_t m = static_cast<int64_t>(xs.size());
+      bool b[100];
+      uint8_t u8[100];
+      int8_t i8[100];
+      int16_t i16[100];
+      int32_t i32[100];
+      cpu::convert_n(xs.data(), b, m);
+      cpu::convert_n(xs.data(), u8, m);
+      cpu::convert_n(xs.data(), i8, m);
+      cpu::convert_n(xs.data(), i16, m);
+      cpu::convert_n(xs.data(), i32, m);
+      for (int64_t i = 0; i < m; ++i) {
+        const Case& c = cases[i % n];
+        EXPECT_EQ(b[i], c.b) << c.x;
+        EXPECT_EQ(u8[i], c.u8) << c.x;
+        EXPECT_EQ(i8[i], c.i8) << c.x;
+        EXPECT_EQ(i16[i], c.i16) << c.x;
+        EXPECT_EQ(i32[i], c.i32) << c.x;
+      }
+    }
+  }
+}
+
+namespace {
+
+// convert_n(x, To*) at every level against convert<To> element by element: the whole input (the
+// vector bodies), then every length to 67 from 4 unaligned starts (bodies and tails), nothing
+// written past the end.
+template <typename To, typename From>
+void check_to_int(const std::vector<From>& x) {
+  SCOPED_TRACE(testing::Message() << "to a " << sizeof(To) << "-byte " << (std::is_same_v<To, bool> ? "bool" : "int"));
+  const int64_t n = static_cast<int64_t>(x.size());
+  // arrays, not vectors: std::vector<bool> has no bool elements to write to
+  std::unique_ptr<To[]> y0(new To[n]), y(new To[n]);
+  for (int64_t i = 0; i < n; ++i) y0[i] = cpu::convert<To>(x[i]);
+  std::vector<cpu::SimdLevel> levels = vector_levels();
+  levels.insert(levels.begin(), cpu::SimdLevel::kGeneric);
+  for (cpu::SimdLevel level : levels) {
+    SimdCap cap(level);
+    SCOPED_TRACE(level_name(level));
+    cpu::convert_n(x.data(), y.get(), n);
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(std::memcmp(&y[i], &y0[i], sizeof(To)), 0)
+          << "element " << i << " = " << static_cast<float>(x[i]) << ": " << +y[i] << " != " << +y0[i];
+    }
+    for (int64_t len = 0; len <= 67; ++len) {
+      for (int64_t off = 0; off < 4; ++off) {
+        const int64_t from = (len * 7919 + off * 104729) % (n - 80) + off;
+        std::unique_ptr<To[]> out(new To[len + 1]);
+        std::fill(out.get(), out.get() + len + 1, To(1));
+        cpu::convert_n(x.data() + from, out.get(), len);
+        for (int64_t i = 0; i < len; ++i)
+          ASSERT_EQ(std::memcmp(&out[i], &y0[from + i], sizeof(To)), 0) << len << " " << off << " " << i;
+        ASSERT_EQ(out[len], To(1)) << "written past the end: " << len << " " << off;
+      }
+    }
+  }
+}
+
+template <typename From>
+void check_to_ints(const std::vector<From>& x) {
+  check_to_int<bool>(x);
+  check_to_int<uint8_t>(x);
+  check_to_int<int8_t>(x);
+  check_to_int<int16_t>(x);
+  check_to_int<int32_t>(x);
+}
+
+}  // namespace
+
+// Note [Float to narrow integer casts]: the vector versions give convert()'s bits for floats of
+// every exponent (each top 16 bits with random low ones), random bit patterns, the integer-range
+// edges of every width and values around them, conversion_samples(); every float16 and bfloat16.
+TEST(CpuSimd, FloatToNarrowIntegerCastsGiveConvertsBitsAtEveryLevel) {
+  std::vector<float> x = conversion_samples();
+  std::mt19937 g(21);
+  for (uint32_t hi = 0; hi < (1u << 16); ++hi)
+    for (int k = 0; k < 2; ++k) x.push_back(f32_from_bits(hi << 16 | (g() & 0xffff)));
+  for (int k = 0; k < (1 << 17); ++k) x.push_back(f32_from_bits(static_cast<uint32_t>(g())));
+  std::uniform_real_distribution<float> u(-70000.0f, 70000.0f);
+  for (int k = 0; k < (1 << 16); ++k) x.push_back(u(g));
+  for (double e : {0x1p7, 0x1p8, 0x1p15, 0x1p16, 0x1p31, 0x1p32, 0x1p63, 0x1p64}) {
+    for (double s : {1.0, -1.0}) {
+      const float f = static_cast<float>(s * e);
+      float lo = f, hi = f;
+      for (int k = 0; k < 4; ++k) {
+        x.push_back(lo), x.push_back(hi);
+        lo = std::nextafter(lo, -INFINITY), hi = std::nextafter(hi, INFINITY);
+      }
+      for (float d : {-1.0f, -0.5f, 0.5f, 1.0f}) x.push_back(f + d);
+    }
+  }
+  for (uint32_t bits : {0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff812345u, 0x00000001u,
+                        0x80000001u, 0x007fffffu, 0x7f7fffffu, 0xff7fffffu, 0x80000000u, 0x00000000u})
+    x.push_back(f32_from_bits(bits));
+  while (x.size() % 32 != 29) x.push_back(-2.5f);  // a tail after the last vector body
+  check_to_ints(x);
+  check_to_ints(every_16_bit_value<Half>());
+  check_to_ints(every_16_bit_value<BFloat16>());
 }
 
 TEST(CpuSimd, SumsAddInTheSameOrderInBothVersions) {

@@ -1,5 +1,6 @@
 // Note [CPU SIMD kernels] in simd.h.
 #include "impl/ops/cpu/simd.h"
+#include "impl/ops/cpu/convert.h"
 #include "impl/ops/cpu/simd_convert.h"
 
 #include <cpuid.h>
@@ -68,6 +69,16 @@ void convert_n(const BFloat16* x, float* y, int64_t n) {
 void convert_n(const float* x, BFloat16* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = BFloat16(x[i]);
 }
+
+// Note [Float to narrow integer casts]: convert()'s scalar rules, the reference.
+#define CT_TO_INT_KERNEL(F, I) \
+  void convert_n(const F* x, I* y, int64_t n) { for (int64_t i = 0; i < n; ++i) y[i] = convert<I>(x[i]); }
+#define CT_TO_INT_KERNELS_OF(F) \
+  CT_TO_INT_KERNEL(F, bool) CT_TO_INT_KERNEL(F, uint8_t) CT_TO_INT_KERNEL(F, int8_t) CT_TO_INT_KERNEL(F, int16_t) CT_TO_INT_KERNEL(F, int32_t)
+CT_TO_INT_KERNELS_OF(float)
+CT_TO_INT_KERNELS_OF(Half)
+CT_TO_INT_KERNELS_OF(BFloat16)
+#undef CT_TO_INT_KERNEL
 
 template <typename T>
 double sum_lanes(const T* x, int64_t n) {
@@ -207,6 +218,67 @@ CT_AVX2 inline __m128 exp4(__m128 xf) {
 
 CT_CONVERT_KERNELS(CT_AVX2)
 
+// Note [Float to narrow integer casts].
+namespace {
+// 8 elements as 8 floats (float16 by plain F16C: every NaN gives the same integer).
+CT_AVX2 CT_SHARED __m256 widen8(const float* x) { return _mm256_loadu_ps(x); }
+CT_AVX2 CT_SHARED __m256 widen8(const Half* x) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+}
+CT_AVX2 CT_SHARED __m256 widen8(const BFloat16* x) { return load8(x); }
+
+// 8 floats -> To's values in 8 int32 lanes: 0/1 for bool, else the truncated int32 (INT32_MIN
+// for NaN, the infinities and beyond int32) masked to To's width (so that the unsigned saturating
+// packs below keep exactly those low bytes).
+template <typename To>
+CT_AVX2 CT_SHARED __m256i int_lanes(__m256 f) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return _mm256_srli_epi32(_mm256_castps_si256(_mm256_cmp_ps(f, _mm256_setzero_ps(), _CMP_NEQ_UQ)), 31);
+  } else {
+    const __m256i i = _mm256_cvttps_epi32(f);
+    if constexpr (sizeof(To) == 1) return _mm256_and_si256(i, _mm256_set1_epi32(0xff));
+    else if constexpr (sizeof(To) == 2) return _mm256_and_si256(i, _mm256_set1_epi32(0xffff));
+    else return i;
+  }
+}
+
+template <typename To, typename From>
+CT_AVX2 CT_SHARED __m256i lanes8(const From* x) { return int_lanes<To>(widen8(x)); }
+
+// y[i] = convert<To>(x[i]): 32 (1-byte To), 16 (int16) or 8 (int32) at a time, the rest element by
+// element. The packs work within 128-bit halves; the permutes put the elements back in order.
+template <typename From, typename To>
+CT_AVX2 CT_SHARED void to_int_loop(const From* x, To* y, int64_t n) {
+  int64_t i = 0;
+  if constexpr (sizeof(To) == 1) {
+    // packus_epi32 then packus_epi16 leave dwords a0-3 b0-3 c0-3 d0-3 | a4-7 b4-7 c4-7 d4-7
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (; i + 32 <= n; i += 32) {
+      const __m256i ab = _mm256_packus_epi32(lanes8<To>(x + i), lanes8<To>(x + i + 8));
+      const __m256i cd = _mm256_packus_epi32(lanes8<To>(x + i + 16), lanes8<To>(x + i + 24));
+      const __m256i b = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), b);
+    }
+  } else if constexpr (sizeof(To) == 2) {
+    // packus_epi32 leaves quadwords a0-3 b0-3 | a4-7 b4-7
+    for (; i + 16 <= n; i += 16) {
+      const __m256i ab = _mm256_packus_epi32(lanes8<To>(x + i), lanes8<To>(x + i + 8));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm256_permute4x64_epi64(ab, 0xd8));
+    }
+  } else {
+    for (; i + 8 <= n; i += 8) _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), lanes8<To>(x + i));
+  }
+  for (; i < n; ++i) y[i] = convert<To>(x[i]);
+}
+}  // namespace
+
+#define CT_TO_INT_KERNEL(F, I) \
+  CT_AVX2 void convert_n(const F* x, I* y, int64_t n) { to_int_loop(x, y, n); }
+CT_TO_INT_KERNELS_OF(float)
+CT_TO_INT_KERNELS_OF(Half)
+CT_TO_INT_KERNELS_OF(BFloat16)
+#undef CT_TO_INT_KERNEL
+
 CT_AVX2 void exp_n(const float* x, float* y, int64_t n) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
@@ -325,6 +397,15 @@ double sum_n(const BFloat16* x, int64_t n) { CT_DISPATCH3(sum_n(x, n)) }
 void exp_n(const float* x, float* y, int64_t n) {
   simd_level() >= SimdLevel::kAvx2 ? avx2::exp_n(x, y, n) : generic::exp_n(x, y, n);
 }
+#define CT_TO_INT_KERNEL(F, I)                                                                   \
+  void convert_n(const F* x, I* y, int64_t n) {                                                \
+    simd_level() >= SimdLevel::kAvx2 ? avx2::convert_n(x, y, n) : generic::convert_n(x, y, n); \
+  }
+CT_TO_INT_KERNELS_OF(float)
+CT_TO_INT_KERNELS_OF(Half)
+CT_TO_INT_KERNELS_OF(BFloat16)
+#undef CT_TO_INT_KERNEL
+#undef CT_TO_INT_KERNELS_OF
 
 #undef CT_DISPATCH3
 #undef CT_CONVERT_KERNELS

@@ -1,5 +1,5 @@
 // Bulk kernels of the CPU engine over contiguous runs: float16/bfloat16 <-> float32
-// conversion, float sums and float32 exp, each with AVX2 and AVX-512 versions picked at run time.
+// conversion, float32/float16/bfloat16 -> bool/uint8/int8/int16/int32 conversion, float sums and float32 exp, each with AVX2 and AVX-512 versions picked at run time.
 //
 // Note [CPU SIMD kernels]: libctorch is built for baseline x86-64 (SSE2, no -march), so the
 // compiler can neither convert float16 in hardware (F16C) nor use 256- or 512-bit vectors. Each
@@ -80,8 +80,27 @@ inline bool avx512_enabled() { return cpu_simd_level() >= SimdLevel::kAvx512; }
   double sum_n(const float* x, int64_t n);                  \
   double sum_n(const Half* x, int64_t n);                   \
   double sum_n(const BFloat16* x, int64_t n);
-#define CT_CPU_SIMD_KERNELS  \
-  CT_CPU_CONVERT_KERNELS     \
+// Note [Float to narrow integer casts]: float32, float16 and bfloat16 to bool, uint8, int8,
+// int16 and int32 (copy_/to's contiguous casts), with convert()'s bits (Note [Float to integer
+// casts] in convert.h), which one truncating conversion to int32 gives for all of them:
+// cvttps2dq is the vector form of the scalar cvttss2si (toward zero; NaN, the infinities and
+// anything outside int32's range give INT32_MIN), and narrower types keep its low bytes. float ->
+// uint8 goes through int64 in convert(), and that too is int32's low byte: a float of magnitude
+// 2^31 or more is a multiple of 2^8 (24 significant bits), so its int64 value, or the int64
+// indefinite beyond int64, ends in a zero byte, as INT32_MIN does. float16 and bfloat16 widen to
+// float exactly first (any NaN gives the same integer, so F16C's quieting does not matter).
+// bool is x != 0 with NaN true (an unordered compare). No avx512 version: avx2's runs there.
+#define CT_CPU_TO_INT_KERNELS_OF(F)                   \
+  void convert_n(const F* x, bool* y, int64_t n);     \
+  void convert_n(const F* x, uint8_t* y, int64_t n);  \
+  void convert_n(const F* x, int8_t* y, int64_t n);   \
+  void convert_n(const F* x, int16_t* y, int64_t n);  \
+  void convert_n(const F* x, int32_t* y, int64_t n);
+#define CT_CPU_SIMD_KERNELS               \
+  CT_CPU_CONVERT_KERNELS                  \
+  CT_CPU_TO_INT_KERNELS_OF(float)         \
+  CT_CPU_TO_INT_KERNELS_OF(Half)          \
+  CT_CPU_TO_INT_KERNELS_OF(BFloat16)      \
   void exp_n(const float* x, float* y, int64_t n);
 
 // The dispatching entry points (the version of simd_level()).
@@ -97,12 +116,16 @@ CT_CPU_CONVERT_KERNELS
 }  // namespace avx512
 
 #undef CT_CPU_SIMD_KERNELS
+#undef CT_CPU_TO_INT_KERNELS_OF
 #undef CT_CPU_CONVERT_KERNELS
 
 // Whether convert_n(const From*, To*, n) exists.
 template <typename To, typename From>
 constexpr bool has_convert_n_v =
     (std::is_same_v<To, float> && (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>)) ||
-    (std::is_same_v<From, float> && (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>));
+    (std::is_same_v<From, float> && (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>)) ||
+    ((std::is_same_v<From, float> || std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) &&
+     (std::is_same_v<To, bool> || std::is_same_v<To, uint8_t> || std::is_same_v<To, int8_t> ||
+      std::is_same_v<To, int16_t> || std::is_same_v<To, int32_t>));
 
 }  // namespace ct::cpu
