@@ -139,6 +139,20 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   Tensor out = empty(shape, t->dtype, t->device());
   Shape idx_strides(shape.size(), 0);
   idx_strides[dim] = index->dim() == 0 ? 0 : index->strides[0];
+  if (t1->device().is_cuda() && t1->is_contiguous() && out->numel() > 0) {
+    // Note [index_select rows] (impl/ops/cuda/indexing.cu)
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < dim; ++d) outer *= t1->sizes[d];
+    for (int64_t d = dim + 1; d < t1->dim(); ++d) inner *= t1->sizes[d];
+    CudaScope sc(out->device());
+    if (cuda_ops::index_select_rows(out->data(), t1->data(), index->data(),
+                                    (index->dim() == 0 ? 0 : index->strides[0]) * index->itemsize(),
+                                    index->dtype == DType::Int64, outer, n, t1->sizes[dim], inner * t1->itemsize(),
+                                    sc.stream)) {
+      CT_CSAN_KERNEL(sc.stream_ref, "index_select", {{t1.get(), "self"}, {index.get(), "index"}}, {{out.get(), "out"}});
+      return t->dim() == 0 ? view(out, Shape{}) : out;
+    }
+  }
   Tensor idx = make_view(index, shape, idx_strides, index->offset);
   Tensor src = make_view(t1, shape, with_stride(t1->strides, dim, 0), t1->offset);
   run_gather(out, src, idx, t1->strides[dim] * t1->itemsize(), t1->sizes[dim], false,

@@ -72,6 +72,19 @@ Tensor softmax(const Tensor& t, int64_t dim, bool has_dtype, DType dtype, bool l
     CT_CSAN_KERNEL(sc.stream_ref, log ? "log_softmax" : "softmax", {{x.get(), "self"}}, {{out.get(), "out"}});
     return out;
   }
+  if (t->device().is_cuda() && t->dim() >= 1) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < d; ++k) outer *= t->sizes[k];
+    for (int64_t k = d + 1; k < t->dim(); ++k) inner *= t->sizes[k];
+    if (cuda_ops::softmax_cols_ok(outer, t->sizes[d], inner)) {
+      Tensor x = contiguous(to_dtype(t, in));
+      Tensor out = empty(x->sizes, in, x->device());
+      CudaScope sc(x->device());
+      cuda_ops::softmax_cols(x->data(), out->data(), outer, t->sizes[d], inner, in, log, sc.stream);
+      CT_CSAN_KERNEL(sc.stream_ref, log ? "log_softmax" : "softmax", {{x.get(), "self"}}, {{out.get(), "out"}});
+      return out;
+    }
+  }
   Tensor x = as_compute(t, in);
   if (x->dim() == 0) x = reshape(x, Shape{1});
   Tensor m = reduce(ReduceOp::Amax, x, {d}, true, false, x->dtype);

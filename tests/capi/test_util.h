@@ -207,16 +207,37 @@ typedef struct {
   test_fn fn;
 } test_case;
 
-/* Runs the tests in order: counts the CUDA devices first (g_cuda), checks after each test that
- * it left no tensor handle alive and the current device as it found it, and prints one line a
- * test plus the "N passed, N failed" summary. Returns the process exit status. */
+/* Whether the environment's CT_TESTS (test names separated by commas; unset or empty: all)
+ * selects the test `name`. */
+static inline int test_selected(const char* name) {
+  const char* sel = getenv("CT_TESTS");
+  if (!sel || !*sel) return 1;
+  const size_t len = strlen(name);
+  for (const char* p = sel; *p;) {
+    const char* end = strchr(p, ',');
+    const size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == len && strncmp(p, name, n) == 0) return 1;
+    if (!end) break;
+    p = end + 1;
+  }
+  return 0;
+}
+
+/* Runs the tests in order (those CT_TESTS selects, test_selected): counts the CUDA devices first
+ * (g_cuda), checks after each test that it left no tensor handle alive and the current device
+ * as it found it, and prints one line a test plus the "N passed, N failed" summary (and how
+ * many tests CT_TESTS left out). Returns the process exit status. */
 static inline int run_tests(const test_case* tests, int n) {
   int32_t devices = 0;
   ct_cuda_device_count(&devices);
   g_cuda = devices;
   printf("CUDA devices: %d\n", devices);
-  int passed = 0, failed = 0, skipped = 0;
+  int passed = 0, failed = 0, skipped = 0, unselected = 0;
   for (int i = 0; i < n; ++i) {
+    if (!test_selected(tests[i].name)) {
+      unselected++;
+      continue;
+    }
     int before = g_failed_checks;
     int64_t live0 = 0, live1 = 0;
     int32_t dev0 = -1, dev1 = -1;
@@ -247,6 +268,7 @@ static inline int run_tests(const test_case* tests, int n) {
   }
   /* Hand cached device memory back, so leak checkers (compute-sanitizer) see none left. */
   if (g_cuda) ct_cuda_empty_cache();
+  if (unselected) printf("(%d tests not selected by CT_TESTS)\n", unselected);
   if (skipped) printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   else printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -12,6 +12,12 @@ namespace ct::cuda_ops {
 // cpu::index_gather's contract on the device; indices outside [wrap ? -bound : 0, bound) assert.
 void index_gather(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
                   void* stream);
+// index_select of a contiguous src viewed as [outer, size, inner] into the contiguous out
+// [outer, n, inner], rows of row_bytes = inner * element size (Note [index_select rows]); the
+// index: n elements (int64 or int32) index_stride_bytes apart, each asserted to lie in [0, size).
+// False (nothing launched) when one outer slice has 2^31 or more units of the copy.
+bool index_select_rows(void* out, const void* src, const void* index, int64_t index_stride_bytes, bool idx64,
+                       int64_t outer, int64_t n, int64_t size, int64_t row_bytes, void* stream);
 // cpu::index_scatter's contract on the device (which write of a duplicate index wins is
 // unspecified, as in PyTorch); src may be a 0-dim CPU scalar (kernel parameter).
 void index_scatter(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,

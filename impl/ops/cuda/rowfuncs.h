@@ -12,6 +12,15 @@ namespace ct::cuda_ops {
 // (float32, float64, float16, bfloat16) from in to out (the same dtype; in == out allowed).
 void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, bool log, void* stream);
 
+// Whether softmax_cols suits [outer, len, inner] (Note [Softmax over an inner dim]): columns short
+// enough, or enough of them.
+bool softmax_cols_ok(int64_t outer, int64_t len, int64_t inner);
+
+// softmax (log false) or log_softmax over dim 1 of a contiguous [outer, len > 0, inner] tensor of
+// dtype (as softmax_rows) from in to out (the same dtype and shape; in == out allowed).
+void softmax_cols(const void* in, void* out, int64_t outer, int64_t len, int64_t inner, DType dtype, bool log,
+                  void* stream);
+
 // layer_norm of `rows` contiguous rows of `len` > 0 elements of dtype (as softmax_rows): weight
 // and bias (len elements of dtype, contiguous) may be null.
 void layer_norm_rows(const void* in, const void* weight, const void* bias, void* out, int64_t rows, int64_t len,
