@@ -698,6 +698,15 @@ Pair index_pair(const Dev& d, int64_t hi, const std::vector<int64_t>& s, bool i3
           at::randint(0, hi, s, at::TensorOptions().device(d.at).dtype(t.st))};
 }
 
+// A row of an op reading operand x and index tensor i.
+void xi_row(const Dev& d, const std::string& name, const Pair& x, const Pair& i,
+            const std::function<ct_status(ct_tensor, ct_tensor, ct_tensor*)>& ctf,
+            const std::function<at::Tensor(const at::Tensor&, const at::Tensor&)>& atf) {
+  const ct_tensor xc = x.c, ic = i.c;
+  const at::Tensor xt = x.t, it = i.t;
+  mrow(d, name, [=] { ct_tensor o; ct_drop(ctf(xc, ic, &o), &o); }, [=] { return atf(xt, it); }, {xt, it});
+}
+
 // Scans along the last dim (op) and along dim 0 (op_dim0).
 void i21_scans(const I21& g) {
   const Dts fl{"f32", "f16", "bf16", "f64"}, ff{"f32", "f16"};
@@ -814,11 +823,9 @@ void i21_indexing(const I21& g) {
   auto index_select = [&](int64_t dim, bool i32) {
     return [&d, dim, i32](const std::string& name, const Spec& s, Lay lay) {
       Pair x = operand(d, *s.a, lay, 0);
-      Pair i = index_pair(d, x.t.size(dim), {x.t.size(dim)}, i32);
-      const ct_tensor xc = x.c, ic = i.c;
-      const at::Tensor xt = x.t, it = i.t;
-      mrow(d, name, [=] { ct_tensor o; ct_drop(ct_index_select(xc, dim, ic, &o), &o); },
-           [=] { return at::index_select(xt, dim, it); }, {xt, it});
+      xi_row(d, name, x, index_pair(d, x.t.size(dim), {x.t.size(dim)}, i32),
+             [dim](ct_tensor xc, ct_tensor ic, ct_tensor* o) { return ct_index_select(xc, dim, ic, o); },
+             [dim](const at::Tensor& xt, const at::Tensor& it) { return at::index_select(xt, dim, it); });
     };
   };
   g.rows("index_select_dim0", every, {kContig}, index_select(0, false));
@@ -839,10 +846,8 @@ void i21_indexing(const I21& g) {
       Pair i = expanded ? Pair{NEWT(ct_expand(i0.c, full.data(), static_cast<int32_t>(full.size()), &o)),
                                i0.t.expand(full)}
                         : same(i0);
-      const ct_tensor xc = x.c, ic = i.c;
-      const at::Tensor xt = x.t, it = i.t;
-      mrow(d, name, [=] { ct_tensor o; ct_drop(ct_gather(xc, dim, ic, &o), &o); },
-           [=] { return at::gather(xt, dim, it); }, {xt, it});
+      xi_row(d, name, x, i, [dim](ct_tensor xc, ct_tensor ic, ct_tensor* o) { return ct_gather(xc, dim, ic, o); },
+             [dim](const at::Tensor& xt, const at::Tensor& it) { return at::gather(xt, dim, it); });
     };
   };
   g.rows("gather_dim1", every, {kContig}, gather(1, false));
@@ -854,11 +859,9 @@ void i21_indexing(const I21& g) {
   // take(x, index): index of x's shape, positions in [0, numel)
   auto take = [&](const std::string& name, const Spec& s, Lay lay) {
     Pair x = operand(d, *s.a, lay, 0);
-    Pair i = index_pair(d, x.t.numel(), x.t.sizes().vec());
-    const ct_tensor xc = x.c, ic = i.c;
-    const at::Tensor xt = x.t, it = i.t;
-    mrow(d, name, [=] { ct_tensor o; ct_drop(ct_take(xc, ic, &o), &o); }, [=] { return at::take(xt, it); },
-         {xt, it});
+    xi_row(d, name, x, index_pair(d, x.t.numel(), x.t.sizes().vec()),
+           [](ct_tensor xc, ct_tensor ic, ct_tensor* o) { return ct_take(xc, ic, o); },
+           [](const at::Tensor& xt, const at::Tensor& it) { return at::take(xt, it); });
   };
   g.rows("take", {"f32", "f16", "bf16", "i32", "u8"}, {kContig}, take);
   g.rows("take", {"f32"}, views, take);
