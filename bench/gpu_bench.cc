@@ -47,6 +47,42 @@
 //    costs seconds, not minutes. GB/s counts the bytes read and written (the useful elements
 //    of views; broadcast and CPU scalar operands not counted). A row that fails in either
 //    library (ctorch status, torch exception) prints "# FAILED name: why" and the run goes on.
+//  - Issue 21's ops in the same matrix (same inputs, layouts, sizing and GB/s rules), every op
+//    name marked "i21:", so the filter "i21:" runs these rows and nothing else (about 370 rows;
+//    estimated 3-4 minutes on an H100 besides the build). Three size classes:
+//      i21:op/dtype/layout            the matrix's n = 8192 (64M elements; every op, dtypes and
+//                                     layouts below)
+//      n64x1000/i21:op/f32/contig     [64, 1000], float32 contiguous, every op (Dev::rows)
+//      cpu/i21:op/f32/contig          the CPU matrix's [4096, 4096] for cumsum, sort, topk10,
+//                                     index_select_dim0, gather_dim1, masked_select, softmax,
+//                                     layer_norm
+//    (GPU_BENCH_N=m adds "n<m>/i21:..." rows too.) Contig rows in f32 f16 bf16 f64 and, where the
+//    op takes integers, i32 i64 u8 (a subset for the slower ops); transposed, slice2 and permute3d
+//    in f32 and most in f16 (permute3d: [1024, n*n/131072, 128], so its last dim has 128).
+//    Ops over a dim work along the last dim (-1) unless the name says _dimK; on a transposed
+//    operand the last dim is strided (the access really changes), on permute3d too.
+//      scans      cumsum cumsum_dim0 cumprod logcumsumexp (floating) cummax
+//      sorting    sort (stable) argsort (stable) topk10 topk1000 (largest, sorted; no permute3d)
+//                 kthvalue (k = size/2) unique (sorted, return_inverse, return_counts; over the
+//                 flattened tensor) searchsorted (boundaries: the first operand sorted along
+//                 its rows, contiguous; values: the second operand in the layout)
+//      indexing   index_select_dim0/_dim1 (an index of size(dim) entries; _i32idx: int32
+//                 index, else int64), gather_dim1/_dim0 (index of the operand's shape),
+//                 gather_dim1_expidx (index [1, ...] expanded), take (index of the operand's
+//                 shape), scatter_add_dim1 (src: the second operand), index_add__dim0 (in place
+//                 into a zeroed scratch tensor of the layout, made once per row, the same for
+//                 both libraries; _i32idx), masked_fill (0.5, or 7 for integers), masked_select,
+//                 nonzero, where_cond (torch.where(x): bool x about half true, other dtypes
+//                 all nonzero); masks: the layout's bool operand (bcast_row: an [n] mask)
+//      rows       softmax softmax_dim0 log_softmax log_softmax_dim0 logsumexp var_dim1
+//                 (unbiased) var_corr1 (dim -1, correction=1) std_mean (dim -1, correction=1)
+//                 layer_norm (last dim, weight and bias) matrix_norm_fro (over the last two
+//                 dims: contig a batch [n*n/131072, 128, 1024], transposed / slice2 one [n, n]
+//                 matrix, permute3d a batch of 1024 [n*n/131072, 128], n64x1000 one matrix)
+//    Index tensors are contiguous and uniform in range, drawn in each library (as every
+//    matrix input: same shapes and distributions, not the same values). The rows of issue 21
+//    before these (cumsum/float32/16M, sort/f32/4096x4096, index_select_f32_4096x4096, ...) stay
+//    as they were; note that the filter "/" (the matrix) now takes the i21: rows too.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <cuda_runtime_api.h>
@@ -294,6 +330,7 @@ struct Dev {
   int64_t n;  // inputs of n x n elements
   Clock clock;
   int rounds;
+  int64_t rows = 0;  // > 0: inputs of rows x n instead (issue 21's small class; contig rows only)
 };
 
 constexpr double kRoundMs = 25;  // a torch round of a matrix row
@@ -334,11 +371,11 @@ Pair empty_pair(const Dev& d, const Dt& t, const std::vector<int64_t>& s) {
 const Pair& input(const Dev& d, const Dt& t, Base b) {
   Pair& p = g_inputs[{d.ct, t.ct}][b];
   if (!p.c || !p.t.defined()) {
-    const int64_t n = d.n;
-    std::vector<int64_t> shape = b == kWide ? std::vector<int64_t>{n, 2 * n}
+    const int64_t n = d.n, r = d.rows > 0 ? d.rows : n;
+    std::vector<int64_t> shape = b == kWide ? std::vector<int64_t>{r, 2 * n}
                                  : b == kRowVec ? std::vector<int64_t>{n}
-                                 : b == kColVec ? std::vector<int64_t>{n, 1}
-                                                : std::vector<int64_t>{n, n};
+                                 : b == kColVec ? std::vector<int64_t>{r, 1}
+                                                : std::vector<int64_t>{r, n};
     p = random_pair(d, t, shape);
   }
   return p;
@@ -420,12 +457,18 @@ void each(const Dev& d, const std::string& op, const Dts& dts, const Lays& lays,
 
 // One matrix row. One call of torch's op sizes the bytes: what it returns (written) plus the
 // tensors read (those on the row's device with more than one element).
-void mrow(const Dev& d, const std::string& name, std::function<void()> ct, std::function<at::Tensor()> th,
-          std::initializer_list<at::Tensor> reads) {
-  double bytes = static_cast<double>(th().nbytes());
+// mrowv: torch's op returns several tensors (all written: their bytes add up).
+void mrowv(const Dev& d, const std::string& name, std::function<void()> ct,
+           std::function<std::vector<at::Tensor>()> th, std::initializer_list<at::Tensor> reads) {
+  double bytes = 0;
+  for (const at::Tensor& w : th()) bytes += static_cast<double>(w.nbytes());
   for (const at::Tensor& r : reads)
     if (r.device() == d.at && r.numel() > 1) bytes += static_cast<double>(r.nbytes());
   run({name, d.clock, 0, d.rounds, std::move(ct), [th] { th(); }, bytes, kRoundMs});
+}
+void mrow(const Dev& d, const std::string& name, std::function<void()> ct, std::function<at::Tensor()> th,
+          std::initializer_list<at::Tensor> reads) {
+  mrowv(d, name, std::move(ct), [th] { return std::vector<at::Tensor>{th()}; }, reads);
 }
 
 struct BinOp {
@@ -602,6 +645,390 @@ void join(const Dev& d, bool stack, int64_t dim, const Dts& dts, const Lays& lay
        });
 }
 
+// ---- issue 21's ops in the matrix: rows "i21:op/dtype/layout" (the filter "i21:" runs them alone)
+// Which rows an op gets: kI21Full every dtype x layout asked for (the GPU matrix); kI21Small and
+// kI21Cpu only float32 contig (the [64, 1000] class; the CPU rows, for the ops in kI21CpuOps).
+enum I21Mode { kI21Full, kI21Small, kI21Cpu };
+const char* const kI21CpuOps[] = {"cumsum", "sort", "topk10", "index_select_dim0", "gather_dim1",
+                                  "masked_select", "softmax", "layer_norm"};
+
+using Body = std::function<void(const std::string&, const Spec&, Lay)>;
+using Ts = std::vector<at::Tensor>;
+
+struct I21 {
+  const Dev& d;
+  I21Mode mode;
+  // each() over the rows of one op that this mode runs (the op's name gets the "i21:" mark)
+  void rows(const std::string& op, const Dts& dts, const Lays& lays, const Body& body) const {
+    if (mode == kI21Full) return each(d, "i21:" + op, dts, lays, body);
+    if (mode == kI21Cpu && std::none_of(std::begin(kI21CpuOps), std::end(kI21CpuOps),
+                                        [&](const char* o) { return op == o; }))
+      return;
+    if (std::find(dts.begin(), dts.end(), "f32") != dts.end() &&
+        std::find(lays.begin(), lays.end(), kContig) != lays.end())
+      each(d, "i21:" + op, {"f32"}, {kContig}, body);
+  }
+};
+
+// Release a ctorch call's results (up to n; the ones it left null skipped).
+void ct_drop_n(ct_status s, ct_tensor* outs, int n) {
+  CK(s);
+  for (int i = 0; i < n; ++i)
+    if (outs[i]) CK(ct_tensor_release(outs[i]));
+}
+
+// One operand of the layout, up to three results: ctf gets ctorch's operand and torch's twin (for
+// its sizes), atf torch's operand; both the row's dtype spec.
+using CtFnN = std::function<ct_status(ct_tensor, const at::Tensor&, const Spec&, ct_tensor*)>;
+using AtFnN = std::function<Ts(const at::Tensor&, const Spec&)>;
+void op1n(const I21& g, const std::string& op, const Dts& dts, const Lays& lays, const CtFnN& ctf, const AtFnN& atf) {
+  g.rows(op, dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair x = operand(g.d, *s.a, lay, 0);
+    const ct_tensor xc = x.c;
+    const at::Tensor xt = x.t;
+    mrowv(g.d, name, [=] { ct_tensor o[3] = {}; ct_drop_n(ctf(xc, xt, s, o), o, 3); }, [=] { return atf(xt, s); },
+          {xt});
+  });
+}
+
+// Random indices in [0, hi) of shape s (int64, or int32), drawn in each library.
+Pair index_pair(const Dev& d, int64_t hi, const std::vector<int64_t>& s, bool i32 = false) {
+  const Dt& t = dt(i32 ? "i32" : "i64");
+  return {NEWT(ct_randint(0, hi, s.data(), static_cast<int32_t>(s.size()), t.ct, d.ct, d.index, nullptr, &o)),
+          at::randint(0, hi, s, at::TensorOptions().device(d.at).dtype(t.st))};
+}
+
+// A row of an op reading operand x and index tensor i.
+void xi_row(const Dev& d, const std::string& name, const Pair& x, const Pair& i,
+            const std::function<ct_status(ct_tensor, ct_tensor, ct_tensor*)>& ctf,
+            const std::function<at::Tensor(const at::Tensor&, const at::Tensor&)>& atf) {
+  const ct_tensor xc = x.c, ic = i.c;
+  const at::Tensor xt = x.t, it = i.t;
+  mrow(d, name, [=] { ct_tensor o; ct_drop(ctf(xc, ic, &o), &o); }, [=] { return atf(xt, it); }, {xt, it});
+}
+
+// Scans along the last dim (op) and along dim 0 (op_dim0).
+void i21_scans(const I21& g) {
+  const Dts fl{"f32", "f16", "bf16", "f64"}, ff{"f32", "f16"};
+  const Lays views{kT, kSlice2, kPerm};
+  for (int64_t dim : {-1, 0}) {
+    const std::string sfx = dim < 0 ? "" : "_dim0";
+    const CtFnN ctf = [dim](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+      return ct_cumsum(x, dim, CT_DTYPE_UNDEFINED, o);
+    };
+    const AtFnN atf = [dim](const at::Tensor& x, const Spec&) -> Ts { return {at::cumsum(x, dim)}; };
+    op1n(g, "cumsum" + sfx, dim < 0 ? Dts{"f32", "f16", "bf16", "f64", "i32", "i64", "u8"}
+                                    : Dts{"f32", "f16", "bf16", "i32"}, {kContig}, ctf, atf);
+    op1n(g, "cumsum" + sfx, ff, views, ctf, atf);
+  }
+  const CtFnN cumprod = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    return ct_cumprod(x, -1, CT_DTYPE_UNDEFINED, o);
+  };
+  const AtFnN th_cumprod = [](const at::Tensor& x, const Spec&) -> Ts { return {at::cumprod(x, -1)}; };
+  op1n(g, "cumprod", {"f32", "f16", "bf16", "f64", "i32"}, {kContig}, cumprod, th_cumprod);
+  op1n(g, "cumprod", {"f32"}, views, cumprod, th_cumprod);
+  op1n(g, "cumprod", {"f16"}, {kT}, cumprod, th_cumprod);
+  const CtFnN lcse = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    return ct_logcumsumexp(x, -1, o);
+  };
+  const AtFnN th_lcse = [](const at::Tensor& x, const Spec&) -> Ts { return {at::logcumsumexp(x, -1)}; };
+  op1n(g, "logcumsumexp", fl, {kContig}, lcse, th_lcse);
+  op1n(g, "logcumsumexp", ff, views, lcse, th_lcse);
+  const CtFnN cummax = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    return ct_cummax(x, -1, &o[0], &o[1]);
+  };
+  const AtFnN th_cummax = [](const at::Tensor& x, const Spec&) -> Ts {
+    auto r = at::cummax(x, -1);
+    return {std::get<0>(r), std::get<1>(r)};
+  };
+  op1n(g, "cummax", {"f32", "f16", "bf16", "i32"}, {kContig}, cummax, th_cummax);
+  op1n(g, "cummax", ff, views, cummax, th_cummax);
+}
+
+// Sorting and selection along the last dim (permute3d: rows of 128, so no topk1000 there).
+void i21_sorting(const I21& g) {
+  const Dts ff{"f32", "f16"}, every{"f32", "f16", "bf16", "f64", "i32", "i64", "u8"},
+      four{"f32", "f16", "bf16", "i32"};
+  const Lays views{kT, kSlice2, kPerm};
+  const CtFnN sort = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    return ct_sort(x, -1, 0, 1, &o[0], &o[1]);
+  };
+  const AtFnN th_sort = [](const at::Tensor& x, const Spec&) -> Ts {
+    auto r = at::sort(x, /*stable=*/true, -1, false);
+    return {std::get<0>(r), std::get<1>(r)};
+  };
+  op1n(g, "sort", every, {kContig}, sort, th_sort);
+  op1n(g, "sort", ff, views, sort, th_sort);
+  const CtFnN argsort = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    return ct_argsort(x, -1, 0, 1, o);
+  };
+  const AtFnN th_argsort = [](const at::Tensor& x, const Spec&) -> Ts { return {at::argsort(x, true, -1, false)}; };
+  op1n(g, "argsort", four, {kContig}, argsort, th_argsort);
+  op1n(g, "argsort", {"f32"}, views, argsort, th_argsort);
+  for (int64_t k : {10, 1000}) {
+    const CtFnN topk = [k](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+      return ct_topk(x, k, -1, 1, 1, &o[0], &o[1]);
+    };
+    const AtFnN th_topk = [k](const at::Tensor& x, const Spec&) -> Ts {
+      auto r = at::topk(x, k, -1, true, true);
+      return {std::get<0>(r), std::get<1>(r)};
+    };
+    const std::string op = "topk" + std::to_string(k);
+    op1n(g, op, k == 10 ? every : four, {kContig}, topk, th_topk);
+    op1n(g, op, ff, k == 10 ? views : Lays{kT, kSlice2}, topk, th_topk);
+  }
+  // k: the median of each row
+  const CtFnN kth = [](ct_tensor x, const at::Tensor& xt, const Spec&, ct_tensor* o) {
+    return ct_kthvalue(x, xt.size(-1) / 2, -1, 0, &o[0], &o[1]);
+  };
+  const AtFnN th_kth = [](const at::Tensor& x, const Spec&) -> Ts {
+    auto r = at::kthvalue(x, x.size(-1) / 2, -1, false);
+    return {std::get<0>(r), std::get<1>(r)};
+  };
+  op1n(g, "kthvalue", four, {kContig}, kth, th_kth);
+  op1n(g, "kthvalue", {"f32"}, views, kth, th_kth);
+  // torch.unique(x, sorted=True, return_inverse=True, return_counts=True) over the flattened tensor
+  const CtFnN unique = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    return ct_unique(x, 1, 1, 1, &o[0], &o[1], &o[2]);
+  };
+  const AtFnN th_unique = [](const at::Tensor& x, const Spec&) -> Ts {
+    auto r = at::_unique2(x, true, true, true);
+    return {std::get<0>(r), std::get<1>(r), std::get<2>(r)};
+  };
+  op1n(g, "unique", four, {kContig}, unique, th_unique);
+  op1n(g, "unique", {"f32"}, {kT}, unique, th_unique);
+  // boundaries: the first operand sorted along its rows (contiguous); values: the second
+  // operand, in the layout
+  auto search = [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair x = operand(g.d, *s.a, lay, 0), v = operand(g.d, *s.a, lay, 1);
+    ct_tensor sv = nullptr, si = nullptr;
+    CK(ct_sort(x.c, -1, 0, 0, &sv, &si));
+    Ct seq(sv), seq_idx(si);
+    const at::Tensor seqt = std::get<0>(at::sort(x.t, -1)), vt = v.t;
+    const ct_tensor seqc = seq, vc = v.c;
+    mrow(g.d, name, [=] { ct_tensor o; ct_drop(ct_searchsorted(seqc, vc, 0, 0, nullptr, nullptr, &o), &o); },
+         [=] { return at::searchsorted(seqt, vt); }, {seqt, vt});
+  };
+  g.rows("searchsorted", four, {kContig}, search);
+  g.rows("searchsorted", {"f32"}, views, search);
+}
+
+// Indexing. Index tensors contiguous (int64 unless the op's name says _i32idx), drawn uniformly
+// in range; masks: the layout's bool operand (bcast_row: a bool [n] row against [n, n]).
+void i21_indexing(const I21& g) {
+  const Dev& d = g.d;
+  const Dts ff{"f32", "f16"}, every{"f32", "f16", "bf16", "f64", "i32", "i64", "u8"};
+  const Lays views{kT, kSlice2, kPerm};
+  // index_select(x, dim, index): index of x.size(dim) entries
+  auto index_select = [&](int64_t dim, bool i32) {
+    return [&d, dim, i32](const std::string& name, const Spec& s, Lay lay) {
+      Pair x = operand(d, *s.a, lay, 0);
+      xi_row(d, name, x, index_pair(d, x.t.size(dim), {x.t.size(dim)}, i32),
+             [dim](ct_tensor xc, ct_tensor ic, ct_tensor* o) { return ct_index_select(xc, dim, ic, o); },
+             [dim](const at::Tensor& xt, const at::Tensor& it) { return at::index_select(xt, dim, it); });
+    };
+  };
+  g.rows("index_select_dim0", every, {kContig}, index_select(0, false));
+  g.rows("index_select_dim0", ff, views, index_select(0, false));
+  g.rows("index_select_dim0_i32idx", ff, {kContig}, index_select(0, true));
+  g.rows("index_select_dim0_i32idx", {"f32"}, views, index_select(0, true));
+  g.rows("index_select_dim1", {"f32", "f16", "bf16", "i32"}, {kContig}, index_select(1, false));
+  g.rows("index_select_dim1", ff, views, index_select(1, false));
+  g.rows("index_select_dim1_i32idx", {"f32"}, {kContig, kT}, index_select(1, true));
+  // gather(x, dim, index): index of x's shape (expanded: one row [1, ...] expanded to it)
+  auto gather = [&](int64_t dim, bool expanded) {
+    return [&d, dim, expanded](const std::string& name, const Spec& s, Lay lay) {
+      Pair x = operand(d, *s.a, lay, 0);
+      std::vector<int64_t> shape = x.t.sizes().vec();
+      if (expanded) shape[0] = 1;
+      Pair i0 = index_pair(d, x.t.size(dim), shape);
+      const std::vector<int64_t> full = x.t.sizes().vec();
+      Pair i = expanded ? Pair{NEWT(ct_expand(i0.c, full.data(), static_cast<int32_t>(full.size()), &o)),
+                               i0.t.expand(full)}
+                        : same(i0);
+      xi_row(d, name, x, i, [dim](ct_tensor xc, ct_tensor ic, ct_tensor* o) { return ct_gather(xc, dim, ic, o); },
+             [dim](const at::Tensor& xt, const at::Tensor& it) { return at::gather(xt, dim, it); });
+    };
+  };
+  g.rows("gather_dim1", every, {kContig}, gather(1, false));
+  g.rows("gather_dim1", ff, views, gather(1, false));
+  g.rows("gather_dim0", {"f32", "f16", "i32"}, {kContig}, gather(0, false));
+  g.rows("gather_dim0", {"f32"}, views, gather(0, false));
+  g.rows("gather_dim1_expidx", ff, {kContig}, gather(1, true));
+  g.rows("gather_dim1_expidx", {"f32"}, {kT}, gather(1, true));
+  // take(x, index): index of x's shape, positions in [0, numel)
+  auto take = [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair x = operand(d, *s.a, lay, 0);
+    xi_row(d, name, x, index_pair(d, x.t.numel(), x.t.sizes().vec()),
+           [](ct_tensor xc, ct_tensor ic, ct_tensor* o) { return ct_take(xc, ic, o); },
+           [](const at::Tensor& xt, const at::Tensor& it) { return at::take(xt, it); });
+  };
+  g.rows("take", {"f32", "f16", "bf16", "i32", "u8"}, {kContig}, take);
+  g.rows("take", {"f32"}, views, take);
+  // scatter_add(x, 1, index, src): index of x's shape, src the second operand of the layout
+  auto scatter_add = [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair x = operand(d, *s.a, lay, 0), src = operand(d, *s.a, lay, 1);
+    Pair i = index_pair(d, x.t.size(1), x.t.sizes().vec());
+    const ct_tensor xc = x.c, sc = src.c, ic = i.c;
+    const at::Tensor xt = x.t, st = src.t, it = i.t;
+    mrow(d, name, [=] { ct_tensor o; ct_drop(ct_scatter_add(xc, 1, ic, sc, &o), &o); },
+         [=] { return at::scatter_add(xt, 1, it, st); }, {xt, it, st});
+  };
+  g.rows("scatter_add_dim1", every, {kContig}, scatter_add);
+  g.rows("scatter_add_dim1", ff, views, scatter_add);
+  // t.index_add_(0, index, src) in place: t a zeroed scratch tensor of the layout (made once, the
+  // same for both libraries' calls: each call adds into it), src the layout's operand
+  auto index_add = [&](bool i32) {
+    return [&d, i32](const std::string& name, const Spec& s, Lay lay) {
+      const int64_t n = d.n, r = d.rows > 0 ? d.rows : n;
+      Pair base = empty_pair(d, *s.a, lay == kSlice2 ? std::vector<int64_t>{r, 2 * n} : std::vector<int64_t>{r, n});
+      CK(ct_fill_(base.c, 0.0));
+      base.t.zero_();
+      Pair t = view_of(base, lay, 0), src = operand(d, *s.a, lay, 0);
+      Pair i = index_pair(d, t.t.size(0), {src.t.size(0)}, i32);
+      const ct_tensor tc = t.c, sc = src.c, ic = i.c;
+      const at::Tensor tt = t.t, st = src.t, it = i.t;
+      mrow(d, name, [=] { CK(ct_index_add_(tc, 0, ic, sc, 1.0)); }, [=] { return tt.index_add_(0, it, st); },
+           {tt, it, st});
+    };
+  };
+  g.rows("index_add__dim0", every, {kContig}, index_add(false));
+  g.rows("index_add__dim0", ff, views, index_add(false));
+  g.rows("index_add__dim0_i32idx", {"f32"}, {kContig}, index_add(true));
+  // masked_fill(x, mask, 0.5) (7 for integer dtypes) and masked_select(x, mask)
+  auto masked = [&](bool select) {
+    return [&d, select](const std::string& name, const Spec& s, Lay lay) {
+      Pair x = operand(d, *s.a, lay, 0), m = operand(d, dt("bool"), lay, lay == kRow ? 1 : 0);
+      const ct_tensor xc = x.c, mc = m.c;
+      const at::Tensor xt = x.t, mt = m.t;
+      const double v = s.a->fp ? 0.5 : 7.0;
+      const at::Scalar tv = s.a->fp ? at::Scalar(0.5) : at::Scalar(static_cast<int64_t>(7));
+      if (select)
+        mrow(d, name, [=] { ct_tensor o; ct_drop(ct_masked_select(xc, mc, &o), &o); },
+             [=] { return at::masked_select(xt, mt); }, {xt, mt});
+      else
+        mrow(d, name, [=] { ct_tensor o; ct_drop(ct_masked_fill(xc, mc, v, &o), &o); },
+             [=] { return at::masked_fill(xt, mt, tv); }, {xt, mt});
+    };
+  };
+  g.rows("masked_fill", every, {kContig}, masked(false));
+  g.rows("masked_fill", ff, {kT, kSlice2, kPerm, kRow}, masked(false));
+  g.rows("masked_select", every, {kContig}, masked(true));
+  g.rows("masked_select", ff, views, masked(true));
+  g.rows("masked_select", {"f32"}, {kRow}, masked(true));
+  // nonzero(x) and where(x) (one argument): a bool x is about half true, other dtypes all nonzero
+  const CtFnN nonzero = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) { return ct_nonzero(x, o); };
+  const AtFnN th_nonzero = [](const at::Tensor& x, const Spec&) -> Ts { return {at::nonzero(x)}; };
+  op1n(g, "nonzero", {"bool", "f32", "f16", "bf16", "i32"}, {kContig}, nonzero, th_nonzero);
+  op1n(g, "nonzero", {"bool"}, views, nonzero, th_nonzero);
+  op1n(g, "nonzero", {"f32"}, {kT}, nonzero, th_nonzero);
+  const CtFnN where1 = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    int32_t n = 0;
+    return ct_where_cond(x, o, 3, &n);
+  };
+  const AtFnN th_where1 = [](const at::Tensor& x, const Spec&) -> Ts { return at::where(x); };
+  op1n(g, "where_cond", {"bool", "f32"}, {kContig}, where1, th_where1);
+  op1n(g, "where_cond", {"bool"}, {kT}, where1, th_where1);
+}
+
+// Row functions: softmax / log_softmax over the last dim and dim 0, logsumexp over the last dim,
+// var over dim 1 (unbiased) and over the last dim with correction=1, std_mean over the last dim,
+// layer_norm over the last dim (weight and bias), the Frobenius norm of the matrices of the last
+// two dims (contig: a batch [n*n/131072, 128, 1024]; transposed, slice2: one [n, n] matrix;
+// permute3d: a batch [1024, n*n/131072, 128]).
+void i21_rowfuncs(const I21& g) {
+  const Dts fl{"f32", "f16", "bf16", "f64"}, ff{"f32", "f16"};
+  const Lays views{kT, kSlice2, kPerm};
+  for (int32_t dim : {-1, 0})
+    for (bool log : {false, true}) {
+      const CtFnN ctf = [dim, log](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+        return log ? ct_log_softmax(x, dim, CT_DTYPE_UNDEFINED, o) : ct_softmax(x, dim, CT_DTYPE_UNDEFINED, o);
+      };
+      const AtFnN atf = [dim, log](const at::Tensor& x, const Spec&) -> Ts {
+        return {log ? at::log_softmax(x, static_cast<int64_t>(dim)) : at::softmax(x, static_cast<int64_t>(dim))};
+      };
+      const std::string op = std::string(log ? "log_softmax" : "softmax") + (dim < 0 ? "" : "_dim0");
+      op1n(g, op, fl, {kContig}, ctf, atf);
+      op1n(g, op, ff, views, ctf, atf);
+    }
+  const CtFnN lse = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    const int64_t dim = -1;
+    return ct_logsumexp(x, &dim, 1, 0, o);
+  };
+  const AtFnN th_lse = [](const at::Tensor& x, const Spec&) -> Ts {
+    return {at::logsumexp(x, at::IntArrayRef{-1}, false)};
+  };
+  op1n(g, "logsumexp", fl, {kContig}, lse, th_lse);
+  op1n(g, "logsumexp", ff, views, lse, th_lse);
+  const CtFnN var1 = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    const int64_t dim = 1;
+    return ct_var(x, &dim, 1, 1.0, 0, o);
+  };
+  const AtFnN th_var1 = [](const at::Tensor& x, const Spec&) -> Ts {
+    return {at::var(x, at::IntArrayRef{1}, /*unbiased=*/true)};
+  };
+  op1n(g, "var_dim1", fl, {kContig}, var1, th_var1);
+  op1n(g, "var_dim1", ff, views, var1, th_var1);
+  const CtFnN var_c = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    const int64_t dim = -1;
+    return ct_var(x, &dim, 1, 1.0, 0, o);
+  };
+  const AtFnN th_var_c = [](const at::Tensor& x, const Spec&) -> Ts {
+    const std::vector<int64_t> dims{-1};
+    return {at::var(x, at::OptionalIntArrayRef(at::IntArrayRef(dims)), /*correction=*/at::Scalar(1),
+                    false)};
+  };
+  op1n(g, "var_corr1", ff, {kContig, kPerm}, var_c, th_var_c);
+  const CtFnN std_mean = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    const int64_t dim = -1;
+    return ct_std_mean(x, &dim, 1, 1.0, 0, &o[0], &o[1]);
+  };
+  const AtFnN th_std_mean = [](const at::Tensor& x, const Spec&) -> Ts {
+    const std::vector<int64_t> dims{-1};
+    auto r = at::std_mean(x, at::OptionalIntArrayRef(at::IntArrayRef(dims)),
+                          /*correction=*/at::Scalar(1), false);
+    return {std::get<0>(r), std::get<1>(r)};
+  };
+  op1n(g, "std_mean", fl, {kContig}, std_mean, th_std_mean);
+  op1n(g, "std_mean", {"f32"}, views, std_mean, th_std_mean);
+  // layer_norm over the last dim, weight and bias of its size (eps 1e-5)
+  auto layer_norm = [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair x = operand(g.d, *s.a, lay, 0);
+    const int64_t last = x.t.size(-1);
+    Pair w = random_pair(g.d, *s.a, {last}), b = random_pair(g.d, *s.a, {last});
+    const ct_tensor xc = x.c, wc = w.c, bc = b.c;
+    const at::Tensor xt = x.t, wt = w.t, bt = b.t;
+    mrow(g.d, name, [=] { ct_tensor o; ct_drop(ct_layer_norm(xc, &last, 1, wc, bc, 1e-5, &o), &o); },
+         [=] { return at::layer_norm(xt, {last}, wt, bt, 1e-5); }, {xt});
+  };
+  g.rows("layer_norm", fl, {kContig}, layer_norm);
+  g.rows("layer_norm", ff, views, layer_norm);
+  // linalg.matrix_norm(x, "fro") over the last two dims
+  auto fro = [&](const std::string& name, const Spec& s, Lay lay) {
+    Pair x = operand(g.d, *s.a, lay, 0);
+    if (lay == kContig && x.t.numel() % (128 * 1024) == 0) {  // (the small class: one [64, 1000] matrix)
+      const std::vector<int64_t> s3{x.t.numel() / (128 * 1024), 128, 1024};
+      x = Pair{NEWT(ct_reshape(x.c, s3.data(), 3, &o)), x.t.reshape(s3)};
+    }
+    const ct_tensor xc = x.c;
+    const at::Tensor xt = x.t;
+    const std::string ord = "fro";
+    mrow(g.d, name, [=] { ct_tensor o; ct_drop(ct_matrix_norm_str(xc, "fro", -2, -1, 0, &o), &o); },
+         [=] { return at::linalg_matrix_norm(xt, ord, at::IntArrayRef{-2, -1}, false); }, {xt});
+  };
+  g.rows("matrix_norm_fro", fl, {kContig}, fro);
+  g.rows("matrix_norm_fro", {"f32"}, views, fro);
+}
+
+// Issue 21's rows (GPU: the matrix's size, or the small class; CPU: a few float32 rows).
+void i21_matrix(const Dev& d, I21Mode mode) {
+  const I21 g{d, mode};
+  i21_scans(g);
+  i21_sorting(g);
+  i21_indexing(g);
+  i21_rowfuncs(g);
+}
+
 void gpu_matrix(const Dev& g) {
   const Dts every{"f32", "f16", "bf16", "f64", "i32", "i64", "u8", "i8", "bool"};
   const Lays views{kT, kSlice2, kPerm};  // the one-operand layouts besides contig
@@ -692,6 +1119,8 @@ void gpu_matrix(const Dev& g) {
   join(g, true, 0, {"f32"}, {kT});
   join(g, true, 1, {"f32", "f16"}, {kContig});
   join(g, true, 2, {"f32", "f16"}, {kContig});
+
+  i21_matrix(g, kI21Full);
 }
 
 void cpu_matrix(const Dev& c) {
@@ -713,6 +1142,7 @@ void cpu_matrix(const Dev& c) {
     run({name, c.clock, 0, c.rounds, [=] { ct_tensor o; ct_drop(ct_mm(xc, yc, &o), &o); },
          [=] { at::Tensor o = at::mm(xt, yt); }, 0, kRoundMs});
   });
+  i21_matrix(c, kI21Cpu);
 }
 
 // The CPUs this process may run on (what nproc prints), or GPU_BENCH_THREADS.
@@ -1069,6 +1499,9 @@ int bench(int argc, char** argv) {
       std::fprintf(stderr, "gpu_bench: GPU_BENCH_N=%s ignored (expected a multiple of 512)\n", m);
     }
   }
+  g_inputs.clear();
+  // issue 21's small class: its ops in float32 on [64, 1000] ("n64x1000/i21:...")
+  i21_matrix(Dev{"n64x1000/", CT_CUDA, 0, at::Device(at::kCUDA, 0), 1000, kGpu, 5, 64}, kI21Small);
   g_inputs.clear();
   sorting_rows();
   cpu_matrix(Dev{"cpu/", CT_CPU, -1, at::Device(at::kCPU), 4096, kHost, 7});

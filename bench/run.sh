@@ -7,7 +7,8 @@
 # benchmark, prints the table with the ratios last, and appends it to bench/RESULTS.md (also
 # copied to $OUT when the device tool runs this). A filter (substrings separated by '|') runs only matching rows:
 # "/" the whole matrix of issue 12 (rows op/dtype/layout, GPU and cpu/...), "add/" its add
-# rows, "cpu/" its CPU rows (gpu_bench.cc's header lists ops, dtypes and layouts).
+# rows, "cpu/" its CPU rows (gpu_bench.cc's header lists ops, dtypes and layouts); "i21:" issue 21's
+# ops in that matrix alone (about 370 rows, about 3-4 minutes on an H100 besides the build).
 # The filter "csan" runs issue 17's bench/csan_bench.c alone (the stream sanitizer's host cost per
 # small add, off and on; targets: off unchanged, on <= 2x off).
 # Targets (ratio = ctorch time / torch time): matrix rows on the GPU <= 1.05, "cpu/" rows
