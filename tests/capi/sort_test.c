@@ -287,14 +287,18 @@ static void test_sort_large(void) {
     check_sort(t, x, rows, 2, 1, 0, "many rows");
     check_sort(t, x, rows, 2, 0, 1, "long columns");
     rel(t);
-    /* rows of each length class of the CUDA kernels (one block a row up to 512, 2048, 4096
-     * elements; longer rows through the global passes), float64 with ties and NaN */
-    const int64_t lens[] = {511, 512, 513, 1500, 2048, 2049, 4095, 4096, 4097, 5000};
-    for (int li = 0; li < 10; ++li) {
-      const int64_t rs[] = {3, lens[li]};
-      for (int64_t j = 0; j < 3 * lens[li]; ++j) x[j] = (double)((j * 7919) % 97) / 8.0 - 6;
-      x[lens[li] + 1] = NAN;
-      t = make(x, rs, 2, CT_FLOAT64, devs[di]);
+    /* rows of each length class of the CUDA kernels (one block a row up to 128, 512, 2048, 4096
+     * elements; longer rows through the global passes) at their bounds, with ties and NaN, in
+     * each key width (1- and 2-byte keys share a word with their position there) */
+    static const ct_dtype len_dts[] = {CT_FLOAT64, CT_FLOAT32, CT_FLOAT16, CT_INT8};
+    const int64_t lens[] = {128, 129, 511, 512, 513, 1500, 2048, 2049, 4095, 4096, 4097, 5000};
+    for (int li = 0; li < 12 * 4; ++li) {
+      const int64_t rs[] = {3, lens[li % 12]};
+      for (int64_t j = 0; j < 3 * rs[1]; ++j) x[j] = (double)((j * 7919) % 97) / 8.0 - 6;
+      x[rs[1] + 1] = NAN;
+      if (len_dts[li / 12] == CT_INT8)
+        for (int64_t j = 0; j < 3 * rs[1]; ++j) x[j] = (double)((j * 7919) % 251) - 125;
+      t = make(x, rs, 2, len_dts[li / 12], devs[di]);
       check_sort(t, x, rs, 2, 1, 0, "row length classes");
       check_sort(t, x, rs, 2, 1, 1, "row length classes descending");
       rel(t);

@@ -198,24 +198,42 @@ __global__ void search_kernel(const U* keys, const int64_t* sorter, int64_t S, i
 // largest key at positions >= R, sorted by cub::BlockRadixSort, which is stable: padding stays
 // after the row's own largest keys, and ties keep their input order. The payload is the position
 // in the row as 16 bits (rows are at most kBlockSortMax < 65536 long), widened to int64 only when
-// written: a quarter of the shared-memory exchange and registers of int64 positions.
+// written, not int64 positions (a quarter of their shared-memory exchange and registers). Keys of
+// 1 and 2 bytes travel with their position in one 32-bit word, key << 16 | position, sorted on the
+// key's bits only (the sort is stable, so the position bits need no pass): a keys-only sort, one
+// exchange a digit instead of two.
 template <typename U, int kBlock, int kItems>
 __global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R, KeyArgs<U> ka, U* values,
                                                           int64_t* indices, const int64_t* map) {
-  static_assert(kBlock * kItems <= 65536, "row positions must fit the 16-bit payload");
-  using Sort = cub::BlockRadixSort<U, kBlock, kItems, uint16_t>;
-  __shared__ typename Sort::TempStorage tmp;
+  static_assert(kBlock * kItems <= 65536, "row positions must fit 16 bits");
   const int64_t row = blockIdx.x;
   const U* x = in + row * R;
-  U keys[kItems];
   uint16_t pos[kItems];
+  if constexpr (sizeof(U) <= 2) {
+    using Sort = cub::BlockRadixSort<uint32_t, kBlock, kItems>;
+    __shared__ typename Sort::TempStorage tmp;
+    uint32_t w[kItems];
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int p = static_cast<int>(threadIdx.x) * kItems + j;
-    keys[j] = p < R ? ka(x[p]) : static_cast<U>(~U(0));
-    pos[j] = static_cast<uint16_t>(p);
+    for (int j = 0; j < kItems; ++j) {
+      const int p = static_cast<int>(threadIdx.x) * kItems + j;
+      const U key = p < R ? ka(x[p]) : static_cast<U>(~U(0));
+      w[j] = static_cast<uint32_t>(key) << 16 | static_cast<uint32_t>(p);
+    }
+    Sort(tmp).Sort(w, 16, 16 + 8 * static_cast<int>(sizeof(U)));
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) pos[j] = static_cast<uint16_t>(w[j] & 0xFFFFu);
+  } else {
+    using Sort = cub::BlockRadixSort<U, kBlock, kItems, uint16_t>;
+    __shared__ typename Sort::TempStorage tmp;
+    U keys[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int p = static_cast<int>(threadIdx.x) * kItems + j;
+      keys[j] = p < R ? ka(x[p]) : static_cast<U>(~U(0));
+      pos[j] = static_cast<uint16_t>(p);
+    }
+    Sort(tmp).Sort(keys, pos);
   }
-  Sort(tmp).Sort(keys, pos);
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
     const int64_t q = int64_t(threadIdx.x) * kItems + j;
@@ -233,7 +251,8 @@ template <typename U>
 void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* values, int64_t* indices,
                        const int64_t* map, cudaStream_t s) {
   const unsigned grid = static_cast<unsigned>(O);
-  if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices, map);
+  if (R <= 128) block_sort_rows<U, 32, 4><<<grid, 32, 0, s>>>(x, R, ka, values, indices, map);  // topk's few kept
+  else if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices, map);
   else if (R <= 2048) block_sort_rows<U, 256, 8><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
   else block_sort_rows<U, 256, 16><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
   cuda::check_launch("sort", s);
