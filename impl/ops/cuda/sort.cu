@@ -140,7 +140,8 @@ P* sort_positions(const U* in, DType dtype, int64_t O, int64_t R, bool descendin
   if (sorted_keys) *sorted_keys = keys.Current();
   if (O > 1) {  // stable by row number: rows grouped, each still in key order
     const int end_bit = bits_for(O - 1);
-    if (end_bit <= 32 || sizeof(P) == 4) row_pass<uint32_t, P>(pos, n, R, end_bit, get, s);  // n < 2^32: O too
+    if constexpr (sizeof(P) == 4) row_pass<uint32_t, P>(pos, n, R, end_bit, get, s);  // n < 2^32: O too
+    else if (end_bit <= 32) row_pass<uint32_t, P>(pos, n, R, end_bit, get, s);
     else row_pass<uint64_t, P>(pos, n, R, end_bit, get, s);
   }
   return pos.Current();
