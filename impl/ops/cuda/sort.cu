@@ -1,4 +1,5 @@
 // The CUDA kernels of the sorting ops (Note [CUDA sort] in sort.h, Note [Sort keys]).
+#include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -202,43 +203,59 @@ __global__ void search_kernel(const U* keys, const int64_t* sorter, int64_t S, i
 // written, not int64 positions (a quarter of their shared-memory exchange and registers). Keys of
 // 1 and 2 bytes travel with their position in one 32-bit word, key << 16 | position, sorted on the
 // key's bits only (the sort is stable, so the position bits need no pass): a keys-only sort, one
-// exchange a digit instead of two.
+// exchange a digit instead of two. The row is read through cub::BlockLoad's transpose (coalesced
+// reads) and the sort ends striped (SortBlockedToStriped), so a warp's stores of values and
+// indices are consecutive: one 32-byte sector per 4 indices, not one per index.
 template <typename U, int kBlock, int kItems>
 __global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R, KeyArgs<U> ka, U* values,
                                                           int64_t* indices, const int64_t* map) {
   static_assert(kBlock * kItems <= 65536, "row positions must fit 16 bits");
+  using Load = cub::BlockLoad<U, kBlock, kItems, cub::BLOCK_LOAD_TRANSPOSE>;
   const int64_t row = blockIdx.x;
   const U* x = in + row * R;
-  uint16_t pos[kItems];
+  const int n = static_cast<int>(R);
+  U raw[kItems];       // the row in the blocked arrangement, read coalesced (through shared memory)
+  uint16_t pos[kItems];  // after the sort: striped, pos[j] the position of sorted element j * kBlock + t
   if constexpr (sizeof(U) <= 2) {
     using Sort = cub::BlockRadixSort<uint32_t, kBlock, kItems>;
-    __shared__ typename Sort::TempStorage tmp;
+    __shared__ union {
+      typename Load::TempStorage load;
+      typename Sort::TempStorage sort;
+    } tmp;
+    Load(tmp.load).Load(x, raw, n);
+    __syncthreads();  // tmp is the sort's next
     uint32_t w[kItems];
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const int p = static_cast<int>(threadIdx.x) * kItems + j;
-      const U key = p < R ? ka(x[p]) : static_cast<U>(~U(0));
+      const U key = p < n ? ka(raw[j]) : static_cast<U>(~U(0));
       w[j] = static_cast<uint32_t>(key) << 16 | static_cast<uint32_t>(p);
     }
-    Sort(tmp).Sort(w, 16, 16 + 8 * static_cast<int>(sizeof(U)));
+    Sort(tmp.sort).SortBlockedToStriped(w, 16, 16 + 8 * static_cast<int>(sizeof(U)));
 #pragma unroll
     for (int j = 0; j < kItems; ++j) pos[j] = static_cast<uint16_t>(w[j] & 0xFFFFu);
   } else {
     using Sort = cub::BlockRadixSort<U, kBlock, kItems, uint16_t>;
-    __shared__ typename Sort::TempStorage tmp;
+    __shared__ union {
+      typename Load::TempStorage load;
+      typename Sort::TempStorage sort;
+    } tmp;
+    Load(tmp.load).Load(x, raw, n);
+    __syncthreads();  // tmp is the sort's next
     U keys[kItems];
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const int p = static_cast<int>(threadIdx.x) * kItems + j;
-      keys[j] = p < R ? ka(x[p]) : static_cast<U>(~U(0));
+      keys[j] = p < n ? ka(raw[j]) : static_cast<U>(~U(0));
       pos[j] = static_cast<uint16_t>(p);
     }
-    Sort(tmp).Sort(keys, pos);
+    Sort(tmp.sort).SortBlockedToStriped(keys, pos);
   }
+  // striped: consecutive threads write consecutive outputs (coalesced stores)
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    const int64_t q = int64_t(threadIdx.x) * kItems + j;
-    if (q < R) {
+    const int q = j * kBlock + static_cast<int>(threadIdx.x);
+    if (q < n) {
       indices[row * R + q] = map ? map[row * R + pos[j]] : static_cast<int64_t>(pos[j]);
       if (values) values[row * R + q] = x[pos[j]];
     }
