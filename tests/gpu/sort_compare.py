@@ -65,7 +65,7 @@ def release(*hs):
 
 FLOATS = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 INTS = [torch.int32, torch.int64, torch.uint8]
-SHAPES = [((1 << 20) + 5,), (64, 1000), (37, 130), (4, 5, 6)]
+SHAPES = [((1 << 20) + 5,), (64, 1000), (37, 130), (4, 5, 6), (300, 4096), (5, 4097)]  # block sort bound, past it
 
 for dtype in FLOATS + INTS + [torch.bool]:
     for shape in SHAPES:
@@ -86,11 +86,13 @@ for dtype in FLOATS + INTS + [torch.bool]:
 
 # topk and kthvalue: integer and floating dtypes
 for dtype in FLOATS + INTS:
-    for shape, ks in (((1 << 20) + 5,), (1, 10, 1000)), ((64, 1000), (1, 10, 1000)), ((37, 130), (5, 130)):
+    for shape, ks in ((((1 << 20) + 5,), (1, 10, 1000)), ((64, 1000), (1, 10, 1000)), ((37, 130), (5, 130)),
+                      ((300, 4096), (1, 10, 1000, 4095)), ((7, 1025), (1, 1024)), ((5, 4097), (10,))):
         x = make(dtype, shape, special=dtype.is_floating_point)
         for k in ks:
             for largest in (True, False):
                 wv, wi = torch.topk(x, k, dim=-1, largest=largest, sorted=True)
+                got = []
                 for dev in (CUDA, CPU):
                     h = to_ct(x, dev)
                     v, i = run2(lib.ct_topk, h, k, -1, int(largest), 1)
@@ -99,7 +101,10 @@ for dtype in FLOATS + INTS:
                     tally.check(same_values(gv, wv), what + " values")
                     # ties may pick other positions: the indices must point at the values
                     tally.check(same_values(x.cpu().gather(-1, gi), wv), what + " indices")
+                    got.append(gi)
                     release(h, v, i)
+                # ctorch's own devices agree exactly (both are the stable sort's first k)
+                tally.check(torch.equal(got[0], got[1]), f"topk {dtype} {shape} k={k} largest={largest} cuda == cpu")
         k = shape[-1] // 3 + 1
         wv, wi = torch.kthvalue(x.cpu().float() if dtype in (torch.float16, torch.bfloat16) else x, k, dim=-1)
         for dev in (CUDA, CPU):

@@ -1,4 +1,5 @@
 // The CUDA kernels of the sorting ops (Note [CUDA sort] in sort.h, Note [Sort keys]).
+#include <cub/block/block_load.cuh>
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -50,27 +51,27 @@ KeyArgs<U> key_args(DType dtype, bool descending) {
 }
 
 // keys[i] = key of in[i]; pos[i] = i (when pos is given).
-template <typename U>
-__global__ void make_keys(const U* in, int64_t n, KeyArgs<U> ka, U* keys, int64_t* pos) {
+template <typename U, typename P>
+__global__ void make_keys(const U* in, int64_t n, KeyArgs<U> ka, U* keys, P* pos) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
     keys[i] = ka(in[i]);
-    if (pos) pos[i] = i;
+    if (pos) pos[i] = static_cast<P>(i);
   }
 }
 
-template <typename R>
-__global__ void row_of(const int64_t* pos, int64_t n, int64_t R_, R* rows) {
+template <typename R, typename P>
+__global__ void row_of(const P* pos, int64_t n, int64_t R_, R* rows) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
-    rows[i] = static_cast<R>(pos[i] / R_);
+    rows[i] = static_cast<R>(static_cast<int64_t>(pos[i]) / R_);
 }
 
 // indices[i] = position of element i within its row (map[flat position] when map is given:
 // Note [CUDA select]); values[i] = the element itself.
-template <typename U>
-__global__ void finish_sort(const U* in, const int64_t* pos, int64_t n, int64_t R, U* values, int64_t* indices,
+template <typename U, typename P>
+__global__ void finish_sort(const U* in, const P* pos, int64_t n, int64_t R, U* values, int64_t* indices,
                             const int64_t* map) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t p = pos[i];
+    const int64_t p = static_cast<int64_t>(pos[i]);
     indices[i] = map ? map[p] : p % R;
     if (values) values[i] = in[p];
   }
@@ -78,11 +79,11 @@ __global__ void finish_sort(const U* in, const int64_t* pos, int64_t n, int64_t 
 
 // finish_sort for one row (no row pass), from the sorted keys too: values come from the keys,
 // read from the input only for +-0 and NaN, instead of a gather of every element.
-template <typename U>
-__global__ void finish_one_row(const U* in, const U* keys, const int64_t* pos, int64_t n, KeyArgs<U> ka, U* values,
+template <typename U, typename P>
+__global__ void finish_one_row(const U* in, const U* keys, const P* pos, int64_t n, KeyArgs<U> ka, U* values,
                                int64_t* indices, const int64_t* map) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t p = pos[i];
+    const int64_t p = static_cast<int64_t>(pos[i]);
     indices[i] = map ? map[p] : p;
     if (values) {
       U bits;
@@ -93,8 +94,8 @@ __global__ void finish_one_row(const U* in, const U* keys, const int64_t* pos, i
 
 void check_cub(cudaError_t e, const char* what) { cuda::check(e, what); }
 
-template <typename K>
-void radix_pass(cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<int64_t>& vals, int64_t n, int end_bit, ScratchFn& get,
+template <typename K, typename P>
+void radix_pass(cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<P>& vals, int64_t n, int end_bit, ScratchFn& get,
                 cudaStream_t s) {
   size_t bytes = 0;
   check_cub(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, vals, n, 0, end_bit, s), "radix sort");
@@ -110,38 +111,48 @@ int bits_for(int64_t v) {  // bits to hold 0 .. v
 
 // The second pass of Note [CUDA sort]: the sorted positions stably by their row number (of
 // end_bit bits, in RowT).
-template <typename RowT>
-void row_pass(cub::DoubleBuffer<int64_t>& pos, int64_t n, int64_t R, int end_bit, ScratchFn& get, cudaStream_t s) {
+template <typename RowT, typename P>
+void row_pass(cub::DoubleBuffer<P>& pos, int64_t n, int64_t R, int end_bit, ScratchFn& get, cudaStream_t s) {
   RowT* r0 = static_cast<RowT*>(get(n * static_cast<int64_t>(sizeof(RowT))));
   RowT* r1 = static_cast<RowT*>(get(n * static_cast<int64_t>(sizeof(RowT))));
-  row_of<RowT><<<blocks_for(n, kThreads), kThreads, 0, s>>>(pos.Current(), n, R, r0);
+  row_of<RowT, P><<<blocks_for(n, kThreads), kThreads, 0, s>>>(pos.Current(), n, R, r0);
   cuda::check_launch("sort rows", s);
   cub::DoubleBuffer<RowT> rows(r0, r1);
-  radix_pass<RowT>(rows, pos, n, end_bit, get, s);
+  radix_pass<RowT, P>(rows, pos, n, end_bit, get, s);
 }
 
 // Sorts the n = O * R keys of `in` stably by row, then key; returns the sorted flat positions
-// (device memory from get) and leaves the sorted keys in *sorted_keys (when given).
-template <typename U>
-int64_t* sort_positions(const U* in, DType dtype, int64_t O, int64_t R, bool descending, ScratchFn& get,
-                        cudaStream_t s, const U** sorted_keys) {
+// as P (device memory from get) and leaves the sorted keys in *sorted_keys (when given). P is
+// uint32_t whenever n < 2^32 (Note [CUDA sort]: a third less memory traffic a radix digit than
+// int64 positions for 32-bit keys, two fifths for 16-bit ones), int64_t beyond.
+template <typename U, typename P>
+P* sort_positions(const U* in, DType dtype, int64_t O, int64_t R, bool descending, ScratchFn& get, cudaStream_t s,
+                  const U** sorted_keys) {
   const int64_t n = O * R;
   U* k0 = static_cast<U*>(get(n * sizeof(U)));
   U* k1 = static_cast<U*>(get(n * sizeof(U)));
-  int64_t* p0 = static_cast<int64_t*>(get(n * 8));
-  int64_t* p1 = static_cast<int64_t*>(get(n * 8));
-  make_keys<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(in, n, key_args<U>(dtype, descending), k0, p0);
+  P* p0 = static_cast<P*>(get(n * static_cast<int64_t>(sizeof(P))));
+  P* p1 = static_cast<P*>(get(n * static_cast<int64_t>(sizeof(P))));
+  make_keys<U, P><<<blocks_for(n, kThreads), kThreads, 0, s>>>(in, n, key_args<U>(dtype, descending), k0, p0);
   cuda::check_launch("sort keys", s);
   cub::DoubleBuffer<U> keys(k0, k1);
-  cub::DoubleBuffer<int64_t> pos(p0, p1);
-  radix_pass<U>(keys, pos, n, 8 * sizeof(U), get, s);
+  cub::DoubleBuffer<P> pos(p0, p1);
+  radix_pass<U, P>(keys, pos, n, 8 * sizeof(U), get, s);
   if (sorted_keys) *sorted_keys = keys.Current();
   if (O > 1) {  // stable by row number: rows grouped, each still in key order
     const int end_bit = bits_for(O - 1);
-    if (end_bit <= 32) row_pass<uint32_t>(pos, n, R, end_bit, get, s);
-    else row_pass<uint64_t>(pos, n, R, end_bit, get, s);
+    if constexpr (sizeof(P) == 4) row_pass<uint32_t, P>(pos, n, R, end_bit, get, s);  // n < 2^32: O too
+    else if (end_bit <= 32) row_pass<uint32_t, P>(pos, n, R, end_bit, get, s);
+    else row_pass<uint64_t, P>(pos, n, R, end_bit, get, s);
   }
   return pos.Current();
+}
+
+// Calls fn(P{}) with the narrowest position type of sort_positions for n elements.
+template <typename Fn>
+void by_positions(int64_t n, Fn&& fn) {
+  if (n <= int64_t{0xFFFFFFFF}) fn(uint32_t{});
+  else fn(int64_t{});
 }
 
 // head[i] = 1 where sorted element i starts a new unique value (each NaN does).
@@ -153,8 +164,8 @@ __global__ void unique_heads(const U* keys, int64_t n, Kind kind, int64_t* head)
 
 // From the running group numbers gid (1-based): each group's first sorted position and value,
 // and the inverse of each input element.
-template <typename U>
-__global__ void unique_scatter(const U* in, const int64_t* pos, const int64_t* head, const int64_t* gid, int64_t n,
+template <typename U, typename P>
+__global__ void unique_scatter(const U* in, const P* pos, const int64_t* head, const int64_t* gid, int64_t n,
                                int64_t* starts, U* values, int64_t* inverse) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
     const int64_t g = gid[i] - 1;
@@ -187,28 +198,65 @@ __global__ void search_kernel(const U* keys, const int64_t* sorter, int64_t S, i
 // row in shared memory instead of the two global passes (one launch). Each block holds the
 // row's keys in a blocked arrangement (thread t holds elements t * kItems ...), padded with the
 // largest key at positions >= R, sorted by cub::BlockRadixSort, which is stable: padding stays
-// after the row's own largest keys, and ties keep their input order.
+// after the row's own largest keys, and ties keep their input order. The payload is the position
+// in the row as 16 bits (rows are at most kBlockSortMax < 65536 long), widened to int64 only when
+// written, not int64 positions (a quarter of their shared-memory exchange and registers). Keys of
+// 1 and 2 bytes travel with their position in one 32-bit word, key << 16 | position, sorted on the
+// key's bits only (the sort is stable, so the position bits need no pass): a keys-only sort, one
+// exchange a digit instead of two. The row is read through cub::BlockLoad's transpose (coalesced
+// reads) and the sort ends striped (SortBlockedToStriped), so a warp's stores of values and
+// indices are consecutive: one 32-byte sector per 4 indices, not one per index.
 template <typename U, int kBlock, int kItems>
 __global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R, KeyArgs<U> ka, U* values,
                                                           int64_t* indices, const int64_t* map) {
-  using Sort = cub::BlockRadixSort<U, kBlock, kItems, int64_t>;
-  __shared__ typename Sort::TempStorage tmp;
+  static_assert(kBlock * kItems <= 65536, "row positions must fit 16 bits");
+  using Load = cub::BlockLoad<U, kBlock, kItems, cub::BLOCK_LOAD_TRANSPOSE>;
   const int64_t row = blockIdx.x;
   const U* x = in + row * R;
-  U keys[kItems];
-  int64_t pos[kItems];
+  const int n = static_cast<int>(R);
+  U raw[kItems];       // the row in the blocked arrangement, read coalesced (through shared memory)
+  uint16_t pos[kItems];  // after the sort: striped, pos[j] the position of sorted element j * kBlock + t
+  if constexpr (sizeof(U) <= 2) {
+    using Sort = cub::BlockRadixSort<uint32_t, kBlock, kItems>;
+    __shared__ union {
+      typename Load::TempStorage load;
+      typename Sort::TempStorage sort;
+    } tmp;
+    Load(tmp.load).Load(x, raw, n);
+    __syncthreads();  // tmp is the sort's next
+    uint32_t w[kItems];
 #pragma unroll
-  for (int j = 0; j < kItems; ++j) {
-    const int64_t p = int64_t(threadIdx.x) * kItems + j;
-    keys[j] = p < R ? ka(x[p]) : static_cast<U>(~U(0));
-    pos[j] = p;
+    for (int j = 0; j < kItems; ++j) {
+      const int p = static_cast<int>(threadIdx.x) * kItems + j;
+      const U key = p < n ? ka(raw[j]) : static_cast<U>(~U(0));
+      w[j] = static_cast<uint32_t>(key) << 16 | static_cast<uint32_t>(p);
+    }
+    Sort(tmp.sort).SortBlockedToStriped(w, 16, 16 + 8 * static_cast<int>(sizeof(U)));
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) pos[j] = static_cast<uint16_t>(w[j] & 0xFFFFu);
+  } else {
+    using Sort = cub::BlockRadixSort<U, kBlock, kItems, uint16_t>;
+    __shared__ union {
+      typename Load::TempStorage load;
+      typename Sort::TempStorage sort;
+    } tmp;
+    Load(tmp.load).Load(x, raw, n);
+    __syncthreads();  // tmp is the sort's next
+    U keys[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const int p = static_cast<int>(threadIdx.x) * kItems + j;
+      keys[j] = p < n ? ka(raw[j]) : static_cast<U>(~U(0));
+      pos[j] = static_cast<uint16_t>(p);
+    }
+    Sort(tmp.sort).SortBlockedToStriped(keys, pos);
   }
-  Sort(tmp).Sort(keys, pos);
+  // striped: consecutive threads write consecutive outputs (coalesced stores)
 #pragma unroll
   for (int j = 0; j < kItems; ++j) {
-    const int64_t q = int64_t(threadIdx.x) * kItems + j;
-    if (q < R) {
-      indices[row * R + q] = map ? map[row * R + pos[j]] : pos[j];
+    const int q = j * kBlock + static_cast<int>(threadIdx.x);
+    if (q < n) {
+      indices[row * R + q] = map ? map[row * R + pos[j]] : static_cast<int64_t>(pos[j]);
       if (values) values[row * R + q] = x[pos[j]];
     }
   }
@@ -221,7 +269,8 @@ template <typename U>
 void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* values, int64_t* indices,
                        const int64_t* map, cudaStream_t s) {
   const unsigned grid = static_cast<unsigned>(O);
-  if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices, map);
+  if (R <= 128) block_sort_rows<U, 32, 4><<<grid, 32, 0, s>>>(x, R, ka, values, indices, map);  // topk's few kept
+  else if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices, map);
   else if (R <= 2048) block_sort_rows<U, 256, 8><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
   else block_sort_rows<U, 256, 16><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
   cuda::check_launch("sort", s);
@@ -236,13 +285,16 @@ void sort_rows_u(const U* x, DType dtype, int64_t O, int64_t R, bool descending,
     return;
   }
   const int64_t n = O * R;
-  const U* keys = nullptr;
-  int64_t* pos = sort_positions<U>(x, dtype, O, R, descending, get, s, &keys);
-  if (O == 1)
-    finish_one_row<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, keys, pos, n, key_args<U>(dtype, descending),
-                                                                    values, indices, map);
-  else finish_sort<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, pos, n, R, values, indices, map);
-  cuda::check_launch("sort", s);
+  by_positions(n, [&](auto ptag) {
+    using P = decltype(ptag);
+    const U* keys = nullptr;
+    P* pos = sort_positions<U, P>(x, dtype, O, R, descending, get, s, &keys);
+    if (O == 1)
+      finish_one_row<U, P><<<blocks_for(n, kThreads), kThreads, 0, s>>>(
+          x, keys, pos, n, key_args<U>(dtype, descending), values, indices, map);
+    else finish_sort<U, P><<<blocks_for(n, kThreads), kThreads, 0, s>>>(x, pos, n, R, values, indices, map);
+    cuda::check_launch("sort", s);
+  });
 }
 
 // Note [CUDA select]: topk and kthvalue of rows longer than kSelectMinRow find the k-th key of
@@ -400,15 +452,101 @@ __global__ void __launch_bounds__(kSelThreads) select_write(const U* in, int64_t
   }
 }
 
+// Note [CUDA select], medium rows (kSelectMinRow < R <= kRowSelectMax): steps 1 to 3 in ONE
+// launch, one block a row (as PyTorch's gatherTopK), instead of the chunked kernels' 3 + 2 * key
+// bytes launches that each read the row from global memory again: the block turns its row into
+// keys in shared memory once, finds the k-th key digit by digit there (a 256-bin shared histogram
+// per 8-bit digit; lanes of a warp holding the same digit add once, through __match_any_sync, so
+// the few top digits of clustered floats cost no serialised atomics), then writes the selected
+// elements in input order exactly as select_write does. Counts fit 16 bits (R <= 4096), so one
+// int scan carries both (below << 16 | equal).
+constexpr int64_t kRowSelectMax = 4096;
+constexpr int kRowSelThreads = 256;
+
+template <typename U>
+__global__ void __launch_bounds__(kRowSelThreads) row_select(const U* in, int64_t R, KeyArgs<U> ka, int64_t k, bool kth,
+                                                             U* values, int64_t* indices) {
+  using Scan = cub::BlockScan<int, kRowSelThreads>;
+  __shared__ U key[kRowSelectMax];
+  __shared__ int hist[256];
+  __shared__ typename Scan::TempStorage tmp;
+  __shared__ int found_digit, found_rank;
+  const int64_t row = blockIdx.x;
+  const U* x = in + row * R;
+  const int n = static_cast<int>(R), lane = threadIdx.x & 31;
+  for (int i = threadIdx.x; i < n; i += kRowSelThreads) key[i] = ka(x[i]);
+  hist[threadIdx.x] = 0;  // blockDim.x == kRowSelThreads == 256 bins
+  uint64_t prefix = 0;    // the digits found so far, in place (the same in every thread)
+  int rank = static_cast<int>(k - 1);
+  __syncthreads();
+  for (int shift = 8 * static_cast<int>(sizeof(U)) - 8; shift >= 0; shift -= 8) {
+    const uint64_t high = shift + 8 >= 64 ? 0 : ~uint64_t{0} << (shift + 8);
+    for (int base = 0; base < n; base += kRowSelThreads) {  // the same trip count in every thread
+      const int i = base + threadIdx.x;
+      int d = 256;  // no digit: past the row, or another prefix
+      if (i < n) {
+        const uint64_t kk = key[i];
+        if ((kk & high) == prefix) d = static_cast<int>((kk >> shift) & 255);
+      }
+      const unsigned peers = __match_any_sync(0xFFFFFFFFu, d);
+      if (d < 256 && lane == __ffs(peers) - 1) atomicAdd(&hist[d], __popc(peers));
+    }
+    __syncthreads();
+    const int c = hist[threadIdx.x];
+    hist[threadIdx.x] = 0;  // only this thread reads or clears bin threadIdx.x until the next barrier
+    int before = 0;
+    Scan(tmp).ExclusiveSum(c, before);
+    if (before <= rank && rank < before + c) {  // exactly one digit holds the rank
+      found_digit = static_cast<int>(threadIdx.x);
+      found_rank = rank - before;
+    }
+    __syncthreads();
+    prefix |= static_cast<uint64_t>(found_digit) << shift;
+    rank = found_rank;  // rewritten only after the next pass's barrier
+  }
+  // Step 3 over the keys in shared memory: the elements below the k-th key, then the first
+  // rank + 1 equal to it, in input order; values are the input elements themselves.
+  const U kth_key = static_cast<U>(prefix);
+  const int take = rank + 1, less = static_cast<int>(k) - take;
+  int less_at = 0, eq_at = 0;
+  for (int base = 0; base < n; base += kRowSelThreads) {
+    const int i = base + threadIdx.x;
+    const U kk = i < n ? key[i] : U(0);
+    const bool lt = i < n && kk < kth_key, eq = i < n && kk == kth_key;
+    int ex = 0, total = 0;
+    Scan(tmp).ExclusiveSum(lt ? (1 << 16) : eq ? 1 : 0, ex, total);
+    int at = -1;
+    if (lt && !kth) at = less_at + (ex >> 16);
+    if (eq) {
+      const int r = eq_at + (ex & 0xFFFF);
+      if (kth ? r == take - 1 : r < take) at = kth ? 0 : less + r;
+    }
+    if (at >= 0) {
+      const int64_t o = kth ? row : row * k + at;
+      values[o] = x[i];
+      indices[o] = i;
+    }
+    less_at += total >> 16;
+    eq_at += total & 0xFFFF;
+    if (less_at == less && eq_at >= take) break;  // the block's aggregate: every thread leaves together
+    __syncthreads();
+  }
+}
+
 // Steps 1 to 3 of Note [CUDA select] for the 0-based rank `rank` of each row; false when the
 // rows do not fit its counters (then the caller sorts).
 template <typename U>
 bool select_rows(const U* x, DType dtype, int64_t O, int64_t R, int64_t k, bool descending, bool kth, U* values,
                  int64_t* indices, ScratchFn& get, cudaStream_t s) {
+  const KeyArgs<U> ka = key_args<U>(dtype, descending);
+  if (R <= kRowSelectMax && O <= 0x7FFFFFFF) {
+    row_select<U><<<static_cast<unsigned>(O), kRowSelThreads, 0, s>>>(x, R, ka, k, kth, values, indices);
+    cuda::check_launch("topk select", s);
+    return true;
+  }
   const int64_t chunk = kSelChunk;
   const int64_t B = (R + chunk - 1) / chunk;
   if (R >= 0x7FFFFFFF || O * B >= 0x7FFFFFFF) return false;
-  const KeyArgs<U> ka = key_args<U>(dtype, descending);
   const unsigned grid = static_cast<unsigned>(O * B);
   SelRow* st = static_cast<SelRow*>(get(O * static_cast<int64_t>(sizeof(SelRow))));
   int* hist = static_cast<int*>(get(O * 256 * 4));
@@ -479,27 +617,30 @@ int64_t unique_flat(const void* in, DType dtype, int64_t n, void* values, int64_
   sortkey::by_width(dtype, [&](auto tag) {
     using U = decltype(tag);
     const U* x = static_cast<const U*>(in);
-    const U* keys = nullptr;
-    int64_t* pos = sort_positions<U>(x, dtype, 1, n, false, get, s, &keys);
-    int64_t* head = static_cast<int64_t*>(get(n * 8));
-    int64_t* gid = static_cast<int64_t*>(get(n * 8));
-    int64_t* starts = static_cast<int64_t*>(get(n * 8));
-    const int blocks = blocks_for(n, kThreads);
-    unique_heads<U><<<blocks, kThreads, 0, s>>>(keys, n, sortkey::format_of(dtype).kind, head);
-    cuda::check_launch("unique", s);
-    size_t bytes = 0;
-    check_cub(cub::DeviceScan::InclusiveSum(nullptr, bytes, head, gid, n, s), "unique scan");
-    void* tmp = get(static_cast<int64_t>(bytes > 0 ? bytes : 1));
-    check_cub(cub::DeviceScan::InclusiveSum(tmp, bytes, head, gid, n, s), "unique scan");
-    unique_scatter<U><<<blocks, kThreads, 0, s>>>(x, pos, head, gid, n, starts, static_cast<U*>(values), inverse);
-    cuda::check_launch("unique", s);
-    cuda::on_host_sync("unique");
-    cuda::check(cudaMemcpyAsync(&u, gid + n - 1, 8, cudaMemcpyDeviceToHost, s), "unique: copy the count");
-    cuda::check(cudaStreamSynchronize(s), "unique: synchronize");
-    if (counts) {
-      unique_counts<<<blocks_for(u, kThreads), kThreads, 0, s>>>(starts, u, n, counts);
-      cuda::check_launch("unique counts", s);
-    }
+    by_positions(n, [&](auto ptag) {
+      using P = decltype(ptag);
+      const U* keys = nullptr;
+      P* pos = sort_positions<U, P>(x, dtype, 1, n, false, get, s, &keys);
+      int64_t* head = static_cast<int64_t*>(get(n * 8));
+      int64_t* gid = static_cast<int64_t*>(get(n * 8));
+      int64_t* starts = static_cast<int64_t*>(get(n * 8));
+      const int blocks = blocks_for(n, kThreads);
+      unique_heads<U><<<blocks, kThreads, 0, s>>>(keys, n, sortkey::format_of(dtype).kind, head);
+      cuda::check_launch("unique", s);
+      size_t bytes = 0;
+      check_cub(cub::DeviceScan::InclusiveSum(nullptr, bytes, head, gid, n, s), "unique scan");
+      void* tmp = get(static_cast<int64_t>(bytes > 0 ? bytes : 1));
+      check_cub(cub::DeviceScan::InclusiveSum(tmp, bytes, head, gid, n, s), "unique scan");
+      unique_scatter<U, P><<<blocks, kThreads, 0, s>>>(x, pos, head, gid, n, starts, static_cast<U*>(values), inverse);
+      cuda::check_launch("unique", s);
+      cuda::on_host_sync("unique");
+      cuda::check(cudaMemcpyAsync(&u, gid + n - 1, 8, cudaMemcpyDeviceToHost, s), "unique: copy the count");
+      cuda::check(cudaStreamSynchronize(s), "unique: synchronize");
+      if (counts) {
+        unique_counts<<<blocks_for(u, kThreads), kThreads, 0, s>>>(starts, u, n, counts);
+        cuda::check_launch("unique counts", s);
+      }
+    });
   });
   return u;
 }
@@ -512,7 +653,8 @@ void searchsorted(const void* seq, const int64_t* sorter, int64_t S, int64_t L, 
     const KeyArgs<U> ka = key_args<U>(dtype, false);
     U* keys = static_cast<U*>(get((S * L > 0 ? S * L : 1) * static_cast<int64_t>(sizeof(U))));
     if (S * L > 0) {
-      make_keys<U><<<blocks_for(S * L, kThreads), kThreads, 0, s>>>(static_cast<const U*>(seq), S * L, ka, keys, nullptr);
+      make_keys<U, uint32_t><<<blocks_for(S * L, kThreads), kThreads, 0, s>>>(static_cast<const U*>(seq), S * L, ka, keys,
+                                                                            nullptr);
       cuda::check_launch("searchsorted keys", s);
     }
     search_kernel<U><<<blocks_for(n, kThreads), kThreads, 0, s>>>(keys, sorter, S, L, static_cast<const U*>(vals), n,
