@@ -86,7 +86,24 @@ if [ "${SANITIZE:-1}" != 0 ]; then
     [ -x "$A/$t" ] && sanitize memcheck $t
   done
   [ -x "$A/indexing_test" ] && SANITIZE_OPTS="--leak-check full --target-processes application-only" sanitize memcheck indexing_test
-  for t in scan_test sort_test rowfuncs_test; do [ -x "$A/$t" ] && sanitize racecheck $t; done
+  # sanitize_cases TOOL TEST: one process a case of tests/capi/TEST.c (CT_TESTS), all at once:
+  # racecheck of sort_test as one process outlasted 100 s; its cases alone take under 4 minutes
+  sanitize_cases() {
+    local tool="$1" test="$2" c bad=0
+    local cases; cases=$(grep -oE 'TEST_CASE\([A-Za-z0-9_]+\)' "tests/capi/$test.c" | sed -E 's/TEST_CASE\((.*)\)/\1/')
+    echo "== compute-sanitizer $tool: $test, one process a case ($(echo $cases | wc -w))"
+    for c in $cases; do
+      CT_TESTS=$c /usr/local/cuda/bin/compute-sanitizer --tool "$tool" --error-exitcode 9 "$A/$test" > "/tmp/cs_${tool}_${test}_$c.txt" 2>&1 &
+    done
+    wait
+    for c in $cases; do
+      grep -qE '^1 passed, 0 failed' "/tmp/cs_${tool}_${test}_$c.txt" && grep -qE 'SUMMARY: 0 (hazards|errors)' "/tmp/cs_${tool}_${test}_$c.txt" ||
+        { bad=1; echo "   $c:"; grep -m20 -E "=========|FAIL" "/tmp/cs_${tool}_${test}_$c.txt"; }
+    done
+    if [ $bad = 0 ]; then echo "   every case: 1 passed, 0 failed; SUMMARY: 0"; else rc=1; fi
+  }
+  for t in scan_test rowfuncs_test; do [ -x "$A/$t" ] && sanitize racecheck $t; done
+  [ -x "$A/sort_test" ] && sanitize_cases racecheck sort_test
   [ -x "$A/indexing_test" ] && SANITIZE_OPTS="--target-processes application-only" sanitize racecheck indexing_test
   LAYOUT_TEST_FIRST_DEVICE=$(( NGPU > 1 ? NGPU - 1 : 0 )) sanitize racecheck layout_test
   # the jiterator (issue 18): its C suite, and its launch tests but the two over 2^31 elements

@@ -19,15 +19,25 @@
 // block reductions over the copy, and the output is written from it. The streaming form above
 // reads the row twice from global memory, one element a load: float32 softmax / log_softmax of
 // [8192, 8192] ran 1.27x / 1.36x torch's time that way (torch's cunn_SoftMaxForwardSmem does the
-// same as this). Longer rows (and float64 rows over 6144 elements) stream.
+// same as this). Rows up to kSmemRowMaxBytes (96 KiB: float64 rows of 8192) take more than the
+// default through cudaFuncAttributeMaxDynamicSharedMemorySize, where the device allows it
+// (float64 softmax of [8192, 8192] streamed at 1.09x torch's time); longer rows stream.
+//
+// Note [Softmax of short rows]: rows of at most kWarpRowMax (1024) elements take one warp each,
+// eight rows a block: online (max, sum) per lane in vectors, combined by shuffles, then the
+// writes (the second read of a row of at most 8 KiB comes from L1). A block of 256 threads on a
+// row of 128 left half of them idle and synchronised the block twice a row: softmax over the last
+// dim of a [1024, 512, 128] tensor ran 1.8x (float32) to 3x (float16) torch's time, which has a
+// warp-per-row kernel for rows of up to 1024 elements as well.
 //
 // Note [Softmax over an inner dim]: softmax over a dim that is not the last, of a contiguous
 // [outer, len, inner] tensor: one thread per (outer, inner) column, online (max, sum) down the
 // column then the writes, consecutive threads on consecutive columns (coalesced). One launch,
 // where the composed form (amax, sub, exp, sum, div, and the casts of float16) took seven:
 // float16 softmax over dim 0 of [64, 1000] ran 1.48x torch's time. Used for columns of at most
-// 64 elements (32 columns or more), or 4096 columns or more (softmax_cols_ok); a few long
-// columns, one thread each, would be slower than the composed form, which remains for them.
+// 256 elements, 32 columns or more (softmax_cols_ok); long columns, one thread each, are slower
+// than the composed form, which remains for them (over dim 0 of [8192, 8192] it took 10x the
+// composed form's time, measured).
 //
 // Note [Welford by vectors]: var's threads load kVecBytes vectors; each vector's elements give
 // a (count, mean, M2) of their own by the two-pass formula, merged into the thread's running
@@ -116,6 +126,9 @@ __global__ void __launch_bounds__(kRowThreads) softmax_kernel(const T* in, T* ou
 }
 
 constexpr int64_t kSmemRowBytes = 48 * 1024;
+constexpr int64_t kSmemRowMaxBytes = 96 * 1024;
+constexpr int64_t kWarpRowMax = 1024;
+constexpr int kWarpsPerBlock = kRowThreads / 32;
 constexpr int kVecBytes = 16;
 
 // VEC elements of T as one aligned load/store.
@@ -172,6 +185,51 @@ __global__ void __launch_bounds__(kRowThreads)
       y[i] = o;
     }
     __syncthreads();  // buf, tmp, row_m and row_s are reused by the next row
+  }
+}
+
+// Note [Softmax of short rows]. VEC as softmax_smem_kernel's.
+template <typename T, int VEC>
+__global__ void __launch_bounds__(kRowThreads)
+    softmax_warp_kernel(const T* in, T* out, int64_t rows, int64_t len, bool take_log) {
+  using A = typename Acc<T>::type;
+  using V = Vec<T, VEC>;
+  const int lane = threadIdx.x & 31;
+  const int64_t nv = len / VEC;
+  for (int64_t r = blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + (threadIdx.x >> 5); r < rows;
+       r += static_cast<int64_t>(gridDim.x) * kWarpsPerBlock) {
+    const V* x = reinterpret_cast<const V*>(in + r * len);
+    MaxSum<A> p{-INFINITY, A(0)};
+    for (int64_t i = lane; i < nv; i += 32) {
+      const V v = x[i];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        const A a = load(&v.v[k]);
+        if (a > p.m) {
+          p.s = (p.s == A(0) ? A(0) : p.s * exp(p.m - a)) + exp(a - a);  // exp(inf - inf): NaN
+          p.m = a;
+        } else if (!(a == -INFINITY)) {
+          p.s += exp(a - p.m);  // NaN for a NaN
+        }
+      }
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+      MaxSum<A> q{__shfl_xor_sync(0xffffffffu, p.m, o), __shfl_xor_sync(0xffffffffu, p.s, o)};
+      p = MaxSumOp<A>()(p, q);
+    }
+    const A ls = take_log ? log(p.s) : A(0);
+    V* y = reinterpret_cast<V*>(out + r * len);
+    for (int64_t i = lane; i < nv; i += 32) {
+      const V v = x[i];
+      V o;
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        const A z = load(&v.v[k]) - p.m;
+        store(&o.v[k], take_log ? z - ls : exp(z) / p.s);
+      }
+      y[i] = o;
+    }
   }
 }
 
@@ -306,6 +364,17 @@ bool whole_vectors(const void* a, const void* b, int64_t len) {
   return len % vec == 0 && addr % kVecBytes == 0;
 }
 
+// Whether a block may have `bytes` of dynamic shared memory on the current device (beyond the
+// default 48 KiB only through the opt-in limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, less
+// the row kernels' static shared memory).
+bool smem_fits(int64_t bytes) {
+  if (bytes <= kSmemRowBytes) return true;
+  int dev = 0, optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return false;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) return false;
+  return bytes + 1024 <= optin;
+}
+
 unsigned grid_for(int64_t rows) {
   return static_cast<unsigned>(rows < (1LL << 20) ? rows : (1LL << 20));
 }
@@ -327,23 +396,31 @@ void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dt
   const auto s = static_cast<cudaStream_t>(stream);
   dispatch(dtype, "softmax", [&](auto tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
+    constexpr int kVec = kVecBytes / sizeof(T);
     const T* x = static_cast<const T*>(in);
     T* y = static_cast<T*>(out);
+    const bool vec = whole_vectors<T>(in, out, len);
     const int64_t bytes = len * static_cast<int64_t>(sizeof(T));
-    if (bytes > kSmemRowBytes) {
-      softmax_kernel<T><<<grid_for(rows), kRowThreads, 0, s>>>(x, y, rows, len, log);
-    } else if (whole_vectors<T>(in, out, len)) {
-      softmax_smem_kernel<T, kVecBytes / sizeof(T)><<<grid_for(rows), kRowThreads, bytes, s>>>(x, y, rows, len, log);
+    if (len <= kWarpRowMax) {
+      const int64_t blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
+      const unsigned grid = grid_for(blocks);
+      if (vec) softmax_warp_kernel<T, kVec><<<grid, kRowThreads, 0, s>>>(x, y, rows, len, log);
+      else softmax_warp_kernel<T, 1><<<grid, kRowThreads, 0, s>>>(x, y, rows, len, log);
+    } else if (bytes <= kSmemRowMaxBytes && smem_fits(bytes)) {
+      auto kernel = vec ? softmax_smem_kernel<T, kVec> : softmax_smem_kernel<T, 1>;
+      if (bytes > kSmemRowBytes)
+        cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+                    "softmax kernel attribute");
+      kernel<<<grid_for(rows), kRowThreads, bytes, s>>>(x, y, rows, len, log);
     } else {
-      softmax_smem_kernel<T, 1><<<grid_for(rows), kRowThreads, bytes, s>>>(x, y, rows, len, log);
+      softmax_kernel<T><<<grid_for(rows), kRowThreads, 0, s>>>(x, y, rows, len, log);
     }
   });
   cuda::check_launch("softmax kernel", s);
 }
 
 bool softmax_cols_ok(int64_t outer, int64_t len, int64_t inner) {
-  const int64_t cols = outer * inner;
-  return (len <= 64 && cols >= 32) || cols >= 4096;
+  return len <= 256 && outer * inner >= 32;
 }
 
 void softmax_cols(const void* in, void* out, int64_t outer, int64_t len, int64_t inner, DType dtype, bool log,
