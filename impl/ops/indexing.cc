@@ -481,8 +481,21 @@ Tensor masked_select(const Tensor& t, const Tensor& mask) {
 
 Tensor nonzero(const Tensor& t) {
   Tensor flags = t->dtype == DType::Bool ? contiguous(t) : contiguous(binary(BinaryOp::Ne, t, wrapped_scalar_int(0)));
+  const int64_t nd = t->dim();
+  if (t->device().is_cuda() && nd >= 1 && nd <= cuda_ops::kMaxDims) {  // Note [nonzero's coordinates]
+    CudaScope sc(flags->device());
+    CudaScratch get(flags->device());
+    const bool* f = reinterpret_cast<const bool*>(flags->data());
+    const int64_t count = cuda_ops::count_true(f, flags->numel(), get, sc.stream);
+    Tensor out = empty(Shape{count, nd}, DType::Int64, t->device());
+    if (count > 0)
+      cuda_ops::nonzero_coords(f, flags->numel(), t->sizes.data(), static_cast<int32_t>(nd),
+                               reinterpret_cast<int64_t*>(out->data()), get, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, "nonzero", {{flags.get(), "self"}}, {{out.get(), "out"}});
+    return out;
+  }
   Tensor pos = true_positions(flags);
-  const int64_t n = pos->numel(), nd = t->dim();
+  const int64_t n = pos->numel();
   Tensor out = empty(Shape{n, nd}, DType::Int64, t->device());
   if (n == 0 || nd == 0) return out;
   int64_t inner = 1;

@@ -456,6 +456,23 @@ Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool ke
   CT_CHECK(is_floating(t->dtype) || is_complex(t->dtype), Status::DType,
            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", dtype_short(t->dtype));
   std::vector<bool> mask = dim_mask(t, dims);
+  // real floating inputs read in place where the layout allows (Note [Norms in double])
+  if (t->device().is_cuda() && t->numel() > 0 && is_floating(t->dtype)) {
+    InPlace ip = plan_in_place(t, mask);
+    cuda_ops::StridedReduction sr;
+    const bool strided = !ip.rows && !ip.cols && plan_strided(t, mask, &sr);
+    if (ip.rows || ip.cols || strided) {
+      Layout L = sizes_of(t, mask, keepdim);
+      Tensor tmp = empty_tensor({L.O}, DType::Float64, t->device());
+      CudaScope sc(t->device());
+      CudaScratch get(t->device());
+      const auto plan = ip.rows ? cuda_ops::NormPlan::Rows : ip.cols ? cuda_ops::NormPlan::Cols : cuda_ops::NormPlan::Strided;
+      cuda_ops::norm_in_place(plan, t->data(), t->dtype, reinterpret_cast<double*>(tmp->data()), L.O, L.R, &sr, p, get,
+                              sc.stream);
+      CT_CSAN_KERNEL(sc.stream_ref, "linalg.vector_norm", {{t.get(), "self"}}, {{tmp.get(), "out"}});
+      return strided ? finish(tmp, L, t->dtype) : finish_perm(tmp, t, mask, ip.kept_perm, L, t->dtype);
+    }
+  }
   // |x| in double (complex: magnitude), then the p-norm of each row.
   Tensor mag = unary(UnaryOp::Abs, to(t, t->device(), is_complex(t->dtype) ? DType::Complex128 : DType::Float64, false));
   Layout L = layout(mag, mask, keepdim, DType::Float64);

@@ -51,6 +51,23 @@ std::vector<int64_t> reduced_dims(const Tensor& t, const std::vector<int64_t>& d
   return out;
 }
 
+// Whether the sorted reduced dims dl are the trailing dims of t (a per-row kernel's layout once
+// t is contiguous).
+bool trailing_dims(const Tensor& t, const std::vector<int64_t>& dl) {
+  const int64_t nd = t->dim();
+  return !dl.empty() && dl.back() == nd - 1 && dl.front() == nd - static_cast<int64_t>(dl.size());
+}
+
+// The result shape of reducing t over its trailing dims dl (trailing_dims).
+Shape trailing_out_shape(const Tensor& t, const std::vector<int64_t>& dl, bool keepdim) {
+  Shape out;
+  for (int64_t d = 0; d < t->dim(); ++d) {
+    if (d < dl.front()) out.push_back(t->sizes[d]);
+    else if (keepdim) out.push_back(1);
+  }
+  return out;
+}
+
 Tensor as_compute(const Tensor& t, DType d) { return to(t, t->device(), compute_dtype(d), false); }
 
 Tensor to_dtype(const Tensor& t, DType d) { return to(t, t->device(), d, false); }
@@ -103,6 +120,14 @@ Tensor logsumexp(const Tensor& t, const std::vector<int64_t>& dims, bool keepdim
   DType rd = is_integral(t->dtype, true) ? kDefaultFloat : t->dtype;
   int64_t n = 0;
   std::vector<int64_t> dl = reduced_dims(t, dims, &n);
+  if (t->device().is_cuda() && n > 0 && trailing_dims(t, dl)) {  // Note [logsumexp rows]
+    Tensor x = contiguous(to_dtype(t, rd));
+    Tensor out = empty(trailing_out_shape(t, dl, keepdim), rd, t->device());
+    CudaScope sc(x->device());
+    cuda_ops::logsumexp_rows(x->data(), out->data(), x->numel() / n, n, rd, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, "logsumexp", {{x.get(), "self"}}, {{out.get(), "out"}});
+    return out;
+  }
   Tensor x = as_compute(t, rd);
   if (n == 0) {  // log(0) = -inf for every output element
     return to_dtype(unary(UnaryOp::Log, reduce(ReduceOp::Sum, x, dl, keepdim, false, x->dtype)), rd);
@@ -122,15 +147,9 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const std::vector<int64_t>& 
   int64_t n = 0;
   std::vector<int64_t> dl = reduced_dims(t, dims, &n);
   // On CUDA, reduced dims that are the trailing dims of a real tensor: Welford per row.
-  const int64_t nd = t->dim();
-  bool trailing = !dl.empty() && dl.back() == nd - 1 && dl.front() == nd - static_cast<int64_t>(dl.size());
-  if (t->device().is_cuda() && is_floating(t->dtype) && trailing && n > 0) {
+  if (t->device().is_cuda() && is_floating(t->dtype) && trailing_dims(t, dl) && n > 0) {
     Tensor x = contiguous(t);
-    Shape out_shape;
-    for (int64_t d = 0; d < nd; ++d) {
-      if (d < dl.front()) out_shape.push_back(t->sizes[d]);
-      else if (keepdim) out_shape.push_back(1);
-    }
+    const Shape out_shape = trailing_out_shape(t, dl, keepdim);
     Tensor v = empty(out_shape, t->dtype, t->device()), mean = empty(out_shape, t->dtype, t->device());
     CudaScope sc(x->device());
     cuda_ops::var_rows(x->data(), v->data(), mean->data(), x->numel() / n, n, t->dtype, correction, take_sqrt,

@@ -347,6 +347,94 @@ static void test_nonzero(void) {
   }
 }
 
+/* index_select of contiguous tensors copies whole rows on CUDA (Note [index_select rows]): rows
+ * of every unit width (1 to 16 bytes: row lengths and element sizes that divide 16 or not), an
+ * outer dim, a data pointer one element off the 16-byte grid, int32 and strided int64 indices;
+ * checked on every device against the values picked here. */
+static void test_index_select_rows(void) {
+  const struct {
+    int64_t sz[3];
+    int dim;
+    ct_dtype dt;
+  } cases[] = {{{5, 7, 3}, 1, CT_INT8},       {{6, 10, 1}, 0, CT_FLOAT32},   {{4, 8, 16}, 1, CT_FLOAT16},
+               {{3, 9, 5}, 1, CT_COMPLEX128}, {{2, 40, 33}, 1, CT_FLOAT64},  {{7, 300, 1}, 1, CT_INT16},
+               {{1, 64, 4}, 1, CT_FLOAT32},   {{3, 5, 1000}, 1, CT_BFLOAT16}};
+  const int64_t pick[] = {4, 0, 2, 2, 1, 3, 0};
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+      const int64_t* sz = cases[c].sz;
+      const int64_t n = sz[0] * sz[1] * sz[2];
+      double* v = malloc((size_t)n * 8);
+      for (int64_t i = 0; i < n; ++i) v[i] = (double)(i % 97);
+      ct_tensor t = vals(v, n, sz, 3, cases[c].dt, dev);
+      for (int it = 0; it < 2; ++it) {
+        ct_tensor i = idx(pick, 7, (const int64_t[]){7}, 1, it ? CT_INT32 : CT_INT64, dev), r = NULL;
+        OK(ct_index_select(t, cases[c].dim, i, &r));
+        const int64_t outer = cases[c].dim == 0 ? 1 : sz[0], size = sz[cases[c].dim];
+        const int64_t inner = cases[c].dim == 0 ? sz[1] * sz[2] : sz[2];
+        double* w = malloc((size_t)(outer * 7 * inner) * 8);
+        for (int64_t o = 0; o < outer; ++o)
+          for (int j = 0; j < 7; ++j)
+            for (int64_t k = 0; k < inner; ++k) w[(o * 7 + j) * inner + k] = v[(o * size + pick[j]) * inner + k];
+        expect_arr(r, w, outer * 7 * inner, __LINE__ + (int)c);
+        free(w);
+        rel(r), rel(i);
+      }
+      rel(t);
+      free(v);
+    }
+    /* a contiguous [1, 32] whose data pointer is one float32 past the start of its storage */
+    double v[33];
+    for (int i = 0; i < 33; ++i) v[i] = i;
+    ct_tensor base = vals(v, 33, (const int64_t[]){1, 33}, 2, CT_FLOAT32, dev), t = NULL, r = NULL;
+    OK(ct_slice(base, 1, 1, 33, 1, &t));
+    ct_tensor i = idx((const int64_t[]){0, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    OK(ct_index_select(t, 0, i, &r));
+    double w[64];
+    for (int k = 0; k < 64; ++k) w[k] = 1 + k % 32;
+    EXPECT_ARR(r, w, 64);
+    rel(r), rel(i);
+    /* a strided int64 index (every other element of [6]) */
+    ct_tensor ib = idx((const int64_t[]){1, 9, 0, 9, 1, 9}, 6, (const int64_t[]){6}, 1, CT_INT64, dev), is = NULL;
+    OK(ct_slice(ib, 0, 0, 6, 2, &is));
+    OK(ct_index_select(base, 1, is, &r));
+    EXPECT_VALS(r, 0, 1, 0, 1);
+    rel(r), rel(is), rel(ib), rel(t), rel(base);
+  }
+}
+
+/* nonzero's coordinates on larger inputs (Note [nonzero's coordinates]): 4-D, every true element
+ * checked, against the coordinates computed here. */
+static void test_nonzero_coords(void) {
+  const int64_t sz[4] = {3, 5, 7, 11};
+  const int64_t n = 3 * 5 * 7 * 11;
+  double* v = malloc((size_t)n * 8);
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += (v[i] = (i * 7919) % 5 == 0 ? 1.5 : 0) != 0;
+  double* want = malloc((size_t)(count * 4) * 8);
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i] == 0) continue;
+    want[k * 4 + 0] = (double)(i / (5 * 7 * 11));
+    want[k * 4 + 1] = (double)(i / (7 * 11) % 5);
+    want[k * 4 + 2] = (double)(i / 11 % 7);
+    want[k * 4 + 3] = (double)(i % 11);
+    ++k;
+  }
+  for (int d = 0; d < ndevices(); ++d) {
+    for (int b = 0; b < 2; ++b) {
+      ct_tensor t = vals(v, n, sz, 4, b ? CT_BOOL : CT_FLOAT32, dev_of(d)), r = NULL;
+      OK(ct_nonzero(t, &r));
+      EXPECT_SHAPE(r, count, 4);
+      expect_arr(r, want, count * 4, __LINE__);
+      rel(r), rel(t);
+    }
+  }
+  free(want);
+  free(v);
+}
+
 /* ---- scatter, scatter_add, index_add_ */
 
 static void test_scatter(void) {
@@ -784,7 +872,7 @@ int main(int argc, char** argv) {
   g_self = "/proc/self/exe";
   if (argc == 3 && strcmp(argv[1], "--assert-child") == 0) return assert_child(argv[2]);
   const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather),       TEST_CASE(take),
-                             TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(nonzero),
+                             TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(nonzero), TEST_CASE(index_select_rows), TEST_CASE(nonzero_coords),
                              TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(index), TEST_CASE(index_put), TEST_CASE(index_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
   return RUN_TESTS(tests);
 }

@@ -676,6 +676,108 @@ static void test_layer_norm(void) {
 }
 
 /* the CUDA results equal the CPU's within float rounding (the same inputs on both) */
+/* The CUDA row kernels' classes (Note [Softmax of short rows], [Softmax rows in shared memory],
+ * [logsumexp rows], [Welford by vectors], [Norms in double]) on every device: row lengths around
+ * each threshold, the warp form for many medium rows, float64 rows in opted-in shared memory,
+ * rows too long for shared memory, a data pointer off the 16-byte grid (no vectors), special
+ * values in each form, and vector norms read in place from transposed, sliced and float16
+ * inputs. */
+static void test_row_kernel_classes(void) {
+  const int64_t lens[] = {1, 5, 128, 256, 257, 1000, 1024, 1025, 12289, 30000};
+  const int64_t dm1[1] = {-1};
+  for (int di = 0; di < ndevices(); ++di) {
+    ct_device_type dev = device_at(di);
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; ++li) {
+      const int64_t sz[2] = {9, lens[li]};
+      for (int k = 1; k < 3; ++k) { /* float32, float16 */
+        ct_tensor t = sample(sz, 2, FLOATS[k], 11, dev);
+        double tol = tol_of(FLOATS[k]) * (lens[li] > 1024 ? 4 : 2);
+        check_softmax(t, 1, CT_DTYPE_UNDEFINED, 0, tol, __LINE__);
+        check_softmax(t, 1, CT_DTYPE_UNDEFINED, 1, tol, __LINE__);
+        check_reduce(t, dm1, 1, 0, 3, 1, tol, __LINE__);
+        if (lens[li] > 1) check_reduce(t, dm1, 1, 1, 0, 1, tol * 4, __LINE__);
+        rel(t);
+      }
+    }
+    /* many medium rows (the warp form for rows of 257 to 1024) */
+    const int64_t many[2] = {8200, 300};
+    ct_tensor t = sample(many, 2, CT_FLOAT32, 12, dev);
+    check_softmax(t, -1, CT_DTYPE_UNDEFINED, 0, 3e-6, __LINE__);
+    check_reduce(t, dm1, 1, 0, 3, 1, 3e-6, __LINE__);
+    check_reduce(t, dm1, 1, 0, 1, 0, 1e-5, __LINE__);
+    rel(t);
+    /* float64 rows of 8192 (64 KiB: beyond the default shared memory of a block) */
+    const int64_t wide[2] = {3, 8192};
+    t = sample(wide, 2, CT_FLOAT64, 13, dev);
+    check_softmax(t, 1, CT_DTYPE_UNDEFINED, 0, 1e-12, __LINE__);
+    check_softmax(t, 1, CT_DTYPE_UNDEFINED, 1, 1e-12, __LINE__);
+    rel(t);
+    /* a contiguous row whose data pointer is one element past an aligned one */
+    const int64_t one[2] = {1, 1001};
+    ct_tensor base = sample(one, 2, CT_FLOAT32, 14, dev), v = NULL;
+    OK(ct_slice(base, 1, 1, 1001, 1, &v));
+    check_softmax(v, 1, CT_DTYPE_UNDEFINED, 0, 3e-6, __LINE__);
+    check_reduce(v, dm1, 1, 0, 3, 1, 3e-6, __LINE__);
+    check_reduce(v, dm1, 1, 0, 0, 1, 1e-5, __LINE__);
+    rel(v);
+    rel(base);
+    /* logsumexp of special rows, short (a warp a row) and long (a block a row): +inf, all -inf,
+     * a NaN, a -inf among finite values */
+    for (int len = 4; len <= 2000; len += 1996) {
+      const int64_t ssz[2] = {4, len};
+      double* x = malloc((size_t)(4 * len) * 8);
+      for (int i = 0; i < 4 * len; ++i) x[i] = 0.25 * (i % 7);
+      x[1] = INFINITY;
+      for (int i = len; i < 2 * len; ++i) x[i] = -INFINITY;
+      x[2 * len + 2] = NAN;
+      x[3 * len + 1] = -INFINITY;
+      ct_tensor sp = on(from_f64(x, 4 * len, ssz, 2, CT_FLOAT32), dev), y = NULL;
+      OK(ct_logsumexp(sp, dm1, 1, 0, &y));
+      double rest = 0;
+      for (int i = 0; i < len; ++i)
+        if (i != 1) rest += exp(0.25 * ((3 * len + i) % 7));
+      EXPECT_CLOSE(y, ((double[]){INFINITY, -INFINITY, NAN, log(rest)}), 4, 3e-6);
+      rel(y);
+      rel(sp);
+      free(x);
+    }
+    /* vector norms in place: "fro" of transposed, sliced and float16 matrices */
+    const int64_t msz[3] = {3, 40, 50};
+    for (int k = 0; k < 4; ++k) {
+      ct_tensor m = sample(msz, 3, FLOATS[k], 15, dev), mt = NULL, ms = NULL;
+      OK(ct_transpose(m, 1, 2, &mt));
+      OK(ct_slice(m, 2, 0, 50, 2, &ms));
+      ct_tensor views[3] = {m, mt, ms};
+      for (int w = 0; w < 3; ++w) {
+        int64_t n = 0, vsz[16];
+        int32_t vnd = 0;
+        double* x = values(views[w], &n, vsz, &vnd);
+        double want[3] = {0, 0, 0};
+        for (int64_t i = 0; i < n; ++i) want[i / (vsz[1] * vsz[2])] += x[i] * x[i];
+        for (int b = 0; b < 3; ++b) want[b] = sqrt(want[b]);
+        ct_tensor y = NULL;
+        OK(ct_matrix_norm_str(views[w], "fro", -2, -1, 0, &y));
+        expect_close_(y, want, 3, tol_of(FLOATS[k]), "fro norm", __LINE__ + w);
+        rel(y);
+        OK(ct_matrix_norm(views[w], INFINITY, 1, 2, 0, &y)); /* the largest row sum of |x| */
+        double rows[3] = {0, 0, 0};
+        for (int b = 0; b < 3; ++b)
+          for (int64_t r = 0; r < vsz[1]; ++r) {
+            double acc = 0;
+            for (int64_t c = 0; c < vsz[2]; ++c) acc += fabs(x[(b * vsz[1] + r) * vsz[2] + c]);
+            if (acc > rows[b]) rows[b] = acc;
+          }
+        expect_close_(y, rows, 3, tol_of(FLOATS[k]), "inf norm", __LINE__ + w);
+        rel(y);
+        free(x);
+      }
+      rel(ms);
+      rel(mt);
+      rel(m);
+    }
+  }
+}
+
 static void test_cuda_matches_cpu(void) {
   SKIP_WITHOUT_CUDA();
   const int64_t sz[2] = {33, 1025}, ln[1] = {1025}, d1[1] = {1};
@@ -707,4 +809,4 @@ static void test_cuda_matches_cpu(void) {
 
 TEST_MAIN(TEST_CASE(softmax_dims_dtypes), TEST_CASE(softmax_layouts), TEST_CASE(softmax_special_values),
           TEST_CASE(softmax_errors), TEST_CASE(logsumexp_var_std), TEST_CASE(reduce_edges), TEST_CASE(matrix_norm),
-          TEST_CASE(layer_norm), TEST_CASE(cuda_matches_cpu))
+          TEST_CASE(layer_norm), TEST_CASE(row_kernel_classes), TEST_CASE(cuda_matches_cpu))

@@ -13,6 +13,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cstring>
@@ -222,6 +223,29 @@ __global__ void __launch_bounds__(kIdxThreads) index_check_kernel(Iter<1> it, Of
   }
 }
 
+// Note [nonzero's coordinates]: cub::DeviceSelect::Flagged writes each selected position
+// straight as its coordinates (a tabulate output iterator: out[i] = the position's index along
+// every dim, in P, 32-bit where the tensor has fewer than 2^32 elements). The positions were
+// written first and turned into coordinates by two elementwise ops a dim and a strided copy:
+// nonzero of [8192, 8192] ran 2.2x torch's time.
+template <typename P>
+struct NonzeroCoords {
+  int64_t* out;
+  int32_t nd;
+  int64_t sizes[kMaxDims];
+  __device__ void operator()(ptrdiff_t i, int64_t pos) const {
+    int64_t* o = out + static_cast<int64_t>(i) * nd;
+    P q = static_cast<P>(pos);
+    for (int d = nd - 1; d > 0; --d) {
+      const P sz = static_cast<P>(sizes[d]);
+      const P next = q / sz;
+      o[d] = static_cast<int64_t>(q - next * sz);
+      q = next;
+    }
+    o[0] = static_cast<int64_t>(q);
+  }
+};
+
 struct BoolToInt64 {
   __host__ __device__ int64_t operator()(bool b) const { return b ? 1 : 0; }
 };
@@ -353,6 +377,27 @@ void true_positions(const bool* flags, int64_t n, int64_t* out, ScratchFn& get, 
   void* tmp = get(static_cast<int64_t>(bytes));
   cuda::check(cub::DeviceSelect::Flagged(tmp, bytes, in, flags, out, count, n, s), "nonzero positions");
   cuda::check_launch("nonzero positions", s);
+}
+
+void nonzero_coords(const bool* flags, int64_t n, const int64_t* sizes, int32_t nd, int64_t* out, ScratchFn& get,
+                    void* stream) {
+  if (n == 0) return;
+  CT_CHECK(nd >= 1 && nd <= kMaxDims, Status::Internal, "nonzero_coords: ", nd, " dims");
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  thrust::counting_iterator<int64_t> in(0);
+  int64_t* count = static_cast<int64_t*>(get(sizeof(int64_t)));
+  auto select = [&](auto tag) {
+    NonzeroCoords<decltype(tag)> f{out, nd, {}};
+    for (int d = 0; d < nd; ++d) f.sizes[d] = sizes[d];
+    auto it = thrust::make_tabulate_output_iterator(f);
+    size_t bytes = 0;
+    cuda::check(cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, it, count, n, s), "nonzero");
+    void* tmp = get(static_cast<int64_t>(bytes));
+    cuda::check(cub::DeviceSelect::Flagged(tmp, bytes, in, flags, it, count, n, s), "nonzero");
+  };
+  if (n <= int64_t{UINT32_MAX}) select(uint32_t{});
+  else select(uint64_t{});
+  cuda::check_launch("nonzero", s);
 }
 
 }  // namespace ct::cuda_ops

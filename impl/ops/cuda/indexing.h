@@ -35,4 +35,10 @@ int64_t count_true(const bool* flags, int64_t n, ScratchFn& get, void* stream);
 // Their row-major positions into out (cub::DeviceSelect::Flagged; out sized to the count).
 void true_positions(const bool* flags, int64_t n, int64_t* out, ScratchFn& get, void* stream);
 
+// The coordinates of the true elements of a contiguous bool array of shape sizes[nd] (1 <= nd <=
+// kMaxDims, n elements), row-major, into out ([count, nd] int64, sized by count_true first):
+// Note [nonzero's coordinates].
+void nonzero_coords(const bool* flags, int64_t n, const int64_t* sizes, int32_t nd, int64_t* out, ScratchFn& get,
+                    void* stream);
+
 }  // namespace ct::cuda_ops

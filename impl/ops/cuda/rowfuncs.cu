@@ -23,9 +23,9 @@
 // default through cudaFuncAttributeMaxDynamicSharedMemorySize, where the device allows it
 // (float64 softmax of [8192, 8192] streamed at 1.09x torch's time); longer rows stream.
 //
-// Note [Softmax of short rows]: rows of at most kWarpRowMax (1024) elements take one warp each,
-// eight rows a block: online (max, sum) per lane in vectors, combined by shuffles, then the
-// writes (the second read of a row of at most 8 KiB comes from L1). A block of 256 threads on a
+// Note [Softmax of short rows]: rows of at most 256 elements, and rows of at most kWarpRowMax
+// (1024) when there are 8192 rows or more (warp_rows), take one warp each, eight rows a block:
+// online (max, sum) per lane in vectors, combined by shuffles, then the writes (the second read of a row of at most 8 KiB comes from L1). A block of 256 threads on a
 // row of 128 left half of them idle and synchronised the block twice a row: softmax over the last
 // dim of a [1024, 512, 128] tensor ran 1.8x (float32) to 3x (float16) torch's time, which has a
 // warp-per-row kernel for rows of up to 1024 elements as well.
@@ -43,6 +43,12 @@
 // a (count, mean, M2) of their own by the two-pass formula, merged into the thread's running
 // triple with Chan et al.'s combination: one division per vector instead of one per element
 // (float32 var over dim 1 of [8192, 8192] ran 1.29x torch's time with a division per element).
+//
+// Note [logsumexp rows]: logsumexp over the last dim(s) of a contiguous tensor, PyTorch's formula
+// in one kernel: m = the row's max (NaN if any), m = 0 where it is +-inf, then log(sum(exp(x -
+// m))) + m; a row a warp or a block as softmax (warp_rows), the row read twice (the second time
+// from cache). The composed form took nine launches (amax, abs, eq, where, sub, exp, sum, log,
+// add): float16 at 1.4x torch's time, rows of 128 at 2x.
 //
 // layer_norm is two-pass for its statistics (the mean, then the mean of squared deviations,
 // each a block sum), then one pass that writes (x - mean) * rstd * weight + bias.
@@ -233,6 +239,59 @@ __global__ void __launch_bounds__(kRowThreads)
   }
 }
 
+// Note [logsumexp rows]. WARP: a row a warp (else a block); VEC as softmax_smem_kernel's.
+template <typename T, int VEC, bool WARP>
+__global__ void __launch_bounds__(kRowThreads) logsumexp_kernel(const T* in, T* out, int64_t rows, int64_t len) {
+  using A = typename Acc<T>::type;
+  using V = Vec<T, VEC>;
+  using Reduce = cub::BlockReduce<A, kRowThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  __shared__ A shared;
+  constexpr int kRowsPerBlock = WARP ? kWarpsPerBlock : 1;
+  const int lane = WARP ? (threadIdx.x & 31) : threadIdx.x;
+  const int step = WARP ? 32 : kRowThreads;
+  const auto nan_max = [](A a, A b) { return a > b || a != a ? a : b; };
+  // the row's result of every lane's partial, in every lane
+  const auto all = [&](A v, bool is_max) -> A {
+    if constexpr (WARP) {
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) {
+        const A w = __shfl_xor_sync(0xffffffffu, v, o);
+        v = is_max ? nan_max(v, w) : v + w;
+      }
+      return v;
+    } else {
+      const A r = is_max ? Reduce(tmp).Reduce(v, nan_max) : Reduce(tmp).Sum(v);
+      if (threadIdx.x == 0) shared = r;
+      __syncthreads();
+      const A b = shared;
+      __syncthreads();  // shared and tmp are reused next
+      return b;
+    }
+  };
+  const int64_t nv = len / VEC;
+  for (int64_t r = blockIdx.x * static_cast<int64_t>(kRowsPerBlock) + (WARP ? threadIdx.x >> 5 : 0); r < rows;
+       r += static_cast<int64_t>(gridDim.x) * kRowsPerBlock) {
+    const V* x = reinterpret_cast<const V*>(in + r * len);
+    A m = -INFINITY;
+    for (int64_t i = lane; i < nv; i += step) {
+      const V v = x[i];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) m = nan_max(load(&v.v[k]), m);
+    }
+    m = all(m, true);
+    if (isinf(m)) m = A(0);
+    A sum = 0;
+    for (int64_t i = lane; i < nv; i += step) {
+      const V v = x[i];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) sum += exp(load(&v.v[k]) - m);
+    }
+    sum = all(sum, false);
+    if (lane == 0) store(out + r, log(sum) + m);
+  }
+}
+
 // Note [Softmax over an inner dim]: x is [outer, len, inner], contiguous.
 template <typename T>
 __global__ void __launch_bounds__(kRowThreads)
@@ -318,18 +377,22 @@ struct WelfordOp {
 
 // Note [Welford by vectors]. VEC: elements per vector (1 when the rows or the addresses are not
 // aligned to whole vectors).
-template <typename T, int VEC>
+template <typename T, int VEC, bool WARP>
 __global__ void __launch_bounds__(kRowThreads)
     var_kernel(const T* in, T* var_out, T* mean_out, int64_t rows, int64_t len, double correction, bool take_sqrt) {
   using A = typename Acc<T>::type;
   using Reduce = cub::BlockReduce<Welford<A>, kRowThreads>;
   using V = Vec<T, VEC>;
   __shared__ typename Reduce::TempStorage tmp;
+  constexpr int kRowsPerBlock = WARP ? kWarpsPerBlock : 1;
+  const int lane = WARP ? (threadIdx.x & 31) : threadIdx.x;
+  const int step = WARP ? 32 : kRowThreads;
   const int64_t nv = len / VEC;
-  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+  for (int64_t r = blockIdx.x * static_cast<int64_t>(kRowsPerBlock) + (WARP ? threadIdx.x >> 5 : 0); r < rows;
+       r += static_cast<int64_t>(gridDim.x) * kRowsPerBlock) {
     const V* x = reinterpret_cast<const V*>(in + r * len);
     Welford<A> p{0, A(0), A(0)};
-    for (int64_t i = threadIdx.x; i < nv; i += kRowThreads) {
+    for (int64_t i = lane; i < nv; i += step) {
       const V v = x[i];
       A a[VEC], sum = 0;
 #pragma unroll
@@ -344,14 +407,25 @@ __global__ void __launch_bounds__(kRowThreads)
       p.mean += d * fb;
       p.n = n;
     }
-    Welford<A> all = Reduce(tmp).Reduce(p, WelfordOp<A>());
-    if (threadIdx.x == 0) {
+    Welford<A> all;
+    if constexpr (WARP) {
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) {
+        const Welford<A> q{__shfl_xor_sync(0xffffffffu, p.n, o), __shfl_xor_sync(0xffffffffu, p.mean, o),
+                           __shfl_xor_sync(0xffffffffu, p.m2, o)};
+        p = WelfordOp<A>()(p, q);
+      }
+      all = p;
+    } else {
+      all = Reduce(tmp).Reduce(p, WelfordOp<A>());
+    }
+    if (lane == 0) {
       const double dof = static_cast<double>(len) - correction;
       A v = all.m2 / static_cast<A>(dof > 0 ? dof : 0.0);  // x / 0: inf, 0 / 0: NaN
       store(var_out + r, take_sqrt ? sqrt(v) : v);
       if (mean_out) store(mean_out + r, all.mean);
     }
-    __syncthreads();  // tmp is reused by the next row
+    if constexpr (!WARP) __syncthreads();  // tmp is reused by the next row
   }
 }
 
@@ -363,6 +437,10 @@ bool whole_vectors(const void* a, const void* b, int64_t len) {
   const auto addr = reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b);
   return len % vec == 0 && addr % kVecBytes == 0;
 }
+
+// Note [Softmax of short rows]: a warp a row where rows are short, or many: 64 rows of 1000 took
+// 1.3x to 1.5x torch's time one warp each (64 warps on the whole GPU), 0.7x a block each.
+bool warp_rows(int64_t rows, int64_t len) { return len <= 256 || (len <= kWarpRowMax && rows >= 8192); }
 
 // Whether a block may have `bytes` of dynamic shared memory on the current device (beyond the
 // default 48 KiB only through the opt-in limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, less
@@ -401,7 +479,7 @@ void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dt
     T* y = static_cast<T*>(out);
     const bool vec = whole_vectors<T>(in, out, len);
     const int64_t bytes = len * static_cast<int64_t>(sizeof(T));
-    if (len <= kWarpRowMax) {
+    if (warp_rows(rows, len)) {
       const int64_t blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
       const unsigned grid = grid_for(blocks);
       if (vec) softmax_warp_kernel<T, kVec><<<grid, kRowThreads, 0, s>>>(x, y, rows, len, log);
@@ -417,6 +495,26 @@ void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dt
     }
   });
   cuda::check_launch("softmax kernel", s);
+}
+
+void logsumexp_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  dispatch(dtype, "logsumexp", [&](auto tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    constexpr int kVec = kVecBytes / sizeof(T);
+    const T* x = static_cast<const T*>(in);
+    T* y = static_cast<T*>(out);
+    const bool vec = whole_vectors<T>(in, in, len);
+    if (warp_rows(rows, len)) {
+      const unsigned grid = grid_for((rows + kWarpsPerBlock - 1) / kWarpsPerBlock);
+      if (vec) logsumexp_kernel<T, kVec, true><<<grid, kRowThreads, 0, s>>>(x, y, rows, len);
+      else logsumexp_kernel<T, 1, true><<<grid, kRowThreads, 0, s>>>(x, y, rows, len);
+    } else {
+      if (vec) logsumexp_kernel<T, kVec, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, y, rows, len);
+      else logsumexp_kernel<T, 1, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, y, rows, len);
+    }
+  });
+  cuda::check_launch("logsumexp kernel", s);
 }
 
 bool softmax_cols_ok(int64_t outer, int64_t len, int64_t inner) {
@@ -457,12 +555,18 @@ void var_rows(const void* in, void* var_out, void* mean_out, int64_t rows, int64
     using T = std::remove_pointer_t<decltype(tag)>;
     const auto s = static_cast<cudaStream_t>(stream);
     const T* x = static_cast<const T*>(in);
-    if (whole_vectors<T>(in, in, len))
-      var_kernel<T, kVecBytes / sizeof(T)><<<grid_for(rows), kRowThreads, 0, s>>>(
-          x, static_cast<T*>(var_out), static_cast<T*>(mean_out), rows, len, correction, take_sqrt);
-    else
-      var_kernel<T, 1><<<grid_for(rows), kRowThreads, 0, s>>>(x, static_cast<T*>(var_out), static_cast<T*>(mean_out),
-                                                             rows, len, correction, take_sqrt);
+    T* v = static_cast<T*>(var_out);
+    T* m = static_cast<T*>(mean_out);
+    constexpr int kVec = kVecBytes / sizeof(T);
+    const bool vec = whole_vectors<T>(in, in, len);
+    if (warp_rows(rows, len)) {  // Note [Softmax of short rows] holds for var too
+      const unsigned grid = grid_for((rows + kWarpsPerBlock - 1) / kWarpsPerBlock);
+      if (vec) var_kernel<T, kVec, true><<<grid, kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
+      else var_kernel<T, 1, true><<<grid, kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
+    } else {
+      if (vec) var_kernel<T, kVec, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
+      else var_kernel<T, 1, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
+    }
   });
   cuda::check_launch("var kernel", static_cast<cudaStream_t>(stream));
 }

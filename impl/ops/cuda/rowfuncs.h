@@ -12,6 +12,10 @@ namespace ct::cuda_ops {
 // (float32, float64, float16, bfloat16) from in to out (the same dtype; in == out allowed).
 void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, bool log, void* stream);
 
+// logsumexp of `rows` contiguous rows of `len` > 0 elements of dtype (as softmax_rows) into
+// out[rows] (the same dtype; Note [logsumexp rows]).
+void logsumexp_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, void* stream);
+
 // Whether softmax_cols suits [outer, len, inner] (Note [Softmax over an inner dim]): columns short
 // enough, or enough of them.
 bool softmax_cols_ok(int64_t outer, int64_t len, int64_t inner);
