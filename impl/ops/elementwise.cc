@@ -169,9 +169,9 @@ void run_unary(UnaryOp op, const Operands<2>& args) {
     case UnaryOp::Square:
       cpu_ew<C, R>(args, [](T x) { return w_mul(x, x); });
       return;
-    case UnaryOp::IsNan: cpu_ew<C, bool>(args, unary_fn::IsNan{}); return;
-    case UnaryOp::IsInf: cpu_ew<C, bool>(args, unary_fn::IsInf{}); return;
-    case UnaryOp::IsFinite: cpu_ew<C, bool>(args, unary_fn::IsFinite{}); return;
+    case UnaryOp::Isnan: cpu_ew<C, bool>(args, unary_fn::IsNan{}); return;
+    case UnaryOp::Isinf: cpu_ew<C, bool>(args, unary_fn::IsInf{}); return;
+    case UnaryOp::Isfinite: cpu_ew<C, bool>(args, unary_fn::IsFinite{}); return;
     case UnaryOp::Erf:
       if constexpr (std::is_floating_point_v<T>) cpu_ew<C, R>(args, unary_fn::Erf{});
       return;

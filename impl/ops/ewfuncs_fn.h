@@ -144,7 +144,7 @@ struct IsClose {
       return unary_fn::finite_(actual) && actual <= allowed;
     } else {
       if (equal_nan && a != a && b != b) return true;
-      const V allowed = rnd(atol + rnd(rtol * b));
+      const V allowed = rnd(atol + abs_(rnd(rtol * b)));
       const V actual = rnd(abs_(rnd(a - b)));
       return unary_fn::finite_(actual) && actual <= allowed;
     }

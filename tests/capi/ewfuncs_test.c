@@ -434,6 +434,11 @@ static void test_isclose_allclose(void) {
     OK(ct_isclose(a, b, 0.01, 0, 0, &r));
     EXPECT_VALS(r, 0, 1, 1, 0, 1, 0, 0, 1);
     rel(r);
+    /* the bound is |rtol * b|: negative b too */
+    ct_tensor an = to_dev(F64(CT_FLOAT64, -1, -1), dev), bn = to_dev(F64(CT_FLOAT64, -1.001, -1.02), dev);
+    OK(ct_isclose(an, bn, 0.01, 0, 0, &r));
+    EXPECT_VALS(r, 0, 1, 0);
+    rel(r), rel(an), rel(bn);
     int32_t all = -1;
     OK(ct_allclose(a, a, 1e-5, 1e-8, 1, &all));
     EXPECT_EQ_I(all, 1);

@@ -149,14 +149,14 @@ struct UnaryPredicate {
   int op;
   template <int OP>
   __host__ __device__ static constexpr bool live() {
-    return OP == static_cast<int>(UnaryOp::IsNan) || OP == static_cast<int>(UnaryOp::IsInf) ||
-           OP == static_cast<int>(UnaryOp::IsFinite);
+    return OP == static_cast<int>(UnaryOp::Isnan) || OP == static_cast<int>(UnaryOp::Isinf) ||
+           OP == static_cast<int>(UnaryOp::Isfinite);
   }
   template <int OP>
   __device__ bool run(T x) const {
-    if constexpr (OP == static_cast<int>(UnaryOp::IsNan)) return unary_fn::IsNan{}(x);
-    else if constexpr (OP == static_cast<int>(UnaryOp::IsInf)) return unary_fn::IsInf{}(x);
-    else if constexpr (OP == static_cast<int>(UnaryOp::IsFinite)) return unary_fn::IsFinite{}(x);
+    if constexpr (OP == static_cast<int>(UnaryOp::Isnan)) return unary_fn::IsNan{}(x);
+    else if constexpr (OP == static_cast<int>(UnaryOp::Isinf)) return unary_fn::IsInf{}(x);
+    else if constexpr (OP == static_cast<int>(UnaryOp::Isfinite)) return unary_fn::IsFinite{}(x);
     else return false;
   }
 };
