@@ -1315,6 +1315,54 @@ void rowfunc_rows() {
   }
 }
 
+// ---- elementwise functions (section 31): gelu, silu, isnan, lerp with a scalar weight and
+// where with a Python scalar over [8192, 8192] float32 and float16, contiguous and transposed
+// (a strided read); each reads its inputs once and writes its output once (the GB/s column).
+void ewfunc_rows() {
+  const int64_t m = 8192, n = 8192;
+  const struct {
+    const char* tag;
+    ct_dtype dt;
+    at::ScalarType st;
+    int64_t size;
+  } kinds[] = {{"f32", CT_FLOAT32, at::kFloat, 4}, {"f16", CT_FLOAT16, at::kHalf, 2}};
+  for (const auto& k : kinds) {
+    for (int tr = 0; tr < 2; ++tr) {
+      const std::string sfx = std::string("_") + k.tag + (tr ? "_transposed" : "_contiguous");
+      if (!any_wanted({("gelu" + sfx).c_str(), ("silu" + sfx).c_str(), ("isnan" + sfx).c_str(),
+                       ("lerp_scalar" + sfx).c_str(), ("where_scalar" + sfx).c_str()}))
+        continue;
+      const double elems = static_cast<double>(m) * n;
+      ct_tensor x0, y0, c0, x, y, c;
+      CK(ct_randn(SZ(m, n), 2, k.dt, CT_CUDA, 0, nullptr, &x0));
+      CK(ct_randn(SZ(m, n), 2, k.dt, CT_CUDA, 0, nullptr, &y0));
+      CK(ct_binary_scalar_f(CT_GT, x0, 0.0, 0, &c0));
+      auto opt = at::TensorOptions().device(at::kCUDA, 0).dtype(k.st);
+      at::Tensor tx = at::randn({m, n}, opt), ty = at::randn({m, n}, opt), tc = tx > 0;
+      if (tr) {
+        CK(ct_transpose(x0, 0, 1, &x));
+        CK(ct_transpose(y0, 0, 1, &y));
+        CK(ct_transpose(c0, 0, 1, &c));
+        tx = tx.t(), ty = ty.t(), tc = tc.t();
+      } else {
+        for (ct_tensor t : {x0, y0, c0}) CK(ct_tensor_retain(t));
+        x = x0, y = y0, c = c0;
+      }
+      run({"gelu" + sfx, kGpu, 10, 7, [&] { ct_tensor o; ct_drop(ct_gelu(x, "none", &o), &o); },
+           [&] { at::Tensor o = at::gelu(tx); }, 2 * elems * k.size});
+      run({"silu" + sfx, kGpu, 10, 7, [&] { ct_tensor o; ct_drop(ct_unary(CT_SILU, x, &o), &o); },
+           [&] { at::Tensor o = at::silu(tx); }, 2 * elems * k.size});
+      run({"isnan" + sfx, kGpu, 10, 7, [&] { ct_tensor o; ct_drop(ct_unary(CT_ISNAN, x, &o), &o); },
+           [&] { at::Tensor o = at::isnan(tx); }, elems * (k.size + 1)});
+      run({"lerp_scalar" + sfx, kGpu, 10, 7, [&] { ct_tensor o; ct_drop(ct_lerp_scalar(x, y, 0.3, &o), &o); },
+           [&] { at::Tensor o = at::lerp(tx, ty, 0.3); }, 3 * elems * k.size});
+      run({"where_scalar" + sfx, kGpu, 10, 7, [&] { ct_tensor o; ct_drop(ct_where_scalar_f(c, x, 0.0, 0, &o), &o); },
+           [&] { at::Tensor o = at::where(tc, tx, 0.0); }, elems * (2 * k.size + 1)});
+      for (ct_tensor t : {x0, y0, c0, x, y, c}) CK(ct_tensor_release(t));
+    }
+  }
+}
+
 int bench(int argc, char** argv) {
   if (argc > 1) g_filter = argv[1];
   auto cuda = at::TensorOptions().device(at::kCUDA, 0);
@@ -1485,6 +1533,7 @@ int bench(int argc, char** argv) {
   scan_bench();
   indexing_rows();
   rowfunc_rows();
+  ewfunc_rows();
 
   // ---- the matrix: GPU rows, then CPU rows (inputs released after each)
   // GPU_BENCH_N=m: the GPU matrix at m x m elements too, rows named "n<m>/op/dtype/layout"

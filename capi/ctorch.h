@@ -500,7 +500,12 @@ enum {
   CT_CEIL = 13,
   CT_ROUND = 14,       /* half to even, as torch.round */
   CT_RECIPROCAL = 15,  /* 1/x; integers promote to float32 */
-  CT_SQUARE = 16       /* x*x, keeps dtype (bool -> int64 as torch.square) */
+  CT_SQUARE = 16,      /* x*x, keeps dtype (bool -> int64 as torch.square) */
+  CT_ERF = 17,         /* the Gauss error function; integers promote to float32 */
+  CT_SILU = 18,        /* x * sigmoid(x) (torch.nn.functional.silu; not for complex) */
+  CT_ISNAN = 19,       /* bool result: x != x (false for integers and bool) */
+  CT_ISINF = 20,       /* bool result: +-inf (complex: either part) */
+  CT_ISFINITE = 21     /* bool result: neither NaN nor +-inf (true for integers and bool) */
 };
 /* END GENERATED: unary_op */
 
@@ -1982,6 +1987,78 @@ CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out);
  *  coordinates along each dim, into outs[0..cap) ([new reference]s, views of one nonzero
  *  result). Out: *n_outs = their number; CT_ERR_BUFFER_SIZE (nothing made) when cap < it. */
 CT_API ct_status ct_where_cond(ct_tensor t, ct_tensor* outs, int32_t cap, int32_t* n_outs);
+
+/* ============================================================================================
+ * 31. Elementwise functions (isnan, isinf, isfinite, erf, silu, gelu, nan_to_num, clamp with
+ *     tensors, lerp, addcmul, addcdiv, where with scalars, isclose, allclose)
+ *
+ * torch.isnan / isinf / isfinite / erf / nn.functional.silu are ct_unary's ops CT_ISNAN,
+ * CT_ISINF, CT_ISFINITE (bool results for every dtype, complex by its parts; no in-place form:
+ * ct_unary_ fails with CT_ERR_ARGUMENT), CT_ERF (integer/bool inputs give float32; complex is
+ * CT_ERR_DTYPE "\"erf\" not implemented for 'ComplexFloat'") and CT_SILU (floating and complex
+ * only: "\"silu\" not implemented for 'Long'"); torch.atan2 is ct_binary's CT_ATAN2. The
+ * functions below take extra arguments. All follow section 9: broadcasting, PyTorch's type
+ * promotion, 0-dim CPU tensors as scalars next to CUDA tensors (CT_ERR_DEVICE otherwise);
+ * float16/bfloat16 compute in float32; the CPU and CUDA run the same element functions.
+ * Results are [new reference]s on the inputs' device. docs/ewfuncs.md.
+ * ========================================================================================== */
+
+/** torch.nn.functional.gelu(t, approximate=approximate): "none" (NULL means "none"),
+ *  x/2 * (1 + erf(x / sqrt(2))), or "tanh", x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).
+ *  Floating dtypes only. Errors: CT_ERR_ARGUMENT ("approximate argument must be either none or
+ *  tanh."), CT_ERR_DTYPE ("\"GeluKernelImpl\" not implemented for 'Long'"). */
+CT_API ct_status ct_gelu(ct_tensor t, const char* approximate, ct_tensor* out);
+/** torch.nan_to_num(t, nan, posinf, neginf): NaN, +inf and -inf replaced (each part of a
+ *  complex number); has_x == 0 means None: nan 0, posinf the dtype's largest finite value,
+ *  neginf its lowest. Replacements are converted to the dtype as PyTorch's (1e10 in float16 is
+ *  inf). Integer and bool tensors come back as a copy. */
+CT_API ct_status ct_nan_to_num(ct_tensor t, int32_t has_nan, double nan, int32_t has_posinf, double posinf,
+                               int32_t has_neginf, double neginf, ct_tensor* out);
+/** torch.clamp(t, min, max) with tensor bounds: min or max may be NULL (None), not both. With
+ *  both: NaN where any of the three is NaN, else min(max(x, min), max) (max wins where min >
+ *  max); with one: torch.maximum(t, min) / torch.minimum(t, max). The three promote and
+ *  broadcast. Errors: CT_ERR_ARGUMENT ("torch.clamp: At least one of 'min' or 'max' must not be
+ *  None"), CT_ERR_DTYPE ("clamp is not supported for complex types"; bool), CT_ERR_SHAPE,
+ *  CT_ERR_DEVICE. */
+CT_API ct_status ct_clamp_tensor(ct_tensor t, ct_tensor min, ct_tensor max, ct_tensor* out);
+/** torch.lerp(start, end, weight): start + weight * (end - start) for |weight| < 0.5, else
+ *  end - (end - start) * (1 - weight). end and weight must have start's dtype (a 0-dim
+ *  CPU weight too); floating and complex only. Errors:
+ *  CT_ERR_DTYPE ("expected dtype float for `end` but got dtype double"; "\"lerp_kernel_tensor\"
+ *  not implemented for 'Long'"), CT_ERR_SHAPE, CT_ERR_DEVICE. */
+CT_API ct_status ct_lerp(ct_tensor start, ct_tensor end, ct_tensor weight, ct_tensor* out);
+/** torch.lerp(start, end, weight) with a Python float weight. Errors as ct_lerp
+ *  ("\"lerp_kernel_scalar\" not implemented for 'Long'"). */
+CT_API ct_status ct_lerp_scalar(ct_tensor start, ct_tensor end, double weight, ct_tensor* out);
+/** torch.addcmul(t, t1, t2, value=value): t + value * t1 * t2; the three promote and
+ *  broadcast (integers wrap; value is truncated for an integer result). Errors: CT_ERR_DTYPE
+ *  (bool: "\"addcmul\" not implemented for 'Bool'"), CT_ERR_SHAPE, CT_ERR_DEVICE. */
+CT_API ct_status ct_addcmul(ct_tensor t, ct_tensor t1, ct_tensor t2, double value, ct_tensor* out);
+/** torch.addcdiv(t, t1, t2, value=value): t + value * (t1 / t2). Errors: CT_ERR_DTYPE when t1
+ *  and t2 are both integer or bool (PyTorch's "Integer division with addcdiv is no longer
+ *  supported, ..."), CT_ERR_SHAPE, CT_ERR_DEVICE. */
+CT_API ct_status ct_addcdiv(ct_tensor t, ct_tensor t1, ct_tensor t2, double value, ct_tensor* out);
+/** torch.where(cond, x, s) (reverse == 0) or torch.where(cond, s, x) (reverse != 0) with a
+ *  Python float (_f) or int (_i) scalar s, which promotes as a wrapped number (an int32 x with
+ *  2 stays int32, with 2.5 gives float32). cond must be bool. Errors as ct_where. */
+CT_API ct_status ct_where_scalar_f(ct_tensor cond, ct_tensor x, double s, int32_t reverse, ct_tensor* out);
+CT_API ct_status ct_where_scalar_i(ct_tensor cond, ct_tensor x, int64_t s, int32_t reverse, ct_tensor* out);
+/** torch.where(cond, a, b) with two Python floats (float32 result) or ints (int64 result), on
+ *  cond's device and of its shape. (A float and an int: pass both as floats.) */
+CT_API ct_status ct_where_scalars_f(ct_tensor cond, double a, double b, ct_tensor* out);
+CT_API ct_status ct_where_scalars_i(ct_tensor cond, int64_t a, int64_t b, ct_tensor* out);
+/** torch.isclose(a, b, rtol, atol, equal_nan): a bool tensor, true where a == b (NaN == NaN
+ *  with equal_nan) or |a - b| is finite and <= atol + |rtol * b|, computed as PyTorch's tensor
+ *  expression (in the dtype: float16 rounds each step; integers subtract in their dtype). a and b
+ *  must have one dtype; they broadcast. Errors: CT_ERR_DTYPE ("Float did not match Double"),
+ *  CT_ERR_ARGUMENT (rtol or atol < 0: "rtol must be greater than or equal to zero, but got
+ *  -1"; equal_nan with complex: "isclose with equal_nan=True is not supported for complex
+ *  inputs."), CT_ERR_SHAPE, CT_ERR_DEVICE. */
+CT_API ct_status ct_isclose(ct_tensor a, ct_tensor b, double rtol, double atol, int32_t equal_nan, ct_tensor* out);
+/** torch.allclose(a, b, rtol, atol, equal_nan): *out = 1 when isclose holds everywhere (and
+ *  for empty tensors), else 0; synchronizes with a CUDA device. Errors as ct_isclose,
+ *  CT_ERR_NULL_POINTER (out). */
+CT_API ct_status ct_allclose(ct_tensor a, ct_tensor b, double rtol, double atol, int32_t equal_nan, int32_t* out);
 
 /* ============================================================================================
  * 32. Row functions (softmax, log_softmax, logsumexp, var, std, var_mean, std_mean, matrix_norm,

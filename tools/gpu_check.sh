@@ -39,7 +39,7 @@ python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
 echo "== memory_stats with expandable segments, ctorch vs torch"
 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True CTORCH_CUDA_ALLOC_CONF=expandable_segments:True \
   python3 tests/gpu/alloc_compare.py "$A/alloc_trace" || rc=1
-for c in linalg fft rng graph comm nvml safetensors dlpack scan sort indexing rowfuncs; do
+for c in linalg fft rng graph comm nvml safetensors dlpack scan sort indexing rowfuncs ewfuncs; do
   echo "== ctorch vs torch.cuda (tests/gpu/${c}_compare.py)"
   python3 "tests/gpu/${c}_compare.py" "$A/libctorch.so" || rc=1
 done

@@ -18,8 +18,6 @@
 
 namespace ct::ops {
 
-namespace {
-
 // The C++ type name PyTorch's TypeMeta prints for a dtype ("masked_fill_ only supports boolean
 // masks, but got mask with dtype unsigned char").
 const char* cpp_type_name(DType d) {
@@ -39,6 +37,9 @@ const char* cpp_type_name(DType d) {
   }
   return "unknown";
 }
+
+namespace {
+
 
 void same_device(const TensorImpl* a, const TensorImpl* b, const char* op) {
   CT_CHECK(a->device() == b->device(), Status::Device, op,

@@ -37,4 +37,8 @@ Tensor nonzero(const Tensor& t);
 // 0-dim t), views of nonzero's columns
 std::vector<Tensor> nonzero_tuple(const Tensor& t);
 
+// The C++ type name PyTorch's TypeMeta prints for a dtype ("unsigned char", "c10::Half"), as
+// its messages name dtypes ("... but got mask with dtype unsigned char")
+const char* cpp_type_name(DType d);
+
 }  // namespace ct::ops

@@ -136,6 +136,74 @@ CT_HOST_DEVICE inline T atan2_(T a, T b) {
 #endif
 }
 
+// The unary ops of capi/abi.toml with a functor shared by the CPU (impl/ops/elementwise.cc) and
+// CUDA (impl/ops/cuda/functors.cuh) kernels, on the op-math type T: erf and exp from the
+// device's math library (std:: on the host, CUDA's on the device), the predicates by
+// arithmetic alone (x - x is 0 exactly for finite x, NaN for NaN and the infinities).
+namespace unary_fn {
+
+template <typename T>
+CT_HOST_DEVICE inline T exp_(T x) {
+#ifdef __CUDA_ARCH__
+  return exp(x);
+#else
+  using std::exp;
+  return exp(x);
+#endif
+}
+template <typename T>
+CT_HOST_DEVICE inline T erf_(T x) {
+#ifdef __CUDA_ARCH__
+  return erf(x);
+#else
+  return std::erf(x);
+#endif
+}
+template <typename T>
+CT_HOST_DEVICE inline bool finite_(T x) {
+  if constexpr (std::is_floating_point_v<T>) return x - x == T(0);
+  else return true;
+}
+template <typename T>
+CT_HOST_DEVICE inline bool nan_(T x) {
+  if constexpr (std::is_floating_point_v<T>) return x != x;
+  else return false;
+}
+
+// torch.isnan / isinf / isfinite: bool results; complex numbers by their parts (isnan: either
+// part NaN; isinf: either part infinite; isfinite: both finite); integers and bool are finite.
+struct IsNan {
+  template <typename T> CT_HOST_DEVICE bool operator()(T x) const {
+    if constexpr (is_complex_num_v<T>) return nan_(x.real()) || nan_(x.imag());
+    else return nan_(x);
+  }
+};
+struct IsInf {
+  template <typename T> CT_HOST_DEVICE bool operator()(T x) const {
+    if constexpr (is_complex_num_v<T>) return (!finite_(x.real()) && !nan_(x.real())) || (!finite_(x.imag()) && !nan_(x.imag()));
+    else return !finite_(x) && !nan_(x);
+  }
+};
+struct IsFinite {
+  template <typename T> CT_HOST_DEVICE bool operator()(T x) const {
+    if constexpr (is_complex_num_v<T>) return finite_(x.real()) && finite_(x.imag());
+    else return finite_(x);
+  }
+};
+// torch.erf (real floating T: integers were promoted to float32 by the table's float = true)
+struct Erf {
+  template <typename T> CT_HOST_DEVICE T operator()(T x) const { return erf_(x); }
+};
+// torch.nn.functional.silu: x / (1 + exp(-x)), as PyTorch's CUDA kernel (floating, complex)
+struct Silu {
+  template <typename T> CT_HOST_DEVICE T operator()(T x) const {
+    if constexpr (is_complex_num_v<T>) return complex_div(x, T(1) + exp_(-x));
+    else return x / (T(1) + exp_(-x));
+  }
+};
+
+}  // namespace unary_fn
+
 // Note [Binary op functors]: one struct per binary op of capi/abi.toml, named as the table's
 // CamelCase name, used by the CPU kernels (impl/ops/elementwise.cc) and the CUDA kernels
 // (impl/ops/cuda/functors.cuh) through the table's X-macro CT_ABI_BINARY_OPS, so adding a

@@ -38,6 +38,8 @@ namespace Ctorch.Tests
             "Tensor.Rand(generator)",                   // null: the default generator (generator=None)
             "Tensor.Randn(generator)",
             "Tensor.Randint(generator)",
+            "Tensor.Clamp(min)",                        // clamp by tensors: either bound may be None
+            "Tensor.Clamp(max)",
         };
 
         private sealed class Made : IDisposable

@@ -21,7 +21,8 @@ TABLES = {
     "dtype": ("ct_dtype", "CT_", ("torch", "short", "itemsize"), {"camel": None, "go": None, "doc": ""}),
     "device_type": ("ct_device_type", "CT_", ("torch",), {"camel": None, "go": None, "doc": ""}),
     "device_property": ("ct_device_property", "CT_PROP_", (), {"camel": None, "go": None, "doc": ""}),
-    "unary_op": ("ct_unary_op", "CT_", ("torch",), {"camel": None, "go": None, "doc": "", "float": False}),
+    "unary_op": ("ct_unary_op", "CT_", ("torch",),
+                 {"camel": None, "go": None, "doc": "", "float": False, "result": "", "inplace": True}),
     "binary_op": ("ct_binary_op", "CT_", ("torch", "kind"),
                   {"camel": None, "go": None, "doc": "", "promote": "", "complex": True, "bool": True,
                    "reverse": False}),
@@ -35,6 +36,7 @@ TABLES = {
 }
 KINDS = ("arith", "compare", "logical")
 PROMOTES = ("", "int_to_float")
+UNARY_RESULTS = ("", "bool")
 
 
 def camel_of(words):
@@ -85,6 +87,8 @@ class Abi:
                         raise AbiError(f"{where} ({name}): kind must be one of {KINDS}")
                     if r["promote"] not in PROMOTES:
                         raise AbiError(f"{where} ({name}): promote must be one of {PROMOTES}")
+                if table == "unary_op" and r["result"] not in UNARY_RESULTS:
+                    raise AbiError(f"{where} ({name}): result must be one of {UNARY_RESULTS}")
                 out.append(r)
             if table.endswith("_op"):
                 # op tables are dense (impl indexes its name tables by value) and in order

@@ -154,6 +154,8 @@ def gen_impl(a):
     o.append("struct UnaryOpInfo {")
     o.append("  const char* name;  // PyTorch's name, e.g. \"exp\"")
     o.append("  bool to_float;     // integer and bool inputs compute in float32")
+    o.append("  bool bool_result;  // a bool result for every input dtype (isnan)")
+    o.append("  bool inplace;      // has an in-place form (ct_unary_)")
     o.append("};")
     o.append("struct BinaryOpInfo {")
     o.append("  const char* name;      // PyTorch's name, e.g. \"floor_divide\"")
@@ -172,7 +174,7 @@ def gen_impl(a):
     b = lambda v: "true" if v else "false"
     o.append("inline constexpr UnaryOpInfo kUnaryOps[] = {")
     for r in a["unary_op"]:
-        o.append(f"    {{\"{r['torch']}\", {b(r['float'])}}},")
+        o.append(f"    {{\"{r['torch']}\", {b(r['float'])}, {b(r['result'] == 'bool')}, {b(r['inplace'])}}},")
     o.append("};")
     o.append("inline constexpr BinaryOpInfo kBinaryOps[] = {")
     for r in a["binary_op"]:
@@ -360,7 +362,8 @@ def gen_go(a):
     for r in a["unary_op"]:
         n, t = r["go"], r["torch"]
         o.append(f"\n// {n} is torch.{t}(t).\nfunc (t *Tensor) {n}() (*Tensor, error) {{ return t.Unary(Op{n}) }}")
-        o.append(f"\n// {n}InPlace is t.{t}_().\nfunc (t *Tensor) {n}InPlace() error {{ return t.UnaryInPlace(Op{n}) }}")
+        if r["inplace"]:
+            o.append(f"\n// {n}InPlace is t.{t}_().\nfunc (t *Tensor) {n}InPlace() error {{ return t.UnaryInPlace(Op{n}) }}")
     for r in a["binary_op"]:
         n, t = r["go"], r["torch"]
         o.append(f"\n// {n} is torch.{t}(t, o).\nfunc (t *Tensor) {n}(o *Tensor) (*Tensor, error) {{ return t.Binary(Op{n}, o) }}")
@@ -530,8 +533,9 @@ def gen_csharp(a):
         n = r["camel"]
         o.append(f"        /// <summary>torch.{t}(this).{d}</summary>")
         o.append(f"        public Tensor {n}() => Unary(UnaryOp.{n});")
-        o.append(f"        /// <summary>In-place {t}_; returns this.</summary>")
-        o.append(f"        public Tensor {n}_() => UnaryInPlace(UnaryOp.{n});")
+        if r["inplace"]:
+            o.append(f"        /// <summary>In-place {t}_; returns this.</summary>")
+            o.append(f"        public Tensor {n}_() => UnaryInPlace(UnaryOp.{n});")
     for r, t, d in op_rows(a, "binary_op", xml):
         n = r["camel"]
         # (summary, method suffix, parameter type, call) of the six forms
@@ -698,8 +702,9 @@ def gen_java_elementwise(a):
         m, u = java_method(r["camel"]), r["upper"]
         o.append(f"  /** {{@code torch.{t}(t)}}.{d} */")
         o.append(f"  public Tensor {m}() {{ return unary(UnaryOp.{u}); }}")
-        o.append(f"  /** {{@code t.{t}_()}} in place; returns this. */")
-        o.append(f"  public Tensor {m}_() {{ return unary_(UnaryOp.{u}); }}")
+        if r["inplace"]:
+            o.append(f"  /** {{@code t.{t}_()}} in place; returns this. */")
+            o.append(f"  public Tensor {m}_() {{ return unary_(UnaryOp.{u}); }}")
     for r, t, d in op_rows(a, "binary_op", jdoc):
         m, u = java_method(r["camel"]), r["upper"]
         o.append(f"  /** {{@code torch.{t}(t, other)}}.{d} */")

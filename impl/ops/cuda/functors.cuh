@@ -119,6 +119,8 @@ struct UnaryMath {
         case UnaryOp::Tanh: return tanh(x);
         case UnaryOp::Sigmoid: return T(1) / (T(1) + exp(-x));
         case UnaryOp::Reciprocal: return T(1) / x;
+        case UnaryOp::Erf: return unary_fn::Erf{}(x);
+        case UnaryOp::Silu: return unary_fn::Silu{}(x);
         default: break;
       }
     } else if constexpr (is_complex_v<T>) {
@@ -131,10 +133,31 @@ struct UnaryMath {
         case UnaryOp::Tanh: return thrust::tanh(x);
         case UnaryOp::Sigmoid: return complex_div(T(1), T(1) + thrust::exp(-x));
         case UnaryOp::Reciprocal: return complex_div(T(1), x);
+        case UnaryOp::Silu: return unary_fn::Silu{}(x);
         default: break;
       }
     }
     return T(0);
+  }
+};
+
+// The unary ops with a bool result (capi/abi.toml's result = "bool": isnan, isinf, isfinite),
+// each the functor of impl/ops/scalar_ops.h's unary_fn that the CPU kernels run too.
+template <typename T>
+struct UnaryPredicate {
+  static constexpr int kOps = kUnaryOpCount;
+  int op;
+  template <int OP>
+  __host__ __device__ static constexpr bool live() {
+    return OP == static_cast<int>(UnaryOp::Isnan) || OP == static_cast<int>(UnaryOp::Isinf) ||
+           OP == static_cast<int>(UnaryOp::Isfinite);
+  }
+  template <int OP>
+  __device__ bool run(T x) const {
+    if constexpr (OP == static_cast<int>(UnaryOp::Isnan)) return unary_fn::IsNan{}(x);
+    else if constexpr (OP == static_cast<int>(UnaryOp::Isinf)) return unary_fn::IsInf{}(x);
+    else if constexpr (OP == static_cast<int>(UnaryOp::Isfinite)) return unary_fn::IsFinite{}(x);
+    else return false;
   }
 };
 

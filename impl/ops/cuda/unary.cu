@@ -11,6 +11,10 @@ void unary_t(UnaryOp op, const Iter<2>& it, cudaStream_t s) {
     launch_ew<C, bool>(it, LogicalNot<T>{}, s);
     return;
   }
+  if (abi::info(op).bool_result) {  // isnan, isinf, isfinite
+    launch_ew<C, bool>(it, UnaryPredicate<T>{static_cast<int>(op)}, s);
+    return;
+  }
   if constexpr (is_complex_v<C>) {
     if (op == UnaryOp::Abs) {
       launch_ew<C, typename C::value_type>(it, AbsComplex<T>{}, s);

@@ -33,7 +33,7 @@ import java.lang.ref.Cleaner;
  * <p>{@link #equals(Object)} is identity, as for any resource; compare values with
  * {@link #eq(Tensor)} or the {@code to*Array()} methods. {@link #toString()} is PyTorch's repr.
  */
-public final class Tensor extends TensorRowFunctions implements AutoCloseable {
+public final class Tensor extends TensorFunctions implements AutoCloseable {
   /*
    * The methods live in a chain of package-private abstract classes, one concern per file,
    * whose public members Tensor inherits (as java.lang.StringBuilder inherits those of

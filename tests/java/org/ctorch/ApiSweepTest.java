@@ -82,9 +82,12 @@ public class ApiSweepTest extends CtorchTestCase {
   /** Methods whose Tensor parameters other than the first may be null (layer_norm's weight and bias). */
   static final Set<String> OPTIONAL_TENSORS = Set.of("layerNorm");
 
-  /** Methods whose parameters at these positions may be null (searchsorted's side and sorter, fromBlob's strides and onFree). */
+  /**
+   * Methods whose parameters at these positions may be null (searchsorted's side and sorter,
+   * fromBlob's strides and onFree, clamp's tensor bounds, nanToNum's replacements).
+   */
   static final Map<String, Set<Integer>> OPTIONAL_PARAMS = Map.of("searchsorted", Set.of(3, 4),
-      "fromBlob", Set.of(2, 5));
+      "fromBlob", Set.of(2, 5), "clamp", Set.of(0, 1), "nanToNum", Set.of(0, 1, 2));
 
   /** True where null has a documented meaning for this row's parameter. */
   static boolean optional(Row row) {
@@ -286,6 +289,9 @@ public class ApiSweepTest extends CtorchTestCase {
     }
     if (t == GraphedCallable.Body.class) {
       return (GraphedCallable.Body<RuntimeException>) () -> { };
+    }
+    if (t == Double.class) {
+      return 1.0; // nanToNum's optional replacements
     }
     return null; // no valid value known: the row reports it
   }
