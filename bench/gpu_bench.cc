@@ -1020,6 +1020,100 @@ void i21_rowfuncs(const I21& g) {
   g.rows("matrix_norm_fro", {"f32"}, views, fro);
 }
 
+// Section 31's elementwise functions: one operand (unary table ops, gelu, nan_to_num) and two
+// or three (lerp, addcmul, addcdiv, isclose, clamp by tensors, where with a scalar), the extra
+// operands of the layout's second kind (operand(.., 1): contig, views, broadcast rows).
+void i21_ewfuncs(const I21& g) {
+  const Dts fl{"f32", "f16", "bf16", "f64"}, ff{"f32", "f16"};
+  const Lays views{kT, kSlice2, kPerm};
+  const struct {
+    const char* name;
+    ct_unary_op op;
+    at::Tensor (*f)(const at::Tensor&);
+  } un[] = {{"erf", CT_ERF, [](const at::Tensor& x) { return at::erf(x); }},
+            {"silu", CT_SILU, [](const at::Tensor& x) { return at::silu(x); }},
+            {"isnan", CT_ISNAN, [](const at::Tensor& x) { return at::isnan(x); }},
+            {"isinf", CT_ISINF, [](const at::Tensor& x) { return at::isinf(x); }},
+            {"isfinite", CT_ISFINITE, [](const at::Tensor& x) { return at::isfinite(x); }}};
+  for (const auto& u : un) {
+    const ct_unary_op op = u.op;
+    const auto f = u.f;
+    const CtFnN ctf = [op](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) { return ct_unary(op, x, o); };
+    const AtFnN atf = [f](const at::Tensor& x, const Spec&) -> Ts { return {f(x)}; };
+    op1n(g, u.name, fl, {kContig}, ctf, atf);
+    op1n(g, u.name, ff, views, ctf, atf);
+  }
+  for (const char* approx : {"none", "tanh"}) {
+    const std::string a = approx;
+    const CtFnN ctf = [a](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) { return ct_gelu(x, a.c_str(), o); };
+    const AtFnN atf = [a](const at::Tensor& x, const Spec&) -> Ts { return {at::gelu(x, a)}; };
+    op1n(g, std::string("gelu_") + approx, fl, {kContig}, ctf, atf);
+    op1n(g, std::string("gelu_") + approx, ff, views, ctf, atf);
+  }
+  const CtFnN n2n = [](ct_tensor x, const at::Tensor&, const Spec&, ct_tensor* o) {
+    return ct_nan_to_num(x, 0, 0, 0, 0, 0, 0, o);
+  };
+  const AtFnN th_n2n = [](const at::Tensor& x, const Spec&) -> Ts { return {at::nan_to_num(x)}; };
+  op1n(g, "nan_to_num", fl, {kContig}, n2n, th_n2n);
+  op1n(g, "nan_to_num", ff, views, n2n, th_n2n);
+  // ops of x and y (and a third operand, y again): y of the layout's second kind
+  using Ct2 = std::function<ct_status(ct_tensor, ct_tensor, ct_tensor*)>;
+  using At2 = std::function<at::Tensor(const at::Tensor&, const at::Tensor&)>;
+  auto two = [&](const std::string& op, const Dts& dts, const Lays& lays, const Ct2& ctf, const At2& atf) {
+    g.rows(op, dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
+      Pair x = operand(g.d, *s.a, lay, 0), y = operand(g.d, *s.a, lay, 1);
+      const ct_tensor xc = x.c, yc = y.c;
+      const at::Tensor xt = x.t, yt = y.t;
+      mrow(g.d, name, [=] { ct_tensor o; ct_drop(ctf(xc, yc, &o), &o); }, [=] { return atf(xt, yt); }, {xt, yt});
+    });
+  };
+  const Lays lay2{kT, kSlice2, kPerm, kRow};
+  two("lerp_scalar", fl, {kContig}, [](ct_tensor x, ct_tensor y, ct_tensor* o) { return ct_lerp_scalar(x, y, 0.3, o); },
+      [](const at::Tensor& x, const at::Tensor& y) { return at::lerp(x, y, 0.3); });
+  two("lerp_scalar", ff, lay2, [](ct_tensor x, ct_tensor y, ct_tensor* o) { return ct_lerp_scalar(x, y, 0.3, o); },
+      [](const at::Tensor& x, const at::Tensor& y) { return at::lerp(x, y, 0.3); });
+  const Ct2 lerp = [](ct_tensor x, ct_tensor y, ct_tensor* o) { return ct_lerp(x, y, y, o); };
+  const At2 th_lerp = [](const at::Tensor& x, const at::Tensor& y) { return at::lerp(x, y, y); };
+  two("lerp", fl, {kContig}, lerp, th_lerp);
+  two("lerp", {"f32"}, lay2, lerp, th_lerp);
+  const Ct2 addcmul = [](ct_tensor x, ct_tensor y, ct_tensor* o) { return ct_addcmul(x, y, y, 0.5, o); };
+  const At2 th_addcmul = [](const at::Tensor& x, const at::Tensor& y) { return at::addcmul(x, y, y, 0.5); };
+  two("addcmul", fl, {kContig}, addcmul, th_addcmul);
+  two("addcmul", ff, lay2, addcmul, th_addcmul);
+  const Ct2 addcdiv = [](ct_tensor x, ct_tensor y, ct_tensor* o) { return ct_addcdiv(x, y, y, 0.5, o); };
+  const At2 th_addcdiv = [](const at::Tensor& x, const at::Tensor& y) { return at::addcdiv(x, y, y, 0.5); };
+  two("addcdiv", fl, {kContig}, addcdiv, th_addcdiv);
+  two("addcdiv", {"f32"}, lay2, addcdiv, th_addcdiv);
+  const Ct2 isclose = [](ct_tensor x, ct_tensor y, ct_tensor* o) { return ct_isclose(x, y, 1e-5, 1e-8, 0, o); };
+  const At2 th_isclose = [](const at::Tensor& x, const at::Tensor& y) { return at::isclose(x, y, 1e-5, 1e-8, false); };
+  two("isclose", {"f32", "f16", "bf16", "f64", "i32"}, {kContig}, isclose, th_isclose);
+  two("isclose", {"f32"}, lay2, isclose, th_isclose);
+  // clamp(x, min=y, max=y + 1): bounds of the second kind
+  const Ct2 clampt = [](ct_tensor x, ct_tensor y, ct_tensor* o) { return ct_clamp_tensor(x, y, nullptr, o); };
+  const At2 th_clampt = [](const at::Tensor& x, const at::Tensor& y) { return at::clamp(x, c10::optional<at::Tensor>(y), c10::optional<at::Tensor>()); };
+  two("clamp_min_tensor", {"f32", "f16", "bf16", "f64", "i32"}, {kContig}, clampt, th_clampt);
+  two("clamp_min_tensor", {"f32"}, lay2, clampt, th_clampt);
+  // where(x > 0, x, 0.0): the condition computed once, of x's layout
+  g.rows("where_scalar", {"f32", "f16", "bf16", "f64", "i32"}, {kContig, kT, kSlice2, kPerm},
+         [&](const std::string& name, const Spec& s, Lay lay) {
+           Pair x = operand(g.d, *s.a, lay, 0);
+           ct_tensor cond = nullptr;
+           CK(ct_binary_scalar_f(CT_GT, x.c, 0.0, 0, &cond));
+           at::Tensor tcond = x.t > 0;
+           const ct_tensor xc = x.c;
+           const at::Tensor xt = x.t;
+           const bool fp = s.a->fp;
+           mrow(g.d, name,
+                [=] {
+                  ct_tensor o;
+                  ct_drop(fp ? ct_where_scalar_f(cond, xc, 0.0, 0, &o) : ct_where_scalar_i(cond, xc, 0, 0, &o), &o);
+                },
+                [=] { return fp ? at::where(tcond, xt, at::Scalar(0.0)) : at::where(tcond, xt, at::Scalar(int64_t{0})); },
+                {xt, tcond});
+           CK(ct_tensor_release(cond));
+         });
+}
+
 // Issue 21's rows (GPU: the matrix's size, or the small class; CPU: a few float32 rows).
 void i21_matrix(const Dev& d, I21Mode mode) {
   const I21 g{d, mode};
@@ -1027,6 +1121,7 @@ void i21_matrix(const Dev& d, I21Mode mode) {
   i21_sorting(g);
   i21_indexing(g);
   i21_rowfuncs(g);
+  i21_ewfuncs(g);
 }
 
 void gpu_matrix(const Dev& g) {
