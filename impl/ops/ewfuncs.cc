@@ -225,7 +225,7 @@ Tensor addcmul(const Tensor& t, const Tensor& t1, const Tensor& t2, double value
 
 Tensor addcdiv(const Tensor& t, const Tensor& t1, const Tensor& t2, double value) {
   CT_CHECK(!(is_integral(t1->dtype, true) && is_integral(t2->dtype, true)), Status::DType,
-           "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform "
+           "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
            "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
            "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "

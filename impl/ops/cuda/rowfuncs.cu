@@ -471,6 +471,7 @@ void dispatch(DType dtype, const char* op, F f) {
 }  // namespace
 
 void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, bool log, void* stream) {
+  if (rows == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
   dispatch(dtype, "softmax", [&](auto tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -498,6 +499,7 @@ void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dt
 }
 
 void logsumexp_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, void* stream) {
+  if (rows == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
   dispatch(dtype, "logsumexp", [&](auto tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -536,6 +538,7 @@ void softmax_cols(const void* in, void* out, int64_t outer, int64_t len, int64_t
 
 void layer_norm_rows(const void* in, const void* weight, const void* bias, void* out, int64_t rows, int64_t len,
                      DType dtype, double eps, void* stream) {
+  if (rows == 0) return;
   dispatch(dtype, "layer_norm", [&](auto tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     layer_norm_kernel<T><<<grid_for(rows), kRowThreads, 0, static_cast<cudaStream_t>(stream)>>>(
@@ -551,6 +554,7 @@ namespace ct::cuda_ops {
 
 void var_rows(const void* in, void* var_out, void* mean_out, int64_t rows, int64_t len, DType dtype,
               double correction, bool take_sqrt, void* stream) {
+  if (rows == 0) return;
   dispatch(dtype, "var", [&](auto tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     const auto s = static_cast<cudaStream_t>(stream);

@@ -9,7 +9,8 @@
 namespace ct::cuda_ops {
 
 // softmax (log false) or log_softmax of `rows` contiguous rows of `len` > 0 elements of dtype
-// (float32, float64, float16, bfloat16) from in to out (the same dtype; in == out allowed).
+// (float32, float64, float16, bfloat16) from in to out (the same dtype; in == out allowed); rows
+// may be 0 (nothing launched), as in the functions below.
 void softmax_rows(const void* in, void* out, int64_t rows, int64_t len, DType dtype, bool log, void* stream);
 
 // logsumexp of `rows` contiguous rows of `len` > 0 elements of dtype (as softmax_rows) into
