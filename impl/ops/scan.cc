@@ -129,10 +129,12 @@ std::pair<Tensor, Tensor> cummax(const Tensor& t, int64_t dim, bool is_max) {
   }
   const int64_t d = wrap_dim(dim, t->dim());
   if (is_complex(t->dtype)) not_implemented(name, t->device(), "_cpu", t->dtype);
-  const DType kd = kernel_dtype(t->dtype);
+  const ScanKind kind = is_max ? ScanKind::Max : ScanKind::Min;
+  const bool own_int32 = t->device().is_cuda() && t->dtype == DType::Int32 && cuda_ops::scan_int32_ext(kind);
+  const DType kd = own_int32 ? DType::Int32 : kernel_dtype(t->dtype);
   Tensor x = as_input(t, kd);
   Tensor v = kd == t->dtype ? values : empty(t->sizes, kd, t->device());
-  run(is_max ? ScanKind::Max : ScanKind::Min, x, d, v, &indices, name);
+  run(kind, x, d, v, &indices, name);
   if (v.get() != values.get()) copy_(values, v);
   return {values, indices};
 }

@@ -7,6 +7,10 @@
 
 namespace ct::cuda_ops {
 
+// Whether scan() takes int32 itself (not widened to int64, Note [Scan layout]) for kind:
+// cummax/cummin, whose values keep the input's dtype.
+inline bool scan_int32_ext(ScanKind kind) { return kind == ScanKind::Max || kind == ScanKind::Min; }
+
 // Bytes of device scratch scan(a) needs (CUB's temporary storage and a buffer for the long-row
 // path; 0 for most layouts).
 int64_t scan_scratch_bytes(const ScanArgs& a);
