@@ -7,9 +7,14 @@
 
 namespace ct::cuda_ops {
 
-// Whether scan() takes int32 itself (not widened to int64, Note [Scan layout]) for kind:
-// cummax/cummin, whose values keep the input's dtype.
-inline bool scan_int32_ext(ScanKind kind) { return kind == ScanKind::Max || kind == ScanKind::Min; }
+// Whether scan() reads an input of dtype `in` itself for kind, instead of the int64 copy of
+// Note [Scan layout] (a.dtype is then `in`): int32 for cummax/cummin (values and outputs int32),
+// and int32 and uint8 for sums and products (outputs int64, PyTorch's result dtype).
+inline bool scan_takes(ScanKind kind, DType in) {
+  if (kind == ScanKind::Max || kind == ScanKind::Min) return in == DType::Int32;
+  if (kind == ScanKind::Sum || kind == ScanKind::Prod) return in == DType::Int32 || in == DType::UInt8;
+  return false;
+}
 
 // Bytes of device scratch scan(a) needs (CUB's temporary storage and a buffer for the long-row
 // path; 0 for most layouts).
