@@ -86,7 +86,9 @@ void run(ScanKind kind, const Tensor& x, int64_t dim, const Tensor& out, const T
 // Scans t (t->dim() >= 1, numel > 0) as `dtype` into a new tensor of that dtype.
 Tensor scan_values(ScanKind kind, const Tensor& t, int64_t dim, DType dtype, const char* name) {
   const DType kd = kernel_dtype(dtype);
-  Tensor x = as_input(t->dtype == dtype ? t : to(t, t->device(), dtype, false), kd);
+  // CUDA reads some narrower integers itself into int64 results (cuda_ops::scan_takes)
+  const bool own = t->device().is_cuda() && dtype == DType::Int64 && cuda_ops::scan_takes(kind, t->dtype);
+  Tensor x = own ? contiguous(t) : as_input(t->dtype == dtype ? t : to(t, t->device(), dtype, false), kd);
   Tensor y = empty(t->sizes, kd, t->device());
   run(kind, x, dim, y, nullptr, name);
   if (kd == dtype) return y;
@@ -129,10 +131,12 @@ std::pair<Tensor, Tensor> cummax(const Tensor& t, int64_t dim, bool is_max) {
   }
   const int64_t d = wrap_dim(dim, t->dim());
   if (is_complex(t->dtype)) not_implemented(name, t->device(), "_cpu", t->dtype);
-  const DType kd = kernel_dtype(t->dtype);
+  const ScanKind kind = is_max ? ScanKind::Max : ScanKind::Min;
+  const bool own = t->device().is_cuda() && cuda_ops::scan_takes(kind, t->dtype);  // int32 as itself
+  const DType kd = own ? t->dtype : kernel_dtype(t->dtype);
   Tensor x = as_input(t, kd);
   Tensor v = kd == t->dtype ? values : empty(t->sizes, kd, t->device());
-  run(is_max ? ScanKind::Max : ScanKind::Min, x, d, v, &indices, name);
+  run(kind, x, d, v, &indices, name);
   if (v.get() != values.get()) copy_(values, v);
   return {values, indices};
 }

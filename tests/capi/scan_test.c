@@ -581,7 +581,11 @@ DEVICE_TEST(long_rows) {
   x = make(100000, small_ints, n1, 1, CT_INT32, dev);
   check_op(x, OP_SUM, 0, 0, __LINE__);
   check_op(x, OP_PROD, 0, 0, __LINE__); /* wraps */
+  check_op(x, OP_MAX, 0, 0, __LINE__);  /* CUDA: int32 read as itself (cuda_ops::scan_takes) */
   check_op(x, OP_MIN, 0, 0, __LINE__);
+  rel(x);
+  x = make(100000, with_ties, n1, 1, CT_UINT8, dev); /* CUDA: uint8 read by cub::DeviceScan's input */
+  check_op(x, OP_SUM, 0, 0, __LINE__);
   rel(x);
   int64_t n2[] = {3, 70000};
   x = make(210000, with_ties, n2, 2, CT_FLOAT16, dev);
@@ -613,6 +617,24 @@ DEVICE_TEST(many_short_rows) {
   check_op(x, OP_MAX, 1, 0, __LINE__);
   check_op(x, OP_LSE, 1, 1e-12, __LINE__);
   check_op(x, OP_SUM, 0, 0, __LINE__);
+  rel(x);
+  /* int32 and uint8 read as themselves on CUDA (cuda_ops::scan_takes: cummax/cummin of int32
+   * with many ties, the last index of equal extremes; sums and products of int32 and uint8 into
+   * int64, products wrapping): rows (dim 1), few long lines transposed to rows (dim 0), short
+   * rows and lines */
+  x = make(300000, with_ties, c, 2, CT_INT32, dev);
+  for (int64_t dim = 0; dim < 2; ++dim)
+    for (int op = OP_SUM; op <= OP_MIN; ++op) check_op(x, op, dim, 0, __LINE__);
+  rel(x);
+  x = make(60000, small_ints, a, 2, CT_INT32, dev);
+  for (int64_t dim = 0; dim < 2; ++dim)
+    for (int op = OP_SUM; op <= OP_MIN; ++op) check_op(x, op, dim, 0, __LINE__);
+  rel(x);
+  x = make(300000, with_ties, c, 2, CT_UINT8, dev);
+  for (int64_t dim = 0; dim < 2; ++dim) {
+    check_op(x, OP_SUM, dim, 0, __LINE__);
+    check_op(x, OP_PROD, dim, 0, __LINE__);
+  }
   rel(x);
   x = make(300000, small_ints, c, 2, CT_FLOAT32, dev); /* dim 0: 100 lines of 3000 */
   check_op(x, OP_SUM, 0, 0, __LINE__);

@@ -288,17 +288,19 @@ static void test_sort_large(void) {
     check_sort(t, x, rows, 2, 0, 1, "long columns");
     rel(t);
     /* rows of each length class of the CUDA kernels (one block a row up to 128, 512, 2048, 4096
-     * elements; longer rows through the global passes) at their bounds, with ties and NaN, in
-     * each key width (1- and 2-byte keys share a word with their position there) */
+     * elements, 8192 for 1- and 2-byte keys; longer rows through the global passes) at their
+     * bounds, with ties and NaN, in each key width (1- and 2-byte keys share a word with their
+     * position there) */
     static const ct_dtype len_dts[] = {CT_FLOAT64, CT_FLOAT32, CT_FLOAT16, CT_INT8};
-    const int64_t lens[] = {128, 129, 511, 512, 513, 1500, 2048, 2049, 4095, 4096, 4097, 5000};
-    for (int li = 0; li < 12 * 4; ++li) {
-      const int64_t rs[] = {3, lens[li % 12]};
+    enum { NLENS = 15 };
+    const int64_t lens[NLENS] = {128, 129, 511, 512, 513, 1500, 2048, 2049, 4095, 4096, 4097, 5000, 8191, 8192, 8193};
+    for (int li = 0; li < NLENS * 4; ++li) {
+      const int64_t rs[] = {3, lens[li % NLENS]};
       for (int64_t j = 0; j < 3 * rs[1]; ++j) x[j] = (double)((j * 7919) % 97) / 8.0 - 6;
       x[rs[1] + 1] = NAN;
-      if (len_dts[li / 12] == CT_INT8)
+      if (len_dts[li / NLENS] == CT_INT8)
         for (int64_t j = 0; j < 3 * rs[1]; ++j) x[j] = (double)((j * 7919) % 251) - 125;
-      t = make(x, rs, 2, len_dts[li / 12], devs[di]);
+      t = make(x, rs, 2, len_dts[li / NLENS], devs[di]);
       check_sort(t, x, rs, 2, 1, 0, "row length classes");
       check_sort(t, x, rs, 2, 1, 1, "row length classes descending");
       rel(t);
@@ -456,32 +458,39 @@ static void test_select_long_rows(void) {
   free(x);
 }
 
-/* Rows of the one-launch select of Note [CUDA select] (1024 < R <= 4096, one block a row, the row
- * in shared memory) at its bounds and just past them (R = 1024: whole-row sort; R = 4097: the
- * chunked kernels), for every key width, with k = 1, 255, 256, 257 (the write pass's 256-element
- * steps), 600 and 2100 (the block sort of the kept k past 512 and 2048), R - 1 and R; then medium
+/* Rows of the one-launch select of Note [CUDA select] (one block a row, the row's keys in shared
+ * memory: topk of 1024 < R, kthvalue of 128 < R, up to 16384 elements and 64 KiB of keys) at its
+ * bounds and just past them: R = 128 (kthvalue: whole-row sort) and 129, 1000 (kthvalue's select,
+ * topk's whole-row sort), 1024 and 1025 (topk), 4096 and 4097 (the old bound), 8192 (float64/int64
+ * keys of 64 KiB: opt-in shared memory) and 8193 (their chunked kernels), 11777 (4-byte keys past
+ * the default 48 KiB: opt-in), 16384 (the longest) and 16385 (the chunked kernels, two chunks a
+ * row), for every key width, with k = 1, 255, 256, 257 (the write pass's 256-element steps), 600
+ * and 2100 (the block sort of the kept k past 512 and 2048), R - 1 and R (each at most R); then
  * rows where every element ties with the k-th (all equal, all NaN, zeros of both signs). */
 static void test_select_medium_rows(void) {
   static const ct_dtype dts[] = {CT_UINT8, CT_INT16, CT_FLOAT16, CT_BFLOAT16, CT_FLOAT32, CT_INT64, CT_FLOAT64};
-  static const int64_t lens[] = {1024, 1025, 2500, 4096, 4097};
+  enum { NLENS = 13, NTIES = 6 };
+  static const int64_t lens[NLENS] = {128, 129, 1000, 1024, 1025, 2500, 4096, 4097, 8192, 8193, 11777, 16384, 16385};
+  static const int64_t tie_lens[NTIES] = {129, 1025, 2500, 4096, 8192, 16384};
   ct_device_type devs[2];
-  double* x = malloc((size_t)3 * 4097 * 8);
+  double* x = malloc((size_t)3 * 16385 * 8);
   for (int di = 0, ndev = devices(devs); di < ndev; ++di) {
     for (int d = 0; d < (int)(sizeof dts / sizeof dts[0]); ++d)
-      for (int li = 0; li < 5; ++li) {
+      for (int li = 0; li < NLENS; ++li) {
         const int64_t R = lens[li], rows[] = {3, R};
         for (int64_t j = 0; j < 3 * R; ++j) x[j] = select_val(j * 3 + li, dts[d]);
         ct_tensor t = make(x, rows, 2, dts[d], devs[di]);
-        const int64_t ks[] = {1, 255, 256, 257, 600, 2100 < R ? 2100 : R / 2, R - 1, R};
+        int64_t ks[] = {1, 255, 256, 257, 600, 2100 < R ? 2100 : R / 2, R - 1, R};
+        for (int j = 0; j < 8; ++j) ks[j] = ks[j] < R ? ks[j] : R;
         check_topk_grid(t, x, rows, 2, 1, ks, 8, "medium rows");
         rel(t);
       }
     for (int c = 0; c < 3; ++c)
-      for (int li = 1; li < 4; ++li) {
-        const int64_t R = lens[li], rows[] = {2, R};
+      for (int li = 0; li < NTIES; ++li) {
+        const int64_t R = tie_lens[li], rows[] = {2, R};
         for (int64_t j = 0; j < 2 * R; ++j) x[j] = c == 0 ? 3.5 : c == 1 ? NAN : (j % 3 ? -0.0 : 0.0);
         ct_tensor t = make(x, rows, 2, c == 2 ? CT_FLOAT16 : CT_FLOAT32, devs[di]);
-        const int64_t ks[] = {1, 300, R - 1};
+        const int64_t ks[] = {1, 300 < R ? 300 : R / 2, R - 1};
         check_topk_grid(t, x, rows, 2, 1, ks, 3,
                         c == 0 ? "medium rows all equal" : c == 1 ? "medium rows all NaN" : "medium rows of zeros");
         rel(t);

@@ -24,7 +24,7 @@ tally = Tally("scan_compare")
 g = torch.Generator(device="cuda").manual_seed(0)
 
 SHAPES = [((100000,), 0), ((3, 70000), 1), ((20000, 3), 1), ((2000, 100), 1), ((2000, 100), 0),
-          ((3000, 100), 0), ((8, 30, 40), 1), ((8, 30, 40), -1), ((5,), 0), ((4, 0, 3), 1), ((), 0)]
+          ((3000, 100), 0), ((64, 8192), 1), ((8, 30, 40), 1), ((8, 30, 40), -1), ((5,), 0), ((4, 0, 3), 1), ((), 0)]
 # Floating results within TOL * scale: for cumsum scale is the running sum of |x| (a float sum's
 # rounding grows with it, and a running sum can pass near zero), for cumprod and logcumsumexp the
 # result's magnitude (at least 1) times the square root of the scanned length.

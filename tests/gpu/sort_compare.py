@@ -65,7 +65,8 @@ def release(*hs):
 
 FLOATS = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 INTS = [torch.int32, torch.int64, torch.uint8]
-SHAPES = [((1 << 20) + 5,), (64, 1000), (37, 130), (4, 5, 6), (300, 4096), (5, 4097)]  # block sort bound, past it
+# block sort bounds (4096; 8192 for 1- and 2-byte keys) and past them
+SHAPES = [((1 << 20) + 5,), (64, 1000), (37, 130), (4, 5, 6), (300, 4096), (5, 4097), (40, 8192), (5, 8193)]
 
 for dtype in FLOATS + INTS + [torch.bool]:
     for shape in SHAPES:
@@ -87,7 +88,10 @@ for dtype in FLOATS + INTS + [torch.bool]:
 # topk and kthvalue: integer and floating dtypes
 for dtype in FLOATS + INTS:
     for shape, ks in ((((1 << 20) + 5,), (1, 10, 1000)), ((64, 1000), (1, 10, 1000)), ((37, 130), (5, 130)),
-                      ((300, 4096), (1, 10, 1000, 4095)), ((7, 1025), (1, 1024)), ((5, 4097), (10,))):
+                      ((300, 4096), (1, 10, 1000, 4095)), ((7, 1025), (1, 1024)), ((5, 4097), (10,)),
+                      # the one-launch select's rows of 8192 (float64: opt-in shared memory), its
+                      # longest rows (16384) and past them (the chunked kernels)
+                      ((40, 8192), (10, 1000, 8191)), ((3, 16384), (10,)), ((3, 16385), (10,))):
         x = make(dtype, shape, special=dtype.is_floating_point)
         for k in ks:
             for largest in (True, False):

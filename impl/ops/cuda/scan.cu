@@ -11,7 +11,12 @@
 //   look-back over the whole GPU); real sums, products and logcumsumexp only (cummax/cummin and
 //   complex take the rows path), to keep nvcc's instantiations few.
 // float16/bfloat16 are read and written in their dtype and combined in float32; cummax/cummin
-// scan (value, index) pairs with torch's rule (scan_math::extreme).
+// scan (value, index) pairs with torch's rule (scan_math::extreme). Some inputs are read in
+// their own dtype on CUDA (cuda_ops::scan_takes; impl/ops/scan.cc asks), not widened to int64
+// by a cast first: cummax/cummin of int32 scan int32 (the values keep their dtype: widening and
+// narrowing back cost two more passes, 2.36x torch's time over [8192, 8192]), and sums and
+// products of int32 and uint8 read their elements and accumulate and write int64 (the
+// cast wrote and the scan read an int64 copy: 1.11x-1.22x torch's time).
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -39,8 +44,8 @@ constexpr int64_t kLongRow = 1 << 16;  // rows at least this long, at most kFewR
 constexpr int64_t kFewRows = 16;
 constexpr int kLineUnroll = 8;
 
-// The element types and rules of one scan: S stored, C computed, Acc scanned.
-template <typename S, bool kExt>
+// The element types and rules of one scan: In read, S stored, C computed, Acc scanned.
+template <typename S, bool kExt, typename In = S>
 struct Scan {
   using C = std::conditional_t<std::is_same_v<S, half> || std::is_same_v<S, bf16>, float, S>;
   using Acc = std::conditional_t<kExt, ValIdx<C>, C>;
@@ -55,7 +60,7 @@ struct Scan {
     if constexpr (kExt) return Acc{C(0), -1};
     else return scan_math::identity<C>(k);
   }
-  static __device__ Acc load(const S* x, int64_t off, int64_t l) {
+  static __device__ Acc load(const In* x, int64_t off, int64_t l) {
     if constexpr (kExt) return Acc{convert<C>(x[off]), l};
     else return convert<C>(x[off]);
   }
@@ -69,9 +74,9 @@ struct Scan {
   }
 };
 
-template <typename S, bool kExt>
-__global__ void scan_lines_kernel(const S* x, S* y, int64_t* idx, int64_t O, int64_t L, int64_t I, ScanKind kind) {
-  using K = Scan<S, kExt>;
+template <typename S, bool kExt, typename In>
+__global__ void scan_lines_kernel(const In* x, S* y, int64_t* idx, int64_t O, int64_t L, int64_t I, ScanKind kind) {
+  using K = Scan<S, kExt, In>;
   const typename K::Op op{kind};
   const int64_t n = O * I;
   for (int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; t < n;
@@ -109,10 +114,10 @@ struct RunningPrefix {
   }
 };
 
-template <typename S, bool kExt>
-__global__ void __launch_bounds__(kThreads) scan_rows_kernel(const S* x, S* y, int64_t* idx, int64_t O, int64_t L,
+template <typename S, bool kExt, typename In>
+__global__ void __launch_bounds__(kThreads) scan_rows_kernel(const In* x, S* y, int64_t* idx, int64_t O, int64_t L,
                                                              ScanKind kind) {
-  using K = Scan<S, kExt>;
+  using K = Scan<S, kExt, In>;
   using Acc = typename K::Acc;
   using BlockScan = cub::BlockScan<Acc, kThreads>;
   __shared__ typename BlockScan::TempStorage temp;
@@ -140,13 +145,13 @@ __global__ void __launch_bounds__(kThreads) scan_rows_kernel(const S* x, S* y, i
   }
 }
 
-// The device path's input: element l of one row, as the scan's type.
-template <typename S>
+// The device path's input: element l of one row (read as In), as the scan's type.
+template <typename S, typename In>
 struct LoadRow {
-  const S* x;
+  const In* x;
   __host__ __device__ typename Scan<S, false>::Acc operator()(int64_t l) const {
 #ifdef __CUDA_ARCH__
-    return Scan<S, false>::load(x, l, l);
+    return Scan<S, false, In>::load(x, l, l);
 #else
     return Scan<S, false>::identity(ScanKind::Sum);  // never called on the host
 #endif
@@ -170,46 +175,47 @@ Path path_of(const ScanArgs& a) {
 // The device path: cub::DeviceScan over each of the O rows (I == 1), for real sums, products and
 // logcumsumexp only (nvcc time: cummax/cummin and complex scans of few long rows take the rows
 // path), read and written in S through iterators (float16/bfloat16 widened and rounded on the
-// fly). query: the scratch bytes only.
-template <typename S>
+// fly; int32/uint8 read and widened as they are read: cuda_ops::scan_takes). query: the scratch
+// bytes only.
+template <typename S, typename X>
 int64_t run_device(const ScanArgs& a, void* scratch, cudaStream_t stream, bool query) {
   using K = Scan<S, false>;
-  using In = thrust::transform_iterator<LoadRow<S>, thrust::counting_iterator<int64_t>>;
+  using In = thrust::transform_iterator<LoadRow<S, X>, thrust::counting_iterator<int64_t>>;
   using Out = thrust::transform_output_iterator<StoreAs<S>, S*>;
-  const S* x = static_cast<const S*>(a.in);
+  const X* x = static_cast<const X*>(a.in);
   S* y = static_cast<S*>(a.out);
   const typename K::Op op{a.kind};
   size_t temp_bytes = 0;
-  cuda::check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S>{x}),
+  cuda::check(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S, X>{x}),
                                              Out(y, StoreAs<S>{}), op, a.L, stream),
               "cub::DeviceScan::InclusiveScan");
   if (query) return static_cast<int64_t>(temp_bytes);
   for (int64_t row = 0; row < a.O; ++row) {
     const int64_t base = row * a.L;
-    cuda::check(cub::DeviceScan::InclusiveScan(scratch, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S>{x + base}),
+    cuda::check(cub::DeviceScan::InclusiveScan(scratch, temp_bytes, In(thrust::counting_iterator<int64_t>(0), LoadRow<S, X>{x + base}),
                                                Out(y + base, StoreAs<S>{}), op, a.L, stream),
                 "cub::DeviceScan::InclusiveScan");
   }
   return 0;
 }
 
-// One scan of kernel type S (Note [CUDA scans]); query: the scratch bytes only.
-template <typename S, bool kExt>
+// One scan of kernel type S, read as In (Note [CUDA scans]); query: the scratch bytes only.
+template <typename S, bool kExt, typename In = S>
 int64_t run(const ScanArgs& a, void* scratch, cudaStream_t stream, bool query) {
   constexpr bool device_path = !kExt && !is_complex_v<S>;
   Path p = path_of(a);
   if constexpr (device_path) {
-    if (p == Path::Device) return run_device<S>(a, scratch, stream, query);
+    if (p == Path::Device) return run_device<S, In>(a, scratch, stream, query);
   }
   if (query) return 0;
-  const S* x = static_cast<const S*>(a.in);
+  const In* x = static_cast<const In*>(a.in);
   S* y = static_cast<S*>(a.out);
   if (p == Path::Lines) {
-    scan_lines_kernel<S, kExt><<<blocks_for(a.O * a.I, kThreads), kThreads, 0, stream>>>(x, y, a.indices, a.O, a.L,
-                                                                                          a.I, a.kind);
+    scan_lines_kernel<S, kExt, In><<<blocks_for(a.O * a.I, kThreads), kThreads, 0, stream>>>(x, y, a.indices, a.O,
+                                                                                              a.L, a.I, a.kind);
   } else {
     const int grid = static_cast<int>(std::min<int64_t>(a.O, int64_t{1} << 20));
-    scan_rows_kernel<S, kExt><<<grid, kThreads, 0, stream>>>(x, y, a.indices, a.O, a.L, a.kind);
+    scan_rows_kernel<S, kExt, In><<<grid, kThreads, 0, stream>>>(x, y, a.indices, a.O, a.L, a.kind);
   }
   cuda::check_launch("scan kernel", stream);
   return 0;
@@ -220,6 +226,13 @@ int64_t dispatch(const ScanArgs& a, void* scratch, cudaStream_t stream, bool que
   const bool ext = a.kind == ScanKind::Max || a.kind == ScanKind::Min;
   switch (a.dtype) {
     case DType::Int64: return ext ? run<int64_t, true>(a, scratch, stream, query) : run<int64_t, false>(a, scratch, stream, query);
+    case DType::Int32:  // read as int32 (scan_takes): cummax/cummin into int32, sums and products into int64
+      if (ext) return run<int32_t, true>(a, scratch, stream, query);
+      if (a.kind == ScanKind::Sum || a.kind == ScanKind::Prod) return run<int64_t, false, int32_t>(a, scratch, stream, query);
+      break;
+    case DType::UInt8:  // sums and products into int64
+      if (a.kind == ScanKind::Sum || a.kind == ScanKind::Prod) return run<int64_t, false, uint8_t>(a, scratch, stream, query);
+      break;
     case DType::Float16: return ext ? run<half, true>(a, scratch, stream, query) : run<half, false>(a, scratch, stream, query);
     case DType::BFloat16: return ext ? run<bf16, true>(a, scratch, stream, query) : run<bf16, false>(a, scratch, stream, query);
     case DType::Float32: return ext ? run<float, true>(a, scratch, stream, query) : run<float, false>(a, scratch, stream, query);

@@ -262,8 +262,14 @@ __global__ void __launch_bounds__(kBlock) block_sort_rows(const U* in, int64_t R
   }
 }
 
-// The longest row block_sort_rows takes.
-constexpr int64_t kBlockSortMax = 4096;
+// The longest row block_sort_rows takes: 4096 elements, 8192 for keys of 1 and 2 bytes (their
+// key << 16 | position words need 32 KiB of shared memory a block at 8192, and the device-wide
+// path, which sorts such keys in few digit passes but spends two more on the row number, ran
+// 1.28x (float16) and 1.87x (uint8) torch's time over rows of 8192). Wider keys keep 4096: an
+// 8192 class of 8-byte keys would not fit 48 KiB of static shared memory, and the device-wide
+// path already beats torch for 4-byte keys there (0.85x, float32).
+template <typename U>
+constexpr int64_t kBlockSortMax = sizeof(U) <= 2 ? 8192 : 4096;
 
 template <typename U>
 void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* values, int64_t* indices,
@@ -272,7 +278,8 @@ void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* value
   if (R <= 128) block_sort_rows<U, 32, 4><<<grid, 32, 0, s>>>(x, R, ka, values, indices, map);  // topk's few kept
   else if (R <= 512) block_sort_rows<U, 128, 4><<<grid, 128, 0, s>>>(x, R, ka, values, indices, map);
   else if (R <= 2048) block_sort_rows<U, 256, 8><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
-  else block_sort_rows<U, 256, 16><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
+  else if (R <= 4096) block_sort_rows<U, 256, 16><<<grid, 256, 0, s>>>(x, R, ka, values, indices, map);
+  else if constexpr (sizeof(U) <= 2) block_sort_rows<U, 512, 16><<<grid, 512, 0, s>>>(x, R, ka, values, indices, map);
   cuda::check_launch("sort", s);
 }
 
@@ -280,7 +287,7 @@ void launch_block_sort(const U* x, int64_t O, int64_t R, KeyArgs<U> ka, U* value
 template <typename U>
 void sort_rows_u(const U* x, DType dtype, int64_t O, int64_t R, bool descending, U* values, int64_t* indices,
                  const int64_t* map, ScratchFn& get, cudaStream_t s) {
-  if (R <= kBlockSortMax && O <= 0x7FFFFFFF) {
+  if (R <= kBlockSortMax<U> && O <= 0x7FFFFFFF) {
     launch_block_sort<U>(x, O, R, key_args<U>(dtype, descending), values, indices, map, s);
     return;
   }
@@ -452,22 +459,34 @@ __global__ void __launch_bounds__(kSelThreads) select_write(const U* in, int64_t
   }
 }
 
-// Note [CUDA select], medium rows (kSelectMinRow < R <= kRowSelectMax): steps 1 to 3 in ONE
-// launch, one block a row (as PyTorch's gatherTopK), instead of the chunked kernels' 3 + 2 * key
-// bytes launches that each read the row from global memory again: the block turns its row into
-// keys in shared memory once, finds the k-th key digit by digit there (a 256-bin shared histogram
-// per 8-bit digit; lanes of a warp holding the same digit add once, through __match_any_sync, so
-// the few top digits of clustered floats cost no serialised atomics), then writes the selected
-// elements in input order exactly as select_write does. Counts fit 16 bits (R <= 4096), so one
-// int scan carries both (below << 16 | equal).
-constexpr int64_t kRowSelectMax = 4096;
+// Note [CUDA select], medium rows (kSelectMinRow < R, the row's keys at most kRowSelectMaxBytes
+// and R <= kRowSelectMax): steps 1 to 3 in ONE launch, one block a row (as PyTorch's gatherTopK,
+// which takes one block a slice at any length), instead of the chunked kernels' 3 + 2 * key bytes
+// launches that each read the row from global memory again: the block turns its row into keys in
+// (dynamic) shared memory once, finds the k-th key digit by digit there (a 256-bin shared
+// histogram per 8-bit digit; lanes of a warp holding the same digit add once, through
+// __match_any_sync, so the few top digits of clustered floats cost no serialised atomics), then
+// writes the selected elements in input order exactly as select_write does. One int scan carries
+// both counts of a 256-element tile (below << 16 | equal: each at most 256). The bound was 4096
+// elements in 16 KiB of static shared memory; rows of 8192 then took the chunked kernels and ran
+// 1.1x-1.6x torch's time (topk10/topk1000 of [8192, 8192], every dtype). Keys of more than 48 KiB
+// (float64/int64 rows of 8192, 4-byte rows over 12288) take the opt-in shared memory
+// (cudaFuncAttributeMaxDynamicSharedMemorySize) where the device has it, else the chunked path.
+// kthvalue takes this launch from kKthSelectMinRow on (a whole-row sort, then a narrow and copy,
+// cost [64, 1000] 1.37x torch's time); topk keeps the whole-row sort up to kSelectMinRow.
+constexpr int64_t kRowSelectMax = kSelChunk;         // longer rows: the chunked kernels, several blocks a row
+constexpr int64_t kRowSelectMaxBytes = 64 * 1024;    // the row's keys in shared memory
+constexpr int64_t kSmemDefaultBytes = 48 * 1024;     // a block's shared memory without opting in
+constexpr int64_t kRowSelStaticBytes = 2048;         // above the static hist, scan storage and flags
+constexpr int64_t kKthSelectMinRow = 128;
 constexpr int kRowSelThreads = 256;
 
 template <typename U>
 __global__ void __launch_bounds__(kRowSelThreads) row_select(const U* in, int64_t R, KeyArgs<U> ka, int64_t k, bool kth,
                                                              U* values, int64_t* indices) {
   using Scan = cub::BlockScan<int, kRowSelThreads>;
-  __shared__ U key[kRowSelectMax];
+  extern __shared__ __align__(16) unsigned char row_select_smem[];
+  U* key = reinterpret_cast<U*>(row_select_smem);  // R keys (the launch's dynamic shared memory)
   __shared__ int hist[256];
   __shared__ typename Scan::TempStorage tmp;
   __shared__ int found_digit, found_rank;
@@ -533,17 +552,37 @@ __global__ void __launch_bounds__(kRowSelThreads) row_select(const U* in, int64_
   }
 }
 
+// Whether row_select may hold `bytes` of keys on the current device: up to kRowSelectMaxBytes,
+// beyond the default shared memory only where the opt-in limit allows (the kernel's dynamic
+// limit then raised to kRowSelectMaxBytes).
+template <typename U>
+bool row_select_fits(int64_t bytes) {
+  if (bytes > kRowSelectMaxBytes) return false;
+  if (bytes + kRowSelStaticBytes <= kSmemDefaultBytes) return true;
+  int dev = 0, optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return false;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) return false;
+  if (kRowSelectMaxBytes + kRowSelStaticBytes > optin) return false;
+  cuda::check(cudaFuncSetAttribute(row_select<U>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(kRowSelectMaxBytes)),
+              "topk select attribute");
+  return true;
+}
+
 // Steps 1 to 3 of Note [CUDA select] for the 0-based rank `rank` of each row; false when the
 // rows do not fit its counters (then the caller sorts).
 template <typename U>
 bool select_rows(const U* x, DType dtype, int64_t O, int64_t R, int64_t k, bool descending, bool kth, U* values,
                  int64_t* indices, ScratchFn& get, cudaStream_t s) {
   const KeyArgs<U> ka = key_args<U>(dtype, descending);
-  if (R <= kRowSelectMax && O <= 0x7FFFFFFF) {
-    row_select<U><<<static_cast<unsigned>(O), kRowSelThreads, 0, s>>>(x, R, ka, k, kth, values, indices);
+  const int64_t bytes = R * static_cast<int64_t>(sizeof(U));
+  if (R <= kRowSelectMax && O <= 0x7FFFFFFF && row_select_fits<U>(bytes)) {
+    row_select<U><<<static_cast<unsigned>(O), kRowSelThreads, static_cast<size_t>(bytes), s>>>(x, R, ka, k, kth, values,
+                                                                                             indices);
     cuda::check_launch("topk select", s);
     return true;
   }
+  if (R <= kSelectMinRow) return false;  // kthvalue's short rows that did not fit: sorted whole
   const int64_t chunk = kSelChunk;
   const int64_t B = (R + chunk - 1) / chunk;
   if (R >= 0x7FFFFFFF || O * B >= 0x7FFFFFFF) return false;
@@ -599,7 +638,7 @@ bool topk_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, boo
 
 bool kth_rows(const void* in, DType dtype, int64_t O, int64_t R, int64_t k, void* values, int64_t* indices,
               ScratchFn& get, void* stream) {
-  if (R <= kSelectMinRow) return false;
+  if (R <= kKthSelectMinRow) return false;
   auto s = static_cast<cudaStream_t>(stream);
   bool done = false;
   sortkey::by_width(dtype, [&](auto tag) {

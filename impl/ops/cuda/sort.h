@@ -1,16 +1,16 @@
 // The CUDA kernels of the sorting ops (impl/ops/sort.cc), as seen from host code: the same
 // contracts as the CPU kernels (impl/ops/cpu/sort.h) over device memory, launched on `stream`
 // (a cudaStream_t) of the current device, with scratch from `get`. Note [CUDA sort]: rows of at
-// most 4096 elements are sorted one block a row in shared memory (cub::BlockRadixSort, 16-bit
-// row positions; sort.cu). Longer rows are sorted by CUB's device radix sort over order keys
+// most 4096 elements (8192 for 1- and 2-byte keys) are sorted one block a row in shared memory
+// (cub::BlockRadixSort, 16-bit row positions; sort.cu). Longer rows are sorted by CUB's device radix sort over order keys
 // (Note [Sort keys]): one stable pass over all elements by key, then, for several rows, a second
 // stable pass by row number over only the bits that number needs. Its payload is the element's
 // flat position as uint32 when there are fewer than 2^32 elements (int64 only beyond), widened to
 // int64 in the same pass that gathers the values; so DeviceRadixSort::SortPairs is built for the
 // four unsigned key widths with uint32 and with int64 values (and the row pass's uint32/uint64
-// row numbers), nothing else. topk and kthvalue of rows longer than 1024 select instead of
-// sorting (Note [CUDA select] in sort.cu): one launch a pass for rows up to 4096 long, chunked
-// kernels beyond, then a block sort of only the k kept.
+// row numbers), nothing else. topk of rows longer than 1024 (kthvalue: 128) selects instead of
+// sorting (Note [CUDA select] in sort.cu): one launch for rows up to 16384 long whose keys fit
+// 64 KiB of shared memory, chunked kernels beyond, then a block sort of only the k kept.
 #pragma once
 #include <cstdint>
 
