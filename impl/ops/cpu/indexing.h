@@ -21,13 +21,22 @@ void index_scatter(const StridedOperands<3>& o, int64_t esize, bool idx64, int64
 // add, as PyTorch's CPU kernels; bool: logical or), on one thread in the iteration's order.
 void index_scatter_add(const StridedOperands<3>& o, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound,
                        bool wrap);
+// index_select of a contiguous src viewed as [outer, size, row_bytes]: out[o, j] = the row
+// src[o, index[j]] (row_bytes bytes), in parallel over the outer * n rows of out. The index
+// (n int64 or int32 entries, idx_stride_bytes apart) is checked by the caller.
+void index_select_rows(char* out, const char* src, const char* index, int64_t idx_stride_bytes, bool idx64,
+                       int64_t outer, int64_t n, int64_t size, int64_t row_bytes);
 // Operands (self, mask): self = *value (esize bytes) where mask.
 void masked_fill(const StridedOperands<2>& o, int64_t esize, const void* value);
 // The first index of the operand (int64 or int32; any strides, logical order) outside
 // [wrap ? -bound : 0, bound) into *bad; false when there is none.
 bool first_bad_index(const TensorImpl* index, int64_t bound, bool wrap, int64_t* bad);
+// The number of true elements of a contiguous bool array of n elements.
+int64_t count_true(const bool* flags, int64_t n);
 // The row-major positions of the true elements of a contiguous bool array of n elements into
-// out (sized by the caller to their count).
+// out (sized by the caller to their count). Both split the array into the same blocks over
+// the threads (counts per block, then each block writes from its prefix): the result does not
+// depend on the thread count.
 void true_positions(const bool* flags, int64_t n, int64_t* out);
 
 }  // namespace ct::cpu
