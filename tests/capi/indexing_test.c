@@ -366,7 +366,16 @@ static void test_parallel_paths(void) {
   OK(ct_full((const int64_t[]){70000}, 1, 1.0, CT_FLOAT32, CT_CPU, -1, &src));
   FAILS(ct_index_add_(t, 0, bi, src, 1.0), CT_ERR_INDEX, "index out of range in self");
   EXPECT_ARR(t, g_iota, 10); /* nothing written */
-  rel(src), rel(bi), rel(t);
+  rel(bi);
+  /* the same index without the bad entries: checked in two chunks, gathered */
+  bv[50000] = 3, bv[60000] = -3 + 10, bv[65000] = 2;
+  bi = idx(bv, 70000, (const int64_t[]){70000}, 1, CT_INT64, CT_CPU);
+  OK(ct_gather(t, 0, bi, &r));
+  double* gw = malloc(70000 * 8);
+  for (int64_t j = 0; j < 70000; ++j) gw[j] = (double)bv[j];
+  EXPECT_ARR(r, gw, 70000);
+  free(gw);
+  rel(r), rel(src), rel(bi), rel(t);
   free(bv), free(iv), free(w), free(v);
   OK(ct_set_num_threads(threads));
 }

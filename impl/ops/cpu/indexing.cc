@@ -48,6 +48,16 @@ void index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_
     auto run = [&](auto idx_tag) {
       using I = decltype(idx_tag);
       for_each(o, 4096, [&](std::array<char*, 3> p, const std::array<int64_t, 3>& st, int64_t n) {
+        if (st[0] == sizeof(U) && st[1] == 0 && st[2] == sizeof(I)) {
+          // a contiguous output and index along one source row (gather along the inner dim):
+          // the same copies with the strides known to the compiler
+          for (int64_t k = 0; k < n; ++k) {
+            int64_t i = load_index<I>(p[2] + k * static_cast<int64_t>(sizeof(I)));
+            if (wrap && i < 0) i += bound;
+            std::memcpy(p[0] + k * static_cast<int64_t>(sizeof(U)), p[1] + i * stride_bytes, sizeof(U));
+          }
+          return;
+        }
         for (int64_t k = 0; k < n; ++k) {
           int64_t i = load_index<I>(p[2] + k * st[2]);
           if (wrap && i < 0) i += bound;

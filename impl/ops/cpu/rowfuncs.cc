@@ -11,6 +11,12 @@
 #include "impl/ops/cpu/parallel.h"
 #include "impl/ops/cpu/simd.h"
 
+// The row loops are elementwise over floats (no reassociation: sums go through sum_n), so
+// vectorizing them with a scalar remainder, which -O2 does not, gives the same bits.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=dynamic")
+#endif
+
 namespace ct::cpu {
 
 namespace {
@@ -59,11 +65,15 @@ void layer_norm_row(const float* x, const float* w, const float* b, float* y, fl
     tmp[i] = d * d;
   }
   const float rstd = 1.0f / std::sqrt(mean_of(tmp, len) + eps);
-  for (int64_t i = 0; i < len; ++i) y[i] = y[i] * rstd;
-  if (w)
-    for (int64_t i = 0; i < len; ++i) y[i] = y[i] * w[i];
-  if (b)
-    for (int64_t i = 0; i < len; ++i) y[i] = y[i] + b[i];
+  // ((x - mean) * rstd) * w + b, in that order, in one pass
+  if (w && b)
+    for (int64_t i = 0; i < len; ++i) y[i] = y[i] * rstd * w[i] + b[i];
+  else if (w)
+    for (int64_t i = 0; i < len; ++i) y[i] = y[i] * rstd * w[i];
+  else if (b)
+    for (int64_t i = 0; i < len; ++i) y[i] = y[i] * rstd + b[i];
+  else
+    for (int64_t i = 0; i < len; ++i) y[i] = y[i] * rstd;
 }
 
 void layer_norm_row(const double* x, const double* w, const double* b, double* y, double*, int64_t len, double eps) {
