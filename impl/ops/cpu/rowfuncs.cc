@@ -24,9 +24,23 @@ namespace {
 // The float32 row kernels: x is one row of len floats (the input itself for float32, a
 // widened copy for float16/bfloat16); the result goes to y (may be x's buffer for the narrow
 // dtypes); tmp is scratch of len floats.
-void softmax_row(const float* x, float* y, float* tmp, int64_t len, bool log) {
+// The row's maximum in 8 lanes (vectorizable; the maximum of non-NaN values does not depend
+// on the order, and a NaN anywhere makes the whole row NaN through the sum whatever m is).
+float row_max(const float* x, int64_t len) {
+  constexpr int64_t kLanes = 8;
+  float lane[kLanes];
+  for (int64_t j = 0; j < kLanes; ++j) lane[j] = x[0];
+  int64_t i = 0;
+  for (; i + kLanes <= len; i += kLanes)
+    for (int64_t j = 0; j < kLanes; ++j) lane[j] = x[i + j] > lane[j] ? x[i + j] : lane[j];
   float m = x[0];
-  for (int64_t i = 1; i < len; ++i) m = x[i] > m ? x[i] : m;
+  for (; i < len; ++i) m = x[i] > m ? x[i] : m;
+  for (int64_t j = 0; j < kLanes; ++j) m = lane[j] > m ? lane[j] : m;
+  return m;
+}
+
+void softmax_row(const float* x, float* y, float* tmp, int64_t len, bool log) {
+  const float m = row_max(x, len);
   for (int64_t i = 0; i < len; ++i) tmp[i] = x[i] - m;
   if (log) {
     exp_n(tmp, y, len);
@@ -54,7 +68,6 @@ void softmax_row(const double* x, double* y, double*, int64_t len, bool log) {
 
 // A NaN anywhere makes the maximum NaN in the composed path; here it reaches every element
 // through the sum, which is the same result (NaN everywhere) without a NaN-aware maximum.
-
 float mean_of(const float* x, int64_t len) { return static_cast<float>(sum_n(x, len) / static_cast<double>(len)); }
 
 void layer_norm_row(const float* x, const float* w, const float* b, float* y, float* tmp, int64_t len, float eps) {
@@ -153,15 +166,16 @@ void for_rows(const void* in, void* out, int64_t rows, int64_t len, const F& row
   const T* x = static_cast<const T*>(in);
   T* y = static_cast<T*>(out);
   parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1)), [&](int64_t lo, int64_t hi) {
-    constexpr bool narrow = !std::is_same_v<T, C>;
-    std::vector<C> tmp(static_cast<size_t>(len)), wide(narrow ? static_cast<size_t>(len) : 0);
+    // the row computed in a per-thread buffer that stays in cache, written out once
+    std::vector<C> tmp(static_cast<size_t>(len)), wide(static_cast<size_t>(len));
     for (int64_t r = lo; r < hi; ++r) {
-      if constexpr (narrow) {
+      if constexpr (!std::is_same_v<T, C>) {
         convert_n(x + r * len, wide.data(), len);
         row(wide.data(), wide.data(), tmp.data());
         convert_n(wide.data(), y + r * len, len);
       } else {
-        row(x + r * len, y + r * len, tmp.data());
+        row(x + r * len, wide.data(), tmp.data());
+        std::copy(wide.data(), wide.data() + len, y + r * len);
       }
     }
   });
