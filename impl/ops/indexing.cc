@@ -46,8 +46,8 @@ void same_device(const TensorImpl* a, const TensorImpl* b, const char* op) {
            " and ", b->device().str(), "!");
 }
 
-// out = src[index] through the restrided operands (see the file comment); on the CPU the
-// index is checked first and `message(bad)` thrown as Status::Index.
+// out = src[index] through the restrided operands (see the file comment) into out, a new
+// tensor; on the CPU a bad index throws `message(bad)` as Status::Index.
 template <typename Msg>
 void run_gather(const Tensor& out, const Tensor& src, const Tensor& index, int64_t stride_bytes, int64_t bound,
                 bool wrap, const Msg& message, const char* op) {
@@ -60,10 +60,15 @@ void run_gather(const Tensor& out, const Tensor& src, const Tensor& index, int64
     CT_CSAN_KERNEL(sc.stream_ref, op, {{src.get(), "self"}, {index.get(), "index"}}, {{out.get(), "out"}});
     return;
   }
-  int64_t bad = 0;
-  if (cpu::first_bad_index(index.get(), bound, wrap, &bad)) fail(Status::Index, message(bad));
-  cpu::index_gather(cpu::make_operands<3>(out->sizes, {out.get(), src.get(), index.get()}), out->itemsize(), idx64,
-                    stride_bytes, bound, wrap);
+  // out is always a new tensor: the kernel checks each index as it copies; on a bad one the
+  // first (in the index's order) is found for the message and out is discarded
+  if (!cpu::index_gather(cpu::make_operands<3>(out->sizes, {out.get(), src.get(), index.get()}), out->itemsize(),
+                         idx64, stride_bytes, bound, wrap)) {
+    int64_t bad = 0;
+    CT_CHECK(cpu::first_bad_index(index.get(), bound, wrap, &bad), Status::Internal, op,
+             ": an index out of range that the check did not find");
+    fail(Status::Index, message(bad));
+  }
 }
 
 // self[index] = src (add: +=) through the restrided operands (self, src, index) over shape:

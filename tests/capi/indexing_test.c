@@ -376,6 +376,13 @@ static void test_parallel_paths(void) {
   EXPECT_ARR(r, gw, 70000);
   free(gw);
   rel(r), rel(src), rel(bi), rel(t);
+  /* a transposed index: the first bad entry in the index's order (7), not in memory order (5) */
+  t = vals(g_iota, 4, (const int64_t[]){2, 2}, 2, CT_FLOAT32, CT_CPU);
+  bi = idx((const int64_t[]){0, 5, 7, 0}, 4, (const int64_t[]){2, 2}, 2, CT_INT64, CT_CPU);
+  ct_tensor bt = NULL;
+  OK(ct_transpose(bi, 0, 1, &bt)); /* [[0, 7], [5, 0]] */
+  FAILS(ct_gather(t, 1, bt, &r), CT_ERR_INDEX, "index 7 is out of bounds for dimension 1 with size 2");
+  rel(bt), rel(bi), rel(t);
   free(bv), free(iv), free(w), free(v);
   OK(ct_set_num_threads(threads));
 }

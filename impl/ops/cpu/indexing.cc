@@ -41,33 +41,40 @@ int64_t load_index(const char* p) {
 
 }  // namespace
 
-void index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+bool index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
                   bool wrap) {
+  const int64_t lo = wrap ? -bound : 0;
+  std::atomic<bool> ok{true};
   with_size(esize, [&](auto unit) {
     using U = decltype(unit);
     auto run = [&](auto idx_tag) {
       using I = decltype(idx_tag);
       for_each(o, 4096, [&](std::array<char*, 3> p, const std::array<int64_t, 3>& st, int64_t n) {
+        bool good = true;
+        auto copy = [&](int64_t k, char* dst, const char* src, const char* ip) {
+          int64_t i = load_index<I>(ip);
+          if (i < lo || i >= bound) {
+            good = false;
+            return;
+          }
+          if (wrap && i < 0) i += bound;
+          std::memcpy(dst, src + i * stride_bytes, sizeof(U));
+        };
         if (st[0] == sizeof(U) && st[1] == 0 && st[2] == sizeof(I)) {
           // a contiguous output and index along one source row (gather along the inner dim):
           // the same copies with the strides known to the compiler
-          for (int64_t k = 0; k < n; ++k) {
-            int64_t i = load_index<I>(p[2] + k * static_cast<int64_t>(sizeof(I)));
-            if (wrap && i < 0) i += bound;
-            std::memcpy(p[0] + k * static_cast<int64_t>(sizeof(U)), p[1] + i * stride_bytes, sizeof(U));
-          }
-          return;
+          for (int64_t k = 0; k < n; ++k)
+            copy(k, p[0] + k * static_cast<int64_t>(sizeof(U)), p[1], p[2] + k * static_cast<int64_t>(sizeof(I)));
+        } else {
+          for (int64_t k = 0; k < n; ++k) copy(k, p[0] + k * st[0], p[1] + k * st[1], p[2] + k * st[2]);
         }
-        for (int64_t k = 0; k < n; ++k) {
-          int64_t i = load_index<I>(p[2] + k * st[2]);
-          if (wrap && i < 0) i += bound;
-          std::memcpy(p[0] + k * st[0], p[1] + k * st[1] + i * stride_bytes, sizeof(U));
-        }
+        if (!good) ok.store(false, std::memory_order_relaxed);
       });
     };
     if (idx64) run(int64_t{});
     else run(int32_t{});
   });
+  return ok.load();
 }
 
 namespace {

@@ -1,5 +1,6 @@
-// The CPU kernels of impl/ops/indexing.cc: copies over element sizes (1, 2, 4, 8 or 16 bytes);
-// every index is checked by the caller before a kernel runs.
+// The CPU kernels of impl/ops/indexing.cc: copies over element sizes (1, 2, 4, 8 or 16 bytes).
+// The writing kernels' indices are checked by the caller before they run; index_gather, whose
+// output is always a new tensor, checks its own in the copy loop (one pass over the index).
 #pragma once
 #include <cstdint>
 
@@ -9,8 +10,10 @@ namespace ct::cpu {
 
 // Operands (out, src, index) over one shape (src's indexed dim restrided to 0): out = the
 // element of src at src + index * stride_bytes, a negative index taken from the end when
-// wrap (index + bound). The index is int64 (idx64) or int32.
-void index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
+// wrap (index + bound). The index is int64 (idx64) or int32. Returns false when an index is
+// outside [wrap ? -bound : 0, bound) (its element is not read; out is then partly written and
+// the caller discards it, finding the first bad index with first_bad_index for its message).
+bool index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound,
                   bool wrap);
 // Operands (self, src, index) over the index's shape (self's indexed dim restrided to 0): the
 // element of self at self + index * stride_bytes = src (a 0-dim src: one value for all), in
