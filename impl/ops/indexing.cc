@@ -47,8 +47,8 @@ void same_device(const TensorImpl* a, const TensorImpl* b, const char* op) {
            " and ", b->device().str(), "!");
 }
 
-// out = src[index] through the restrided operands (see the file comment); on the CPU the
-// index is checked first and `message(bad)` thrown as Status::Index.
+// out = src[index] through the restrided operands (see the file comment) into out, a new
+// tensor; on the CPU a bad index throws `message(bad)` as Status::Index.
 template <typename Msg>
 void run_gather(const Tensor& out, const Tensor& src, const Tensor& index, int64_t stride_bytes, int64_t bound,
                 bool wrap, const Msg& message, const char* op) {
@@ -61,10 +61,15 @@ void run_gather(const Tensor& out, const Tensor& src, const Tensor& index, int64
     CT_CSAN_KERNEL(sc.stream_ref, op, {{src.get(), "self"}, {index.get(), "index"}}, {{out.get(), "out"}});
     return;
   }
-  int64_t bad = 0;
-  if (cpu::first_bad_index(index.get(), bound, wrap, &bad)) fail(Status::Index, message(bad));
-  cpu::index_gather(cpu::make_operands<3>(out->sizes, {out.get(), src.get(), index.get()}), out->itemsize(), idx64,
-                    stride_bytes, bound, wrap);
+  // out is always a new tensor: the kernel checks each index as it copies; on a bad one the
+  // first (in the index's order) is found for the message and out is discarded
+  if (!cpu::index_gather(cpu::make_operands<3>(out->sizes, {out.get(), src.get(), index.get()}), out->itemsize(),
+                         idx64, stride_bytes, bound, wrap)) {
+    int64_t bad = 0;
+    CT_CHECK(cpu::first_bad_index(index.get(), bound, wrap, &bad), Status::Internal, op,
+             ": an index out of range that the check did not find");
+    fail(Status::Index, message(bad));
+  }
 }
 
 // self[index] = src (add: +=) through the restrided operands (self, src, index) over shape:
@@ -111,8 +116,7 @@ Tensor true_positions(const Tensor& flags) {
     CT_CSAN_KERNEL(sc.stream_ref, "nonzero", {{flags.get(), "self"}}, {{out.get(), "out"}});
     return out;
   }
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += f[i] ? 1 : 0;
+  const int64_t count = cpu::count_true(f, n);
   Tensor out = empty(Shape{count}, DType::Int64, flags->device());
   cpu::true_positions(f, n, reinterpret_cast<int64_t*>(out->data()));
   return out;
@@ -153,6 +157,17 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
       CT_CSAN_KERNEL(sc.stream_ref, "index_select", {{t1.get(), "self"}, {index.get(), "index"}}, {{out.get(), "out"}});
       return t->dim() == 0 ? view(out, Shape{}) : out;
     }
+  }
+  if (t1->device().is_cpu() && t1->is_contiguous() && out->numel() > 0) {  // whole rows, in parallel
+    int64_t bad = 0;
+    if (cpu::first_bad_index(index.get(), t1->sizes[dim], false, &bad)) fail(Status::Index, "index out of range in self");
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < dim; ++d) outer *= t1->sizes[d];
+    for (int64_t d = dim + 1; d < t1->dim(); ++d) inner *= t1->sizes[d];
+    cpu::index_select_rows(out->data(), t1->data(), index->data(),
+                           (index->dim() == 0 ? 0 : index->strides[0]) * index->itemsize(),
+                           index->dtype == DType::Int64, outer, n, t1->sizes[dim], inner * t1->itemsize());
+    return t->dim() == 0 ? view(out, Shape{}) : out;
   }
   Tensor idx = make_view(index, shape, idx_strides, index->offset);
   Tensor src = make_view(t1, shape, with_stride(t1->strides, dim, 0), t1->offset);

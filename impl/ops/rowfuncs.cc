@@ -8,8 +8,10 @@
 // the compute dtype (Note [Compute dtype]: float16/bfloat16 in float32) and rounded once to
 // the result dtype. On CUDA, softmax / log_softmax over the last dim, layer_norm, and var / std
 // over trailing dims run as fused per-row kernels instead (Note [Row kernels],
-// impl/ops/cuda/rowfuncs.cu). The stable forms are PyTorch's: softmax subtracts the row maximum
-// before exp; logsumexp subtracts the maximum unless it is infinite (then 0); var is two-pass
+// impl/ops/cuda/rowfuncs.cu), and on the CPU softmax / log_softmax and layer_norm run as
+// per-row kernels in parallel over rows (softmax over a dim other than the last: by blocks of
+// columns) with the composed path's operations (Note [CPU row kernels], impl/ops/cpu/rowfuncs.h).
+// The stable forms are PyTorch's: softmax subtracts the row maximum before exp; logsumexp subtracts the maximum unless it is infinite (then 0); var is two-pass
 // (the mean, then the sum of squared deviations) divided by max(0, N - correction).
 #include "impl/ops/rowfuncs.h"
 
@@ -19,6 +21,7 @@
 #include <sstream>
 
 #include "impl/core/error.h"
+#include "impl/ops/cpu/rowfuncs.h"
 #include "impl/ops/cuda/rowfuncs.h"
 #include "impl/ops/cuda_dispatch.h"
 #include "impl/ops/ops.h"
@@ -101,6 +104,22 @@ Tensor softmax(const Tensor& t, int64_t dim, bool has_dtype, DType dtype, bool l
       CT_CSAN_KERNEL(sc.stream_ref, log ? "log_softmax" : "softmax", {{x.get(), "self"}}, {{out.get(), "out"}});
       return out;
     }
+  }
+  if (t->device().is_cpu() && t->dim() >= 1 && d == t->dim() - 1) {  // Note [CPU row kernels]
+    Tensor x = contiguous(to_dtype(t, in));
+    Tensor out = empty(x->sizes, in, x->device());
+    const int64_t len = x->sizes.back();
+    cpu::softmax_rows(x->data(), out->data(), x->numel() / len, len, in, log);
+    return out;
+  }
+  if (t->device().is_cpu() && t->dim() >= 1) {  // Note [CPU row kernels]
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < d; ++k) outer *= t->sizes[k];
+    for (int64_t k = d + 1; k < t->dim(); ++k) inner *= t->sizes[k];
+    Tensor x = contiguous(to_dtype(t, in));
+    Tensor out = empty(x->sizes, in, x->device());
+    cpu::softmax_cols(x->data(), out->data(), outer, t->sizes[d], inner, in, log);
+    return out;
   }
   Tensor x = as_compute(t, in);
   if (x->dim() == 0) x = reshape(x, Shape{1});
@@ -261,6 +280,16 @@ Tensor layer_norm(const Tensor& t, const Shape& ns, const Tensor& weight, const 
                               x->numel() / len, len, x->dtype, eps, sc.stream);
     CT_CSAN_KERNEL(sc.stream_ref, "layer_norm", {{x.get(), "input"}, {w.get(), "weight"}, {b.get(), "bias"}},
                    {{out.get(), "out"}});
+    return out;
+  }
+  if (t->device().is_cpu()) {  // Note [CPU row kernels]
+    const DType comp = compute_dtype(t->dtype);
+    Tensor x = contiguous(t);
+    Tensor w = weight ? contiguous(to_dtype(weight, comp)) : Tensor(), b = bias ? contiguous(to_dtype(bias, comp)) : Tensor();
+    Tensor out = empty(x->sizes, x->dtype, x->device());
+    const int64_t len = numel_of(ns);
+    cpu::layer_norm_rows(x->data(), w ? w->data() : nullptr, b ? b->data() : nullptr, out->data(), x->numel() / len,
+                         len, x->dtype, eps);
     return out;
   }
   std::vector<int64_t> dl;

@@ -287,6 +287,106 @@ static void test_masked_select(void) {
   }
 }
 
+/* ---- the CPU's parallel paths: rows split over threads */
+
+/* Above the CPU kernels' grains at 4 threads: index_select of a contiguous tensor copying whole
+ * rows (12000 rows of 20 bytes; int64 and strided int32 indices with repeats; the last dim),
+ * masked_select and nonzero over several blocks of 65536 flags, and the first bad entry of a
+ * long contiguous index reported (the lowest position, whichever thread finds it) with nothing
+ * written. */
+static void test_parallel_paths(void) {
+  init_iota();
+  int32_t threads = 0;
+  OK(ct_get_num_threads(&threads));
+  OK(ct_set_num_threads(4));
+  const int64_t n = 60000, sz[3] = {4, 3000, 5};
+  double* v = malloc((size_t)n * 8);
+  double* w = malloc((size_t)n * 8);
+  int64_t* iv = malloc(6000 * 8);
+  for (int64_t e = 0; e < n; ++e) v[e] = (double)e;
+  for (int64_t j = 0; j < 6000; ++j) iv[j] = (j * 7) % 3000;
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    ct_tensor t = vals(v, n, sz, 3, CT_FLOAT32, dev), r = NULL;
+    /* dim 1, int64: out[o, j, c] = t[o, iv[j], c] */
+    ct_tensor i = idx(iv, 3000, (const int64_t[]){3000}, 1, CT_INT64, dev);
+    OK(ct_index_select(t, 1, i, &r));
+    for (int64_t o = 0; o < 4; ++o)
+      for (int64_t j = 0; j < 3000; ++j)
+        for (int64_t c = 0; c < 5; ++c) w[(o * 3000 + j) * 5 + c] = (double)((o * 3000 + iv[j]) * 5 + c);
+    EXPECT_SHAPE(r, 4, 3000, 5);
+    EXPECT_ARR(r, w, n);
+    rel(r), rel(i);
+    /* int32 index with a step of 2 (entries iv[0], iv[2], ...), dim 1 */
+    ct_tensor i32 = idx(iv, 6000, (const int64_t[]){6000}, 1, CT_INT32, dev), s = NULL;
+    OK(ct_slice(i32, 0, 0, 6000, 2, &s));
+    OK(ct_index_select(t, 1, s, &r));
+    for (int64_t o = 0; o < 4; ++o)
+      for (int64_t j = 0; j < 3000; ++j)
+        for (int64_t c = 0; c < 5; ++c) w[(o * 3000 + j) * 5 + c] = (double)((o * 3000 + iv[2 * j]) * 5 + c);
+    EXPECT_ARR(r, w, n);
+    rel(r), rel(s), rel(i32);
+    /* the last dim: rows of one element */
+    ct_tensor il = idx((const int64_t[]){4, 0, 0, 2}, 4, (const int64_t[]){4}, 1, CT_INT64, dev);
+    OK(ct_index_select(t, 2, il, &r));
+    const int pick[4] = {4, 0, 0, 2};
+    for (int64_t q = 0; q < 12000; ++q)
+      for (int c = 0; c < 4; ++c) w[q * 4 + c] = (double)(q * 5 + pick[c]);
+    EXPECT_SHAPE(r, 4, 3000, 4);
+    EXPECT_ARR(r, w, 48000);
+    rel(r), rel(il);
+    /* masked_select / nonzero: every third element of 200000 (four blocks of flags) */
+    const int64_t mn = 200000;
+    double* mv = malloc((size_t)mn * 8);
+    double* xv = malloc((size_t)mn * 8);
+    for (int64_t e = 0; e < mn; ++e) mv[e] = e % 3 == 0, xv[e] = (double)(e % 1000);
+    ct_tensor m = vals(mv, mn, &mn, 1, CT_BOOL, dev), x = vals(xv, mn, &mn, 1, CT_INT32, dev);
+    OK(ct_masked_select(x, m, &r));
+    int64_t k = 0;
+    for (int64_t e = 0; e < mn; e += 3) mv[k] = xv[e], xv[k++] = (double)e;
+    EXPECT_SHAPE(r, k);
+    EXPECT_ARR(r, mv, k);
+    rel(r);
+    OK(ct_nonzero(m, &r));
+    EXPECT_SHAPE(r, k, 1);
+    EXPECT_ARR(r, xv, k);
+    rel(r), rel(m), rel(x);
+    free(mv), free(xv);
+    rel(t);
+  }
+  /* the first bad entry of a long contiguous index (CPU: on CUDA it is a device assertion) */
+  int64_t* bv = malloc(70000 * 8);
+  for (int64_t j = 0; j < 70000; ++j) bv[j] = j % 10;
+  bv[50000] = 11, bv[60000] = -3, bv[65000] = 12;
+  ct_tensor t = vals(g_iota, 10, (const int64_t[]){10}, 1, CT_FLOAT32, CT_CPU), r = NULL;
+  ct_tensor bi = idx(bv, 70000, (const int64_t[]){70000}, 1, CT_INT64, CT_CPU);
+  FAILS(ct_gather(t, 0, bi, &r), CT_ERR_INDEX, "index 11 is out of bounds for dimension 0 with size 10");
+  FAILS(ct_index_select(t, 0, bi, &r), CT_ERR_INDEX, "index out of range in self");
+  ct_tensor src = NULL;
+  OK(ct_full((const int64_t[]){70000}, 1, 1.0, CT_FLOAT32, CT_CPU, -1, &src));
+  FAILS(ct_index_add_(t, 0, bi, src, 1.0), CT_ERR_INDEX, "index out of range in self");
+  EXPECT_ARR(t, g_iota, 10); /* nothing written */
+  rel(bi);
+  /* the same index without the bad entries: checked in two chunks, gathered */
+  bv[50000] = 3, bv[60000] = -3 + 10, bv[65000] = 2;
+  bi = idx(bv, 70000, (const int64_t[]){70000}, 1, CT_INT64, CT_CPU);
+  OK(ct_gather(t, 0, bi, &r));
+  double* gw = malloc(70000 * 8);
+  for (int64_t j = 0; j < 70000; ++j) gw[j] = (double)bv[j];
+  EXPECT_ARR(r, gw, 70000);
+  free(gw);
+  rel(r), rel(src), rel(bi), rel(t);
+  /* a transposed index: the first bad entry in the index's order (7), not in memory order (5) */
+  t = vals(g_iota, 4, (const int64_t[]){2, 2}, 2, CT_FLOAT32, CT_CPU);
+  bi = idx((const int64_t[]){0, 5, 7, 0}, 4, (const int64_t[]){2, 2}, 2, CT_INT64, CT_CPU);
+  ct_tensor bt = NULL;
+  OK(ct_transpose(bi, 0, 1, &bt)); /* [[0, 7], [5, 0]] */
+  FAILS(ct_gather(t, 1, bt, &r), CT_ERR_INDEX, "index 7 is out of bounds for dimension 1 with size 2");
+  rel(bt), rel(bi), rel(t);
+  free(bv), free(iv), free(w), free(v);
+  OK(ct_set_num_threads(threads));
+}
+
 /* ---- nonzero and where(cond) */
 
 static void test_nonzero(void) {
@@ -872,7 +972,8 @@ int main(int argc, char** argv) {
   g_self = "/proc/self/exe";
   if (argc == 3 && strcmp(argv[1], "--assert-child") == 0) return assert_child(argv[2]);
   const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather),       TEST_CASE(take),
-                             TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(nonzero), TEST_CASE(index_select_rows), TEST_CASE(nonzero_coords),
+                             TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(parallel_paths), TEST_CASE(nonzero),
+                             TEST_CASE(index_select_rows), TEST_CASE(nonzero_coords),
                              TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(index), TEST_CASE(index_put), TEST_CASE(index_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
   return RUN_TESTS(tests);
 }

@@ -675,6 +675,60 @@ static void test_layer_norm(void) {
   }
 }
 
+/* The CPU row kernels split rows over threads (above their grain of 32768 elements: 70 rows of
+ * 1024 are three chunks of 32 rows at 4 threads), softmax over a dim other than the last in
+ * blocks of 64 columns (1024 columns: 16 blocks; 130: two full blocks and a partial one), and
+ * non-contiguous inputs (copied first); values against the double references. */
+static void test_rows_over_threads(void) {
+  int32_t threads = 0;
+  OK(ct_get_num_threads(&threads));
+  OK(ct_set_num_threads(4));
+  const int64_t rs[2] = {70, 1024}, ln[1] = {1024}, cs[3] = {3, 50, 130};
+  for (int di = 0; di < ndevices(); ++di) {
+    ct_device_type dev = device_at(di);
+    for (int k = 0; k < 4; ++k) {
+      ct_dtype dt = FLOATS[k];
+      ct_tensor t = sample(rs, 2, dt, 21, dev), w = sample(ln, 1, dt, 22, dev), b = sample(ln, 1, dt, 23, dev);
+      ct_tensor v = NULL;
+      for (int lg = 0; lg < 2; ++lg) {
+        check_softmax(t, 1, CT_DTYPE_UNDEFINED, lg, tol_of(dt), __LINE__);
+        check_softmax(t, 0, CT_DTYPE_UNDEFINED, lg, tol_of(dt), __LINE__);
+      }
+      check_layer_norm(t, ln, 1, w, b, 1e-5, tol_of(dt) * 4, __LINE__);
+      check_layer_norm(t, ln, 1, NULL, NULL, 1e-5, tol_of(dt) * 4, __LINE__);
+      OK(ct_transpose(t, 0, 1, &v)); /* [1024, 70], not contiguous */
+      check_softmax(v, 1, CT_DTYPE_UNDEFINED, 0, tol_of(dt), __LINE__);
+      check_softmax(v, 0, CT_DTYPE_UNDEFINED, 1, tol_of(dt), __LINE__);
+      rel(v);
+      rel(t);
+      rel(w);
+      rel(b);
+      t = sample(cs, 3, dt, 24, dev);
+      check_softmax(t, 1, CT_DTYPE_UNDEFINED, 0, tol_of(dt), __LINE__);
+      check_softmax(t, 0, CT_DTYPE_UNDEFINED, 1, tol_of(dt), __LINE__);
+      rel(t);
+    }
+    /* the special values of test_softmax_special_values down columns (the column kernel) */
+    const int64_t sz[2] = {4, 3};
+    double x[12] = {-INFINITY, -INFINITY, -INFINITY, 1, NAN, 2, 1, INFINITY, 0, -INFINITY, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      ct_tensor t = on(from_f64(x, 12, sz, 2, FLOATS[k]), dev), tt = NULL, y = NULL;
+      OK(ct_transpose(t, 0, 1, &tt)); /* [3, 4]: the rows of t are its columns */
+      OK(ct_softmax(tt, 0, CT_DTYPE_UNDEFINED, &y));
+      EXPECT_CLOSE(y, ((double[]){NAN, NAN, NAN, 0, NAN, NAN, NAN, 0.5, NAN, NAN, NAN, 0.5}), 12, tol_of(FLOATS[k]));
+      rel(y);
+      OK(ct_log_softmax(tt, 0, CT_DTYPE_UNDEFINED, &y));
+      double l2 = log(0.5);
+      EXPECT_CLOSE(y, ((double[]){NAN, NAN, NAN, -INFINITY, NAN, NAN, NAN, l2, NAN, NAN, NAN, l2}), 12,
+                   tol_of(FLOATS[k]));
+      rel(y);
+      rel(tt);
+      rel(t);
+    }
+  }
+  OK(ct_set_num_threads(threads));
+}
+
 /* the CUDA results equal the CPU's within float rounding (the same inputs on both) */
 /* The CUDA row kernels' classes (Note [Softmax of short rows], [Softmax rows in shared memory],
  * [logsumexp rows], [Welford by vectors], [Norms in double]) on every device: row lengths around
@@ -807,6 +861,6 @@ static void test_cuda_matches_cpu(void) {
   rel(g);
 }
 
-TEST_MAIN(TEST_CASE(softmax_dims_dtypes), TEST_CASE(softmax_layouts), TEST_CASE(softmax_special_values),
+TEST_MAIN(TEST_CASE(softmax_dims_dtypes), TEST_CASE(rows_over_threads), TEST_CASE(softmax_layouts), TEST_CASE(softmax_special_values),
           TEST_CASE(softmax_errors), TEST_CASE(logsumexp_var_std), TEST_CASE(reduce_edges), TEST_CASE(matrix_norm),
           TEST_CASE(layer_norm), TEST_CASE(row_kernel_classes), TEST_CASE(cuda_matches_cpu))

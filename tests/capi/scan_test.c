@@ -649,6 +649,32 @@ DEVICE_TEST(many_short_rows) {
   rel(x);
 }
 
+/* Scans over the last dim (the CPU's per-row loop) with rows split over threads: 40 rows of
+ * 1000 are two chunks of 32 rows at 4 threads. */
+DEVICE_TEST(rows_over_threads) {
+  int32_t threads = 0;
+  OK(ct_get_num_threads(&threads));
+  OK(ct_set_num_threads(4));
+  int64_t sz[] = {40, 1000};
+  ct_tensor x = make(40000, small_ints, sz, 2, CT_INT64, dev);
+  check_op(x, OP_SUM, 1, 0, __LINE__);
+  check_op(x, OP_PROD, -1, 0, __LINE__);
+  rel(x);
+  x = make(40000, near_one, sz, 2, CT_FLOAT32, dev);
+  check_op(x, OP_SUM, 1, 1e-6, __LINE__);
+  check_op(x, OP_PROD, 1, 1e-5, __LINE__);
+  check_op(x, OP_LSE, 1, 1e-6, __LINE__);
+  rel(x);
+  x = make(40000, with_ties, sz, 2, CT_FLOAT16, dev);
+  check_op(x, OP_SUM, 1, 2e-3, __LINE__);
+  check_op(x, OP_LSE, 1, 2e-3, __LINE__);
+  rel(x);
+  x = make(40000, near_one, sz, 2, CT_FLOAT64, dev);
+  check_op(x, OP_PROD, 1, 1e-12, __LINE__);
+  rel(x);
+  OK(ct_set_num_threads(threads));
+}
+
 static const test_case tests[] = {
     TEST_CASE(cumsum_values_cpu),       TEST_CASE(cumsum_values_cuda),
     TEST_CASE(cumprod_values_cpu),      TEST_CASE(cumprod_values_cuda),
@@ -661,6 +687,7 @@ static const test_case tests[] = {
     TEST_CASE(zero_dim_and_empty_cpu),  TEST_CASE(zero_dim_and_empty_cuda),
     TEST_CASE(long_rows_cpu),           TEST_CASE(long_rows_cuda),
     TEST_CASE(many_short_rows_cpu),     TEST_CASE(many_short_rows_cuda),
+    TEST_CASE(rows_over_threads_cpu),   TEST_CASE(rows_over_threads_cuda),
 };
 
 int main(void) { return RUN_TESTS(tests); }

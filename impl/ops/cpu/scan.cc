@@ -35,11 +35,37 @@ void for_blocks(const ScanArgs& a, const F& f) {
   });
 }
 
+// A scan over the last dim (I == 1): each line is one contiguous row, scanned in a loop whose
+// kind K is a constant (the same operations as scan_values' blocks, without the per-element
+// dispatch over the kind), rows in parallel.
+template <typename T, ScanKind K>
+void scan_rows(const ScanArgs& a) {
+  using Acc = typename CpuAcc<T>::type;
+  const T* x = static_cast<const T*>(a.in);
+  T* y = static_cast<T*>(a.out);
+  parallel_for(0, a.O, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, a.L)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      const T* xr = x + o * a.L;
+      T* yr = y + o * a.L;
+      Acc r = scan_math::identity<Acc>(K);
+      for (int64_t l = 0; l < a.L; ++l) {
+        r = scan_math::combine<Acc>(K, r, convert<Acc>(xr[l]));
+        yr[l] = convert<T>(r);
+      }
+    }
+  });
+}
+
 template <typename T>
 void scan_values(const ScanArgs& a) {
   using Acc = typename CpuAcc<T>::type;
   const T* x = static_cast<const T*>(a.in);
   T* y = static_cast<T*>(a.out);
+  if (a.I == 1) {
+    if (a.kind == ScanKind::Sum) return scan_rows<T, ScanKind::Sum>(a);
+    if (a.kind == ScanKind::Prod) return scan_rows<T, ScanKind::Prod>(a);
+    return scan_rows<T, ScanKind::LogSumExp>(a);
+  }
   for_blocks(a, [&](int64_t o, int64_t i0, int64_t i1) {
     std::vector<Acc> acc(i1 - i0, scan_math::identity<Acc>(a.kind));
     for (int64_t l = 0; l < a.L; ++l) {
