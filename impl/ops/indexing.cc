@@ -144,11 +144,12 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   Tensor out = empty(shape, t->dtype, t->device());
   Shape idx_strides(shape.size(), 0);
   idx_strides[dim] = index->dim() == 0 ? 0 : index->strides[0];
+  // a contiguous self as [outer, size, inner]: whole rows of inner elements copied (Note
+  // [index_select rows] in impl/ops/cuda/indexing.cu; on the CPU in parallel)
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= t1->sizes[d];
+  for (int64_t d = dim + 1; d < t1->dim(); ++d) inner *= t1->sizes[d];
   if (t1->device().is_cuda() && t1->is_contiguous() && out->numel() > 0) {
-    // Note [index_select rows] (impl/ops/cuda/indexing.cu)
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < dim; ++d) outer *= t1->sizes[d];
-    for (int64_t d = dim + 1; d < t1->dim(); ++d) inner *= t1->sizes[d];
     CudaScope sc(out->device());
     if (cuda_ops::index_select_rows(out->data(), t1->data(), index->data(),
                                     (index->dim() == 0 ? 0 : index->strides[0]) * index->itemsize(),
@@ -158,12 +159,9 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
       return t->dim() == 0 ? view(out, Shape{}) : out;
     }
   }
-  if (t1->device().is_cpu() && t1->is_contiguous() && out->numel() > 0) {  // whole rows, in parallel
+  if (t1->device().is_cpu() && t1->is_contiguous() && out->numel() > 0) {
     int64_t bad = 0;
     if (cpu::first_bad_index(index.get(), t1->sizes[dim], false, &bad)) fail(Status::Index, "index out of range in self");
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < dim; ++d) outer *= t1->sizes[d];
-    for (int64_t d = dim + 1; d < t1->dim(); ++d) inner *= t1->sizes[d];
     cpu::index_select_rows(out->data(), t1->data(), index->data(),
                            (index->dim() == 0 ? 0 : index->strides[0]) * index->itemsize(),
                            index->dtype == DType::Int64, outer, n, t1->sizes[dim], inner * t1->itemsize());
