@@ -5,7 +5,7 @@
 //
 // Note [Indexing kernels' offsets]: the element kernels take the engine's 32-bit offsets
 // (OffsetCalc, multiply-shift division; for_each_32bit splits an iteration whose offsets do not
-// fit) and kIdxUnroll elements a thread, every offset and index first and the loads together, as
+// fit) and kEwUnroll elements a thread, every offset and index first and the loads together, as
 // the engine's offset_kernel and PyTorch's gather do. The first version divided in 64 bits, one
 // element a thread: gather of [4096, 4096] ran 1.7x (float32) to 2.1x (float16) torch's time.
 // Only the moved offset, index * stride, stays 64-bit (an index may reach far). index_select of
@@ -59,41 +59,48 @@ __device__ __forceinline__ int64_t checked_index(const char* p, int64_t bound, b
   return idx < 0 ? idx + bound : idx;
 }
 
-constexpr int kIdxThreads = 128;  // as the engine's kEwThreads
-constexpr int kIdxUnroll = 4;     // elements a thread (Note [Indexing kernels' offsets])
-
 // The grid of an element kernel over n (< 2^31) elements.
 inline unsigned int idx_blocks(int64_t n) {
-  return static_cast<unsigned int>((n + kIdxThreads * kIdxUnroll - 1) / (kIdxThreads * kIdxUnroll));
+  return static_cast<unsigned int>((n + kEwThreads * kEwUnroll - 1) / (kEwThreads * kEwUnroll));
 }
 
-// The element positions of thread u's share, and whether each is in range.
-#define CT_IDX_FOR_EACH(u) _Pragma("unroll") for (int u = 0; u < kIdxUnroll; ++u)
+// u over a thread's kEwUnroll elements: first + u * kEwThreads (Note [Indexing kernels' offsets]).
+#define CT_IDX_FOR_EACH(u) _Pragma("unroll") for (int u = 0; u < kEwUnroll; ++u)
 
-// The copy of gather (Scatter false: out = src[index]) and scatter (Scatter true: self[index] =
-// src); operand 1 may be a kernel-parameter scalar (base_of).
-template <typename U, typename I, bool Scatter>
-__global__ void __launch_bounds__(kIdxThreads)
-    index_copy_kernel(Iter<3> it, OffsetCalc<3> oc, int64_t stride_bytes, int64_t bound, bool wrap) {
-  const char* src_base = base_of(it, 1);
+// The offsets of a thread's elements of an index iteration (operand 2 the index) and each
+// index, asserted and times stride_bytes (moved); elements past the end are left unset.
+template <typename I>
+__device__ __forceinline__ void indexed_offsets(const Iter<3>& it, const OffsetCalc<3>& oc, uint32_t first,
+                                                uint32_t (&off)[kEwUnroll][3], int64_t (&moved)[kEwUnroll],
+                                                int64_t stride_bytes, int64_t bound, bool wrap) {
   const uint32_t n = static_cast<uint32_t>(it.numel);
-  const uint32_t first = blockIdx.x * (kIdxThreads * kIdxUnroll) + threadIdx.x;
-  uint32_t off[kIdxUnroll][3];
-  int64_t moved[kIdxUnroll];
-  U v[kIdxUnroll];
   CT_IDX_FOR_EACH(u) {
-    const uint32_t i = first + u * kIdxThreads;
+    const uint32_t i = first + u * kEwThreads;
     if (i < n) {
       oc.get(i, off[u]);
       moved[u] = checked_index<I>(it.data[2] + off[u][2], bound, wrap) * stride_bytes;
     }
   }
+}
+
+// The copy of gather (Scatter false: out = src[index]) and scatter (Scatter true: self[index] =
+// src); operand 1 may be a kernel-parameter scalar (base_of).
+template <typename U, typename I, bool Scatter>
+__global__ void __launch_bounds__(kEwThreads)
+    index_copy_kernel(Iter<3> it, OffsetCalc<3> oc, int64_t stride_bytes, int64_t bound, bool wrap) {
+  const char* src_base = base_of(it, 1);
+  const uint32_t n = static_cast<uint32_t>(it.numel);
+  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
+  uint32_t off[kEwUnroll][3];
+  int64_t moved[kEwUnroll];
+  U v[kEwUnroll];
+  indexed_offsets<I>(it, oc, first, off, moved, stride_bytes, bound, wrap);
   CT_IDX_FOR_EACH(u) {
-    if (first + u * kIdxThreads < n)
+    if (first + u * kEwThreads < n)
       v[u] = *reinterpret_cast<const U*>(src_base + off[u][1] + (Scatter ? 0 : moved[u]));
   }
   CT_IDX_FOR_EACH(u) {
-    if (first + u * kIdxThreads < n)
+    if (first + u * kEwThreads < n)
       *reinterpret_cast<U*>(it.data[0] + off[u][0] + (Scatter ? moved[u] : 0)) = v[u];
   }
 }
@@ -104,14 +111,14 @@ __global__ void __launch_bounds__(kIdxThreads)
 // base addresses). Two 32-bit divisions per unit instead of per element: index_select of [4096,
 // 4096] over dim 0 ran 3.4x (float32) and 5.9x (float16) torch's time through the element kernel.
 template <typename V, typename I>
-__global__ void __launch_bounds__(kIdxThreads)
+__global__ void __launch_bounds__(kEwThreads)
     index_rows_kernel(char* out, const char* src, const char* index, int64_t index_stride_bytes, IntDiv units_per_row,
                       IntDiv n_rows, uint32_t units, int64_t row_bytes, int64_t src_outer_bytes, int64_t bound) {
-  const uint32_t first = blockIdx.x * (kIdxThreads * kIdxUnroll) + threadIdx.x;
-  const char* from[kIdxUnroll];
-  V v[kIdxUnroll];
+  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
+  const char* from[kEwUnroll];
+  V v[kEwUnroll];
   CT_IDX_FOR_EACH(u) {
-    const uint32_t w = first + u * kIdxThreads;
+    const uint32_t w = first + u * kEwThreads;
     if (w < units) {
       const uint32_t row = units_per_row.div(w), col = w - row * units_per_row.d;
       const uint32_t o = n_rows.div(row), j = row - o * n_rows.d;
@@ -120,22 +127,22 @@ __global__ void __launch_bounds__(kIdxThreads)
     }
   }
   CT_IDX_FOR_EACH(u) {
-    if (first + u * kIdxThreads < units) v[u] = *reinterpret_cast<const V*>(from[u]);
+    if (first + u * kEwThreads < units) v[u] = *reinterpret_cast<const V*>(from[u]);
   }
   CT_IDX_FOR_EACH(u) {
-    const uint32_t w = first + u * kIdxThreads;
+    const uint32_t w = first + u * kEwThreads;
     if (w < units) reinterpret_cast<V*>(out)[w] = v[u];
   }
 }
 
 template <typename U>
-__global__ void __launch_bounds__(kIdxThreads) masked_fill_kernel(Iter<2> it, OffsetCalc<2> oc, U value) {
+__global__ void __launch_bounds__(kEwThreads) masked_fill_kernel(Iter<2> it, OffsetCalc<2> oc, U value) {
   const uint32_t n = static_cast<uint32_t>(it.numel);
-  const uint32_t first = blockIdx.x * (kIdxThreads * kIdxUnroll) + threadIdx.x;
-  uint32_t off[kIdxUnroll][2];
-  bool m[kIdxUnroll];
+  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
+  uint32_t off[kEwUnroll][2];
+  bool m[kEwUnroll];
   CT_IDX_FOR_EACH(u) {
-    const uint32_t i = first + u * kIdxThreads;
+    const uint32_t i = first + u * kEwThreads;
     m[u] = false;
     if (i < n) {
       oc.get(i, off[u]);
@@ -188,33 +195,29 @@ __device__ void atomic_add(cdouble* a, cdouble v) {
 }
 
 template <typename T, typename I>
-__global__ void __launch_bounds__(kIdxThreads)
+__global__ void __launch_bounds__(kEwThreads)
     index_scatter_add_kernel(Iter<3> it, OffsetCalc<3> oc, int64_t stride_bytes, int64_t bound, bool wrap) {
   const char* src = base_of(it, 1);
   const uint32_t n = static_cast<uint32_t>(it.numel);
-  const uint32_t first = blockIdx.x * (kIdxThreads * kIdxUnroll) + threadIdx.x;
-  uint32_t off[kIdxUnroll][3];
-  int64_t moved[kIdxUnroll];
-  T v[kIdxUnroll];
+  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
+  uint32_t off[kEwUnroll][3];
+  int64_t moved[kEwUnroll];
+  T v[kEwUnroll];
+  indexed_offsets<I>(it, oc, first, off, moved, stride_bytes, bound, wrap);
   CT_IDX_FOR_EACH(u) {
-    const uint32_t i = first + u * kIdxThreads;
-    if (i < n) {
-      oc.get(i, off[u]);
-      moved[u] = checked_index<I>(it.data[2] + off[u][2], bound, wrap) * stride_bytes;
-      v[u] = *reinterpret_cast<const T*>(src + off[u][1]);
-    }
+    if (first + u * kEwThreads < n) v[u] = *reinterpret_cast<const T*>(src + off[u][1]);
   }
   CT_IDX_FOR_EACH(u) {
-    if (first + u * kIdxThreads < n) atomic_add(reinterpret_cast<T*>(it.data[0] + off[u][0] + moved[u]), v[u]);
+    if (first + u * kEwThreads < n) atomic_add(reinterpret_cast<T*>(it.data[0] + off[u][0] + moved[u]), v[u]);
   }
 }
 
 template <typename I>
-__global__ void __launch_bounds__(kIdxThreads) index_check_kernel(Iter<1> it, OffsetCalc<1> oc, int64_t bound, bool wrap) {
+__global__ void __launch_bounds__(kEwThreads) index_check_kernel(Iter<1> it, OffsetCalc<1> oc, int64_t bound, bool wrap) {
   const uint32_t n = static_cast<uint32_t>(it.numel);
-  const uint32_t first = blockIdx.x * (kIdxThreads * kIdxUnroll) + threadIdx.x;
+  const uint32_t first = blockIdx.x * (kEwThreads * kEwUnroll) + threadIdx.x;
   CT_IDX_FOR_EACH(u) {
-    const uint32_t i = first + u * kIdxThreads;
+    const uint32_t i = first + u * kEwThreads;
     if (i < n) {
       uint32_t off[1];
       oc.get(i, off);
@@ -262,9 +265,9 @@ void launch_copy(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_by
     using U = typename decltype(unit)::type;
     for_each_32bit(it, [&](const Iter<3>& p) {
       if (idx64)
-        index_copy_kernel<U, int64_t, Scatter><<<idx_blocks(p.numel), kIdxThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
+        index_copy_kernel<U, int64_t, Scatter><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
       else
-        index_copy_kernel<U, int32_t, Scatter><<<idx_blocks(p.numel), kIdxThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
+        index_copy_kernel<U, int32_t, Scatter><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
       cuda::check_launch(what, s);
     });
   });
@@ -297,11 +300,11 @@ bool index_select_rows(void* out, const void* src, const void* index, int64_t in
       char* o = static_cast<char*>(out) + r0 * row_bytes;
       const char* x = static_cast<const char*>(src) + (r0 / n) * size * row_bytes;
       if (idx64)
-        index_rows_kernel<V, int64_t><<<idx_blocks(units), kIdxThreads, 0, s>>>(
+        index_rows_kernel<V, int64_t><<<idx_blocks(units), kEwThreads, 0, s>>>(
             o, x, static_cast<const char*>(index), index_stride_bytes, IntDiv(static_cast<uint32_t>(per_row)),
             IntDiv(static_cast<uint32_t>(n)), units, row_bytes, size * row_bytes, size);
       else
-        index_rows_kernel<V, int32_t><<<idx_blocks(units), kIdxThreads, 0, s>>>(
+        index_rows_kernel<V, int32_t><<<idx_blocks(units), kEwThreads, 0, s>>>(
             o, x, static_cast<const char*>(index), index_stride_bytes, IntDiv(static_cast<uint32_t>(per_row)),
             IntDiv(static_cast<uint32_t>(n)), units, row_bytes, size * row_bytes, size);
       cuda::check_launch("index_select kernel", s);
@@ -321,9 +324,9 @@ void index_scatter_add(const Iter<3>& it, DType dtype, bool idx64, int64_t strid
   CT_EW_DISPATCH(dtype, "scatter_add", [&] {
     for_each_32bit(it, [&](const Iter<3>& p) {
       if (idx64)
-        index_scatter_add_kernel<scalar_t, int64_t><<<idx_blocks(p.numel), kIdxThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
+        index_scatter_add_kernel<scalar_t, int64_t><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
       else
-        index_scatter_add_kernel<scalar_t, int32_t><<<idx_blocks(p.numel), kIdxThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
+        index_scatter_add_kernel<scalar_t, int32_t><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
       cuda::check_launch("scatter_add kernel", s);
     });
   });
@@ -332,8 +335,8 @@ void index_scatter_add(const Iter<3>& it, DType dtype, bool idx64, int64_t strid
 void index_check(const Iter<1>& it, bool idx64, int64_t bound, bool wrap, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   for_each_32bit(it, [&](const Iter<1>& p) {
-    if (idx64) index_check_kernel<int64_t><<<idx_blocks(p.numel), kIdxThreads, 0, s>>>(p, offset_calc(p), bound, wrap);
-    else index_check_kernel<int32_t><<<idx_blocks(p.numel), kIdxThreads, 0, s>>>(p, offset_calc(p), bound, wrap);
+    if (idx64) index_check_kernel<int64_t><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), bound, wrap);
+    else index_check_kernel<int32_t><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), bound, wrap);
     cuda::check_launch("index check kernel", s);
   });
 }
@@ -345,7 +348,7 @@ void masked_fill(const Iter<2>& it, int64_t esize, const void* value, void* stre
     U v;
     std::memcpy(&v, value, sizeof v);
     for_each_32bit(it, [&](const Iter<2>& p) {
-      masked_fill_kernel<U><<<idx_blocks(p.numel), kIdxThreads, 0, s>>>(p, offset_calc(p), v);
+      masked_fill_kernel<U><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), v);
       cuda::check_launch("masked_fill kernel", s);
     });
   });
