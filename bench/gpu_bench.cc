@@ -1056,12 +1056,13 @@ void i21_ewfuncs(const I21& g) {
   const AtFnN th_n2n = [](const at::Tensor& x, const Spec&) -> Ts { return {at::nan_to_num(x)}; };
   op1n(g, "nan_to_num", fl, {kContig}, n2n, th_n2n);
   op1n(g, "nan_to_num", ff, views, n2n, th_n2n);
-  // ops of x and y (and a third operand, y again): y of the layout's second kind
+  // ops of x and y (and a third operand, y again): y of the layout's second kind, of the second
+  // dtype in a mixed row ("f32+f16": x float32, y float16; the result float32, as PyTorch's)
   using Ct2 = std::function<ct_status(ct_tensor, ct_tensor, ct_tensor*)>;
   using At2 = std::function<at::Tensor(const at::Tensor&, const at::Tensor&)>;
   auto two = [&](const std::string& op, const Dts& dts, const Lays& lays, const Ct2& ctf, const At2& atf) {
     g.rows(op, dts, lays, [&](const std::string& name, const Spec& s, Lay lay) {
-      Pair x = operand(g.d, *s.a, lay, 0), y = operand(g.d, *s.a, lay, 1);
+      Pair x = operand(g.d, *s.a, lay, 0), y = operand(g.d, s.b ? *s.b : *s.a, lay, 1);
       const ct_tensor xc = x.c, yc = y.c;
       const at::Tensor xt = x.t, yt = y.t;
       mrow(g.d, name, [=] { ct_tensor o; ct_drop(ctf(xc, yc, &o), &o); }, [=] { return atf(xt, yt); }, {xt, yt});
@@ -1093,6 +1094,12 @@ void i21_ewfuncs(const I21& g) {
   const At2 th_clampt = [](const at::Tensor& x, const at::Tensor& y) { return at::clamp(x, c10::optional<at::Tensor>(y), c10::optional<at::Tensor>()); };
   two("clamp_min_tensor", {"f32", "f16", "bf16", "f64", "i32"}, {kContig}, clampt, th_clampt);
   two("clamp_min_tensor", {"f32"}, lay2, clampt, th_clampt);
+  // mixed dtypes: a float32 tensor with a float16 or bfloat16 one, the result float32 (lerp and
+  // isclose take one dtype, in PyTorch as here)
+  const Dts mixed{"f32+f16", "f32+bf16"};
+  two("addcmul", mixed, {kContig, kT}, addcmul, th_addcmul);
+  two("addcdiv", mixed, {kContig}, addcdiv, th_addcdiv);
+  two("clamp_min_tensor", mixed, {kContig, kT}, clampt, th_clampt);
   // where(x > 0, x, 0.0): the condition computed once, of x's layout
   g.rows("where_scalar", {"f32", "f16", "bf16", "f64", "i32"}, {kContig, kT, kSlice2, kPerm},
          [&](const std::string& name, const Spec& s, Lay lay) {

@@ -1981,7 +1981,8 @@ CT_API ct_status ct_masked_fill_(ct_tensor t, ct_tensor mask, double value);
  *  mask"), CT_ERR_SHAPE, CT_ERR_DEVICE. [new reference] */
 CT_API ct_status ct_masked_select(ct_tensor t, ct_tensor mask, ct_tensor* out);
 /** torch.nonzero(t): int64 [n, t.dim()], the coordinates of the nonzero elements in row-major
- *  order. [new reference] */
+ *  order. As PyTorch's, a CUDA result (n > 0) has strides {1, n} (each dim's coordinates
+ *  contiguous), a CPU result is contiguous. [new reference] */
 CT_API ct_status ct_nonzero(ct_tensor t, ct_tensor* out);
 /** torch.where(cond) (torch.nonzero(t, as_tuple=True)): max(t.dim(), 1) int64 1-D tensors, the
  *  coordinates along each dim, into outs[0..cap) ([new reference]s, views of one nonzero

@@ -85,6 +85,11 @@ Tensor max_all(const Tensor& t, bool is_max);
 std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max);
 Tensor argmax(const Tensor& t, bool has_dim, int64_t dim, bool keepdim, bool is_max);
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim);
+// var (std where take_sqrt) and mean of a real floating CUDA tensor read in place by the
+// reduction engine where its layout allows (Note [var in place], impl/ops/cuda/reduce.cu): false
+// (nothing done) otherwise, or for a 0-dim or empty t. dims, correction, keepdim as var_mean.
+bool var_mean_in_place(const Tensor& t, const std::vector<int64_t>& dims, double correction, bool keepdim,
+                       bool take_sqrt, std::pair<Tensor, Tensor>* out);
 
 // ---- joining
 Tensor cat(const std::vector<Tensor>& ts, int64_t dim);

@@ -442,6 +442,32 @@ std::pair<Tensor, Tensor> arg_reduce(const Tensor& t, bool all, int64_t dim, boo
   return {want_values ? finish(vals, L, t->dtype) : Tensor(), finish(idx, L, DType::Int64)};
 }
 
+// How a CUDA reduction of a nonempty real floating t over mask reads t in place (norms, var:
+// Note [Reductions in place], then the engine's strided plan); false where no plan fits.
+struct CudaPlan {
+  cuda_ops::InPlacePlan plan = cuda_ops::InPlacePlan::Rows;
+  InPlace ip;
+  cuda_ops::StridedReduction sr;
+};
+
+bool cuda_in_place(const Tensor& t, const std::vector<bool>& mask, CudaPlan* p) {
+  if (!t->device().is_cuda() || t->numel() == 0 || !is_floating(t->dtype)) return false;
+  p->ip = plan_in_place(t, mask);
+  if (p->ip.rows || p->ip.cols) {
+    p->plan = p->ip.rows ? cuda_ops::InPlacePlan::Rows : cuda_ops::InPlacePlan::Cols;
+    return true;
+  }
+  p->plan = cuda_ops::InPlacePlan::Strided;
+  return plan_strided(t, mask, &p->sr);
+}
+
+// The O results of a CudaPlan reduction (in kept_perm order unless strided) shaped as L says.
+Tensor finish_plan(const Tensor& tmp, const Tensor& t, const std::vector<bool>& mask, const CudaPlan& p,
+                   const Layout& L, DType out_dtype) {
+  if (p.plan == cuda_ops::InPlacePlan::Strided) return finish(tmp, L, out_dtype);
+  return finish_perm(tmp, t, mask, p.ip.kept_perm, L, out_dtype);
+}
+
 }  // namespace
 
 std::pair<Tensor, Tensor> max_dim(const Tensor& t, int64_t dim, bool keepdim, bool is_max) {
@@ -452,26 +478,39 @@ Tensor argmax(const Tensor& t, bool has_dim, int64_t dim, bool keepdim, bool is_
   return arg_reduce(t, !has_dim, dim, keepdim, is_max, is_max ? "argmax" : "argmin", false).second;
 }
 
+bool var_mean_in_place(const Tensor& t, const std::vector<int64_t>& dims, double correction, bool keepdim,
+                       bool take_sqrt, std::pair<Tensor, Tensor>* out) {
+  if (t->dim() == 0) return false;
+  std::vector<bool> mask = dim_mask(t, dims);
+  CudaPlan cp;
+  if (!cuda_in_place(t, mask, &cp)) return false;
+  Layout L = sizes_of(t, mask, keepdim);
+  Tensor v = empty_tensor({L.O}, t->dtype, t->device()), m = empty_tensor({L.O}, t->dtype, t->device());
+  CudaScope sc(t->device());
+  CudaScratch get(t->device());
+  cuda_ops::var_in_place(cp.plan, t->data(), t->dtype, v->data(), m->data(), L.O, L.R, &cp.sr, correction, take_sqrt,
+                         get, sc.stream);
+  CT_CSAN_KERNEL(sc.stream_ref, take_sqrt ? "std_mean" : "var_mean", {{t.get(), "self"}},
+                 {{v.get(), "out"}, {m.get(), "mean"}});
+  *out = {finish_plan(v, t, mask, cp, L, t->dtype), finish_plan(m, t, mask, cp, L, t->dtype)};
+  return true;
+}
+
 Tensor norm(const Tensor& t, double p, const std::vector<int64_t>& dims, bool keepdim) {
   CT_CHECK(is_floating(t->dtype) || is_complex(t->dtype), Status::DType,
            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", dtype_short(t->dtype));
   std::vector<bool> mask = dim_mask(t, dims);
   // real floating inputs read in place where the layout allows (Note [Norms in double])
-  if (t->device().is_cuda() && t->numel() > 0 && is_floating(t->dtype)) {
-    InPlace ip = plan_in_place(t, mask);
-    cuda_ops::StridedReduction sr;
-    const bool strided = !ip.rows && !ip.cols && plan_strided(t, mask, &sr);
-    if (ip.rows || ip.cols || strided) {
-      Layout L = sizes_of(t, mask, keepdim);
-      Tensor tmp = empty_tensor({L.O}, DType::Float64, t->device());
-      CudaScope sc(t->device());
-      CudaScratch get(t->device());
-      const auto plan = ip.rows ? cuda_ops::NormPlan::Rows : ip.cols ? cuda_ops::NormPlan::Cols : cuda_ops::NormPlan::Strided;
-      cuda_ops::norm_in_place(plan, t->data(), t->dtype, reinterpret_cast<double*>(tmp->data()), L.O, L.R, &sr, p, get,
-                              sc.stream);
-      CT_CSAN_KERNEL(sc.stream_ref, "linalg.vector_norm", {{t.get(), "self"}}, {{tmp.get(), "out"}});
-      return strided ? finish(tmp, L, t->dtype) : finish_perm(tmp, t, mask, ip.kept_perm, L, t->dtype);
-    }
+  CudaPlan cp;
+  if (cuda_in_place(t, mask, &cp)) {
+    Layout L = sizes_of(t, mask, keepdim);
+    Tensor tmp = empty_tensor({L.O}, DType::Float64, t->device());
+    CudaScope sc(t->device());
+    CudaScratch get(t->device());
+    cuda_ops::norm_in_place(cp.plan, t->data(), t->dtype, reinterpret_cast<double*>(tmp->data()), L.O, L.R, &cp.sr, p,
+                            get, sc.stream);
+    CT_CSAN_KERNEL(sc.stream_ref, "linalg.vector_norm", {{t.get(), "self"}}, {{tmp.get(), "out"}});
+    return finish_plan(tmp, t, mask, cp, L, t->dtype);
   }
   // |x| in double (complex: magnitude), then the p-norm of each row.
   Tensor mag = unary(UnaryOp::Abs, to(t, t->device(), is_complex(t->dtype) ? DType::Complex128 : DType::Float64, false));

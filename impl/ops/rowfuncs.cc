@@ -165,8 +165,14 @@ std::pair<Tensor, Tensor> var_mean(const Tensor& t, const std::vector<int64_t>& 
            "std and var only support floating point and complex dtypes");
   int64_t n = 0;
   std::vector<int64_t> dl = reduced_dims(t, dims, &n);
-  // On CUDA, reduced dims that are the trailing dims of a real tensor: Welford per row.
-  if (t->device().is_cuda() && is_floating(t->dtype) && trailing_dims(t, dl) && n > 0) {
+  // On CUDA, reduced dims that are the trailing dims of a contiguous real tensor: Welford per row
+  // (Note [Welford by vectors]); other layouts read in place by the reduction engine where it can
+  // (Note [var in place]); trailing dims of anything else copied to rows.
+  const bool rows = t->device().is_cuda() && is_floating(t->dtype) && trailing_dims(t, dl) && n > 0;
+  std::pair<Tensor, Tensor> r;
+  if (!(rows && t->is_contiguous()) && n > 0 && var_mean_in_place(t, dims, correction, keepdim, take_sqrt, &r))
+    return r;
+  if (rows) {
     Tensor x = contiguous(t);
     const Shape out_shape = trailing_out_shape(t, dl, keepdim);
     Tensor v = empty(out_shape, t->dtype, t->device()), mean = empty(out_shape, t->dtype, t->device());

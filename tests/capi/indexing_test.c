@@ -504,8 +504,9 @@ static void test_index_select_rows(void) {
   }
 }
 
-/* nonzero's coordinates on larger inputs (Note [nonzero's coordinates]): 4-D, every true element
- * checked, against the coordinates computed here. */
+/* nonzero's coordinates on larger inputs (Note [nonzero's layout]): 4-D, every true element
+ * checked, against the coordinates computed here; on CUDA the result has PyTorch's strides
+ * {1, n}. */
 static void test_nonzero_coords(void) {
   const int64_t sz[4] = {3, 5, 7, 11};
   const int64_t n = 3 * 5 * 7 * 11;
@@ -528,11 +529,57 @@ static void test_nonzero_coords(void) {
       OK(ct_nonzero(t, &r));
       EXPECT_SHAPE(r, count, 4);
       expect_arr(r, want, count * 4, __LINE__);
+      int64_t st[4] = {0, 0, 0, 0};
+      int32_t nd = 0;
+      OK(ct_tensor_strides(r, st, 4, &nd));
+      EXPECT_EQ_I(nd, 2);
+      if (dev_of(d) == CT_CUDA) EXPECT_EQ_I(st[0] == 1 && st[1] == count, 1);
+      else EXPECT_EQ_I(st[0] == 4 && st[1] == 1, 1);
       rel(r), rel(t);
     }
   }
   free(want);
   free(v);
+}
+
+/* Note [nonzero on the device]: the test on each element's bits, in every dtype: -0.0 is zero in
+ * every floating and complex dtype, NaN and subnormals nonzero (the expected coordinates from the
+ * values as the dtype holds them); contiguous (tested in place on CUDA) and transposed (a copy
+ * first). */
+static void test_nonzero_bits(void) {
+  const double v[8] = {-0.0, 0, 1, -0.0, NAN, 0, -2, 1e-40};
+  for (int d = 0; d < ndevices(); ++d) {
+    for (int k = 0; k < NALL; ++k) {
+      ct_dtype dt = ALL[k];
+      int fl = dt == CT_FLOAT16 || dt == CT_BFLOAT16 || dt == CT_FLOAT32 || dt == CT_FLOAT64 ||
+               dt == CT_COMPLEX64 || dt == CT_COMPLEX128;
+      /* integers: NaN and 1e-40 as 0 would be undefined; use 5 and 0 there */
+      double w[8];
+      for (int i = 0; i < 8; ++i) w[i] = fl ? v[i] : (i == 4 ? 5 : i == 7 ? 0 : v[i]);
+      ct_tensor t = vals(w, 8, (const int64_t[]){2, 4}, 2, dt, dev_of(d)), tt = NULL, r = NULL;
+      ct_tensor back = NULL;
+      OK(ct_tensor_to(t, CT_CPU, -1, CT_FLOAT64, 0, 0, &back));
+      double h[8];
+      OK(ct_tensor_copy_to_buffer(back, h, sizeof h));
+      rel(back);
+      double want[16], wantt[16];
+      int64_t n = 0, nt = 0;
+      for (int i = 0; i < 8; ++i)
+        if (h[i] != 0) want[2 * n] = i / 4, want[2 * n + 1] = i % 4, ++n;
+      for (int c = 0; c < 4; ++c)
+        for (int r0 = 0; r0 < 2; ++r0)
+          if (h[r0 * 4 + c] != 0) wantt[2 * nt] = c, wantt[2 * nt + 1] = r0, ++nt;
+      OK(ct_nonzero(t, &r));
+      EXPECT_SHAPE(r, n, 2);
+      expect_arr(r, want, 2 * n, __LINE__);
+      rel(r);
+      OK(ct_transpose(t, 0, 1, &tt));
+      OK(ct_nonzero(tt, &r));
+      EXPECT_SHAPE(r, nt, 2);
+      expect_arr(r, wantt, 2 * nt, __LINE__);
+      rel(r), rel(tt), rel(t);
+    }
+  }
 }
 
 /* ---- scatter, scatter_add, index_add_ */
@@ -613,6 +660,44 @@ static void test_scatter(void) {
     OK(ct_scatter(tt, 1, ib, big, &r)); /* out[0][2] = big[0][0] = 40, out[1][0] = big[1][0] = 44 */
     EXPECT_VALS(r, 0, 0, 4, 40, 44, 5, 9, 2, 6, 10, 3, 7, 11);
     rel(r), rel(big), rel(ib), rel(it), rel(tt), rel(t), rel(src), rel(i), rel(z);
+  }
+}
+
+/* Note [Paired half atomics]: float16/bfloat16 index_add_ into a contiguous destination adds in
+ * pairs on CUDA; a view starting at an odd element (its first element's pair would start outside
+ * it), repeated indices, and neighbours holding -0.0, which must stay -0.0 (sign checked). */
+static void test_index_add_pairs(void) {
+  const ct_dtype dts[] = {CT_FLOAT16, CT_BFLOAT16};
+  double z[9];
+  for (int i = 0; i < 9; ++i) z[i] = -0.0;
+  for (int d = 0; d < ndevices(); ++d) {
+    for (int k = 0; k < 2; ++k) {
+      ct_tensor base = vals(z, 9, (const int64_t[]){9}, 1, dts[k], dev_of(d)), view = NULL;
+      OK(ct_narrow(base, 0, 1, 8, &view));
+      const int64_t iv[10] = {0, 1, 2, 3, 4, 5, 6, 7, 7, 0};
+      const double sv[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+      ct_tensor ix = idx(iv, 10, (const int64_t[]){10}, 1, CT_INT64, dev_of(d));
+      ct_tensor src = vals(sv, 10, (const int64_t[]){10}, 1, dts[k], dev_of(d));
+      OK(ct_index_add_(view, 0, ix, src, 1.0));
+      EXPECT_VALS(base, 0, -0.0, 11, 2, 3, 4, 5, 6, 7, 17);
+      rel(ix), rel(src);
+      /* two elements of the whole tensor: every other element keeps its -0.0 */
+      const int64_t iv2[2] = {2, 5};
+      ct_tensor ix2 = idx(iv2, 2, (const int64_t[]){2}, 1, CT_INT64, dev_of(d)), z2 = NULL, src2 = NULL;
+      OK(ct_full((const int64_t[]){9}, 1, -0.0, dts[k], dev_of(d), 0, &z2));
+      OK(ct_full((const int64_t[]){2}, 1, 0.5, dts[k], dev_of(d), 0, &src2));
+      OK(ct_index_add_(z2, 0, ix2, src2, 1.0));
+      ct_tensor back = NULL;
+      OK(ct_tensor_to(z2, CT_CPU, -1, CT_FLOAT64, 0, 0, &back));
+      double h[9];
+      OK(ct_tensor_copy_to_buffer(back, h, sizeof h));
+      for (int i = 0; i < 9; ++i) {
+        const double want = i == 2 || i == 5 ? 0.5 : -0.0;
+        if (h[i] != want || signbit(h[i]) != signbit(want))
+          FAILF("line %d: dtype %d element %d = %g, expected %g", __LINE__, (int)dts[k], i, h[i], want);
+      }
+      rel(back), rel(z2), rel(src2), rel(ix2), rel(view), rel(base);
+    }
   }
 }
 
@@ -973,7 +1058,7 @@ int main(int argc, char** argv) {
   if (argc == 3 && strcmp(argv[1], "--assert-child") == 0) return assert_child(argv[2]);
   const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather),       TEST_CASE(take),
                              TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(parallel_paths), TEST_CASE(nonzero),
-                             TEST_CASE(index_select_rows), TEST_CASE(nonzero_coords),
+                             TEST_CASE(index_select_rows), TEST_CASE(nonzero_coords), TEST_CASE(nonzero_bits), TEST_CASE(index_add_pairs),
                              TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(index), TEST_CASE(index_put), TEST_CASE(index_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};
   return RUN_TESTS(tests);
 }

@@ -37,25 +37,7 @@ FLOATS = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 
 
 def compare(what, got_h, want, tol):
-    """got (a ctorch handle, released here) against torch's want: the same shape and dtype, NaN
-    where want has NaN, the same infinities, elsewhere |got - want| <= tol * (1 + |want|)"""
-    got = ct.from_ct(got_h, want.dtype)
-    lib.ct_tensor_release(got_h)
-    w = want.cpu()
-    if tuple(got.shape) != tuple(w.shape):
-        tally.check(False, f"{what}: shape {tuple(got.shape)} vs {tuple(w.shape)}")
-        return
-    if w.dtype == torch.bool or not (w.is_floating_point() or w.is_complex()):
-        tally.check(bool((got == w).all()), f"{what}: values differ")
-        return
-    wide = torch.complex128 if w.is_complex() else torch.float64
-    g64, w64 = got.to(wide), w.to(wide)
-    nan_ok = bool((g64.isnan() == w64.isnan()).all())
-    fin = w64.isfinite()
-    odd = ~fin & ~w64.isnan()
-    inf_ok = bool((g64[odd] == w64[odd]).all())
-    err = float(((g64 - w64).abs() / (1 + w64.abs()))[fin].max()) if bool(fin.any()) else 0.0
-    tally.check(nan_ok and inf_ok and err <= tol, f"{what}: nan {nan_ok} inf {inf_ok} err {err:.3g} > {tol:.3g}")
+    ct.compare(tally, what, got_h, want, tol)  # tests/gpu/ctlib.py
 
 
 gen = torch.Generator(device="cuda").manual_seed(0)

@@ -18,6 +18,7 @@ ct = Ctorch(sys.argv[1], {
     "ct_scatter_value": [vp, i64, vp, C.c_double, P(vp)], "ct_scatter_add": [vp, i64, vp, vp, P(vp)],
     "ct_index_add_": [vp, i64, vp, vp, C.c_double], "ct_index": [vp, P(vp), i32, P(vp)],
     "ct_index_put_": [vp, P(vp), i32, vp, i32], "ct_tensor_clone": [vp, P(vp)],
+    "ct_tensor_strides": [vp, P(i64), i32, P(i32)],
 })
 lib, ck, to_ct, from_ct = ct.lib, ct.ck, ct.to_ct, ct.from_ct
 tally = Tally("indexing_compare")
@@ -81,6 +82,17 @@ for dt in DTYPES:
             run(f"masked_fill {dt} {shape}", x.masked_fill(m, 3), lambda: [(x, transposed), (m, False)],
                 lambda a, b, o: lib.ct_masked_fill(a, b, 3.0, o))
         run(f"nonzero {dt} {shape}", torch.nonzero(x), lambda: [(x, transposed)], lambda a, o: lib.ct_nonzero(a, o))
+        # Note [nonzero's layout]: on CUDA, torch's strides too
+        want = torch.nonzero(x)
+        h, out = to_ct(x, CUDA), vp()
+        ck(lib.ct_nonzero(h, C.byref(out)), "nonzero")
+        st, nd = (i64 * 8)(), i32()
+        ck(lib.ct_tensor_strides(out, st, 8, C.byref(nd)), "strides")
+        got_st = tuple(st[i] for i in range(nd.value))
+        tally.check(want.numel() == 0 or got_st == want.stride(),
+                    f"nonzero {dt} {shape} strides {got_st}, torch {want.stride()}")
+        lib.ct_tensor_release(out)
+        lib.ct_tensor_release(h)
 
 # the writing ops: scatter (indices distinct along dim, so the result is defined), scatter_add
 # and index_add_ (repeated indices; float sums within a tolerance: atomics add in any order),

@@ -21,6 +21,8 @@ ct = Ctorch(sys.argv[1], {
     "ct_var_mean": [vp, P(i64), i32, f64, i32, P(vp), P(vp)], "ct_std_mean": [vp, P(i64), i32, f64, i32, P(vp), P(vp)],
     "ct_matrix_norm": [vp, f64, i32, i32, i32, P(vp)], "ct_matrix_norm_str": [vp, C.c_char_p, i32, i32, i32, P(vp)],
     "ct_layer_norm": [vp, P(i64), i32, vp, vp, f64, P(vp)],
+    "ct_transpose": [vp, i32, i32, P(vp)], "ct_slice": [vp, i32, i64, i64, i64, P(vp)],
+    "ct_permute": [vp, P(i64), i32, P(vp)],
 })
 lib, ck, to_ct = ct.lib, ct.ck, ct.to_ct
 tally = Tally("rowfuncs_compare")
@@ -35,19 +37,7 @@ def dims_arg(dims):
 
 
 def compare(what, got_h, want, tol):
-    got = ct.from_ct(got_h, want.dtype)
-    lib.ct_tensor_release(got_h)
-    w = want.cpu()
-    if tuple(got.shape) != tuple(w.shape):
-        tally.check(False, f"{what}: shape {tuple(got.shape)} vs {tuple(w.shape)}")
-        return
-    g64, w64 = got.to(torch.complex128 if w.is_complex() else torch.float64), w.to(
-        torch.complex128 if w.is_complex() else torch.float64)
-    nan_ok = bool((g64.isnan() == w64.isnan()).all())
-    fin = w64.isfinite()
-    inf_ok = bool((g64[~fin & ~w64.isnan()] == w64[~fin & ~w64.isnan()]).all())
-    err = float(((g64 - w64).abs() / (1 + w64.abs()))[fin].max()) if bool(fin.any()) else 0.0
-    tally.check(nan_ok and inf_ok and err <= tol, f"{what}: nan {nan_ok} inf {inf_ok} err {err:.3g} > {tol:.3g}")
+    ct.compare(tally, what, got_h, want, tol)  # tests/gpu/ctlib.py
 
 
 gen = torch.Generator(device="cuda").manual_seed(0)
@@ -102,6 +92,32 @@ for dt in FLOATS + (torch.complex64,):
                         compare(what, out, want, TOL[dt] * 4)
                         compare(what + " (_mean's first)", o1, wm[0], TOL[dt] * 4)
                         compare(what + " (_mean's mean)", o2, wm[1], TOL[dt] * 4)
+
+# var / std / var_mean of views, read in place on CUDA (Note [var in place]): transposed, every
+# other column, permuted; over each dim and pairs of dims
+for dt in FLOATS:
+    b2, b3 = randn((96, 130), dt), randn((6, 40, 33), dt)
+    for lay, x, make, tv, dim_sets in (
+            ("transposed", b2, lambda h, o: lib.ct_transpose(h, 0, 1, o), b2.t(), ((1,), (0,), (0, 1))),
+            ("slice2", b2, lambda h, o: lib.ct_slice(h, 1, 0, 130, 2, o), b2[:, ::2], ((1,), (0,), (0, 1))),
+            ("permute3d", b3, lambda h, o: lib.ct_permute(h, (i64 * 3)(2, 0, 1), 3, o), b3.permute(2, 0, 1),
+             ((1,), (0,), (2,), (0, 2), (1, 2)))):
+        for dims in dim_sets:
+            d, nd = dims_arg(dims)
+            for name in ("var", "std"):
+                want = getattr(torch, name)(tv, dim=dims, correction=1, keepdim=False)
+                wm = getattr(torch, name + "_mean")(tv, dim=dims, correction=0, keepdim=True)
+                for dev, dn in DEVS:
+                    h0, h, out, o1, o2 = to_ct(x, dev), vp(), vp(), vp(), vp()
+                    ck(make(h0, C.byref(h)), lay)
+                    ck(getattr(lib, "ct_" + name)(h, d, nd, 1.0, 0, C.byref(out)), name)
+                    ck(getattr(lib, f"ct_{name}_mean")(h, d, nd, 0.0, 1, C.byref(o1), C.byref(o2)), name + "_mean")
+                    lib.ct_tensor_release(h)
+                    lib.ct_tensor_release(h0)
+                    what = f"{name} of {lay} {tuple(tv.shape)} dims {dims} {dt} {dn}"
+                    compare(what, out, want, TOL[dt] * 4)
+                    compare(what + " (_mean's first, keepdim)", o1, wm[0], TOL[dt] * 4)
+                    compare(what + " (_mean's mean, keepdim)", o2, wm[1], TOL[dt] * 4)
 
 # linalg.matrix_norm
 for dt in (torch.float32, torch.float64, torch.complex64, torch.complex128):

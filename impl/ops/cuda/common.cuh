@@ -33,6 +33,20 @@ template <> struct DeviceType<DType::Complex128> { using type = cdouble; };
 // A type as a value, for generic lambdas: [](auto t) { using T = typename decltype(t)::type; }.
 template <typename T> struct TypeTag { using type = T; };
 
+// f(TypeTag<U>{}) with U the unsigned type of `bytes` (1, 2, 4, 8; 16: uint4), for the kernels
+// that move elements, or units of several, by size (copies, indexing).
+template <typename F>
+void with_unit(int64_t bytes, const F& f) {
+  switch (bytes) {
+    case 1: f(TypeTag<uint8_t>{}); break;
+    case 2: f(TypeTag<uint16_t>{}); break;
+    case 4: f(TypeTag<uint32_t>{}); break;
+    case 8: f(TypeTag<uint64_t>{}); break;
+    case 16: f(TypeTag<uint4>{}); break;
+    default: fail(Status::Internal, "no unit of ", bytes, " bytes");
+  }
+}
+
 template <typename T> constexpr DType dtype_of_t() { return dtype_for<DeviceType, T>(); }
 template <typename T> constexpr int32_t dtype_code() { return static_cast<int32_t>(dtype_of_t<T>()); }
 

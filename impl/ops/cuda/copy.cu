@@ -51,18 +51,6 @@ void move(const Iter<2>& whole, cudaStream_t s) {
   });
 }
 
-// f(TypeTag<U>{}) with U the unsigned type of u bytes (1, 2, 4, 8 or 16).
-template <typename F>
-void with_unit(int64_t u, const F& f) {
-  switch (u) {
-    case 1: f(TypeTag<uint8_t>{}); break;
-    case 2: f(TypeTag<uint16_t>{}); break;
-    case 4: f(TypeTag<uint32_t>{}); break;
-    case 8: f(TypeTag<uint64_t>{}); break;
-    default: f(TypeTag<uint4>{}); break;
-  }
-}
-
 // Note [Wide moves]: when both sides of a same-dtype copy are contiguous in the innermost dim
 // (cat and stack into a slice of the output, narrow, most copies between views), rows of that
 // dim are moved in the widest unit of at most 16 bytes that divides the row's bytes, every

@@ -133,11 +133,17 @@ void arg_reduce_rows(const void* in, void* values, int64_t* indices, int64_t O, 
                      DType in_dtype, bool is_max, ScratchFn& get, void* stream, bool cols);
 // p-norm of each row of non-negative doubles (|x| already taken).
 void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, ScratchFn& get, void* stream);
+// How a reduction reads its input in place: Rows as reduce_rows ([O, R] from in), Cols as
+// reduce_cols ([R, O]), Strided as reduce_strided (strided; O and R from it).
+enum class InPlacePlan { Rows, Cols, Strided };
 // p-norm (in double, Note [Norms in double] in reduce.cu) of a real floating input (float32,
-// float64, float16, bfloat16) read in place: Rows as reduce_rows ([O, R] from in), Cols as
-// reduce_cols ([R, O]), Strided as reduce_strided (strided; O and R from it): O doubles.
-enum class NormPlan { Rows, Cols, Strided };
-void norm_in_place(NormPlan plan, const void* in, DType in_dtype, double* out, int64_t O, int64_t R,
+// float64, float16, bfloat16) read in place: O doubles.
+void norm_in_place(InPlacePlan plan, const void* in, DType in_dtype, double* out, int64_t O, int64_t R,
                    const StridedReduction* strided, double p, ScratchFn& get, void* stream);
+// var (take_sqrt false) or std, and the mean, of a real floating input (as norm_in_place) read in
+// place (Note [var in place] in reduce.cu): M2 / max(0, R - correction) into var_out and the
+// means into mean_out (O elements of in_dtype each; mean_out may be null).
+void var_in_place(InPlacePlan plan, const void* in, DType in_dtype, void* var_out, void* mean_out, int64_t O, int64_t R,
+                  const StridedReduction* strided, double correction, bool take_sqrt, ScratchFn& get, void* stream);
 
 }  // namespace ct::cuda_ops

@@ -21,6 +21,7 @@
 
 #include "impl/cuda/runtime.h"
 #include "impl/ops/cuda/ew.cuh"
+#include "impl/ops/cuda/welford.cuh"
 
 namespace ct::cuda_ops {
 
@@ -184,6 +185,38 @@ struct NormRed {
     if (isinf(p) || p == 0 || p == 1) return a;
     if (p == 2) return sqrt(a);
     return pow(a, 1.0 / p);
+  }
+};
+
+// Note [var in place]: var/std over dims that are not the trailing dims of a contiguous tensor
+// (those have the row kernels of rowfuncs.cu), or of a transposed, sliced or permuted one, read
+// their input where it lies through the engine's rows, columns or strided plans, as norms do:
+// Welford's (count, mean, M2) per element, in float (double for float64) as PyTorch's
+// WelfordOps, the partials combined by Chan et al.'s formula; var and mean stored in the input's
+// dtype (Note [Argmax outputs]'s own store). A contiguous copy first and the row kernel made
+// var over dim 1 of a transposed, sliced or permuted tensor 1.15x to 2.4x torch's time.
+template <typename I>
+struct VarRed {
+  using In = I;
+  using A = std::conditional_t<std::is_same_v<I, double>, double, float>;
+  using Acc = Welford<A>;
+  using Out = Welford<A>;
+  I* var_out;
+  I* mean_out;  // may be null
+  double correction;
+  bool take_sqrt;
+  __device__ Acc init() const { return Acc{0, A(0), A(0)}; }
+  __device__ Acc combine(Acc a, Acc b) const { return WelfordOp<A>()(a, b); }
+  __device__ Acc step(Acc a, In in, int64_t) const {
+    const A x = static_cast<A>(in);
+    const int64_t n = a.n + 1;
+    const A d = x - a.mean, mean = a.mean + d / static_cast<A>(n);
+    return Acc{n, mean, a.m2 + d * (x - mean)};
+  }
+  __device__ Out finish(Acc a, int64_t) const { return a; }
+  __device__ void store(int64_t o, Out w) const {
+    var_out[o] = static_cast<I>(welford_var(w, correction, take_sqrt));
+    if (mean_out) mean_out[o] = static_cast<I>(w.mean);
   }
 };
 
@@ -911,14 +944,14 @@ void norm_rows(const double* in, double* out, int64_t O, int64_t R, double p, Sc
   run(in, out, O, R, NormRed<double>{p}, get, static_cast<cudaStream_t>(stream));
 }
 
-void norm_in_place(NormPlan plan, const void* in, DType in_dtype, double* out, int64_t O, int64_t R,
+void norm_in_place(InPlacePlan plan, const void* in, DType in_dtype, double* out, int64_t O, int64_t R,
                    const StridedReduction* strided, double p, ScratchFn& get, void* stream) {
   cudaStream_t s = static_cast<cudaStream_t>(stream);
   auto go = [&](auto red) {
     switch (plan) {
-      case NormPlan::Rows: run(in, out, O, R, red, get, s); return;
-      case NormPlan::Cols: run_cols(in, out, R, O, red, get, s); return;
-      case NormPlan::Strided: {
+      case InPlacePlan::Rows: run(in, out, O, R, red, get, s); return;
+      case InPlacePlan::Cols: run_cols(in, out, R, O, red, get, s); return;
+      case InPlacePlan::Strided: {
         StridedRows g = strided_rows(*strided);
         run_strided(in, out, g.rows(), g.len(), g, red, get, s);
         return;
@@ -931,6 +964,32 @@ void norm_in_place(NormPlan plan, const void* in, DType in_dtype, double* out, i
     case DType::Float16: go(NormRed<__half>{p}); return;
     case DType::BFloat16: go(NormRed<__nv_bfloat16>{p}); return;
     default: fail(Status::Internal, "norm_in_place: not a real floating dtype");
+  }
+}
+
+void var_in_place(InPlacePlan plan, const void* in, DType in_dtype, void* var_out, void* mean_out, int64_t O, int64_t R,
+                  const StridedReduction* strided, double correction, bool take_sqrt, ScratchFn& get, void* stream) {
+  cudaStream_t s = static_cast<cudaStream_t>(stream);
+  auto go = [&](auto tag) {
+    using I = decltype(tag);
+    VarRed<I> red{static_cast<I*>(var_out), static_cast<I*>(mean_out), correction, take_sqrt};
+    using Out = typename VarRed<I>::Out;
+    switch (plan) {
+      case InPlacePlan::Rows: run(in, static_cast<Out*>(nullptr), O, R, red, get, s); return;
+      case InPlacePlan::Cols: run_cols(in, static_cast<Out*>(nullptr), R, O, red, get, s); return;
+      case InPlacePlan::Strided: {
+        StridedRows g = strided_rows(*strided);
+        run_strided(in, static_cast<Out*>(nullptr), g.rows(), g.len(), g, red, get, s);
+        return;
+      }
+    }
+  };
+  switch (in_dtype) {
+    case DType::Float32: go(float{}); return;
+    case DType::Float64: go(double{}); return;
+    case DType::Float16: go(__half{}); return;
+    case DType::BFloat16: go(__nv_bfloat16{}); return;
+    default: fail(Status::Internal, "var_in_place: not a real floating dtype");
   }
 }
 

@@ -63,6 +63,7 @@
 #include "impl/core/error.h"
 #include "impl/cuda/runtime.h"
 #include "impl/ops/cuda/rowfuncs.h"
+#include "impl/ops/cuda/welford.cuh"
 
 namespace ct::cuda_ops {
 
@@ -356,25 +357,6 @@ __global__ void __launch_bounds__(kRowThreads)
   }
 }
 
-// Welford's running (count, mean, sum of squared deviations) and the combination of two
-// (Chan et al.); a partial without elements adds nothing.
-template <typename A>
-struct Welford {
-  int64_t n;
-  A mean, m2;
-};
-
-template <typename A>
-struct WelfordOp {
-  __device__ __forceinline__ Welford<A> operator()(const Welford<A>& a, const Welford<A>& b) const {
-    if (a.n == 0) return b;
-    if (b.n == 0) return a;
-    const int64_t n = a.n + b.n;
-    const A d = b.mean - a.mean, fb = static_cast<A>(b.n) / static_cast<A>(n);
-    return {n, a.mean + d * fb, a.m2 + b.m2 + d * d * static_cast<A>(a.n) * fb};
-  }
-};
-
 // Note [Welford by vectors]. VEC: elements per vector (1 when the rows or the addresses are not
 // aligned to whole vectors).
 template <typename T, int VEC, bool WARP>
@@ -420,9 +402,7 @@ __global__ void __launch_bounds__(kRowThreads)
       all = Reduce(tmp).Reduce(p, WelfordOp<A>());
     }
     if (lane == 0) {
-      const double dof = static_cast<double>(len) - correction;
-      A v = all.m2 / static_cast<A>(dof > 0 ? dof : 0.0);  // x / 0: inf, 0 / 0: NaN
-      store(var_out + r, take_sqrt ? sqrt(v) : v);
+      store(var_out + r, welford_var(all, correction, take_sqrt));
       if (mean_out) store(mean_out + r, all.mean);
     }
     if constexpr (!WARP) __syncthreads();  // tmp is reused by the next row
@@ -455,6 +435,24 @@ bool smem_fits(int64_t bytes) {
 
 unsigned grid_for(int64_t rows) {
   return static_cast<unsigned>(rows < (1LL << 20) ? rows : (1LL << 20));
+}
+
+// The launch of a row kernel templated on <T, VEC, WARP> (logsumexp, var): launch(vec, warp,
+// grid) with vec an integral_constant of the elements a load (a kVecBytes vector where `vec`, else
+// 1) and warp a bool_constant, a warp a row where warp_rows says (Note [Softmax of short rows]
+// holds for these too), else a block a row.
+template <typename T, typename F>
+void launch_rows(int64_t rows, int64_t len, bool vec, const F& launch) {
+  using Vec = std::integral_constant<int, kVecBytes / sizeof(T)>;
+  using One = std::integral_constant<int, 1>;
+  if (warp_rows(rows, len)) {
+    const unsigned grid = grid_for((rows + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    if (vec) launch(Vec{}, std::true_type{}, grid);
+    else launch(One{}, std::true_type{}, grid);
+  } else {
+    if (vec) launch(Vec{}, std::false_type{}, grid_for(rows));
+    else launch(One{}, std::false_type{}, grid_for(rows));
+  }
 }
 
 template <typename F>
@@ -503,18 +501,11 @@ void logsumexp_rows(const void* in, void* out, int64_t rows, int64_t len, DType 
   const auto s = static_cast<cudaStream_t>(stream);
   dispatch(dtype, "logsumexp", [&](auto tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
-    constexpr int kVec = kVecBytes / sizeof(T);
     const T* x = static_cast<const T*>(in);
     T* y = static_cast<T*>(out);
-    const bool vec = whole_vectors<T>(in, in, len);
-    if (warp_rows(rows, len)) {
-      const unsigned grid = grid_for((rows + kWarpsPerBlock - 1) / kWarpsPerBlock);
-      if (vec) logsumexp_kernel<T, kVec, true><<<grid, kRowThreads, 0, s>>>(x, y, rows, len);
-      else logsumexp_kernel<T, 1, true><<<grid, kRowThreads, 0, s>>>(x, y, rows, len);
-    } else {
-      if (vec) logsumexp_kernel<T, kVec, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, y, rows, len);
-      else logsumexp_kernel<T, 1, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, y, rows, len);
-    }
+    launch_rows<T>(rows, len, whole_vectors<T>(in, in, len), [&](auto vec, auto warp, unsigned grid) {
+      logsumexp_kernel<T, decltype(vec)::value, decltype(warp)::value><<<grid, kRowThreads, 0, s>>>(x, y, rows, len);
+    });
   });
   cuda::check_launch("logsumexp kernel", s);
 }
@@ -561,16 +552,10 @@ void var_rows(const void* in, void* var_out, void* mean_out, int64_t rows, int64
     const T* x = static_cast<const T*>(in);
     T* v = static_cast<T*>(var_out);
     T* m = static_cast<T*>(mean_out);
-    constexpr int kVec = kVecBytes / sizeof(T);
-    const bool vec = whole_vectors<T>(in, in, len);
-    if (warp_rows(rows, len)) {  // Note [Softmax of short rows] holds for var too
-      const unsigned grid = grid_for((rows + kWarpsPerBlock - 1) / kWarpsPerBlock);
-      if (vec) var_kernel<T, kVec, true><<<grid, kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
-      else var_kernel<T, 1, true><<<grid, kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
-    } else {
-      if (vec) var_kernel<T, kVec, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
-      else var_kernel<T, 1, false><<<grid_for(rows), kRowThreads, 0, s>>>(x, v, m, rows, len, correction, take_sqrt);
-    }
+    launch_rows<T>(rows, len, whole_vectors<T>(in, in, len), [&](auto vec, auto warp, unsigned grid) {
+      var_kernel<T, decltype(vec)::value, decltype(warp)::value><<<grid, kRowThreads, 0, s>>>(x, v, m, rows, len,
+                                                                                            correction, take_sqrt);
+    });
   });
   cuda::check_launch("var kernel", static_cast<cudaStream_t>(stream));
 }
