@@ -48,21 +48,6 @@ void cast_loop(const cpu::StridedOperands<2>& o) {
 // with cudaMemcpyPeerAsync (direct over NVLink/PCIe where peer access exists, else staged by
 // the driver).
 
-// Non-overlapping and dense: the elements fill [offset, offset + numel) exactly once.
-bool dense(const TensorImpl* t) {
-  if (t->is_contiguous()) return true;
-  std::vector<int64_t> idx;
-  for (int64_t d = 0; d < t->dim(); ++d)
-    if (t->sizes[d] != 1) idx.push_back(d);
-  std::sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) { return t->strides[x] < t->strides[y]; });
-  int64_t expected = 1;
-  for (int64_t d : idx) {
-    if (t->strides[d] != expected) return false;
-    expected *= t->sizes[d];
-  }
-  return true;
-}
-
 // One memcpy moves src into dst: one dtype, one shape, the same dense layout (both contiguous,
 // or both laid out alike, as a transposed tensor and its like-strided copy).
 bool plain(const Tensor& a, const Tensor& b) {
@@ -70,7 +55,7 @@ bool plain(const Tensor& a, const Tensor& b) {
   if (a->is_contiguous() && b->is_contiguous()) return true;
   for (int64_t d = 0; d < a->dim(); ++d)
     if (a->sizes[d] != 1 && a->strides[d] != b->strides[d]) return false;
-  return dense(a.get());
+  return is_non_overlapping_and_dense(a.get());
 }
 
 void sync_stream(const CudaScope& sc, const char* what) {
@@ -139,7 +124,7 @@ void copy_h2d(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   }
   // staged on the host in dst's layout (when dense) and src's dtype, cast on the device if needed
   Tensor h = empty_tensor(dst->sizes, src->dtype, Device{});
-  if (dense(dst.get())) h->strides = dst->strides;
+  if (is_non_overlapping_and_dense(dst.get())) h->strides = dst->strides;
   copy_(h, src);
   if (plain(dst, h)) {
     copy_h2d(dst, h, false);
@@ -155,7 +140,7 @@ void copy_d2h(const Tensor& dst, const Tensor& src_in, bool non_blocking) {
   Tensor src = expand(src_in, dst->sizes);
   if (!plain(dst, src)) {
     Tensor d = empty_tensor(dst->sizes, dst->dtype, src->device());
-    if (dense(dst.get())) d->strides = dst->strides;
+    if (is_non_overlapping_and_dense(dst.get())) d->strides = dst->strides;
     copy_same_cuda_device(d, src);
     src = d;
   }
@@ -194,6 +179,20 @@ void copy_d2d_peer(const Tensor& dst, const Tensor& src_in) {
 }
 
 }  // namespace
+
+bool is_non_overlapping_and_dense(const TensorImpl* t) {
+  if (t->is_contiguous()) return true;
+  std::vector<int64_t> idx;
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (t->sizes[d] != 1) idx.push_back(d);
+  std::sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) { return t->strides[x] < t->strides[y]; });
+  int64_t expected = 1;
+  for (int64_t d : idx) {
+    if (t->strides[d] != expected) return false;
+    expected *= t->sizes[d];
+  }
+  return true;
+}
 
 void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) {
   Shape b = broadcast_shapes(dst->sizes, src->sizes);

@@ -84,8 +84,8 @@ void run_scatter(const Tensor& target, const Tensor& self, const Tensor& src, co
     CudaScope sc(self->device());
     auto it = cuda_iter<3>(shape, {self.get(), src.get(), index.get()});
     if (add) {
-      // Note [Paired half atomics]: a contiguous destination's own bytes
-      const bool pairs = target->is_contiguous();
+      // Note [Paired half atomics]: the bytes of a destination whose elements fill them
+      const bool pairs = is_non_overlapping_and_dense(target.get());
       cuda_ops::index_scatter_add(it, self->dtype, idx64, stride_bytes, bound, wrap, pairs ? target->data() : nullptr,
                                   pairs ? target->numel() * target->itemsize() : 0, sc.stream);
     }

@@ -78,6 +78,10 @@ Tensor unaliased(const Tensor& in, const TensorImpl* out);
 const char* unary_name(UnaryOp op);
 const char* binary_name(BinaryOp op);
 
+// Non-overlapping and dense (PyTorch's is_non_overlapping_and_dense): the elements fill
+// [offset, offset + numel) exactly once, in any order of dims (contiguous, transposed, permuted).
+bool is_non_overlapping_and_dense(const TensorImpl* t);
+
 // ---- reductions (dims empty = all)
 Tensor reduce(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim,
               bool has_dtype, DType dtype);

@@ -697,6 +697,24 @@ static void test_index_add_pairs(void) {
           FAILF("line %d: dtype %d element %d = %g, expected %g", __LINE__, (int)dts[k], i, h[i], want);
       }
       rel(back), rel(z2), rel(src2), rel(ix2), rel(view), rel(base);
+      /* a transposed (dense) destination pairs too: columns 1 and 2 of z3.t() are rows 1 and 2
+       * of z3; rows 0 and 3 keep their -0.0 */
+      const int64_t one_two[2] = {1, 2};
+      ct_tensor z3 = NULL, z3t = NULL, src3 = NULL, ix3 = idx(one_two, 2, (const int64_t[]){2}, 1, CT_INT64, dev_of(d));
+      OK(ct_full((const int64_t[]){4, 6}, 2, -0.0, dts[k], dev_of(d), 0, &z3));
+      OK(ct_transpose(z3, 0, 1, &z3t));
+      OK(ct_full((const int64_t[]){6, 2}, 2, 0.25, dts[k], dev_of(d), 0, &src3));
+      OK(ct_index_add_(z3t, 1, ix3, src3, 1.0));
+      OK(ct_tensor_to(z3, CT_CPU, -1, CT_FLOAT64, 0, 0, &back));
+      double h3[24];
+      OK(ct_tensor_copy_to_buffer(back, h3, sizeof h3));
+      for (int i = 0; i < 24; ++i) {
+        const int row = i / 6;
+        const double want = row == 1 || row == 2 ? 0.25 : -0.0;
+        if (h3[i] != want || signbit(h3[i]) != signbit(want))
+          FAILF("line %d: dtype %d element %d = %g, expected %g", __LINE__, (int)dts[k], i, h3[i], want);
+      }
+      rel(back), rel(src3), rel(z3t), rel(z3), rel(ix3);
     }
   }
 }

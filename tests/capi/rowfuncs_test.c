@@ -832,6 +832,48 @@ static void test_row_kernel_classes(void) {
   }
 }
 
+/* var / std read in place (Note [var in place]; on the CPU the same values by the composed
+ * path): columns ([R, O] over dim 0, and its transposed view over dim 1) long enough to be split
+ * over blocks and threads, as rows (the row kernel) and strided rows, with a NaN column, an
+ * infinite one (its mean +inf: Note [Infinite means]), a constant one and one far from 0 (1e4 +
+ * sig: the precision of the column kernel's shifted sums); references in double from the stored
+ * values. */
+static void test_var_in_place(void) {
+  const int64_t R = 3000, O = 64;
+  const int64_t sz[2] = {R, O}, d0[1] = {0}, d1[1] = {1};
+  double* v = malloc((size_t)(R * O) * 8);
+  for (int64_t r = 0; r < R; ++r) {
+    for (int64_t c = 0; c < O; ++c) {
+      double x = sig(r * O + c, 3);
+      if (c == 1) x += 1e4;
+      if (c == 2) x = 7.25;
+      if (c == 3 && r == 1234) x = NAN;
+      if (c == 4 && r == 17) x = INFINITY;
+      v[r * O + c] = x;
+    }
+  }
+  for (int di = 0; di < ndevices(); ++di) {
+    for (int k = 0; k < 4; ++k) {
+      ct_tensor t = on(from_f64(v, R * O, sz, 2, FLOATS[k]), device_at(di)), tt = NULL;
+      const double tol = tol_of(FLOATS[k]) * 4;
+      check_reduce(t, d0, 1, 0, 0, 1, tol, __LINE__);
+      check_reduce(t, d0, 1, 1, 1, 0, tol, __LINE__);
+      OK(ct_transpose(t, 0, 1, &tt));
+      check_reduce(tt, d1, 1, 0, 0, 1, tol, __LINE__);
+      check_reduce(tt, d1, 1, 1, 1, 2, tol, __LINE__);
+      /* the same columns as contiguous rows (the row kernel) and every other element of them
+       * (the strided plan) */
+      ct_tensor rows = NULL, half = NULL;
+      OK(ct_contiguous(tt, &rows));
+      check_reduce(rows, d1, 1, 0, 0, 1, tol, __LINE__);
+      OK(ct_slice(rows, 1, 0, R, 2, &half));
+      check_reduce(half, d1, 1, 1, 0, 1, tol, __LINE__);
+      rel(half), rel(rows), rel(tt), rel(t);
+    }
+  }
+  free(v);
+}
+
 static void test_cuda_matches_cpu(void) {
   SKIP_WITHOUT_CUDA();
   const int64_t sz[2] = {33, 1025}, ln[1] = {1025}, d1[1] = {1};
@@ -863,4 +905,4 @@ static void test_cuda_matches_cpu(void) {
 
 TEST_MAIN(TEST_CASE(softmax_dims_dtypes), TEST_CASE(rows_over_threads), TEST_CASE(softmax_layouts), TEST_CASE(softmax_special_values),
           TEST_CASE(softmax_errors), TEST_CASE(logsumexp_var_std), TEST_CASE(reduce_edges), TEST_CASE(matrix_norm),
-          TEST_CASE(layer_norm), TEST_CASE(row_kernel_classes), TEST_CASE(cuda_matches_cpu))
+          TEST_CASE(layer_norm), TEST_CASE(row_kernel_classes), TEST_CASE(var_in_place), TEST_CASE(cuda_matches_cpu))

@@ -23,8 +23,8 @@ bool index_select_rows(void* out, const void* src, const void* index, int64_t in
 void index_scatter(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
                    void* stream);
 // cpu::index_scatter_add's contract with atomic adds (the order of the adds, and so a float
-// result's last bits, vary). float16/bfloat16 add in pairs where the destination is contiguous
-// (Note [Paired half atomics]): pair_lo, pair_bytes the destination tensor's bytes, or null, 0.
+// result's last bits, vary). float16/bfloat16 add in pairs where the destination's elements fill
+// its bytes (Note [Paired half atomics]): pair_lo, pair_bytes those bytes, or null, 0.
 void index_scatter_add(const Iter<3>& it, DType dtype, bool idx64, int64_t stride_bytes, int64_t bound, bool wrap,
                        const void* pair_lo, int64_t pair_bytes, void* stream);
 // Asserts every index of the one-operand iteration lies in [wrap ? -bound : 0, bound).

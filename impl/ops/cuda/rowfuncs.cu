@@ -386,7 +386,7 @@ __global__ void __launch_bounds__(kRowThreads)
       const int64_t n = p.n + VEC;
       const A d = mb - p.mean, fb = static_cast<A>(VEC) / static_cast<A>(n);
       p.m2 += m2b + d * d * static_cast<A>(p.n) * fb;
-      p.mean += d * fb;
+      p.mean = merged_mean(p.mean, mb, fb);  // Note [Infinite means]
       p.n = n;
     }
     Welford<A> all;

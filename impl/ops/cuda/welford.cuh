@@ -13,6 +13,17 @@ struct Welford {
   A mean, m2;
 };
 
+// Note [Infinite means]: the mean of partials (ma over na elements, mb over nb; fb = nb / (na +
+// nb), d = mb - ma) is ma + d * fb, Welford's form, except where d is not finite: an infinite
+// mean then meets a finite one (d = -inf + ... = NaN in that form) and the weighted average
+// ma * (1 - fb) + mb * fb keeps the infinity, so the mean of finite values and +inf is +inf (as
+// the CPU's sum / n), and of +inf and -inf NaN. PyTorch's Welford gives NaN for the first.
+template <typename A>
+__device__ __forceinline__ A merged_mean(A ma, A mb, A fb) {
+  const A d = mb - ma;
+  return isfinite(d) ? ma + d * fb : ma * (A(1) - fb) + mb * fb;
+}
+
 template <typename A>
 struct WelfordOp {
   __device__ __forceinline__ Welford<A> operator()(const Welford<A>& a, const Welford<A>& b) const {
@@ -20,7 +31,7 @@ struct WelfordOp {
     if (b.n == 0) return a;
     const int64_t n = a.n + b.n;
     const A d = b.mean - a.mean, fb = static_cast<A>(b.n) / static_cast<A>(n);
-    return {n, a.mean + d * fb, a.m2 + b.m2 + d * d * static_cast<A>(a.n) * fb};
+    return {n, merged_mean(a.mean, b.mean, fb), a.m2 + b.m2 + d * d * static_cast<A>(a.n) * fb};
   }
 };
 
