@@ -458,7 +458,9 @@ static void test_index_select_rows(void) {
     ct_dtype dt;
   } cases[] = {{{5, 7, 3}, 1, CT_INT8},       {{6, 10, 1}, 0, CT_FLOAT32},   {{4, 8, 16}, 1, CT_FLOAT16},
                {{3, 9, 5}, 1, CT_COMPLEX128}, {{2, 40, 33}, 1, CT_FLOAT64},  {{7, 300, 1}, 1, CT_INT16},
-               {{1, 64, 4}, 1, CT_FLOAT32},   {{3, 5, 1000}, 1, CT_BFLOAT16}};
+               {{1, 64, 4}, 1, CT_FLOAT32},   {{3, 5, 1000}, 1, CT_BFLOAT16},
+               /* rows of 1125 16-byte and 301 2-byte units: a block a row */
+               {{2, 9, 4500}, 1, CT_FLOAT32}, {{3, 8, 301}, 1, CT_INT16}};
   const int64_t pick[] = {4, 0, 2, 2, 1, 3, 0};
   for (int d = 0; d < ndevices(); ++d) {
     ct_device_type dev = dev_of(d);
