@@ -68,8 +68,11 @@ __device__ __forceinline__ void indexed_offsets(const Iter<3>& it, const OffsetC
 
 // The copy of gather (Scatter false: out = src[index]) and scatter (Scatter true: self[index] =
 // src); operand 1 may be a kernel-parameter scalar (base_of).
+// (At most 40 registers, 12 blocks an SM: the copy is bound by the latency of its dependent
+// loads, index then element, so occupancy counts; with 42 registers only 10 blocks fit, and
+// gather of [4096, 4096] float16 ran 1.18x torch's time on an H100, 1.08x with 12.)
 template <typename U, typename I, bool Scatter>
-__global__ void __launch_bounds__(kEwThreads)
+__global__ void __launch_bounds__(kEwThreads, 12)
     index_copy_kernel(Iter<3> it, OffsetCalc<3> oc, int64_t stride_bytes, int64_t bound, bool wrap) {
   const char* src_base = base_of(it, 1);
   const uint32_t n = static_cast<uint32_t>(it.numel);
