@@ -180,20 +180,6 @@ void copy_d2d_peer(const Tensor& dst, const Tensor& src_in) {
 
 }  // namespace
 
-bool is_non_overlapping_and_dense(const TensorImpl* t) {
-  if (t->is_contiguous()) return true;
-  std::vector<int64_t> idx;
-  for (int64_t d = 0; d < t->dim(); ++d)
-    if (t->sizes[d] != 1) idx.push_back(d);
-  std::sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) { return t->strides[x] < t->strides[y]; });
-  int64_t expected = 1;
-  for (int64_t d : idx) {
-    if (t->strides[d] != expected) return false;
-    expected *= t->sizes[d];
-  }
-  return true;
-}
-
 void copy_(const Tensor& dst, const Tensor& src, bool non_blocking) {
   Shape b = broadcast_shapes(dst->sizes, src->sizes);
   CT_CHECK(b == dst->sizes, Status::Shape, "copy_: the source of shape ", shape_str(src->sizes),

@@ -148,17 +148,15 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   Shape shape = t1->sizes;
   shape[dim] = n;
   Tensor out = empty(shape, t->dtype, t->device());
+  const int64_t index_stride = index->dim() == 0 ? 0 : index->strides[0];
   Shape idx_strides(shape.size(), 0);
-  idx_strides[dim] = index->dim() == 0 ? 0 : index->strides[0];
+  idx_strides[dim] = index_stride;
   // a contiguous self as [outer, size, inner]: whole rows of inner elements copied (Note
   // [index_select rows] in impl/ops/cuda/indexing.cu; on the CPU in parallel)
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < dim; ++d) outer *= t1->sizes[d];
-  for (int64_t d = dim + 1; d < t1->dim(); ++d) inner *= t1->sizes[d];
+  const auto [outer, inner] = outer_inner(t1.get(), dim);
   if (t1->device().is_cuda() && t1->is_contiguous() && out->numel() > 0) {
     CudaScope sc(out->device());
-    if (cuda_ops::index_select_rows(out->data(), t1->data(), index->data(),
-                                    (index->dim() == 0 ? 0 : index->strides[0]) * index->itemsize(),
+    if (cuda_ops::index_select_rows(out->data(), t1->data(), index->data(), index_stride * index->itemsize(),
                                     index->dtype == DType::Int64, outer, n, t1->sizes[dim], inner * t1->itemsize(),
                                     sc.stream)) {
       CT_CSAN_KERNEL(sc.stream_ref, "index_select", {{t1.get(), "self"}, {index.get(), "index"}}, {{out.get(), "out"}});
@@ -168,8 +166,7 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
   if (t1->device().is_cpu() && t1->is_contiguous() && out->numel() > 0) {
     int64_t bad = 0;
     if (cpu::first_bad_index(index.get(), t1->sizes[dim], false, &bad)) fail(Status::Index, "index out of range in self");
-    cpu::index_select_rows(out->data(), t1->data(), index->data(),
-                           (index->dim() == 0 ? 0 : index->strides[0]) * index->itemsize(),
+    cpu::index_select_rows(out->data(), t1->data(), index->data(), index_stride * index->itemsize(),
                            index->dtype == DType::Int64, outer, n, t1->sizes[dim], inner * t1->itemsize());
     return t->dim() == 0 ? view(out, Shape{}) : out;
   }
@@ -506,6 +503,13 @@ Tensor masked_select(const Tensor& t, const Tensor& mask) {
 // [nonzero on the device]), then become coordinates in place, each run written whole. (Writing
 // each element's coordinates side by side, or a bool copy of the input first, ran 1.3x to 2.3x
 // torch's time.) On the CPU the result is contiguous, as PyTorch's.
+namespace {
+// t != 0 as a contiguous bool tensor (t itself, made contiguous, when it is bool).
+Tensor nonzero_flags(const Tensor& t) {
+  return contiguous(t->dtype == DType::Bool ? t : binary(BinaryOp::Ne, t, wrapped_scalar_int(0)));
+}
+}  // namespace
+
 Tensor nonzero(const Tensor& t) {
   const int64_t nd = t->dim();
   if (t->device().is_cuda() && nd >= 1 && nd <= cuda_ops::kMaxDims) {
@@ -513,7 +517,7 @@ Tensor nonzero(const Tensor& t) {
     uint64_t mask = 0xff;
     Tensor src = t;
     if (!t->is_contiguous() || !cuda_ops::nonzero_mask(t->dtype, &bytes, &mask)) {
-      src = t->dtype == DType::Bool ? contiguous(t) : contiguous(binary(BinaryOp::Ne, t, wrapped_scalar_int(0)));
+      src = nonzero_flags(t);
       bytes = 1;
       mask = 0xff;
     }
@@ -529,8 +533,7 @@ Tensor nonzero(const Tensor& t) {
     CT_CSAN_KERNEL(sc.stream_ref, "nonzero", {{src.get(), "self"}}, {{runs.get(), "out"}});
     return transpose(runs, 0, 1);
   }
-  Tensor flags = t->dtype == DType::Bool ? contiguous(t) : contiguous(binary(BinaryOp::Ne, t, wrapped_scalar_int(0)));
-  Tensor pos = true_positions(flags);
+  Tensor pos = true_positions(nonzero_flags(t));
   const int64_t n = pos->numel();
   Tensor out = empty(Shape{n, nd}, DType::Int64, t->device());
   if (n == 0 || nd == 0) return out;

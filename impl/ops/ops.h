@@ -81,6 +81,9 @@ const char* binary_name(BinaryOp op);
 // Non-overlapping and dense (PyTorch's is_non_overlapping_and_dense): the elements fill
 // [offset, offset + numel) exactly once, in any order of dims (contiguous, transposed, permuted).
 bool is_non_overlapping_and_dense(const TensorImpl* t);
+// t seen as [outer, t.size(dim), inner] (dim already wrapped): the products of the sizes before
+// and after dim.
+std::pair<int64_t, int64_t> outer_inner(const TensorImpl* t, int64_t dim);
 
 // ---- reductions (dims empty = all)
 Tensor reduce(ReduceOp op, const Tensor& t, const std::vector<int64_t>& dims, bool keepdim,

@@ -92,10 +92,8 @@ Tensor softmax(const Tensor& t, int64_t dim, bool has_dtype, DType dtype, bool l
     CT_CSAN_KERNEL(sc.stream_ref, log ? "log_softmax" : "softmax", {{x.get(), "self"}}, {{out.get(), "out"}});
     return out;
   }
+  const auto [outer, inner] = t->dim() >= 1 ? outer_inner(t.get(), d) : std::pair<int64_t, int64_t>{1, 1};
   if (t->device().is_cuda() && t->dim() >= 1) {
-    int64_t outer = 1, inner = 1;
-    for (int64_t k = 0; k < d; ++k) outer *= t->sizes[k];
-    for (int64_t k = d + 1; k < t->dim(); ++k) inner *= t->sizes[k];
     if (cuda_ops::softmax_cols_ok(outer, t->sizes[d], inner)) {
       Tensor x = contiguous(to_dtype(t, in));
       Tensor out = empty(x->sizes, in, x->device());
@@ -113,9 +111,6 @@ Tensor softmax(const Tensor& t, int64_t dim, bool has_dtype, DType dtype, bool l
     return out;
   }
   if (t->device().is_cpu() && t->dim() >= 1) {  // Note [CPU row kernels]
-    int64_t outer = 1, inner = 1;
-    for (int64_t k = 0; k < d; ++k) outer *= t->sizes[k];
-    for (int64_t k = d + 1; k < t->dim(); ++k) inner *= t->sizes[k];
     Tensor x = contiguous(to_dtype(t, in));
     Tensor out = empty(x->sizes, in, x->device());
     cpu::softmax_cols(x->data(), out->data(), outer, t->sizes[d], inner, in, log);

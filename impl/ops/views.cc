@@ -238,4 +238,25 @@ Tensor flatten(const Tensor& t, int64_t start, int64_t end) {
   return reshape(t, sizes);
 }
 
+bool is_non_overlapping_and_dense(const TensorImpl* t) {
+  if (t->is_contiguous()) return true;
+  std::vector<int64_t> idx;
+  for (int64_t d = 0; d < t->dim(); ++d)
+    if (t->sizes[d] != 1) idx.push_back(d);
+  std::sort(idx.begin(), idx.end(), [&](int64_t x, int64_t y) { return t->strides[x] < t->strides[y]; });
+  int64_t expected = 1;
+  for (int64_t d : idx) {
+    if (t->strides[d] != expected) return false;
+    expected *= t->sizes[d];
+  }
+  return true;
+}
+
+std::pair<int64_t, int64_t> outer_inner(const TensorImpl* t, int64_t dim) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= t->sizes[d];
+  for (int64_t d = dim + 1; d < t->dim(); ++d) inner *= t->sizes[d];
+  return {outer, inner};
+}
+
 }  // namespace ct::ops
