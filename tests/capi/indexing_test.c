@@ -166,6 +166,83 @@ static void test_gather(void) {
   }
 }
 
+/* Note [Gather in groups]: gather of 1- and 2-byte elements (and float32, never grouped) along
+ * dim 1 and dim 0 whose index and output rows are whole groups of 8 (the grouped kernel on CUDA):
+ * a contiguous index, a view of it with padded rows (still grouped), rows of 20 (not whole
+ * groups), an index whose data starts one element in (not aligned to a group); take of 16
+ * indices, some negative; index_select of a transposed self along its last dim with int32 and
+ * int64 indices (the same kernel, the index broadcast down the rows). Values against the
+ * definition, computed here. */
+static void gather_expect(ct_tensor t, int dim, ct_tensor i, const double* v, int64_t cols, const int64_t* iv,
+                          int64_t ir, int64_t ic, int64_t istride, ct_dtype dt, int line) {
+  ct_tensor r = NULL;
+  OK(ct_gather(t, dim, i, &r));
+  double* w = malloc((size_t)(ir * ic) * 8);
+  for (int64_t a = 0; a < ir; ++a)
+    for (int64_t b = 0; b < ic; ++b) {
+      const int64_t j = iv[a * istride + b];
+      w[a * ic + b] = as(dt, v[dim == 1 ? a * cols + j : j * cols + b]);
+    }
+  expect_arr(r, w, ir * ic, line);
+  free(w), rel(r);
+}
+
+static void test_gather_groups(void) {
+  static const ct_dtype dts[] = {CT_BOOL, CT_UINT8, CT_INT8, CT_INT16, CT_FLOAT16, CT_BFLOAT16, CT_FLOAT32};
+  double v[200];
+  int64_t iv[5 * 40], jv[3 * 40], kv[16];
+  for (int k = 0; k < 200; ++k) v[k] = (double)((k * 37) % 97);
+  for (int k = 0; k < 5 * 40; ++k) iv[k] = (k * 7 + k / 40 * 5) % 40;
+  for (int k = 0; k < 3 * 40; ++k) jv[k] = (k * 3 + k / 40) % 5;
+  for (int k = 0; k < 16; ++k) kv[k] = (k * 53) % 400 - 200;
+  for (int d = 0; d < ndevices(); ++d) {
+    ct_device_type dev = dev_of(d);
+    for (size_t q = 0; q < sizeof dts / sizeof dts[0]; ++q) {
+        const ct_dtype dt = dts[q], it = CT_INT64;
+        ct_tensor t = vals(v, 200, (const int64_t[]){5, 40}, 2, dt, dev);
+        /* ib [5, 40] holds every index row; iw = ib[:, :24] (rows padded to 40), ic its
+         * contiguous copy, i20 = ib[:, :20] */
+        ct_tensor ib = idx(iv, 5 * 40, (const int64_t[]){5, 40}, 2, it, dev), iw = NULL, ic = NULL, i20 = NULL, ioff = NULL;
+        OK(ct_slice(ib, 1, 0, 24, 1, &iw));
+        OK(ct_contiguous(iw, &ic));
+        gather_expect(t, 1, ic, v, 40, iv, 5, 24, 40, dt, __LINE__);
+        gather_expect(t, 1, iw, v, 40, iv, 5, 24, 40, dt, __LINE__);
+        OK(ct_slice(ib, 1, 0, 20, 1, &i20));
+        gather_expect(t, 1, i20, v, 40, iv, 5, 20, 40, dt, __LINE__);
+        /* the flat index one element in: [1, 24] starting at iv[1] */
+        ct_tensor flat = NULL;
+        OK(ct_reshape(ib, (const int64_t[]){1, 5 * 40}, 2, &flat));
+        OK(ct_slice(flat, 1, 1, 25, 1, &ioff));
+        gather_expect(t, 1, ioff, v, 40, iv + 1, 1, 24, 24, dt, __LINE__);
+        /* dim 0: [3, 40] rows of indices into the 5 rows */
+        ct_tensor j = idx(jv, 3 * 40, (const int64_t[]){3, 40}, 2, it, dev);
+        gather_expect(t, 0, j, v, 40, jv, 3, 40, 40, dt, __LINE__);
+        /* take of 16 indices, negative ones counted from the end */
+        ct_tensor k = idx(kv, 16, (const int64_t[]){16}, 1, it, dev), r = NULL;
+        OK(ct_take(t, k, &r));
+        double w[16];
+        for (int m = 0; m < 16; ++m) w[m] = as(dt, v[kv[m] < 0 ? kv[m] + 200 : kv[m]]);
+        EXPECT_ARR(r, w, 16);
+        rel(r);
+        /* index_select(tt, 1, kv mod 40) of tt = [40, 5] transposed to [5, 40] */
+        ct_tensor t2 = vals(v, 200, (const int64_t[]){40, 5}, 2, dt, dev), tt = NULL;
+        OK(ct_transpose(t2, 0, 1, &tt));
+        int64_t sv[16];
+        for (int m = 0; m < 16; ++m) sv[m] = (kv[m] + 200) % 40;
+        for (int i32 = 0; i32 < 2; ++i32) {
+          ct_tensor si = idx(sv, 16, (const int64_t[]){16}, 1, i32 ? CT_INT32 : CT_INT64, dev);
+          OK(ct_index_select(tt, 1, si, &r));
+          double ws[5 * 16];
+          for (int a = 0; a < 5; ++a)
+            for (int b = 0; b < 16; ++b) ws[a * 16 + b] = as(dt, v[sv[b] * 5 + a]);
+          EXPECT_ARR(r, ws, 5 * 16);
+          rel(r), rel(si);
+        }
+        rel(tt), rel(t2), rel(k), rel(j), rel(flat), rel(ioff), rel(i20), rel(ic), rel(iw), rel(ib), rel(t);
+      }
+  }
+}
+
 /* ---- take */
 
 static void test_take(void) {
@@ -503,6 +580,26 @@ static void test_index_select_rows(void) {
     OK(ct_index_select(base, 1, is, &r));
     EXPECT_VALS(r, 0, 1, 0, 1);
     rel(r), rel(is), rel(ib), rel(t), rel(base);
+    /* rows of more units than a grid's pieces reach (65535 x 128; here one-byte units of an odd
+     * row): each block copies several units of its row */
+    const int64_t L = 65535 * 128 + 131, sz[] = {2, 3, L};
+    uint8_t* h = malloc((size_t)(6 * L));
+    for (int64_t k = 0; k < 6 * L; ++k) h[k] = (uint8_t)((k * 131 + k / L * 7) % 251);
+    ct_tensor big = NULL, ix = idx((const int64_t[]){2, 0}, 2, (const int64_t[]){2}, 1, CT_INT64, dev);
+    OK(ct_from_buffer(h, 6 * L, sz, 3, CT_UINT8, dev, 0, &big));
+    OK(ct_index_select(big, 1, ix, &r));
+    uint8_t* got = malloc((size_t)(4 * L));
+    OK(ct_tensor_copy_to_buffer(r, got, 4 * L));
+    int64_t bad = -1;
+    for (int64_t o = 0; o < 2 && bad < 0; ++o)
+      for (int j = 0; j < 2 && bad < 0; ++j)
+        for (int64_t k = 0; k < L; ++k)
+          if (got[(o * 2 + j) * L + k] != h[(o * 3 + (j ? 0 : 2)) * L + k]) {
+            bad = (o * 2 + j) * L + k;
+            break;
+          }
+    if (bad >= 0) FAILF("index_select of rows of %lld bytes: element %lld differs", (long long)L, (long long)bad);
+    free(got), free(h), rel(r), rel(ix), rel(big);
   }
 }
 
@@ -1016,7 +1113,14 @@ static int assert_child(const char* which) {
   ct_tensor h = from_i64((const int64_t[]){0, 5}, 2, (const int64_t[]){2}, 1, CT_INT64);
   if (ct_tensor_to(h, CT_CUDA, 0, CT_DTYPE_UNDEFINED, 0, 0, &i) != CT_OK) return 3;
   ct_status s;
-  if (strcmp(which, "gather") == 0) s = ct_gather(t, 0, i, &r);
+  if (strcmp(which, "gather_groups") == 0) { /* float16, 8 indices: the grouped kernel */
+    ct_tensor h8 = from_i64((const int64_t[]){0, 1, 2, 0, 1, 2, 0, 5}, 8, (const int64_t[]){8}, 1, CT_INT64), t16 = NULL;
+    ct_tensor_release(i);
+    if (ct_tensor_to(h8, CT_CUDA, 0, CT_DTYPE_UNDEFINED, 0, 0, &i) != CT_OK) return 3;
+    if (ct_tensor_to(t, CT_CUDA, 0, CT_FLOAT16, 0, 0, &t16) != CT_OK) return 3;
+    s = ct_gather(t16, 0, i, &r);
+    ct_tensor_release(h8);
+  } else if (strcmp(which, "gather") == 0) s = ct_gather(t, 0, i, &r);
   else if (strcmp(which, "take") == 0) s = ct_take(t, i, &r);
   else if (strcmp(which, "scatter_add") == 0) s = ct_scatter_add(t, 0, i, t, &r);
   else if (strcmp(which, "index") == 0) s = ct_index(t, &i, 1, &r);
@@ -1063,8 +1167,8 @@ static int run_child(const char* which, int blocking) {
 
 static void test_device_assert(void) {
   SKIP_WITHOUT_CUDA();
-  const char* ops[] = {"index_select", "gather", "take", "scatter_add", "index"};
-  for (int k = 0; k < 5; ++k) {
+  const char* ops[] = {"index_select", "gather", "gather_groups", "take", "scatter_add", "index"};
+  for (int k = 0; k < 6; ++k) {
     for (int blocking = 0; blocking < 2; ++blocking) {
       int rc = run_child(ops[k], blocking);
       if (rc != 0) FAILF("%s (CUDA_LAUNCH_BLOCKING=%d): the child exited with %d", ops[k], blocking, rc);
@@ -1076,7 +1180,7 @@ int main(int argc, char** argv) {
   (void)argv;
   g_self = "/proc/self/exe";
   if (argc == 3 && strcmp(argv[1], "--assert-child") == 0) return assert_child(argv[2]);
-  const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather),       TEST_CASE(take),
+  const test_case tests[] = {TEST_CASE(index_select), TEST_CASE(gather), TEST_CASE(gather_groups),       TEST_CASE(take),
                              TEST_CASE(masked_fill),  TEST_CASE(masked_select), TEST_CASE(parallel_paths), TEST_CASE(nonzero),
                              TEST_CASE(index_select_rows), TEST_CASE(nonzero_coords), TEST_CASE(nonzero_bits), TEST_CASE(index_add_pairs),
                              TEST_CASE(scatter), TEST_CASE(index_add), TEST_CASE(scatter_errors), TEST_CASE(index), TEST_CASE(index_put), TEST_CASE(index_errors), TEST_CASE(errors),       TEST_CASE(device_mismatch), TEST_CASE(device_assert)};

@@ -309,6 +309,36 @@ static void test_sort_large(void) {
   }
 }
 
+/* Note [Sort's element kernels in groups]: one long row (the global passes) of each key width,
+ * its length not a multiple of the group (4 elements), with -0.0
+ * and NaN inside whole groups (their values come from the input, the others from the keys), and
+ * the same row starting one element in (a view whose data is not aligned to a group: the
+ * element-wise path) */
+static void test_sort_long_row_groups(void) {
+  ct_device_type devs[2];
+  static const ct_dtype dts[] = {CT_FLOAT16, CT_BFLOAT16, CT_INT8, CT_UINT8, CT_FLOAT64, CT_INT64};
+  const int64_t n = 9 * 8192 + 5;
+  double* x = malloc((size_t)n * 8);
+  for (int di = 0, ndev = devices(devs); di < ndev; ++di)
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; ++k) {
+      const int fl = is_float_dt(dts[k]);
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t h = (j * 2654435761LL) % 201;
+        x[j] = dts[k] == CT_UINT8 ? (double)h : (double)(h - 100) / (fl ? 4.0 : 1.0);
+      }
+      if (fl) x[16] = -0.0, x[17] = 0.0, x[18] = NAN, x[40] = -NAN, x[n - 2] = -0.0;
+      ct_tensor t = make(x, &n, 1, dts[k], devs[di]);
+      check_sort(t, x, &n, 1, 0, 0, "long row groups");
+      check_sort(t, x, &n, 1, 0, 1, "long row groups descending");
+      ct_tensor off;
+      const int64_t m = n - 1;
+      OK(ct_slice(t, 0, 1, n, 1, &off));
+      check_sort(off, x + 1, &m, 1, 0, 0, "long row one element in");
+      rel(off), rel(t);
+    }
+  free(x);
+}
+
 static void test_topk(void) {
   ct_device_type devs[2];
   for (int di = 0, ndev = devices(devs); di < ndev; ++di) {
@@ -732,6 +762,6 @@ static void test_cuda_matches_cpu(void) {
   }
 }
 
-TEST_MAIN(TEST_CASE(sort_special_values), TEST_CASE(sort_dtypes), TEST_CASE(sort_layouts), TEST_CASE(sort_large),
+TEST_MAIN(TEST_CASE(sort_special_values), TEST_CASE(sort_dtypes), TEST_CASE(sort_layouts), TEST_CASE(sort_large), TEST_CASE(sort_long_row_groups),
           TEST_CASE(topk), TEST_CASE(select_long_rows), TEST_CASE(select_medium_rows), TEST_CASE(select_ties), TEST_CASE(kthvalue), TEST_CASE(unique),
           TEST_CASE(searchsorted), TEST_CASE(errors), TEST_CASE(cuda_matches_cpu))

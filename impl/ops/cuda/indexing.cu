@@ -70,7 +70,8 @@ __device__ __forceinline__ void indexed_offsets(const Iter<3>& it, const OffsetC
 // src); operand 1 may be a kernel-parameter scalar (base_of).
 // (At most 40 registers, 12 blocks an SM: the copy is bound by the latency of its dependent
 // loads, index then element, so occupancy counts; with 42 registers only 10 blocks fit, and
-// gather of [4096, 4096] float16 ran 1.18x torch's time on an H100, 1.08x with 12.)
+// gather of [4096, 4096] float16 ran 1.18x torch's time on an H100, 1.08x with 12; such a
+// gather now takes gather_groups_kernel: Note [Gather in groups].)
 template <typename U, typename I, bool Scatter>
 __global__ void __launch_bounds__(kEwThreads, 12)
     index_copy_kernel(Iter<3> it, OffsetCalc<3> oc, int64_t stride_bytes, int64_t bound, bool wrap) {
@@ -89,6 +90,52 @@ __global__ void __launch_bounds__(kEwThreads, 12)
     if (first + u * kEwThreads < n)
       *reinterpret_cast<U*>(it.data[0] + off[u][0] + (Scatter ? moved[u] : 0)) = v[u];
   }
+}
+
+// Note [Gather in groups]: gather of 1- and 2-byte elements whose index and output run
+// contiguously along the innermost dim (a multiple of kGatherGroup long; every other stride and
+// both base addresses multiples of a group's bytes: gather_groups_fit) takes kGatherGroup
+// consecutive elements a thread: one OffsetCalc division a group, the index loaded and the output
+// stored as vectors, the group's loads of the source independent of each other. On an H100
+// (bench/micro/idx_gather.cu), gather over dim 1 of [4096, 4096] float16 took 91 us through
+// index_copy_kernel, 77 us so (torch: 84 us); uint8 78 -> 61 us (torch: 71 us). Wider elements
+// gain nothing (float32: 113 -> 114 us, torch 115 us) and stay on index_copy_kernel.
+constexpr int kGatherGroup = 8;
+template <typename U, typename I>
+__global__ void __launch_bounds__(kEwThreads)
+    gather_groups_kernel(Iter<3> it, OffsetCalc<3> oc, int64_t stride_bytes, int64_t bound, bool wrap) {
+  constexpr int G = kGatherGroup;
+  const uint32_t n = static_cast<uint32_t>(it.numel);
+  const uint32_t i = (blockIdx.x * kEwThreads + threadIdx.x) * G;
+  if (i >= n) return;
+  uint32_t off[3];
+  oc.get(i, off);
+  const char* src = base_of(it, 1) + off[1];
+  const uint32_t src_step = oc.stride[0][1];
+  const auto index = *reinterpret_cast<const VecOf<I, G>*>(it.data[2] + off[2]);
+  VecOf<U, G> v;
+#pragma unroll
+  for (int g = 0; g < G; ++g) {
+    const int64_t idx = static_cast<int64_t>(index.v[g]);
+    CT_KERNEL_ASSERT(idx >= (wrap ? -bound : 0) && idx < bound && "index out of bounds");
+    v.v[g] = *reinterpret_cast<const U*>(src + g * src_step + (idx < 0 ? idx + bound : idx) * stride_bytes);
+  }
+  *reinterpret_cast<VecOf<U, G>*>(it.data[0] + off[0]) = v;
+}
+
+// Whether the piece p of a gather of esize-byte elements with isize-byte indices takes
+// gather_groups_kernel (Note [Gather in groups]).
+bool gather_groups_fit(const Iter<3>& p, int64_t esize, int64_t isize) {
+  if (esize > 2 || p.ndim < 1 || p.sizes[p.ndim - 1] % kGatherGroup != 0) return false;
+  const int inner = p.ndim - 1;
+  if (p.strides[0][inner] != esize || p.strides[2][inner] != isize) return false;
+  for (int k : {0, 2}) {
+    const int64_t group = kGatherGroup * p.strides[k][inner];
+    if (reinterpret_cast<uintptr_t>(p.data[k]) % static_cast<uintptr_t>(group) != 0) return false;
+    for (int d = 0; d < inner; ++d)
+      if (p.strides[k][d] % group != 0) return false;
+  }
+  return true;
 }
 
 // Note [index_select rows]: index_select of a contiguous tensor moves whole rows: viewed as
@@ -121,14 +168,16 @@ __global__ void __launch_bounds__(kEwThreads)
   }
 }
 
-// Rows of at least kBlockRowUnits units take a block each instead (index_row_blocks_kernel): no
-// division but one a block, the index read once a block, kRowBlockThreads threads copying
-// kEwUnroll units each in flight, as PyTorch's vectorized_gather_kernel (a block a row). On an
-// H100, index_select of [4096, 4096] float32 over dim 0 went from 1.08x torch's time (the flat
-// kernel; 1.00 on an H200) to 1.05x; [8192, 8192] stayed at 1.06x-1.11x (torch: 95% of the
-// H100's bandwidth, ctorch 87%; not explained yet).
+// Rows of at least kBlockRowUnits units take blocks of their own instead (index_row_blocks_kernel),
+// as PyTorch's vectorized_gather_kernel: grid [rows, pieces], a block of kRowBlockThreads threads
+// copying one unit each of a piece of one row, the index read once a block, no division but one
+// a block. On an H100 (bench/micro/idx_gather.cu), index_select of [8192, 8192] float32 over dim 0
+// took 183 us with the flat kernel or with a block a whole row (256 threads x 4 units, looping),
+// 167 us in this shape with 256 threads, 159 us with 128 (torch: 171 us); [4096, 4096]: 45, 42
+// and 42 us (torch: 43 us).
 constexpr uint32_t kBlockRowUnits = 128;
-constexpr int kRowBlockThreads = 256;
+constexpr int kRowBlockThreads = 128;
+constexpr uint32_t kMaxRowPieces = 65535;  // gridDim.y's limit; longer rows loop
 template <typename V, typename I>
 __global__ void __launch_bounds__(kRowBlockThreads)
     index_row_blocks_kernel(char* out, const char* src, const char* index, int64_t index_stride_bytes, uint32_t n,
@@ -137,15 +186,8 @@ __global__ void __launch_bounds__(kRowBlockThreads)
   const int64_t idx = checked_index<I>(index + j * index_stride_bytes, bound, false);
   const V* from = reinterpret_cast<const V*>(src + o * src_outer_bytes + idx * row_bytes);
   V* to = reinterpret_cast<V*>(out + static_cast<int64_t>(row) * row_bytes);
-  for (uint32_t u0 = threadIdx.x; u0 < per_row; u0 += kRowBlockThreads * kEwUnroll) {
-    V v[kEwUnroll];
-    CT_IDX_FOR_EACH(u) {
-      if (u0 + u * kRowBlockThreads < per_row) v[u] = from[u0 + u * kRowBlockThreads];
-    }
-    CT_IDX_FOR_EACH(u) {
-      if (u0 + u * kRowBlockThreads < per_row) to[u0 + u * kRowBlockThreads] = v[u];
-    }
-  }
+  for (uint32_t u = blockIdx.y * kRowBlockThreads + threadIdx.x; u < per_row; u += gridDim.y * kRowBlockThreads)
+    to[u] = from[u];
 }
 
 template <typename U>
@@ -320,6 +362,17 @@ void launch_copy(const Iter<3>& it, int64_t esize, bool idx64, int64_t stride_by
   with_unit(esize, [&](auto unit) {
     using U = typename decltype(unit)::type;
     for_each_32bit(it, [&](const Iter<3>& p) {
+      if constexpr (!Scatter && sizeof(U) <= 2) {
+        if (gather_groups_fit(p, esize, idx64 ? 8 : 4)) {
+          const auto blocks = static_cast<unsigned int>((p.numel / kGatherGroup + kEwThreads - 1) / kEwThreads);
+          if (idx64)
+            gather_groups_kernel<U, int64_t><<<blocks, kEwThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
+          else
+            gather_groups_kernel<U, int32_t><<<blocks, kEwThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
+          cuda::check_launch(what, s);
+          return;
+        }
+      }
       if (idx64)
         index_copy_kernel<U, int64_t, Scatter><<<idx_blocks(p.numel), kEwThreads, 0, s>>>(p, offset_calc(p), stride_bytes, bound, wrap);
       else
@@ -346,21 +399,23 @@ bool index_select_rows(void* out, const void* src, const void* index, int64_t in
   constexpr int64_t kUnits = (int64_t{1} << 31) - 1;  // IntDiv's range
   if (per_row > kUnits / n) return false;             // one outer slice alone is too many units
   cudaStream_t s = static_cast<cudaStream_t>(stream);
-  if (per_row >= kBlockRowUnits) {  // a block a row, pieces of at most 2^31 - 1 rows of whole outer slices
+  if (per_row >= kBlockRowUnits) {  // blocks of their own, pieces of at most 2^31 - 1 rows of whole outer slices
     with_unit(unit, [&](auto tag) {
       using V = typename decltype(tag)::type;
       const int64_t rows_per_piece = kUnits / n * n;
       for (int64_t r0 = 0; r0 < outer * n; r0 += rows_per_piece) {
-        const auto rows = static_cast<unsigned int>(std::min(rows_per_piece, outer * n - r0));
+        const dim3 grid(static_cast<unsigned int>(std::min(rows_per_piece, outer * n - r0)),
+                        static_cast<unsigned int>(std::min<int64_t>((per_row + kRowBlockThreads - 1) / kRowBlockThreads,
+                                                                    kMaxRowPieces)));
         char* o = static_cast<char*>(out) + r0 * row_bytes;
         const char* x = static_cast<const char*>(src) + (r0 / n) * size * row_bytes;
         const auto nn = static_cast<uint32_t>(n), pr = static_cast<uint32_t>(per_row);
         const char* ix = static_cast<const char*>(index);
         if (idx64)
-          index_row_blocks_kernel<V, int64_t><<<rows, kRowBlockThreads, 0, s>>>(o, x, ix, index_stride_bytes, nn, pr,
+          index_row_blocks_kernel<V, int64_t><<<grid, kRowBlockThreads, 0, s>>>(o, x, ix, index_stride_bytes, nn, pr,
                                                                                  row_bytes, size * row_bytes, size);
         else
-          index_row_blocks_kernel<V, int32_t><<<rows, kRowBlockThreads, 0, s>>>(o, x, ix, index_stride_bytes, nn, pr,
+          index_row_blocks_kernel<V, int32_t><<<grid, kRowBlockThreads, 0, s>>>(o, x, ix, index_stride_bytes, nn, pr,
                                                                                  row_bytes, size * row_bytes, size);
         cuda::check_launch("index_select kernel", s);
       }
