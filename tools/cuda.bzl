@@ -68,6 +68,15 @@ def _nvcc_objects_impl(ctx):
             mnemonic = "Nvcc",
             progress_message = "nvcc %s" % src.short_path,
             use_default_shell_env = True,
+            # Note [nvcc outside the sandbox]: nvcc names its temporary files in /tmp after its
+            # process id and a counter (tmpxft_<pid>_<counter>-<n>_<file>). In Bazel's
+            # linux-sandbox every action runs in its own pid namespace, so every nvcc has the
+            # same pid, while /tmp is shared: two nvcc actions at once could take each other's
+            # files (CI once failed with "cc1plus: fatal error: /tmp/tmpxft_00000002_0000000b-
+            # 6_sort.cudafe1.cpp: No such file or directory"). Outside the sandbox each nvcc has
+            # its own pid. The inputs are declared all the same; execution requirements are not
+            # part of the action's cache key, so cached objects stay valid.
+            execution_requirements = {"no-sandbox": "1"},
         )
         objs.append(obj)
     return [DefaultInfo(files = depset(objs))]
