@@ -9,16 +9,9 @@
 #include <vector>
 #include <algorithm>
 
-template <typename L> float time_ms(L launch) {
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  for (int i = 0; i < 3; ++i) launch();
-  std::vector<float> v;
-  for (int r = 0; r < 7; ++r) {
-    cudaEventRecord(a); for (int i = 0; i < 10; ++i) launch(); cudaEventRecord(b); cudaEventSynchronize(b);
-    float ms; cudaEventElapsedTime(&ms, a, b); v.push_back(ms / 10);
-  }
-  std::sort(v.begin(), v.end()); return v[3];
-}
+#include "timer.cuh"
+
+template <typename L> float time_ms10(L launch) { return time_ms(launch, 10); }
 template <typename T, int V> struct alignas(sizeof(T) * V) VecOf { T v[V]; };
 
 __device__ __forceinline__ uint16_t key_of(uint16_t b) {
@@ -101,32 +94,32 @@ int main() {
   void* tmp; cudaMalloc(&tmp, std::max(tb, std::max(tb2, tb3)));
   auto rep = [&](const char* s, float ms, double mb) { printf("%-28s %8.1f us %6.0f GB/s\n", s, ms * 1e3, mb > 0 ? mb / ms / 1e6 : 0.0); };
   const int bs = int(std::min<int64_t>((n + 255) / 256, 65535 * 8));
-  rep("make_keys scalar", time_ms([&] { mk_scalar<<<bs, 256>>>(x, n, k0, p0); }), 128e6);
-  rep("make_keys G8", time_ms([&] { mk_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, n, k0, p0); }), 128e6);
-  rep("make_keys G4", time_ms([&] { mk_vec<4><<<(n / 4 + 255) / 256, 256>>>(x, n, k0, p0); }), 128e6);
-  rep("make_keys G8 t128", time_ms([&] { mk_vec<8><<<(n / 8 + 127) / 128, 128>>>(x, n, k0, p0); }), 128e6);
-  rep("cub u16/u32 (2 passes)", time_ms([&] {
+  rep("make_keys scalar", time_ms10([&] { mk_scalar<<<bs, 256>>>(x, n, k0, p0); }), 128e6);
+  rep("make_keys G8", time_ms10([&] { mk_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, n, k0, p0); }), 128e6);
+  rep("make_keys G4", time_ms10([&] { mk_vec<4><<<(n / 4 + 255) / 256, 256>>>(x, n, k0, p0); }), 128e6);
+  rep("make_keys G8 t128", time_ms10([&] { mk_vec<8><<<(n / 8 + 127) / 128, 128>>>(x, n, k0, p0); }), 128e6);
+  rep("cub u16/u32 (2 passes)", time_ms10([&] {
         mk_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, n, k0, p0);
         cub::DoubleBuffer<uint16_t> kb(k0, k1); cub::DoubleBuffer<uint32_t> pb(p0, p1);
         cub::DeviceRadixSort::SortPairs(tmp, tb, kb, pb, n, 0, 16); }), 0);
-  rep("cub u16/i64", time_ms([&] {
+  rep("cub u16/i64", time_ms10([&] {
         mk_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, n, k0, p0);
         cub::DoubleBuffer<uint16_t> kb(k0, k1); cub::DoubleBuffer<int64_t> qb(q0, q1);
         cub::DeviceRadixSort::SortPairs(tmp, tb3, kb, qb, n, 0, 16); }), 0);
-  rep("torch-like iota+cub half/i64", time_ms([&] {
+  rep("torch-like iota+cub half/i64", time_ms10([&] {
         iota64<<<bs, 256>>>(q0, n);
         cub::DeviceRadixSort::SortPairs(tmp, tb2, reinterpret_cast<const __half*>(x), reinterpret_cast<__half*>(vals), q0, idx, n, 0, 16); }), 0);
-  rep("iota64", time_ms([&] { iota64<<<bs, 256>>>(q0, n); }), 128e6);
+  rep("iota64", time_ms10([&] { iota64<<<bs, 256>>>(q0, n); }), 128e6);
   mk_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, n, k0, p0);
   { cub::DoubleBuffer<uint16_t> kb(k0, k1); cub::DoubleBuffer<uint32_t> pb(p0, p1);
     cub::DeviceRadixSort::SortPairs(tmp, tb, kb, pb, n, 0, 16);
     printf("sorted in buffer %d/%d\n", kb.selector, pb.selector); }
-  rep("finish scalar", time_ms([&] { fin_scalar<<<bs, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
-  rep("finish G8", time_ms([&] { fin_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
-  rep("finish G4", time_ms([&] { fin_vec<4><<<(n / 4 + 255) / 256, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
-  rep("finish G4 t128", time_ms([&] { fin_vec<4><<<(n / 4 + 127) / 128, 128>>>(x, k0, p0, n, vals, idx); }), 256e6);
-  rep("finish G2", time_ms([&] { fin_vec<2><<<(n / 2 + 255) / 256, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
-  rep("whole (G8, G8)", time_ms([&] {
+  rep("finish scalar", time_ms10([&] { fin_scalar<<<bs, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
+  rep("finish G8", time_ms10([&] { fin_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
+  rep("finish G4", time_ms10([&] { fin_vec<4><<<(n / 4 + 255) / 256, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
+  rep("finish G4 t128", time_ms10([&] { fin_vec<4><<<(n / 4 + 127) / 128, 128>>>(x, k0, p0, n, vals, idx); }), 256e6);
+  rep("finish G2", time_ms10([&] { fin_vec<2><<<(n / 2 + 255) / 256, 256>>>(x, k0, p0, n, vals, idx); }), 256e6);
+  rep("whole (G8, G8)", time_ms10([&] {
         mk_vec<8><<<(n / 8 + 255) / 256, 256>>>(x, n, k0, p0);
         cub::DoubleBuffer<uint16_t> kb(k0, k1); cub::DoubleBuffer<uint32_t> pb(p0, p1);
         cub::DeviceRadixSort::SortPairs(tmp, tb, kb, pb, n, 0, 16);
