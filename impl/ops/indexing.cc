@@ -108,6 +108,11 @@ Shape with_stride(Shape strides, int64_t dim, int64_t s) {
 // t, or t viewed as [1] when 0-dim (PyTorch treats a scalar as one element along dim 0 here).
 Tensor at_least_1d(const Tensor& t) { return t->dim() == 0 ? view(t, Shape{1}) : t; }
 
+// The nonzero test of a bool element on the device (Note [nonzero on the device]): one byte,
+// nonzero where any bit is set.
+constexpr int64_t kBoolBytes = 1;
+constexpr uint64_t kBoolMask = 0xff;
+
 // The row-major positions of the true elements of a contiguous bool tensor (int64, [n]).
 Tensor true_positions(const Tensor& flags) {
   const int64_t n = flags->numel();
@@ -115,10 +120,11 @@ Tensor true_positions(const Tensor& flags) {
   if (flags->device().is_cuda()) {
     CudaScope sc(flags->device());
     CudaScratch get(flags->device());
-    const int64_t count = cuda_ops::count_nonzero(f, 1, 0xff, n, get, sc.stream);
+    const int64_t count = cuda_ops::count_nonzero(f, kBoolBytes, kBoolMask, n, get, sc.stream);
     Tensor out = empty(Shape{count}, DType::Int64, flags->device());
     if (count > 0)
-      cuda_ops::nonzero_positions(f, 1, 0xff, n, reinterpret_cast<int64_t*>(out->data()), get, sc.stream);
+      cuda_ops::nonzero_positions(f, kBoolBytes, kBoolMask, n, reinterpret_cast<int64_t*>(out->data()), get,
+                                  sc.stream);
     CT_CSAN_KERNEL(sc.stream_ref, "nonzero", {{flags.get(), "self"}}, {{out.get(), "out"}});
     return out;
   }
@@ -513,13 +519,13 @@ Tensor nonzero_flags(const Tensor& t) {
 Tensor nonzero(const Tensor& t) {
   const int64_t nd = t->dim();
   if (t->device().is_cuda() && nd >= 1 && nd <= cuda_ops::kMaxDims) {
-    int64_t bytes = 1;
-    uint64_t mask = 0xff;
+    int64_t bytes = 0;
+    uint64_t mask = 0;
     Tensor src = t;
     if (!t->is_contiguous() || !cuda_ops::nonzero_mask(t->dtype, &bytes, &mask)) {
       src = nonzero_flags(t);
-      bytes = 1;
-      mask = 0xff;
+      bytes = kBoolBytes;
+      mask = kBoolMask;
     }
     CudaScope sc(t->device());
     CudaScratch get(t->device());

@@ -103,17 +103,11 @@ Tensor softmax(const Tensor& t, int64_t dim, bool has_dtype, DType dtype, bool l
       return out;
     }
   }
-  if (t->device().is_cpu() && t->dim() >= 1 && d == t->dim() - 1) {  // Note [CPU row kernels]
+  if (t->device().is_cpu() && t->dim() >= 1) {  // Note [CPU row kernels]: rows over the last dim, else columns
     Tensor x = contiguous(to_dtype(t, in));
     Tensor out = empty(x->sizes, in, x->device());
-    const int64_t len = x->sizes.back();
-    cpu::softmax_rows(x->data(), out->data(), x->numel() / len, len, in, log);
-    return out;
-  }
-  if (t->device().is_cpu() && t->dim() >= 1) {  // Note [CPU row kernels]
-    Tensor x = contiguous(to_dtype(t, in));
-    Tensor out = empty(x->sizes, in, x->device());
-    cpu::softmax_cols(x->data(), out->data(), outer, t->sizes[d], inner, in, log);
+    if (d == t->dim() - 1) cpu::softmax_rows(x->data(), out->data(), outer, t->sizes[d], in, log);
+    else cpu::softmax_cols(x->data(), out->data(), outer, t->sizes[d], inner, in, log);
     return out;
   }
   Tensor x = as_compute(t, in);

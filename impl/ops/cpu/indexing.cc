@@ -51,7 +51,7 @@ bool index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_
       using I = decltype(idx_tag);
       for_each(o, 4096, [&](std::array<char*, 3> p, const std::array<int64_t, 3>& st, int64_t n) {
         bool good = true;
-        auto copy = [&](int64_t k, char* dst, const char* src, const char* ip) {
+        auto copy = [&](char* dst, const char* src, const char* ip) {
           int64_t i = load_index<I>(ip);
           if (i < lo || i >= bound) {
             good = false;
@@ -64,9 +64,9 @@ bool index_gather(const StridedOperands<3>& o, int64_t esize, bool idx64, int64_
           // a contiguous output and index along one source row (gather along the inner dim):
           // the same copies with the strides known to the compiler
           for (int64_t k = 0; k < n; ++k)
-            copy(k, p[0] + k * static_cast<int64_t>(sizeof(U)), p[1], p[2] + k * static_cast<int64_t>(sizeof(I)));
+            copy(p[0] + k * static_cast<int64_t>(sizeof(U)), p[1], p[2] + k * static_cast<int64_t>(sizeof(I)));
         } else {
-          for (int64_t k = 0; k < n; ++k) copy(k, p[0] + k * st[0], p[1] + k * st[1], p[2] + k * st[2]);
+          for (int64_t k = 0; k < n; ++k) copy(p[0] + k * st[0], p[1] + k * st[1], p[2] + k * st[2]);
         }
         if (!good) ok.store(false, std::memory_order_relaxed);
       });

@@ -104,7 +104,6 @@ void layer_norm_row(const double* x, const double* w, const double* b, double* y
   }
 }
 
-
 void exp_of(const float* x, float* y, int64_t n) { exp_n(x, y, n); }
 void exp_of(const double* x, double* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
